@@ -1,0 +1,72 @@
+import { join } from "node:path";
+import type { Config } from "../core/config-schema.ts";
+import { debounceStep, initialMonitorState, parseMonitorState, warningText, type MonitorState } from "../core/debounce.ts";
+import { debug, type Deps } from "../core/deps.ts";
+import { parseHookInput, str } from "../core/hook-input.ts";
+import { projectDir, sessionFile, stateRoot } from "../core/paths.ts";
+import { isValidSessionId } from "../core/session-id.ts";
+import { monitorLevel } from "../core/usage.ts";
+import { envConfig, loadConfig } from "../io/config.ts";
+import { ensureDir, readJsonFile, unlinkQuiet, writeJsonAtomic } from "../io/fsx.ts";
+import { withLock } from "../io/lock.ts";
+import { currentReading, type SourcedReading } from "../io/usage-source.ts";
+
+/** Events after which the monitor speaks: Claude Code's and Gemini CLI's. */
+export const MONITOR_EVENTS = new Set(["PostToolUse", "PostToolUseFailure", "AfterTool"]);
+
+/** What one monitor call decided. */
+export interface MonitorResult {
+  reading?: SourcedReading;
+  level?: "ok" | "warning" | "critical";
+  /** The hook output, when a warning fires. */
+  output?: { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+}
+
+/**
+ * `ctx monitor`: a PostToolUse / AfterTool hook. Injects a CONTEXT WARNING or
+ * CONTEXT CRITICAL as additionalContext, debounced per session.
+ */
+export async function run(_argv: string[], deps: Deps): Promise<void> {
+  const stdin = await deps.readStdin({ timeoutMs: envConfig(deps.env)["monitor.stdin_timeout_ms"], maxBytes: 64 * 1024 * 1024 });
+  const result = monitor(parseHookInput(stdin.text), deps);
+  if (result.output) deps.stdout(`${JSON.stringify(result.output)}\n`);
+}
+
+/** The monitor's decision for one hook input (does the I/O of state, prints nothing). */
+export function monitor(input: Record<string, unknown>, deps: Deps): MonitorResult {
+  const event = str(input, "hook_event_name");
+  const sessionId = input.session_id;
+  if (!event || !MONITOR_EVENTS.has(event) || !isValidSessionId(sessionId)) return {};
+  const project = projectDir(deps.env, input.cwd, deps.cwd);
+  const cfg = loadConfig(deps, project);
+  const now = deps.now();
+  const reading = currentReading(deps.env, now, cfg, sessionId, str(input, "transcript_path"));
+  if (!reading) return {};
+  const level = monitorLevel(reading.remainingPct, cfg["monitor.warning_remaining"], cfg["monitor.critical_remaining"]);
+  debug(deps, `monitor: ${reading.usedPct}% used (${reading.source}), level ${level}`);
+  const fire = step(stateRoot(deps.env, project), sessionId, level, cfg, now);
+  if (!fire || level === "ok") return { reading, level };
+  const text = warningText(level, reading.usedPct, reading.remainingPct);
+  return { reading, level, output: { hookSpecificOutput: { hookEventName: event, additionalContext: text } } };
+}
+
+// --- internal ---
+
+/** Runs the debounce under the session's lock, so parallel tool calls count exactly. */
+function step(root: string, sessionId: string, level: "ok" | "warning" | "critical", cfg: Config, now: number): boolean {
+  const dir = join(root, "state", "monitor");
+  const path = sessionFile(dir, sessionId)!;
+  if (level === "ok") {
+    // Usage is back below the warning level: forget the debounce (no lock needed to delete).
+    unlinkQuiet(path);
+    return false;
+  }
+  ensureDir(dir);
+  return withLock(`${path}.lock`, () => {
+    const read = readJsonFile<unknown>(path);
+    const prev: MonitorState = (read.status === "ok" && parseMonitorState(read.value)) || initialMonitorState(now);
+    const next = debounceStep(prev, level, cfg["monitor.debounce_calls"], now);
+    writeJsonAtomic(path, next.state);
+    return next.fire;
+  });
+}

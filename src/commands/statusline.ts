@@ -1,0 +1,54 @@
+import type { Deps } from "../core/deps.ts";
+import { debug } from "../core/deps.ts";
+import { parseHookInput } from "../core/hook-input.ts";
+import { bridgeOf, renderStatus, statusInput } from "../core/statusline.ts";
+import { writeBridge } from "../io/bridge.ts";
+import { envConfig, loadConfig } from "../io/config.ts";
+import { gitBranch } from "../io/git.ts";
+
+/** The line printed when the payload is unusable: short and sane, never empty. */
+export const FALLBACK_LINE = "ctx │ waiting for usage";
+
+/**
+ * `ctx statusline`: reads Claude Code's statusLine JSON, prints one line and
+ * writes the bridge file. Never fails: bad input prints a fallback line.
+ */
+export async function run(_argv: string[], deps: Deps): Promise<void> {
+  const timeoutMs = envConfig(deps.env)["statusline.stdin_timeout_ms"];
+  const input = await deps.readStdin({ timeoutMs, maxBytes: 4 * 1024 * 1024 });
+  const payload = parseHookInput(input.text);
+  const cwd = typeof payload.cwd === "string" ? payload.cwd : deps.cwd;
+  const cfg = loadConfig(deps, projectOf(payload) ?? cwd);
+  const status = statusInput(payload, cfg);
+  if (!status.sessionId && !status.modelName && !status.context) {
+    deps.stdout(`${FALLBACK_LINE}\n`);
+    return;
+  }
+  const bridge = bridgeOf(status, deps.now());
+  if (bridge) {
+    try {
+      writeBridge(deps.env, bridge);
+    } catch (err) {
+      debug(deps, `statusline: bridge not written: ${(err as Error).message}`);
+    }
+  }
+  const color = !deps.env.NO_COLOR;
+  const branch = cfg["statusline.git_branch"] && status.projectDir ? safeBranch(status.projectDir) : undefined;
+  deps.stdout(`${renderStatus(status, cfg, { color, branch })}\n`);
+}
+
+// --- internal ---
+
+function projectOf(payload: Record<string, unknown>): string | undefined {
+  const ws = payload.workspace as Record<string, unknown> | undefined;
+  const dir = ws && typeof ws === "object" ? ws.project_dir : undefined;
+  return typeof dir === "string" && dir.startsWith("/") ? dir : undefined;
+}
+
+function safeBranch(dir: string): string | undefined {
+  try {
+    return dir.startsWith("/") ? gitBranch(dir) : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * The bridge file between the status line and the hooks, GSD-compatible:
+ * `${TMPDIR:-/tmp}/claude-ctx-<session_id>.json`.
+ */
+export interface Bridge {
+  /** The Claude Code session. */
+  session_id: string;
+  /** 100 − used_pct, as Claude Code reports it. */
+  remaining_percentage: number;
+  /** Used share of the window, equal to Claude Code's `used_percentage`. */
+  used_pct: number;
+  /** When it was written, in unix seconds. */
+  timestamp: number;
+  /** Tokens in the context (input + cache creation + cache read of the latest request). */
+  used_tokens: number;
+  /** The context window in tokens. */
+  context_window_size: number;
+  /** The model id, e.g. `claude-sonnet-4-5` or `claude-opus-4-8[1m]`. */
+  model: string | null;
+  /** The session's working directory. */
+  cwd: string | null;
+  /** The session transcript. */
+  transcript_path: string | null;
+}
+
+/** Parses a bridge file's content, or undefined when it is not one. */
+export function parseBridge(text: string): Bridge | undefined {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!v || typeof v !== "object") return undefined;
+  const b = v as Partial<Bridge>;
+  if (typeof b.session_id !== "string" || typeof b.timestamp !== "number" || typeof b.used_pct !== "number") return undefined;
+  if (typeof b.remaining_percentage !== "number") b.remaining_percentage = Math.max(0, 100 - b.used_pct);
+  return b as Bridge;
+}
+
+/** True when the bridge was written at most `maxAgeS` seconds ago (a clock jump backwards counts as stale). */
+export function isFresh(bridge: Bridge, nowMs: number, maxAgeS: number): boolean {
+  const age = nowMs / 1000 - bridge.timestamp;
+  return age <= maxAgeS && age >= -5;
+}

@@ -1,0 +1,61 @@
+import type { MonitorLevel } from "./usage.ts";
+
+/** Per-session monitor state, kept in `<root>/state/monitor/<session_id>.json`. */
+export interface MonitorState {
+  /** Schema version. */
+  version: 1;
+  /** The level of the last warning that fired, or null when none is pending. */
+  last_level: "warning" | "critical" | null;
+  /** Tool uses since the last warning fired. */
+  calls_since: number;
+  /** Warnings fired in this session (for status and tests). */
+  fired: number;
+  /** When the state was last written (ms). */
+  updated_ms: number;
+}
+
+/** A fresh state: nothing fired yet. */
+export function initialMonitorState(nowMs: number): MonitorState {
+  return { version: 1, last_level: null, calls_since: 0, fired: 0, updated_ms: nowMs };
+}
+
+/**
+ * One tool use through the debounce. The first warning fires at once; a repeat
+ * of the same level fires on the `debounceCalls`-th tool use after the last one
+ * (GSD's counting); an escalation to critical fires at once; usage back below
+ * the warning level resets everything so the next crossing fires at once.
+ */
+export function debounceStep(state: MonitorState, level: MonitorLevel, debounceCalls: number, nowMs: number): { state: MonitorState; fire: boolean } {
+  if (level === "ok") return { state: initialMonitorState(nowMs), fire: false };
+  const calls = state.calls_since + 1;
+  const escalated = level === "critical" && state.last_level !== "critical";
+  const fire = state.last_level === null || escalated || calls >= debounceCalls;
+  if (!fire) return { state: { ...state, calls_since: calls, updated_ms: nowMs }, fire };
+  return { state: { version: 1, last_level: level, calls_since: 0, fired: state.fired + 1, updated_ms: nowMs }, fire };
+}
+
+/** Accepts a parsed state file, or returns undefined when it is not one. */
+export function parseMonitorState(v: unknown): MonitorState | undefined {
+  if (!v || typeof v !== "object") return undefined;
+  const s = v as Partial<MonitorState>;
+  const level = s.last_level === "warning" || s.last_level === "critical" ? s.last_level : null;
+  if (typeof s.calls_since !== "number" || !Number.isFinite(s.calls_since)) return undefined;
+  return { version: 1, last_level: level, calls_since: Math.max(0, s.calls_since), fired: Number(s.fired) || 0, updated_ms: Number(s.updated_ms) || 0 };
+}
+
+/** The text injected into the agent's conversation. */
+export function warningText(level: "warning" | "critical", usedPct: number, remainingPct: number): string {
+  if (level === "critical") {
+    return (
+      `CONTEXT CRITICAL: ${usedPct}% of the context window is used, ${remainingPct}% remains. ` +
+      "Finish the current step now and leave the work in a resumable state: save or commit your changes, " +
+      "update the task list with exactly what remains, and do not start anything new. " +
+      "The session will be summarised and continued in a fresh context."
+    );
+  }
+  return (
+    `CONTEXT WARNING: ${usedPct}% of the context window is used, ${remainingPct}% remains. ` +
+    "Wrap up the current task: avoid new exploration, large file reads and long outputs, " +
+    "and keep your notes and task list current so the work can be resumed."
+  );
+}

@@ -1,0 +1,54 @@
+import { join } from "node:path";
+import { isValidSessionId } from "./session-id.ts";
+
+type Env = Record<string, string | undefined>;
+
+/** The temp directory: `$TMPDIR`, else `/tmp`, without a trailing slash. */
+export function tmpDir(env: Env): string {
+  const dir = env.TMPDIR && env.TMPDIR.startsWith("/") ? env.TMPDIR : "/tmp";
+  return dir.length > 1 ? dir.replace(/\/+$/, "") : dir;
+}
+
+/** The GSD-compatible bridge file of a session, or undefined for an unsafe session id. */
+export function bridgePath(env: Env, sessionId: unknown): string | undefined {
+  return isValidSessionId(sessionId) ? join(tmpDir(env), `claude-ctx-${sessionId}.json`) : undefined;
+}
+
+/** The project a hook belongs to: `CLAUDE_PROJECT_DIR`, else the hook's `cwd`, else ours. */
+export function projectDir(env: Env, hookCwd: unknown, cwd: string): string {
+  if (env.CLAUDE_PROJECT_DIR && env.CLAUDE_PROJECT_DIR.startsWith("/")) return env.CLAUDE_PROJECT_DIR;
+  if (typeof hookCwd === "string" && hookCwd.startsWith("/") && !hookCwd.includes("\0")) return hookCwd;
+  return cwd;
+}
+
+/** The per-project state root: `CTX_DIR`, else `<project>/.ctx`. */
+export function stateRoot(env: Env, project: string): string {
+  return env.CTX_DIR && env.CTX_DIR.startsWith("/") ? env.CTX_DIR : join(project, ".ctx");
+}
+
+/** The user's home directory as the environment gives it. */
+export function homeDir(env: Env): string {
+  return env.HOME && env.HOME.startsWith("/") ? env.HOME : "/";
+}
+
+/** The per-user index directory: `${XDG_STATE_HOME:-~/.local/state}/ctx`. */
+export function userStateDir(env: Env): string {
+  const base = env.XDG_STATE_HOME?.startsWith("/") ? env.XDG_STATE_HOME : join(homeDir(env), ".local", "state");
+  return join(base, "ctx");
+}
+
+/** The user's config file: `${XDG_CONFIG_HOME:-~/.config}/ctx/config.yaml`. */
+export function userConfigPath(env: Env): string {
+  const base = env.XDG_CONFIG_HOME?.startsWith("/") ? env.XDG_CONFIG_HOME : join(homeDir(env), ".config");
+  return join(base, "ctx", "config.yaml");
+}
+
+/** The project's config file: `<project>/.ctx/config.yaml`. */
+export function projectConfigPath(project: string): string {
+  return join(project, ".ctx", "config.yaml");
+}
+
+/** A per-session file `<dir>/<sessionId><suffix>`, or undefined for an unsafe session id. */
+export function sessionFile(dir: string, sessionId: unknown, suffix = ".json"): string | undefined {
+  return isValidSessionId(sessionId) ? join(dir, `${sessionId}${suffix}`) : undefined;
+}

@@ -1,0 +1,88 @@
+/** Token counts as the Anthropic API reports them for one request. */
+export interface ApiUsage {
+  input_tokens?: unknown;
+  cache_creation_input_tokens?: unknown;
+  cache_read_input_tokens?: unknown;
+  output_tokens?: unknown;
+}
+
+/** A context reading: how full the window is. */
+export interface ContextReading {
+  /** Tokens in the context: input + cache creation + cache read of the latest request. */
+  usedTokens: number;
+  /** The context window in tokens. */
+  windowSize: number;
+  /** Used share of the window, rounded like Claude Code's `used_percentage`. */
+  usedPct: number;
+  /** 100 - usedPct, never below 0. */
+  remainingPct: number;
+}
+
+/** The standard window, and the large one of `[1m]` models. */
+export const WINDOW_200K = 200_000;
+export const WINDOW_1M = 1_000_000;
+/** Gemini models' window (2^20 tokens). */
+export const WINDOW_GEMINI = 1_048_576;
+
+/** A count as a non-negative integer; anything else is 0. */
+export function count(value: unknown): number {
+  return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
+}
+
+/**
+ * Tokens occupying the context after a request: input + cache creation + cache read.
+ * Output tokens are not counted (they enter the context as the next input).
+ */
+export function contextTokens(usage: ApiUsage | null | undefined): number {
+  if (!usage || typeof usage !== "object") return 0;
+  return count(usage.input_tokens) + count(usage.cache_creation_input_tokens) + count(usage.cache_read_input_tokens);
+}
+
+/**
+ * The window size when Claude Code does not give one: the configured size, else
+ * 1M for `[1m]` models, Gemini models, or once usage has passed 200k; else 200k.
+ */
+export function windowFor(model: string | undefined, usedTokens: number, configured: number | false): number {
+  if (configured !== false && configured > 0) return configured;
+  if (model && /^gemini/i.test(model)) return WINDOW_GEMINI;
+  if (model && /\[1m\]/i.test(model)) return WINDOW_1M;
+  return usedTokens > WINDOW_200K ? WINDOW_1M : WINDOW_200K;
+}
+
+/** Claude Code's own rounding: `round(used / window * 100)`. */
+export function percentOf(usedTokens: number, windowSize: number): number {
+  if (!(windowSize > 0)) return 0;
+  return Math.max(0, Math.round((usedTokens / windowSize) * 100));
+}
+
+/** A reading from token counts. */
+export function reading(usedTokens: number, windowSize: number): ContextReading {
+  const usedPct = percentOf(usedTokens, windowSize);
+  return { usedTokens, windowSize, usedPct, remainingPct: Math.max(0, 100 - usedPct) };
+}
+
+/**
+ * The share of the window usable before auto-compaction, as GSD displays it:
+ * used / (window × (1 − buffer)). For display only; thresholds use the raw figure.
+ */
+export function usablePct(usedTokens: number, windowSize: number, bufferPct: number): number {
+  const usable = windowSize * (1 - Math.min(Math.max(bufferPct, 0), 99) / 100);
+  return Math.min(100, percentOf(usedTokens, usable));
+}
+
+/** Monitor levels, from remaining context. */
+export type MonitorLevel = "ok" | "warning" | "critical";
+
+/** The monitor level for a remaining percentage (a threshold of `false` is off). */
+export function monitorLevel(remainingPct: number, warning: number | false, critical: number | false): MonitorLevel {
+  if (critical !== false && remainingPct <= critical) return "critical";
+  if (warning !== false && remainingPct <= warning) return "warning";
+  return "ok";
+}
+
+/** Formats a token count the way the status line shows it: 950, 130k, 1.2M. */
+export function formatTokens(n: number): string {
+  if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(1).replace(/\.0$/, "")}M`;
+  if (n >= 1000) return `${Math.round(n / 1000)}k`;
+  return String(n);
+}

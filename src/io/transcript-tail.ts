@@ -1,0 +1,95 @@
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { contextTokens, count } from "../core/usage.ts";
+
+/** The latest context usage found in a transcript. */
+export interface TailUsage {
+  /** Tokens in the context after the latest main-chain request. */
+  usedTokens: number;
+  /** The model of that request, when known. */
+  model?: string;
+  /** True when the newest relevant line is a compaction boundary (usage is the post-compaction size). */
+  compacted?: boolean;
+}
+
+const CHUNK = 256 * 1024;
+const NEEDLES = ['"assistant"', "compact_boundary", '"tokens"'].map((s) => Buffer.from(s));
+
+/**
+ * Finds the latest main-chain usage by reading the transcript backwards from
+ * its end, at most `maxBytes`, so the cost does not grow with the file.
+ * Sidechain (subagent) lines and `<synthetic>` messages are skipped.
+ * Understands Claude Code transcripts and Gemini CLI chat logs (`tokens.input`).
+ */
+export function latestUsage(path: string, maxBytes: number): TailUsage | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return undefined;
+    return scanBackwards(fd, st.size, maxBytes);
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Reads one transcript line and returns its usage if it is a relevant one. */
+export function usageOfLine(line: string): TailUsage | undefined {
+  let entry: unknown;
+  try {
+    entry = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (!entry || typeof entry !== "object") return undefined;
+  const e = entry as Record<string, any>;
+  if (e.isSidechain === true) return undefined;
+  if (e.type === "system" && e.subtype === "compact_boundary") {
+    return { usedTokens: count(e.compactMetadata?.postTokens), compacted: true };
+  }
+  if (e.type === "assistant" && e.message && typeof e.message === "object") {
+    const model = typeof e.message.model === "string" ? e.message.model : undefined;
+    if (model === "<synthetic>" || !e.message.usage || typeof e.message.usage !== "object") return undefined;
+    return { usedTokens: contextTokens(e.message.usage), model };
+  }
+  if (e.tokens && typeof e.tokens === "object" && typeof e.tokens.input === "number") {
+    return { usedTokens: count(e.tokens.input) + count(e.tokens.tool), model: typeof e.model === "string" ? e.model : undefined };
+  }
+  return undefined;
+}
+
+// --- internal ---
+
+function scanBackwards(fd: number, size: number, maxBytes: number): TailUsage | undefined {
+  const floor = Math.max(0, size - maxBytes);
+  let pos = size;
+  let carry = Buffer.alloc(0); // the start of a line whose beginning is not read yet
+  while (pos > floor) {
+    const len = Math.min(CHUNK, pos - floor);
+    pos -= len;
+    const chunk = Buffer.allocUnsafe(len);
+    const n = readSync(fd, chunk, 0, len, pos);
+    const buf = carry.length ? Buffer.concat([chunk.subarray(0, n), carry]) : chunk.subarray(0, n);
+    let end = buf.length;
+    for (let nl = buf.lastIndexOf(10, end - 1); nl >= 0; nl = buf.lastIndexOf(10, end - 1)) {
+      const found = lineUsage(buf, nl + 1, end);
+      if (found) return found;
+      end = nl;
+      if (end === 0) break;
+    }
+    carry = Buffer.from(buf.subarray(0, end));
+  }
+  return pos === 0 && carry.length ? lineUsage(carry, 0, carry.length) : undefined;
+}
+
+function lineUsage(buf: Buffer, start: number, end: number): TailUsage | undefined {
+  if (end - start < 2) return undefined;
+  const line = buf.subarray(start, end);
+  if (!NEEDLES.some((needle) => line.includes(needle))) return undefined;
+  return usageOfLine(line.toString("utf8"));
+}

@@ -1,0 +1,107 @@
+import { writeSync } from "node:fs";
+import { COMMANDS } from "./commands/index.ts";
+import { CtxError, type Deps } from "./core/deps.ts";
+import { readStdin } from "./io/stdin.ts";
+
+declare const CTX_VERSION: string | undefined;
+
+/** The version baked in by build.ts (`define`), or the package's when run from source. */
+export const VERSION = typeof CTX_VERSION === "string" ? CTX_VERSION : "0.0.0-dev";
+
+/** Runs ctx with `argv` (without the program name) and returns the exit code. */
+export async function main(argv: string[], deps: Deps): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    deps.stdout(globalHelp());
+    return name === undefined ? 2 : 0;
+  }
+  if (name === "--version" || name === "-V" || name === "version") {
+    deps.stdout(`ctx ${VERSION}\n`);
+    return 0;
+  }
+  const spec = COMMANDS[name];
+  if (!spec) {
+    deps.stderr(`ctx: unknown command '${name}'. Run 'ctx --help' for the list.\n`);
+    return 2;
+  }
+  if (rest.includes("--help") || rest.includes("-h")) {
+    deps.stdout(`${spec.usage}\n`);
+    return 0;
+  }
+  try {
+    const mod = await spec.load();
+    return (await mod.run(rest, deps)) ?? 0;
+  } catch (err) {
+    if (spec.hook) {
+      // Hooks never break the agent: swallow, report only under CTX_DEBUG.
+      if (deps.env.CTX_DEBUG) deps.stderr(`ctx ${name}: ${(err as Error)?.stack ?? err}\n`);
+      return 0;
+    }
+    if (err instanceof CtxError) {
+      deps.stderr(`ctx ${name}: ${err.message}\n${err.hint ? `hint: ${err.hint}\n` : ""}`);
+      return err.code;
+    }
+    deps.stderr(`ctx ${name}: ${(err as Error)?.message ?? err}\n`);
+    return 1;
+  }
+}
+
+/** The text of `ctx --help`. */
+export function globalHelp(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
+  const lines = Object.entries(COMMANDS).map(([n, c]) => `  ${n.padEnd(width)}  ${c.summary}`);
+  return `ctx ${VERSION}: keeps AI coding-agent sessions alive across context exhaustion
+
+Usage: ctx <command> [options]
+
+Commands:
+${lines.join("\n")}
+
+Options:
+  -h, --help     Show help (also 'ctx <command> --help')
+  -V, --version  Show the version
+
+Set CTX_DEBUG=1 for diagnostics on stderr.
+`;
+}
+
+/** The real outside world. */
+export function realDeps(): Deps {
+  return {
+    env: process.env,
+    now: Date.now,
+    cwd: safeCwd(),
+    stdout: (s) => writeAll(1, s),
+    stderr: (s) => writeAll(2, s),
+    readStdin,
+  };
+}
+
+// --- internal ---
+
+function safeCwd(): string {
+  try {
+    return process.cwd();
+  } catch {
+    return "/"; // the working directory was deleted under us
+  }
+}
+
+/** Synchronous, so nothing is lost at exit; a closed pipe is ignored. */
+function writeAll(fd: number, text: string): void {
+  const buf = Buffer.from(text);
+  let off = 0;
+  for (let tries = 0; off < buf.length && tries < 10_000; tries++) {
+    try {
+      off += writeSync(fd, buf, off);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EAGAIN") return;
+      Bun.sleepSync(1);
+    }
+  }
+}
+
+if (import.meta.main) {
+  const code = await main(process.argv.slice(2), realDeps()).catch(() => 0);
+  process.exit(code);
+}
