@@ -1,0 +1,140 @@
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runCtx } from "../helpers/ctx.ts";
+import { isolatedEnv, tempDir } from "../helpers/tmp.ts";
+import { assistantLine } from "../helpers/transcript.ts";
+
+let t: ReturnType<typeof tempDir>;
+let env: Record<string, string>;
+let project: string;
+let transcript: string;
+beforeEach(() => {
+  t = tempDir();
+  project = join(t.dir, "proj");
+  mkdirSync(project, { recursive: true });
+  env = isolatedEnv(t.dir, { CLAUDE_PROJECT_DIR: project });
+  mkdirSync(env.TMPDIR!, { recursive: true });
+  transcript = join(t.dir, "t.jsonl");
+});
+afterEach(() => t.cleanup());
+
+function hook(over: Record<string, unknown> = {}): string {
+  return JSON.stringify({ session_id: "s1", transcript_path: transcript, cwd: project, hook_event_name: "PostToolUse", tool_name: "Bash", tool_input: { command: "ls" }, tool_response: { stdout: "" }, ...over });
+}
+function bridge(usedPct: number, ageS = 0, sid = "s1"): void {
+  writeFileSync(join(env.TMPDIR!, `claude-ctx-${sid}.json`), JSON.stringify({ session_id: sid, used_pct: usedPct, remaining_percentage: 100 - usedPct, timestamp: Math.floor(Date.now() / 1000) - ageS, used_tokens: usedPct * 2000, context_window_size: 200000 }));
+}
+async function monitor(input = hook(), extraEnv: Record<string, string> = {}) {
+  const r = await runCtx(["monitor"], { stdin: input, env: { ...env, ...extraEnv } });
+  expect(r.code).toBe(0);
+  expect(r.stderr).toBe("");
+  return r.stdout === "" ? undefined : JSON.parse(r.stdout);
+}
+
+describe("ctx monitor", () => {
+  test("is silent below the warning level", async () => {
+    bridge(60);
+    expect(await monitor()).toBeUndefined();
+  });
+
+  test("warns from a fresh bridge at <= 35% remaining, echoing the event", async () => {
+    bridge(66);
+    const out = await monitor();
+    expect(out.hookSpecificOutput.hookEventName).toBe("PostToolUse");
+    expect(out.hookSpecificOutput.additionalContext).toStartWith("CONTEXT WARNING");
+    expect(out.hookSpecificOutput.additionalContext).toContain("66%");
+    expect(out.hookSpecificOutput.additionalContext).toContain("34%");
+  });
+
+  test("goes critical at <= 25% remaining", async () => {
+    bridge(76);
+    const out = await monitor(hook({ hook_event_name: "AfterTool" }));
+    expect(out.hookSpecificOutput.hookEventName).toBe("AfterTool");
+    expect(out.hookSpecificOutput.additionalContext).toStartWith("CONTEXT CRITICAL");
+  });
+
+  test("reads the transcript when there is no bridge (headless -p)", async () => {
+    writeFileSync(transcript, `${assistantLine(140_000)}\n`);
+    const out = await monitor();
+    expect(out.hookSpecificOutput.additionalContext).toContain("70% of the context window is used, 30% remains");
+  });
+
+  test("a stale bridge is ignored in favour of the transcript", async () => {
+    bridge(90, 120);
+    writeFileSync(transcript, `${assistantLine(20_000)}\n`);
+    expect(await monitor()).toBeUndefined();
+  });
+
+  test("debounces: first at once, then every 5th tool use, escalation at once, reset below warning", async () => {
+    bridge(70);
+    const seen: string[] = [];
+    for (let i = 0; i < 7; i++) seen.push((await monitor())?.hookSpecificOutput.additionalContext.split(":")[0] ?? "-");
+    expect(seen).toEqual(["CONTEXT WARNING", "-", "-", "-", "-", "CONTEXT WARNING", "-"]);
+    bridge(80);
+    expect((await monitor())?.hookSpecificOutput.additionalContext).toStartWith("CONTEXT CRITICAL");
+    expect(await monitor()).toBeUndefined();
+    bridge(30);
+    expect(await monitor()).toBeUndefined();
+    bridge(70);
+    expect((await monitor())?.hookSpecificOutput.additionalContext).toStartWith("CONTEXT WARNING");
+  });
+
+  test("thresholds and debounce come from config and env", async () => {
+    mkdirSync(join(project, ".ctx"), { recursive: true });
+    writeFileSync(join(project, ".ctx", "config.yaml"), "monitor:\n  warning_remaining: 50\n  debounce_calls: 1\n");
+    bridge(55);
+    expect(await monitor()).toBeDefined();
+    expect(await monitor()).toBeDefined();
+    expect(await monitor(hook(), { CTX_MONITOR_WARNING_REMAINING: "off" })).toBeUndefined();
+  });
+
+  test("a broken config file falls back to defaults", async () => {
+    mkdirSync(join(env.XDG_CONFIG_HOME!, "ctx"), { recursive: true });
+    writeFileSync(join(env.XDG_CONFIG_HOME!, "ctx", "config.yaml"), "monitor: [unclosed\n  : :");
+    bridge(70);
+    expect((await monitor())?.hookSpecificOutput.additionalContext).toStartWith("CONTEXT WARNING");
+  });
+
+  test.each([
+    ["another event", hook({ hook_event_name: "Stop" })],
+    ["an unsafe session id", hook({ session_id: "../x" })],
+    ["garbage", "\u0000\u0001{{{"],
+    ["an array", "[1,2]"],
+    ["nothing", ""],
+  ])("prints nothing for %s", async (_name, input) => {
+    bridge(90);
+    expect(await monitor(input)).toBeUndefined();
+  });
+
+  test("an unsafe session id touches no file", async () => {
+    writeFileSync(transcript, `${assistantLine(190_000)}\n`);
+    await monitor(hook({ session_id: "../../x" }));
+    expect(existsSync(join(project, ".ctx"))).toBe(false);
+  });
+
+  test("a read-only state directory still exits 0 silently", async () => {
+    writeFileSync(join(project, ".ctx"), "a file where a directory should be");
+    bridge(70);
+    expect(await monitor()).toBeUndefined();
+  });
+
+  test("under CTX_DEBUG, problems are reported on stderr only", async () => {
+    writeFileSync(join(project, ".ctx"), "not a dir");
+    bridge(70);
+    const r = await runCtx(["monitor"], { stdin: hook(), env: { ...env, CTX_DEBUG: "1" } });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain("ctx");
+  });
+
+  test("16 simultaneous tool calls count exactly: warnings at calls 1, 6, 11, 16", async () => {
+    bridge(70);
+    const runs = await Promise.all(Array.from({ length: 16 }, () => runCtx(["monitor"], { stdin: hook(), env })));
+    expect(runs.every((r) => r.code === 0)).toBe(true);
+    expect(runs.filter((r) => r.stdout.includes("CONTEXT WARNING"))).toHaveLength(4);
+    const state = JSON.parse(readFileSync(join(project, ".ctx", "state", "monitor", "s1.json"), "utf8"));
+    expect(state).toMatchObject({ last_level: "warning", calls_since: 0, fired: 4 });
+    expect(readdirSync(join(project, ".ctx", "state", "monitor")).filter((f) => f.endsWith(".lock"))).toEqual([]);
+  });
+});

@@ -1,0 +1,96 @@
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { FALLBACK_LINE } from "../../src/commands/statusline.ts";
+import { runCtx } from "../helpers/ctx.ts";
+import { isolatedEnv, tempDir } from "../helpers/tmp.ts";
+
+let t: ReturnType<typeof tempDir>;
+let env: Record<string, string>;
+beforeEach(() => {
+  t = tempDir();
+  env = isolatedEnv(t.dir, { NO_COLOR: "1" });
+  mkdirSync(env.TMPDIR!, { recursive: true });
+  mkdirSync(join(t.dir, "proj", ".git"), { recursive: true });
+  writeFileSync(join(t.dir, "proj", ".git", "HEAD"), "ref: refs/heads/feat\n");
+});
+afterEach(() => t.cleanup());
+
+function payload(over: Record<string, unknown> = {}): string {
+  return JSON.stringify({
+    session_id: "sess-1",
+    transcript_path: join(t.dir, "t.jsonl"),
+    cwd: join(t.dir, "proj"),
+    model: { id: "claude-sonnet-4-5", display_name: "Sonnet 4.5" },
+    workspace: { current_dir: join(t.dir, "proj"), project_dir: join(t.dir, "proj") },
+    context_window: { context_window_size: 200000, current_usage: { input_tokens: 50, cache_creation_input_tokens: 1000, cache_read_input_tokens: 129000 }, used_percentage: 65, remaining_percentage: 35 },
+    ...over,
+  });
+}
+
+describe("ctx statusline", () => {
+  test("prints one line with Claude Code's percentage and writes the bridge", async () => {
+    const r = await runCtx(["statusline"], { stdin: payload(), env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("Sonnet 4.5 │ proj (feat) │ ███████░░░ 65% 130k/200k\n");
+    const bridgePath = join(env.TMPDIR!, "claude-ctx-sess-1.json");
+    const bridge = JSON.parse(readFileSync(bridgePath, "utf8"));
+    expect(bridge).toMatchObject({ session_id: "sess-1", used_pct: 65, remaining_percentage: 35, used_tokens: 130050, context_window_size: 200000, model: "claude-sonnet-4-5" });
+    expect(Math.abs(bridge.timestamp - Date.now() / 1000)).toBeLessThan(30);
+    expect(lstatSync(bridgePath).mode & 0o777).toBe(0o600);
+  });
+
+  test("colours unless NO_COLOR", async () => {
+    const { NO_COLOR: _, ...colourEnv } = env;
+    const r = await runCtx(["statusline"], { stdin: payload(), env: colourEnv });
+    expect(r.stdout).toContain("\x1b[33m");
+  });
+
+  test.each([["{not json"], [""], ["[]"], ["null"], ['{"context_window":"x"}']])("input %j prints the fallback line and exits 0", async (input) => {
+    const r = await runCtx(["statusline"], { stdin: input, env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`${FALLBACK_LINE}\n`);
+    expect(r.stderr).toBe("");
+  });
+
+  test("a partial payload still prints what it has", async () => {
+    const r = await runCtx(["statusline"], { stdin: JSON.stringify({ model: { display_name: "Haiku" } }), env });
+    expect(r.stdout).toBe("Haiku │ ░░░░░░░░░░ --%\n");
+  });
+
+  test("a stdin that never closes is given up on", async () => {
+    const proc = Bun.spawn([join(import.meta.dir, "..", "..", "dist", "ctx"), "statusline"], { stdin: "pipe", stdout: "pipe", env: { ...env, CTX_STATUSLINE_STDIN_TIMEOUT_MS: "300" } });
+    proc.stdin.write(payload().slice(0, 40));
+    proc.stdin.flush();
+    const started = Date.now();
+    const code = await proc.exited;
+    expect(code).toBe(0);
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect((await new Response(proc.stdout).text()).trim().length).toBeGreaterThan(0);
+    proc.stdin.end();
+  });
+
+  test("a planted symlink at the bridge path is replaced, its target untouched", async () => {
+    const victim = join(t.dir, "victim");
+    writeFileSync(victim, "keep");
+    symlinkSync(victim, join(env.TMPDIR!, "claude-ctx-sess-1.json"));
+    const r = await runCtx(["statusline"], { stdin: payload(), env });
+    expect(r.code).toBe(0);
+    expect(readFileSync(victim, "utf8")).toBe("keep");
+    expect(lstatSync(join(env.TMPDIR!, "claude-ctx-sess-1.json")).isFile()).toBe(true);
+  });
+
+  test("an unsafe session id writes no bridge", async () => {
+    const r = await runCtx(["statusline"], { stdin: payload({ session_id: "../../evil" }), env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("65%");
+    expect(new Bun.Glob("**").scanSync({ cwd: t.dir, dot: true, onlyFiles: true }).toArray().filter((f) => f.includes("claude-ctx"))).toEqual([]);
+  });
+
+  test("a missing TMPDIR still prints the line", async () => {
+    const r = await runCtx(["statusline"], { stdin: payload(), env: { ...env, TMPDIR: join(t.dir, "nope") } });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("65%");
+    expect(r.stderr).toBe("");
+  });
+});
