@@ -84,7 +84,7 @@ describe("ctx statusline", () => {
     const r = await runCtx(["statusline"], { stdin: payload({ session_id: "../../evil" }), env });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("65%");
-    expect(new Bun.Glob("**").scanSync({ cwd: t.dir, dot: true, onlyFiles: true }).toArray().filter((f) => f.includes("claude-ctx"))).toEqual([]);
+    expect([...new Bun.Glob("**").scanSync({ cwd: t.dir, dot: true, onlyFiles: true })].filter((f) => f.includes("claude-ctx"))).toEqual([]);
   });
 
   test("a missing TMPDIR still prints the line", async () => {
