@@ -1,0 +1,55 @@
+import { closeSync, constants, openSync } from "node:fs";
+import { join } from "node:path";
+import { debug, type Deps } from "../core/deps.ts";
+import { sessionFile, stateRoot } from "../core/paths.ts";
+import { isValidSessionId } from "../core/session-id.ts";
+import { ensureDir, unlinkQuiet } from "../io/fsx.ts";
+import { selfCommand, spawnDetached } from "../io/proc.ts";
+
+/** Which session to finalize, and where. */
+export interface FinalizeTarget {
+  project: string;
+  sessionId: string;
+  transcriptPath: string | null | undefined;
+  /** The session has ended: the ACTIVE-PAUSE log is archived and removed. */
+  ended?: boolean;
+}
+
+/**
+ * Starts `ctx finalize` for a session as a detached background process and
+ * returns at once (SessionEnd hooks get about 1.5 s in all). True when started.
+ */
+export async function startFinalize(deps: Pick<Deps, "env" | "stderr">, t: FinalizeTarget): Promise<boolean> {
+  if (!isValidSessionId(t.sessionId)) return false;
+  const argv = [...selfCommand(), "finalize", "--session", t.sessionId, "--project", t.project];
+  if (t.transcriptPath) argv.push("--transcript", t.transcriptPath);
+  if (t.ended) argv.push("--ended");
+  const pid = await spawnDetached(argv, deps.env, t.project);
+  debug(deps, `finalize: started in the background (pid ${pid ?? "none"}) for ${t.sessionId}`);
+  return pid !== undefined;
+}
+
+/**
+ * For the monitor: when the level is critical, starts a background finalize at
+ * most once per critical crossing (a marker `<root>/state/monitor/<sid>.finalize`
+ * created exclusively); any other level removes the marker so the next crossing
+ * finalizes again. True when a finalize was started.
+ */
+export async function finalizeOnCritical(
+  deps: Pick<Deps, "env" | "stderr">,
+  t: { project: string; sessionId: string; transcriptPath?: string | null; level: string },
+): Promise<boolean> {
+  const marker = sessionFile(join(stateRoot(deps.env, t.project), "state", "monitor"), t.sessionId, ".finalize");
+  if (!marker) return false;
+  if (t.level !== "critical") {
+    unlinkQuiet(marker);
+    return false;
+  }
+  try {
+    ensureDir(join(marker, ".."));
+    closeSync(openSync(marker, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600));
+  } catch {
+    return false; // already finalized for this crossing (or not writable)
+  }
+  return startFinalize(deps, { project: t.project, sessionId: t.sessionId, transcriptPath: t.transcriptPath });
+}

@@ -1,0 +1,126 @@
+import { basename, join } from "node:path";
+import { parseArgs } from "node:util";
+import { CtxError, debug, type Deps } from "../core/deps.ts";
+import { projectDir, stateRoot } from "../core/paths.ts";
+import { isValidSessionId } from "../core/session-id.ts";
+import { addEntry } from "../core/summary/collect.ts";
+import { emptyFacts } from "../core/summary/facts.ts";
+import { buildRecord, recordMarkdown, recordYaml } from "../core/summary/record.ts";
+import { renderSummary } from "../core/summary/render.ts";
+import { mergedTasks } from "../core/summary/tasks.ts";
+import { taskIdFor } from "../core/track/stamp.ts";
+import { initialState, type SessionState } from "../core/track/state.ts";
+import { ensureDir, readJsonFile, unlinkQuiet, writeFileAtomic, writeJsonAtomic } from "../io/fsx.ts";
+import { withLock } from "../io/lock.ts";
+import { loadState, pauseLogPath, recordsDir, statePath, updateStateOnly } from "../io/session-store.ts";
+import { streamEntries } from "../io/transcript-stream.ts";
+import { freeStamp, gitStatus, readPauseLog, readTaskFiles, sessionChain } from "./finalize-io.ts";
+
+export { finalizeOnCritical, startFinalize } from "./finalize-spawn.ts";
+
+/** Options of one finalize. */
+export interface FinalizeOptions {
+  project: string;
+  sessionId: string;
+  /** The transcript to summarise (default: the one in the session's state). */
+  transcriptPath?: string;
+  /** The session has ended: archive and remove the ACTIVE-PAUSE log. */
+  ended?: boolean;
+  /** What started it, for the record. */
+  reason?: string;
+}
+
+/** What a finalize wrote. */
+export interface FinalizeResult {
+  summaryPath: string;
+  recordPath: string;
+  stamp: string;
+}
+
+/** `ctx finalize [--session ID] [--transcript PATH]`: writes the session record and the handoff summary. */
+export async function run(argv: string[], deps: Deps): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { session: { type: "string" }, transcript: { type: "string" }, project: { type: "string" }, ended: { type: "boolean" }, reason: { type: "string" } },
+    strict: true,
+  });
+  const project = values.project?.startsWith("/") ? values.project : projectDir(deps.env, undefined, deps.cwd);
+  const sessionId = values.session ?? latestSession(stateRoot(deps.env, project), values.transcript);
+  if (!isValidSessionId(sessionId)) {
+    throw new CtxError(2, values.session ? `bad session id '${values.session}'` : "no session to finalize in this project", "pass --session ID (and --transcript PATH)");
+  }
+  const reason = values.reason ?? (values.ended ? "session_end" : "manual");
+  const result = finalize({ project, sessionId, transcriptPath: values.transcript, ended: values.ended, reason }, deps);
+  deps.stdout(`${result.summaryPath}\n`);
+  return 0;
+}
+
+/**
+ * Streams the transcript into a rule-based summary and writes every record file.
+ * Idempotent: a second run for the same session rewrites the same files.
+ */
+export function finalize(opts: FinalizeOptions, deps: Deps): FinalizeResult {
+  const root = stateRoot(deps.env, opts.project);
+  const lock = `${statePath(root, opts.sessionId)}.finalize.lock`;
+  ensureDir(join(root, "state", "sessions"));
+  return withLock(lock, () => finalizeLocked(opts, deps, root), { timeoutMs: 120_000, staleMs: 300_000 });
+}
+
+// --- internal ---
+
+function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): FinalizeResult {
+  const nowMs = deps.now();
+  const iso = new Date(nowMs).toISOString();
+  const state = loadState(statePath(root, opts.sessionId)!, nowMs) ?? bareState(opts, deps, iso);
+  const transcript = opts.transcriptPath ?? state.transcript_path ?? undefined;
+  const facts = emptyFacts();
+  if (transcript && !streamEntries(transcript, (e) => addEntry(facts, e))) debug(deps, `finalize: cannot read ${transcript}`);
+  const dir = recordsDir(root);
+  ensureDir(dir);
+  const stamp = state.finalized_stamp ?? freeStamp(dir, state.session_id, nowMs);
+  const name = `session-${stamp}`;
+  const chain = sessionChain(root, state.session_id, nowMs);
+  const team = deps.env.CTX_TEAM?.trim() || null;
+  const summaryPath = join(dir, `summary-${state.task_id}-${stamp}.md`);
+  const summary = renderSummary({
+    facts, tasks: mergedTasks(facts, readTaskFiles(deps.env, state.session_id)), taskId: state.task_id, team, chain,
+    usage: { usedPct: state.used_pct, usedTokens: state.used_tokens, windowSize: state.window_size, peakPct: state.peak_pct, compactions: Math.max(state.compactions, facts.compactions), model: state.model },
+    generatedAt: iso, transcriptPath: transcript ?? null, gitStatus: gitStatus(state.project),
+  });
+  writeFileAtomic(summaryPath, summary, 0o644);
+  const incrementalPath = archivePause(root, state.session_id, join(dir, `${name}-incremental.jsonl`), opts.ended === true);
+  const pause = readPauseLog(incrementalPath ?? "", 20);
+  const finalState: SessionState = { ...state, finalized_stamp: stamp, finalized_at: iso };
+  const record = buildRecord(finalState, { name, team, chain, finalizedAt: iso, reason: opts.reason ?? "manual", summaryPath, incrementalPath, pauseActions: pause.count });
+  writeJsonAtomic(join(dir, `${name}.json`), record, 0o644);
+  writeFileAtomic(join(dir, `${name}.yaml`), recordYaml(record), 0o644);
+  writeFileAtomic(join(dir, `${name}.md`), recordMarkdown(record, pause.recent), 0o644);
+  writeFileAtomic(join(dir, "LATEST-SESSION.txt"), `${name}.json\n`, 0o644);
+  updateStateOnly(root, state.session_id, nowMs, (s) => ({ ...s, finalized_stamp: stamp, finalized_at: iso }));
+  debug(deps, `finalize: wrote ${summaryPath}`);
+  return { summaryPath, recordPath: join(dir, `${name}.json`), stamp };
+}
+
+/** Copies the ACTIVE-PAUSE log to the archive (whole, so a rerun rewrites it); removes it when the session ended. */
+function archivePause(root: string, sessionId: string, archive: string, ended: boolean): string | null {
+  const active = pauseLogPath(root, sessionId)!;
+  const log = readPauseLog(active, 0);
+  if (log.text === undefined) return readPauseLog(archive, 0).text !== undefined ? archive : null;
+  writeFileAtomic(archive, log.text, 0o644);
+  if (ended) unlinkQuiet(active);
+  return archive;
+}
+
+function bareState(opts: FinalizeOptions, deps: Deps, iso: string): SessionState {
+  const s = initialState(opts.sessionId, opts.project, taskIdFor(deps.env.CTX_TASK_ID, opts.sessionId), iso);
+  s.transcript_path = opts.transcriptPath ?? null;
+  return s;
+}
+
+/** The session a transcript file is named after, else the latest one (`context-usage.json`). */
+function latestSession(root: string, transcript: string | undefined): string | undefined {
+  const fromName = transcript ? basename(transcript).replace(/\.jsonl$/, "") : undefined;
+  if (isValidSessionId(fromName)) return fromName;
+  const read = readJsonFile<{ session_id?: unknown }>(join(root, "state", "context-usage.json"), { maxBytes: 4 * 1024 * 1024 });
+  return read.status === "ok" && isValidSessionId(read.value?.session_id) ? read.value.session_id : undefined;
+}

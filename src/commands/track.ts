@@ -1,0 +1,181 @@
+import { parseArgs } from "node:util";
+import type { Config } from "../core/config-schema.ts";
+import { debug, type Deps } from "../core/deps.ts";
+import { parseHookInput, str } from "../core/hook-input.ts";
+import { projectDir, stateRoot } from "../core/paths.ts";
+import { isValidSessionId } from "../core/session-id.ts";
+import { levelMessage, type Thresholds } from "../core/track/levels.ts";
+import { taskIdFor } from "../core/track/stamp.ts";
+import { initialState, type Level, type SessionState } from "../core/track/state.ts";
+import { trackStep, type FinalizeOnEnd, type StepResult, type TrackReading } from "../core/track/step.ts";
+import { addLineUsage, totalsOf } from "../core/track/tokens.ts";
+import { contextTokens, reading, windowFor } from "../core/usage.ts";
+import { envConfig, loadConfig } from "../io/config.ts";
+import { findClaudePid } from "../io/proc.ts";
+import { appendPause, findPreviousSession, linkNext, updateState, writeIndexEntry } from "../io/session-store.ts";
+import { addLedgerTokens, completeCompactionEvent, writeCompactionEvent } from "../io/session-store-events.ts";
+import { readNewUsage } from "../io/transcript-stream-usage.ts";
+import { currentReading } from "../io/usage-source.ts";
+import { startFinalize } from "./finalize-spawn.ts";
+
+/** What one track run did. */
+export interface TrackResult {
+  state?: SessionState;
+  /** The level newly crossed, if any. */
+  report?: Level | null;
+  /** The hook output (a systemMessage), when a level was newly crossed. */
+  output?: { systemMessage: string };
+  /** True when a background finalize was started. */
+  finalizing?: boolean;
+}
+
+/** One event to track, from a hook or from the plain mode. */
+interface Job {
+  sessionId: string;
+  event: string;
+  input: Record<string, unknown>;
+  project: string;
+  transcriptPath?: string;
+  reading?: TrackReading;
+  /** Plain mode: per-model usage given by the caller. */
+  usage?: { model: string; usage: Record<string, unknown> };
+}
+
+/**
+ * `ctx track`: a hook for SessionStart, UserPromptSubmit, PostToolUse(Failure),
+ * Stop, PreCompact and SessionEnd, or the plain mode
+ * `ctx track --session ID --usage JSON` (usage JSON also on stdin).
+ */
+export async function run(argv: string[], deps: Deps): Promise<void> {
+  const { values } = parseArgs({ args: argv, options: { session: { type: "string" }, usage: { type: "string" }, model: { type: "string" } }, strict: false });
+  const stdin = await deps.readStdin({ timeoutMs: envConfig(deps.env)["track.stdin_timeout_ms"], maxBytes: 64 * 1024 * 1024 });
+  const plain = typeof values.session === "string";
+  const job = plain ? plainJob(values, stdin.text, deps) : hookJob(parseHookInput(stdin.text), deps);
+  if (!job) return;
+  const result = await track(job, deps);
+  if (result.output) deps.stdout(`${JSON.stringify(result.output)}\n`);
+}
+
+/** Applies one job to the session's state and carries out what the step decided. */
+export async function track(job: Job, deps: Deps): Promise<TrackResult> {
+  const cfg = loadConfig(deps, job.project);
+  const root = stateRoot(deps.env, job.project);
+  const nowMs = deps.now();
+  const iso = new Date(nowMs).toISOString();
+  const reading = job.reading ?? readingFor(job, deps, cfg, nowMs);
+  const done = updateState(root, job.sessionId, nowMs, (prev) => {
+    const s = prepare(prev, job, deps, root, iso, nowMs);
+    const deltas = countTokens(s, job, cfg);
+    const step = trackStep(s, { event: job.event, iso, input: job.input, reading }, thresholds(cfg), cfg["track.finalize_on_end"] as FinalizeOnEnd);
+    if (step.compactionStart) {
+      const trigger = typeof job.input.trigger === "string" ? job.input.trigger : null;
+      const path = writeCompactionEvent(root, step.state, nowMs, iso, trigger, step.compactionStart.tokens_before);
+      step.state.pending_compaction = { path, tokens_before: step.compactionStart.tokens_before };
+    }
+    appendPause(root, job.sessionId, step.pause);
+    return { state: step.state, step, deltas, linked: !prev ? s.previous_session_id : null };
+  });
+  return afterUpdate(done, job, deps, root, iso, nowMs);
+}
+
+// --- internal ---
+
+function hookJob(input: Record<string, unknown>, deps: Deps): Job | undefined {
+  const event = str(input, "hook_event_name");
+  if (!event || !isValidSessionId(input.session_id)) return undefined;
+  const transcriptPath = str(input, "transcript_path");
+  const project = projectDir(deps.env, input.cwd, deps.cwd);
+  return { sessionId: input.session_id, event, input, project, transcriptPath: transcriptPath?.startsWith("/") ? transcriptPath : undefined };
+}
+
+function plainJob(values: Record<string, unknown>, stdinText: string, deps: Deps): Job | undefined {
+  const sessionId = values.session;
+  if (!isValidSessionId(sessionId)) {
+    debug(deps, "track: --session needs a session id of [A-Za-z0-9_-]");
+    return undefined;
+  }
+  let usage: unknown;
+  try {
+    usage = JSON.parse(typeof values.usage === "string" ? values.usage : stdinText);
+  } catch {
+    debug(deps, "track: --usage is not JSON");
+    return undefined;
+  }
+  if (!usage || typeof usage !== "object" || Array.isArray(usage)) return undefined;
+  const u = usage as Record<string, unknown>;
+  const model = typeof values.model === "string" ? values.model : typeof u.model === "string" ? u.model : "unknown";
+  return { sessionId, event: "usage", input: {}, project: projectDir(deps.env, undefined, deps.cwd), usage: { model, usage: u } };
+}
+
+function readingFor(job: Job, deps: Deps, cfg: Config, nowMs: number): TrackReading | undefined {
+  if (job.usage) {
+    const used = contextTokens(job.usage.usage);
+    const model = job.usage.model === "unknown" ? undefined : job.usage.model;
+    const r = reading(used, windowFor(model, used, cfg["context.window_size"]));
+    return { ...r, model };
+  }
+  const r = currentReading(deps.env, nowMs, cfg, job.sessionId, job.transcriptPath);
+  return r ? { usedTokens: r.usedTokens, windowSize: r.windowSize, usedPct: r.usedPct, model: r.model } : undefined;
+}
+
+/** The state to step from: the existing one, or a new one linked to the session a /clear replaced. */
+function prepare(prev: SessionState | undefined, job: Job, deps: Deps, root: string, iso: string, nowMs: number): SessionState {
+  const s = prev ? { ...prev, models: { ...prev.models } } : initialState(job.sessionId, job.project, taskIdFor(deps.env.CTX_TASK_ID, job.sessionId), iso);
+  if (typeof job.input.cwd === "string") s.cwd = job.input.cwd;
+  if (job.transcriptPath) s.transcript_path = job.transcriptPath;
+  if (typeof job.input.model === "string") s.model = job.input.model;
+  if (job.event !== "usage" && (s.claude_pid === null || job.event === "SessionStart")) s.claude_pid = findClaudePid() ?? s.claude_pid;
+  if (!prev && job.event === "SessionStart" && job.input.source === "clear" && s.claude_pid !== null) {
+    s.previous_session_id = findPreviousSession(root, s.claude_pid, s.session_id, nowMs)?.session_id ?? null;
+  }
+  return s;
+}
+
+/** Adds the new API messages' tokens to the per-model totals; returns the deltas for the ledger. */
+function countTokens(s: SessionState, job: Job, cfg: Config): Record<string, ReturnType<typeof totalsOf>> {
+  if (job.usage) {
+    const totals = totalsOf(job.usage.usage);
+    addLineUsage(s.models, [], { key: "", model: job.usage.model, totals });
+    return { [job.usage.model]: totals };
+  }
+  if (!s.transcript_path) return {};
+  const got = readNewUsage(s.transcript_path, s.cursor, s.models, cfg["track.read_bytes"]);
+  if (!got) return {};
+  s.cursor = got.cursor;
+  return got.deltas;
+}
+
+interface Done {
+  state: SessionState;
+  step: StepResult;
+  deltas: Record<string, ReturnType<typeof totalsOf>>;
+  linked: string | null;
+}
+
+async function afterUpdate(done: Done, job: Job, deps: Deps, root: string, iso: string, nowMs: number): Promise<TrackResult> {
+  const { state, step } = done;
+  const safe = (what: string, fn: () => void) => {
+    try {
+      fn();
+    } catch (err) {
+      debug(deps, `track: ${what}: ${(err as Error).message}`);
+    }
+  };
+  if (done.linked) safe("link", () => linkNext(root, done.linked!, state.session_id, nowMs));
+  if (step.compactionDone) safe("compaction", () => completeCompactionEvent(step.compactionDone!.path, step.compactionDone!.tokens_after, iso));
+  safe("ledger", () => addLedgerTokens(root, state.task_id, state.session_id, done.deltas, iso));
+  safe("index", () => writeIndexEntry(deps.env, root, state));
+  debug(deps, `track: ${job.event} ${state.session_id}: ${state.used_pct}% (${state.used_tokens}/${state.window_size}), tool_calls ${state.tool_calls}`);
+  const result: TrackResult = { state, report: step.report };
+  if (step.report) {
+    const message = levelMessage(step.report, state.used_pct, state.used_tokens, state.window_size);
+    debug(deps, `track: level ${step.report} newly crossed`);
+    result.output = { systemMessage: message };
+  }
+  if (step.finalize) result.finalizing = await startFinalize(deps, { project: job.project, sessionId: state.session_id, transcriptPath: state.transcript_path, ended: job.event === "SessionEnd" });
+  return result;
+}
+
+function thresholds(cfg: Config): Thresholds {
+  return { caution: cfg["track.caution"], warning: cfg["track.warning"], auto_pause: cfg["track.auto_pause"], critical: cfg["track.critical"] };
+}

@@ -1,0 +1,107 @@
+import { MAX_FILES, MAX_PENDING, type Facts } from "./facts.ts";
+import { oneLine, push } from "./ring.ts";
+import { onTaskResult, onTaskUse } from "./tasks.ts";
+
+/** Tools whose successful calls modify a file. */
+export const FILE_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
+
+/** Adds one parsed transcript line to the facts (in place). */
+export function addEntry(f: Facts, e: Record<string, any>): void {
+  const side = e.isSidechain === true;
+  if (side) f.sidechainLines += 1;
+  if (e.type === "system" && e.subtype === "compact_boundary") {
+    f.compactions += 1;
+    return;
+  }
+  const content = e.message?.content;
+  if (e.type === "assistant" && Array.isArray(content)) {
+    for (const block of content) {
+      if (block?.type === "tool_use" && typeof block.id === "string") onToolUse(f, block);
+      else if (!side && block?.type === "text" && typeof block.text === "string" && block.text.trim()) f.lastAgentText = oneLine(block.text, 400);
+    }
+  } else if (e.type === "user") {
+    if (Array.isArray(content)) for (const block of content) if (block?.type === "tool_result") onToolResult(f, block, e.toolUseResult);
+    if (!side && !e.isMeta && !e.isCompactSummary) onUserText(f, content);
+  }
+}
+
+/** The text a user typed, without system reminders and slash-command wrappers; null for none. */
+export function userText(content: unknown): string | null {
+  let text = "";
+  if (typeof content === "string") text = content;
+  else if (Array.isArray(content)) text = content.filter((b) => b?.type === "text" && typeof b.text === "string").map((b) => b.text).join("\n");
+  text = text.replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, "").trim();
+  if (!text || /^<(command-|local-command-)/.test(text) || text.startsWith("Caveat:") || text.startsWith("[Request interrupted")) return null;
+  return text;
+}
+
+/** A short description of a tool call: `Edit src/a.ts`, `Bash: npm test`. */
+export function describeTool(name: string, input: Record<string, unknown>): string {
+  const target = toolTarget(name, input);
+  return target ? `${name} ${target}` : name;
+}
+
+/** The argument that says what a tool call worked on. */
+export function toolTarget(name: string, input: Record<string, unknown>): string {
+  const s = (k: string) => (typeof input[k] === "string" ? (input[k] as string) : "");
+  if (name === "Bash") return oneLine(s("command"), 160);
+  if (name === "TaskUpdate") return `#${s("taskId")}${s("status") ? ` → ${s("status")}` : ""}`;
+  if (name === "TaskCreate") return oneLine(s("subject"), 120);
+  return oneLine(s("file_path") || s("notebook_path") || s("path") || s("pattern") || s("url") || s("description"), 160);
+}
+
+// --- internal ---
+
+function onToolUse(f: Facts, block: Record<string, any>): void {
+  const input = block.input && typeof block.input === "object" ? (block.input as Record<string, unknown>) : {};
+  const name = typeof block.name === "string" ? block.name : "unknown";
+  if (f.pending.size >= MAX_PENDING) f.pending.delete(f.pending.keys().next().value!);
+  f.pending.set(block.id, { name, input });
+  onTaskUse(f, name, input, block.id);
+}
+
+function onToolResult(f: Facts, block: Record<string, any>, structured: unknown): void {
+  const call = f.pending.get(block.tool_use_id);
+  if (!call) return;
+  f.pending.delete(block.tool_use_id);
+  f.toolResults += 1;
+  const failed = block.is_error === true;
+  if (call.name === "Bash") push(f.commands, { command: oneLine(String(call.input.command ?? ""), 160), ok: !failed });
+  if (failed) {
+    push(f.errors, { tool: call.name, target: toolTarget(call.name, call.input), message: oneLine(resultText(block.content), 240) });
+    return;
+  }
+  f.successes += 1;
+  f.lastSuccess = describeTool(call.name, call.input);
+  if (FILE_TOOLS.has(call.name)) addFile(f, call.name, call.input);
+  onTaskResult(f, call.name, call.input, block.tool_use_id, resultText(block.content), structured);
+}
+
+function onUserText(f: Facts, content: unknown): void {
+  const text = userText(content);
+  if (text === null) return;
+  f.userRequests += 1;
+  if (f.firstRequest === null) f.firstRequest = oneLine(text, 600);
+  f.lastRequest = oneLine(text, 600);
+}
+
+function addFile(f: Facts, tool: string, input: Record<string, unknown>): void {
+  const path = typeof input.file_path === "string" ? input.file_path : typeof input.notebook_path === "string" ? input.notebook_path : "";
+  if (!path) return;
+  const prev = f.files.get(path);
+  const item = prev ?? { path, ops: {} };
+  item.ops[tool] = (item.ops[tool] ?? 0) + 1;
+  f.files.delete(path); // re-insert: newest last
+  f.files.set(path, item);
+  if (f.files.size > MAX_FILES) {
+    f.files.delete(f.files.keys().next().value!);
+    f.filesDropped += 1;
+  }
+}
+
+/** The text of a tool_result's content (a string or text blocks). */
+function resultText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) return content.filter((b) => b?.type === "text").map((b) => String(b.text ?? "")).join("\n");
+  return "";
+}

@@ -1,0 +1,78 @@
+import { ring, type Ring } from "./ring.ts";
+
+/** A task from TaskCreate/TaskUpdate, TodoWrite or ~/.claude/tasks. */
+export interface TaskItem {
+  /** Task id (`#1`), or the TodoWrite position. */
+  id: string;
+  subject: string;
+  /** pending, in_progress, completed or deleted. */
+  status: string;
+}
+
+/** A failed tool call. */
+export interface ErrorItem {
+  tool: string;
+  /** The command, file or other argument that failed. */
+  target: string;
+  /** The first part of the error output. */
+  message: string;
+}
+
+/** A shell command and whether it succeeded. */
+export interface CommandItem {
+  command: string;
+  ok: boolean;
+}
+
+/** A file changed by Write, Edit, MultiEdit or NotebookEdit. */
+export interface FileItem {
+  path: string;
+  /** Tool name → successful calls. */
+  ops: Record<string, number>;
+}
+
+/** Everything the summary says, gathered in one streaming pass over the transcript. */
+export interface Facts {
+  firstRequest: string | null;
+  lastRequest: string | null;
+  /** Requests typed by the user (main chain, not tool results or meta lines). */
+  userRequests: number;
+  /** The agent's newest text message. */
+  lastAgentText: string | null;
+  /** Changed files by path, the most recently changed last. */
+  files: Map<string, FileItem>;
+  /** Files dropped from `files` to bound memory. */
+  filesDropped: number;
+  errors: Ring<ErrorItem>;
+  commands: Ring<CommandItem>;
+  /** Task-tool tasks by id. */
+  tasks: Map<string, TaskItem>;
+  /** The latest TodoWrite snapshot (older clients), or null. */
+  todos: TaskItem[] | null;
+  /** A description of the newest tool call that succeeded. */
+  lastSuccess: string | null;
+  /** Successful tool calls. */
+  successes: number;
+  /** Tool calls (results seen). */
+  toolResults: number;
+  /** Compaction boundaries seen. */
+  compactions: number;
+  /** Sidechain (subagent) lines seen. */
+  sidechainLines: number;
+  /** Tool calls waiting for their result: id → name and input. */
+  pending: Map<string, { name: string; input: Record<string, unknown> }>;
+}
+
+/** Most files remembered; older ones are counted in filesDropped. */
+export const MAX_FILES = 2000;
+/** Most pending tool calls remembered (a result may never come). */
+export const MAX_PENDING = 5000;
+
+/** Empty facts. */
+export function emptyFacts(): Facts {
+  return {
+    firstRequest: null, lastRequest: null, userRequests: 0, lastAgentText: null, files: new Map(), filesDropped: 0,
+    errors: ring(40), commands: ring(40), tasks: new Map(), todos: null, lastSuccess: null, successes: 0,
+    toolResults: 0, compactions: 0, sidechainLines: 0, pending: new Map(),
+  };
+}

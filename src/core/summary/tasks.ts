@@ -1,0 +1,59 @@
+import type { Facts, TaskItem } from "./facts.ts";
+import { oneLine } from "./ring.ts";
+
+/** Most tasks remembered. */
+const MAX_TASKS = 500;
+
+/**
+ * Notes a task-tool call. TodoWrite (older clients) sends the full list each
+ * time; TaskCreate gets its id only from the result, so it waits for that.
+ */
+export function onTaskUse(f: Facts, name: string, input: Record<string, unknown>, _id: string): void {
+  if (name !== "TodoWrite" || !Array.isArray(input.todos)) return;
+  f.todos = (input.todos as unknown[]).slice(0, MAX_TASKS).flatMap((t, i) => {
+    if (!t || typeof t !== "object") return [];
+    const todo = t as Record<string, unknown>;
+    const subject = typeof todo.content === "string" ? todo.content : typeof todo.subject === "string" ? todo.subject : "";
+    return subject ? [{ id: String(i + 1), subject: oneLine(subject, 160), status: typeof todo.status === "string" ? todo.status : "pending" }] : [];
+  });
+}
+
+/** Applies a successful TaskCreate / TaskUpdate result. */
+export function onTaskResult(f: Facts, name: string, input: Record<string, unknown>, _id: string, text: string, structured: unknown): void {
+  if (name === "TaskCreate") {
+    const s = structured as { task?: { id?: unknown; subject?: unknown } } | undefined;
+    const id = typeof s?.task?.id === "string" ? s.task.id : /Task #(\w+)/.exec(text)?.[1];
+    const subject = typeof input.subject === "string" ? input.subject : typeof s?.task?.subject === "string" ? s.task.subject : "";
+    if (id && f.tasks.size < MAX_TASKS) f.tasks.set(id, { id, subject: oneLine(subject, 160), status: "pending" });
+  } else if (name === "TaskUpdate") {
+    const id = typeof input.taskId === "string" ? input.taskId : typeof input.taskId === "number" ? String(input.taskId) : "";
+    const task = f.tasks.get(id) ?? (id ? { id, subject: `task #${id}`, status: "pending" } : undefined);
+    if (!task) return;
+    if (typeof input.status === "string") task.status = input.status;
+    if (typeof input.subject === "string") task.subject = oneLine(input.subject, 160);
+    if (f.tasks.size < MAX_TASKS || f.tasks.has(id)) f.tasks.set(id, task);
+  }
+}
+
+/**
+ * The task list to show: task files from `~/.claude/tasks/<session>/` win (they
+ * hold the client's own view), then tasks from the transcript, then TodoWrite.
+ */
+export function mergedTasks(f: Facts, fromDisk: TaskItem[]): TaskItem[] {
+  const byId = new Map<string, TaskItem>();
+  for (const t of f.tasks.values()) byId.set(t.id, t);
+  for (const t of fromDisk) byId.set(t.id, t);
+  const tasks = [...byId.values()].sort((a, b) => Number(a.id) - Number(b.id) || a.id.localeCompare(b.id));
+  if (tasks.length === 0 && f.todos) return f.todos;
+  return tasks.filter((t) => t.status !== "deleted");
+}
+
+/** A task file of `~/.claude/tasks/<session>/<n>.json` as a task, or undefined. */
+export function parseTaskFile(value: unknown): TaskItem | undefined {
+  if (!value || typeof value !== "object") return undefined;
+  const v = value as Record<string, unknown>;
+  const id = typeof v.id === "string" || typeof v.id === "number" ? String(v.id) : "";
+  const subject = typeof v.subject === "string" ? v.subject : "";
+  if (!id || !subject) return undefined;
+  return { id, subject: oneLine(subject, 160), status: typeof v.status === "string" ? v.status : "pending" };
+}

@@ -1,0 +1,45 @@
+import type { ModelTotals } from "./state.ts";
+import { addInto, isZero } from "./tokens.ts";
+import { emptyTotals } from "./state.ts";
+
+/** One task's line in `<root>/token-ledger.json`. */
+export interface LedgerTask extends ModelTotals {
+  /** Sessions that worked on the task, oldest first. */
+  sessions: string[];
+  /** Totals per model. */
+  models: Record<string, ModelTotals>;
+  /** Last update (ISO-8601). */
+  updated_at: string;
+}
+
+/** The per-task token ledger `<root>/token-ledger.json`. */
+export interface Ledger {
+  version: 1;
+  /** task id (CTX_TASK_ID, else the session id) → totals. */
+  tasks: Record<string, LedgerTask>;
+}
+
+/** A ledger read from disk, or an empty one for anything unexpected. */
+export function parseLedger(value: unknown): Ledger {
+  const v = value as Partial<Ledger> | undefined;
+  if (!v || typeof v !== "object" || v.version !== 1 || !v.tasks || typeof v.tasks !== "object") return { version: 1, tasks: {} };
+  return v as Ledger;
+}
+
+/** Adds per-model token deltas of `sessionId` to `taskId` (pure: returns a new ledger). */
+export function addToLedger(ledger: Ledger, taskId: string, sessionId: string, deltas: Record<string, ModelTotals>, iso: string): Ledger {
+  const prev = ledger.tasks[taskId];
+  const task: LedgerTask = prev
+    ? { ...prev, sessions: [...(prev.sessions ?? [])], models: { ...(prev.models ?? {}) } }
+    : { ...emptyTotals(), sessions: [], models: {}, updated_at: iso };
+  for (const [model, delta] of Object.entries(deltas)) {
+    if (isZero(delta)) continue;
+    addInto(task, delta);
+    const m = { ...(task.models[model] ?? emptyTotals()) };
+    addInto(m, delta);
+    task.models[model] = m;
+  }
+  if (!task.sessions.includes(sessionId)) task.sessions.push(sessionId);
+  task.updated_at = iso;
+  return { version: 1, tasks: { ...ledger.tasks, [taskId]: task } };
+}

@@ -1,0 +1,124 @@
+/**
+ * The per-session state kept by `ctx track` (docs/state.md, "Per-session state").
+ * Pure: no I/O, no clock.
+ */
+
+/** Token totals of one model, each API message counted once. */
+export interface ModelTotals {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
+  /** Distinct API messages counted. */
+  requests: number;
+}
+
+/** A level name, lowest first. */
+export type Level = "caution" | "warning" | "auto_pause" | "critical";
+
+/** Where the incremental transcript reader stopped, and what it saw last (for dedupe). */
+export interface TranscriptCursor {
+  /** Transcript the offset belongs to. */
+  path: string;
+  /** Byte offset of the first unread byte (always at a line start). */
+  offset: number;
+  /** Usage already counted for the newest message ids (message.id|requestId → totals), oldest first. */
+  seen: Array<[string, ModelTotals]>;
+}
+
+/** The per-session state file `<root>/state/sessions/<sid>.json`. */
+export interface SessionState {
+  /** Layout version (1). */
+  version: 1;
+  /** Claude Code's session id. */
+  session_id: string;
+  /** The project directory (CLAUDE_PROJECT_DIR, else the hook's cwd). */
+  project: string;
+  /** The hook's cwd, when given. */
+  cwd: string | null;
+  /** The session's transcript, when known. */
+  transcript_path: string | null;
+  /** Model of the latest main-chain request. */
+  model: string | null;
+  /** Context window in tokens. */
+  window_size: number;
+  /** input + cache_creation + cache_read of the latest main-chain request. */
+  used_tokens: number;
+  /** round(used_tokens / window_size * 100), as the monitor computes it. */
+  used_pct: number;
+  /** Highest used_tokens seen. */
+  peak_tokens: number;
+  /** Highest used_pct seen. */
+  peak_pct: number;
+  /** Per-model totals for cost. */
+  models: Record<string, ModelTotals>;
+  /** PostToolUse + PostToolUseFailure events seen. */
+  tool_calls: number;
+  /** The highest level the current usage is at (null below caution). */
+  threshold_reached: Level | null;
+  /** True from the auto_pause level on: actions go to ACTIVE-PAUSE-<sid>.jsonl. */
+  auto_pause_active: boolean;
+  /** First time ctx saw the session (ISO-8601). */
+  started_at: string;
+  /** Last update (ISO-8601). */
+  updated_at: string;
+  /** The hook event of the last update ("usage" for the plain mode). */
+  last_event: string | null;
+  /** Last Stop hook: the agent finished a turn. */
+  last_stop_at: string | null;
+  /** The Claude Code process (same across /clear). */
+  claude_pid: number | null;
+  /** The session this one replaced after /clear. */
+  previous_session_id: string | null;
+  /** The session that replaced this one after /clear. */
+  next_session_id: string | null;
+  /** Compactions seen (PreCompact events). */
+  compactions: number;
+  /** CTX_TASK_ID, else the session id. */
+  task_id: string;
+  /** Compaction event waiting for its tokens-after, if any. */
+  pending_compaction: { path: string; tokens_before: number } | null;
+  /** When auto-pause began (ISO-8601), if active. */
+  pause_started_at: string | null;
+  /** Stamp (YYYYMMDD-HHMMSS) of this session's finalized records, reused by later runs. */
+  finalized_stamp: string | null;
+  /** Last finalize (ISO-8601). */
+  finalized_at: string | null;
+  /** The incremental transcript reader's position. */
+  cursor: TranscriptCursor | null;
+}
+
+/** Fresh state for a session first seen at `iso`. */
+export function initialState(sessionId: string, project: string, taskId: string, iso: string): SessionState {
+  return {
+    version: 1, session_id: sessionId, project, cwd: null, transcript_path: null, model: null,
+    window_size: 0, used_tokens: 0, used_pct: 0, peak_tokens: 0, peak_pct: 0, models: {}, tool_calls: 0,
+    threshold_reached: null, auto_pause_active: false, started_at: iso, updated_at: iso, last_event: null,
+    last_stop_at: null, claude_pid: null, previous_session_id: null, next_session_id: null, compactions: 0,
+    task_id: taskId, pending_compaction: null, pause_started_at: null, finalized_stamp: null, finalized_at: null,
+    cursor: null,
+  };
+}
+
+/** A parsed state file, or undefined when it is not one of ours (missing fields are defaulted). */
+export function parseState(value: unknown): SessionState | undefined {
+  if (!value || typeof value !== "object" || Array.isArray(value)) return undefined;
+  const v = value as Partial<SessionState>;
+  if (v.version !== 1 || typeof v.session_id !== "string" || typeof v.project !== "string") return undefined;
+  const base = initialState(v.session_id, v.project, typeof v.task_id === "string" ? v.task_id : v.session_id, String(v.started_at ?? ""));
+  const out = { ...base, ...v } as SessionState;
+  if (!out.models || typeof out.models !== "object") out.models = {};
+  if (typeof out.tool_calls !== "number") out.tool_calls = 0;
+  return out;
+}
+
+/** Zero totals. */
+export function emptyTotals(): ModelTotals {
+  return { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, requests: 0 };
+}
+
+/** The state as the user index and the ledger show it, without the reader's cursor. */
+export function publicState(state: SessionState): Omit<SessionState, "cursor"> {
+  const { cursor: _cursor, ...rest } = state;
+  return rest;
+}

@@ -1,0 +1,97 @@
+import { levelFor, newlyCrossed, type Thresholds } from "./levels.ts";
+import { pauseItem, type PauseEntry } from "./pause.ts";
+import type { Level, SessionState } from "./state.ts";
+
+/** A usage reading as track applies it. */
+export interface TrackReading {
+  usedTokens: number;
+  windowSize: number;
+  usedPct: number;
+  model?: string;
+  /** True when the reading is a compaction boundary's post-compaction size. */
+  compacted?: boolean;
+}
+
+/** One thing that happened to a session: a hook event, or "usage" from the plain mode. */
+export interface TrackEvent {
+  event: string;
+  /** ISO-8601 time of the event. */
+  iso: string;
+  /** The hook input (tool name, prompt, …), `{}` in plain mode. */
+  input: Record<string, unknown>;
+  reading?: TrackReading;
+}
+
+/** When `ctx finalize` runs by itself on SessionEnd: only with an active pause, always, or never. */
+export type FinalizeOnEnd = "pause" | "always" | "never";
+
+/** What one step decided, for the I/O layer to carry out. */
+export interface StepResult {
+  state: SessionState;
+  /** A level newly crossed: show it to the user. */
+  report: Level | null;
+  /** Lines to append to the pause log. */
+  pause: PauseEntry[];
+  /** Start `ctx finalize` in the background. */
+  finalize: boolean;
+  /** PreCompact: record a compaction event with these tokens before. */
+  compactionStart?: { tokens_before: number };
+  /** The first usage after a compaction: fill in the event's tokens after. */
+  compactionDone?: { path: string; tokens_after: number };
+}
+
+/** Tool events: they count as tool calls. */
+export const TOOL_EVENTS = new Set(["PostToolUse", "PostToolUseFailure", "AfterTool"]);
+
+/** Applies one event to a session's state (pure: the input state is not changed). */
+export function trackStep(prev: SessionState, ev: TrackEvent, t: Thresholds, onEnd: FinalizeOnEnd): StepResult {
+  const s: SessionState = { ...prev, models: prev.models, updated_at: ev.iso, last_event: ev.event };
+  const out: StepResult = { state: s, report: null, pause: [], finalize: false };
+  if (TOOL_EVENTS.has(ev.event)) s.tool_calls += 1;
+  if (ev.event === "Stop") s.last_stop_at = ev.iso;
+  if (ev.reading) applyReading(s, ev, t, out);
+  const item = pauseItem(ev.event, ev.input);
+  if (item && s.auto_pause_active) out.pause.push(entry(s, ev.iso, item.type, item.data));
+  if (ev.event === "PreCompact") {
+    s.compactions += 1;
+    out.compactionStart = { tokens_before: s.used_tokens };
+    out.finalize = s.auto_pause_active;
+  }
+  if (ev.event === "SessionEnd") out.finalize = onEnd === "always" || (onEnd === "pause" && s.auto_pause_active);
+  return out;
+}
+
+// --- internal ---
+
+function applyReading(s: SessionState, ev: TrackEvent, t: Thresholds, out: StepResult): void {
+  const r = ev.reading!;
+  s.used_tokens = r.usedTokens;
+  s.used_pct = r.usedPct;
+  if (r.windowSize > 0) s.window_size = r.windowSize;
+  if (r.model) s.model = r.model;
+  s.peak_tokens = Math.max(s.peak_tokens, r.usedTokens);
+  s.peak_pct = Math.max(s.peak_pct, r.usedPct);
+  const pending = s.pending_compaction;
+  if (pending && ev.event !== "PreCompact" && (r.compacted || r.usedTokens !== pending.tokens_before)) {
+    out.compactionDone = { path: pending.path, tokens_after: r.usedTokens };
+    s.pending_compaction = null;
+  }
+  const level = levelFor(r.usedPct, t);
+  out.report = newlyCrossed(s.threshold_reached, level);
+  s.threshold_reached = level;
+  const pauseOn = t.auto_pause !== false && r.usedPct >= t.auto_pause;
+  if (pauseOn && !s.auto_pause_active) {
+    s.auto_pause_active = true;
+    s.pause_started_at = ev.iso;
+    const reason = `Context usage reached ${r.usedPct}% (auto_pause at ${t.auto_pause}%)`;
+    out.pause.push(entry(s, ev.iso, "pause_started", { reason, used_tokens: r.usedTokens, window_size: s.window_size }));
+  } else if (!pauseOn && s.auto_pause_active) {
+    out.pause.push(entry(s, ev.iso, "pause_ended", { reason: `Context usage dropped to ${r.usedPct}%` }));
+    s.auto_pause_active = false;
+    s.pause_started_at = null;
+  }
+}
+
+function entry(s: SessionState, iso: string, type: string, data: Record<string, unknown>): PauseEntry {
+  return { type, timestamp: iso, session_id: s.session_id, data, context_percentage: s.used_pct };
+}

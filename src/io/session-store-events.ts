@@ -1,0 +1,58 @@
+import { join } from "node:path";
+import { addToLedger, parseLedger } from "../core/track/ledger.ts";
+import { eventStamp } from "../core/track/stamp.ts";
+import type { ModelTotals, SessionState } from "../core/track/state.ts";
+import { ensureDir, readJsonFile, writeJsonAtomic } from "./fsx.ts";
+import { withLock } from "./lock.ts";
+import { STATE_LOCK } from "./session-store.ts";
+
+/** A compaction event `<root>/events/session-compressed-<timestamp>.json`. */
+export interface CompactionEvent {
+  version: 1;
+  session_id: string;
+  /** When PreCompact fired (ISO-8601). */
+  timestamp: string;
+  /** `manual` or `auto`, as the hook said. */
+  trigger: string | null;
+  /** Context tokens before the compaction. */
+  tokens_before: number;
+  /** Context tokens of the first usage after it; null until seen. */
+  tokens_after: number | null;
+  window_size: number;
+  /** When tokens_after was filled in. */
+  completed_at: string | null;
+}
+
+/** Writes a new compaction event and returns its path. */
+export function writeCompactionEvent(root: string, state: SessionState, nowMs: number, iso: string, trigger: string | null, tokensBefore: number): string {
+  const dir = join(root, "events");
+  ensureDir(dir);
+  const path = join(dir, `session-compressed-${eventStamp(nowMs)}.json`);
+  const event: CompactionEvent = {
+    version: 1, session_id: state.session_id, timestamp: iso, trigger, tokens_before: tokensBefore,
+    tokens_after: null, window_size: state.window_size, completed_at: null,
+  };
+  writeJsonAtomic(path, event);
+  return path;
+}
+
+/** Fills in the tokens after a compaction (a missing or foreign file is left alone). */
+export function completeCompactionEvent(path: string, tokensAfter: number, iso: string): void {
+  withLock(`${path}.lock`, () => {
+    const read = readJsonFile<CompactionEvent>(path, { maxBytes: 1024 * 1024 });
+    if (read.status !== "ok" || read.value?.version !== 1) return;
+    writeJsonAtomic(path, { ...read.value, tokens_after: tokensAfter, completed_at: iso });
+  }, STATE_LOCK);
+}
+
+/** Adds token deltas to the task's line of `<root>/token-ledger.json`, under its lock. */
+export function addLedgerTokens(root: string, taskId: string, sessionId: string, deltas: Record<string, ModelTotals>, iso: string): void {
+  if (Object.keys(deltas).length === 0) return;
+  const path = join(root, "token-ledger.json");
+  ensureDir(root);
+  withLock(`${path}.lock`, () => {
+    const read = readJsonFile<unknown>(path, { maxBytes: 16 * 1024 * 1024 });
+    const ledger = parseLedger(read.status === "ok" ? read.value : undefined);
+    writeJsonAtomic(path, addToLedger(ledger, taskId, sessionId, deltas, iso));
+  }, STATE_LOCK);
+}

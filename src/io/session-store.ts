@@ -1,0 +1,152 @@
+import { closeSync, constants, openSync, readdirSync, renameSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import { sessionFile, userStateDir } from "../core/paths.ts";
+import { isValidSessionId } from "../core/session-id.ts";
+import type { PauseEntry } from "../core/track/pause.ts";
+import { parseState, type SessionState } from "../core/track/state.ts";
+import { ensureDir, readJsonFile, writeJsonAtomic } from "./fsx.ts";
+import { withLock } from "./lock.ts";
+
+type Env = Record<string, string | undefined>;
+
+/** Lock options for state files: many hooks may queue up behind one another. */
+export const STATE_LOCK = { timeoutMs: 15_000, staleMs: 10_000 };
+
+/** `<root>/state/sessions`. */
+export function sessionsStateDir(root: string): string {
+  return join(root, "state", "sessions");
+}
+
+/** `<root>/sessions`: pause logs and finalized records. */
+export function recordsDir(root: string): string {
+  return join(root, "sessions");
+}
+
+/** `<root>/state/sessions/<sid>.json`, or undefined for an unsafe id. */
+export function statePath(root: string, sessionId: string): string | undefined {
+  return sessionFile(sessionsStateDir(root), sessionId);
+}
+
+/** `<root>/sessions/ACTIVE-PAUSE-<sid>.jsonl`, or undefined for an unsafe id. */
+export function pauseLogPath(root: string, sessionId: string): string | undefined {
+  return isValidSessionId(sessionId) ? join(recordsDir(root), `ACTIVE-PAUSE-${sessionId}.jsonl`) : undefined;
+}
+
+/**
+ * Reads a session's state. A file that does not parse is renamed aside to
+ * `<file>.corrupt-<ms>` and reads as missing.
+ */
+export function loadState(path: string, nowMs: number): SessionState | undefined {
+  const read = readJsonFile<unknown>(path, { maxBytes: 4 * 1024 * 1024 });
+  if (read.status === "ok") {
+    const state = parseState(read.value);
+    if (state) return state;
+  }
+  if (read.status !== "missing") moveAside(path, nowMs);
+  return undefined;
+}
+
+/**
+ * Read-modify-write of one session's state under its lock. `fn` gets the current
+ * state (undefined when none) and returns the new one, or undefined to write nothing.
+ * The new state is also copied to `<root>/state/context-usage.json`.
+ */
+export function updateState<R extends { state: SessionState } | undefined>(
+  root: string,
+  sessionId: string,
+  nowMs: number,
+  fn: (prev: SessionState | undefined) => R,
+): R {
+  const path = statePath(root, sessionId);
+  if (!path) throw new Error("unsafe session id");
+  ensureDir(sessionsStateDir(root));
+  return withLock(`${path}.lock`, () => {
+    const result = fn(loadState(path, nowMs));
+    if (result) {
+      writeJsonAtomic(path, result.state);
+      writeJsonAtomic(join(root, "state", "context-usage.json"), result.state);
+    }
+    return result;
+  }, STATE_LOCK);
+}
+
+/** Appends entries to the session's pause log (one write per entry, never following a link). */
+export function appendPause(root: string, sessionId: string, entries: PauseEntry[]): void {
+  const path = pauseLogPath(root, sessionId);
+  if (!path || entries.length === 0) return;
+  ensureDir(recordsDir(root));
+  const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
+  try {
+    for (const e of entries) writeSync(fd, `${JSON.stringify(e)}\n`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Writes the per-user index entry `${XDG_STATE_HOME:-~/.local/state}/ctx/sessions/<sid>.json`,
+ * keeping the `respawn` field that respawn writes.
+ */
+export function writeIndexEntry(env: Env, root: string, state: SessionState): void {
+  const dir = join(userStateDir(env), "sessions");
+  const path = sessionFile(dir, state.session_id);
+  if (!path) return;
+  ensureDir(dir);
+  withLock(`${path}.lock`, () => {
+    const prev = readJsonFile<Record<string, unknown>>(path, { maxBytes: 1024 * 1024 });
+    const respawn = prev.status === "ok" && prev.value && typeof prev.value === "object" ? (prev.value.respawn ?? null) : null;
+    writeJsonAtomic(path, {
+      version: 1, session_id: state.session_id, project: state.project, root,
+      state_path: statePath(root, state.session_id), model: state.model, used_pct: state.used_pct,
+      used_tokens: state.used_tokens, window_size: state.window_size, threshold_reached: state.threshold_reached,
+      auto_pause_active: state.auto_pause_active, respawn, updated_at: state.updated_at,
+    });
+  }, STATE_LOCK);
+}
+
+/**
+ * The session that the same Claude Code process ran last in this project
+ * (the one a `/clear` replaced): same `claude_pid`, not `exclude`, newest update.
+ */
+export function findPreviousSession(root: string, claudePid: number, exclude: string, nowMs: number): SessionState | undefined {
+  const dir = sessionsStateDir(root);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return undefined;
+  }
+  let best: SessionState | undefined;
+  for (const name of names) {
+    if (!name.endsWith(".json") || name === `${exclude}.json`) continue;
+    const s = loadState(join(dir, name), nowMs);
+    if (!s || s.claude_pid !== claudePid || s.session_id === exclude) continue;
+    if (!best || s.updated_at > best.updated_at) best = s;
+  }
+  return best;
+}
+
+/** Sets `next_session_id` on the replaced session's state, under its lock. */
+export function linkNext(root: string, previousId: string, nextId: string, nowMs: number): void {
+  updateStateOnly(root, previousId, nowMs, (s) => ({ ...s, next_session_id: nextId }));
+}
+
+/** Read-modify-write of a state without touching context-usage.json (no-op when missing). */
+export function updateStateOnly(root: string, sessionId: string, nowMs: number, fn: (s: SessionState) => SessionState): void {
+  const path = statePath(root, sessionId);
+  if (!path) return;
+  withLock(`${path}.lock`, () => {
+    const s = loadState(path, nowMs);
+    if (s) writeJsonAtomic(path, fn(s));
+  }, STATE_LOCK);
+}
+
+// --- internal ---
+
+function moveAside(path: string, nowMs: number): void {
+  try {
+    renameSync(path, `${path}.corrupt-${nowMs}`);
+  } catch {
+    // someone else moved it first
+  }
+}
