@@ -38,4 +38,34 @@ Always exits 0.`,
     hook: true,
     load: () => import("./monitor.ts"),
   },
+  track: {
+    summary: "Hook for every session event: per-session usage state, levels, auto-pause capture, token ledger",
+    usage: `Usage: ctx track                                   (as a Claude Code hook, JSON on stdin)
+       ctx track --session ID --usage '{"input_tokens":…}' [--model M]
+       ctx track --session ID [--model M] < usage.json
+
+As a hook for SessionStart, UserPromptSubmit, PostToolUse, PostToolUseFailure,
+Stop, PreCompact and SessionEnd, keeps <project>/.ctx/state/sessions/<sid>.json
+(usage, peak, per-model tokens, tool_calls, level, /clear chain), the copy
+state/context-usage.json and the per-user index entry. Levels caution 70,
+warning 85, auto_pause 90, critical 95 (track.*) are reported once when crossed
+as a systemMessage. From auto_pause on, actions go to
+sessions/ACTIVE-PAUSE-<sid>.jsonl. PreCompact writes events/session-compressed-*.json;
+SessionEnd (and PreCompact during a pause) start ctx finalize in the background.
+The plain mode records one API response's usage for bots. Always exits 0.`,
+    hook: true,
+    load: () => import("./track.ts"),
+  },
+  finalize: {
+    summary: "Writes the session record and the rule-based handoff summary; prints the summary path",
+    usage: `Usage: ctx finalize [--session ID] [--transcript PATH] [--project DIR]
+
+Streams the transcript and writes, under <project>/.ctx/sessions/:
+summary-<task_id>-<stamp>.md (the handoff summary), session-<stamp>.json/.yaml/.md,
+session-<stamp>-incremental.jsonl (the auto-pause action log) and LATEST-SESSION.txt.
+Default session: the transcript's, else the latest tracked one. Idempotent:
+a rerun for the same session rewrites the same files. Prints the summary path.`,
+    hook: false,
+    load: () => import("./finalize.ts"),
+  },
 };
