@@ -1,0 +1,54 @@
+/** The brakes: hourly cap, cooldown and the no-progress breaker. */
+import type { RespawnState } from "./types.ts";
+
+const HOUR_MS = 3_600_000;
+
+/** Cycles in a row with usage back at the trigger after which cycling stops. */
+export const NO_PROGRESS_LIMIT = 2;
+
+/** A brake holding a cycle back: `wait` passes with time, `halt` stops cycling for good. */
+export interface Brake {
+  /** `wait` (cooldown, hourly cap) or `halt` (no progress). */
+  kind: "wait" | "halt";
+  /** A short machine-readable name. */
+  name: "cooldown" | "max_cycles_per_hour" | "no_progress";
+  /** What the user is told. */
+  message: string;
+}
+
+/** The brake that stops a cycle from starting now, or null when it may start. */
+export function activeBrake(state: RespawnState, now: number): Brake | null {
+  const s = state.settings;
+  if (state.noProgress >= NO_PROGRESS_LIMIT) {
+    return {
+      kind: "halt",
+      name: "no_progress",
+      message: `ctx respawn: usage was back at ${state.usage?.pct ?? "?"}% right after ${state.noProgress} cycles in a row; cycling stopped. Reduce what the session loads at start (CLAUDE.md, the summary) or raise respawn.restart_at, then restart the supervisor.`,
+    };
+  }
+  const recent = recentStarts(state.cycleStarts, now);
+  if (recent.length >= s.maxCyclesPerHour) {
+    return { kind: "wait", name: "max_cycles_per_hour", message: `ctx respawn: ${recent.length} cycles in the last hour (respawn.max_cycles_per_hour); waiting.` };
+  }
+  if (now < state.cooldownUntil) {
+    return { kind: "wait", name: "cooldown", message: `ctx respawn: cooling down for ${Math.ceil((state.cooldownUntil - now) / 1000)} s.` };
+  }
+  return null;
+}
+
+/** Cycle start times within the last hour. */
+export function recentStarts(starts: number[], now: number): number[] {
+  return starts.filter((t) => now - t < HOUR_MS);
+}
+
+/**
+ * Applies the no-progress check to the first fresh usage reading after a cycle:
+ * usage back at the cycle's trigger counts one more cycle without progress,
+ * anything lower resets the count.
+ */
+export function checkProgress(state: RespawnState, pct: number, at: number): Pick<RespawnState, "awaitingProgress" | "noProgress"> {
+  const last = state.lastCycle;
+  if (!state.awaitingProgress || !last || at <= last.freshAfter) return { awaitingProgress: state.awaitingProgress, noProgress: state.noProgress };
+  if (last.trigger === null) return { awaitingProgress: false, noProgress: state.noProgress };
+  return { awaitingProgress: false, noProgress: pct >= last.trigger ? state.noProgress + 1 : 0 };
+}

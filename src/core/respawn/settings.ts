@@ -1,0 +1,34 @@
+import type { Config } from "../config-schema.ts";
+import type { RespawnSettings } from "./types.ts";
+
+/** Resolves the machine's settings from the `respawn.*` config keys. A prompt set to `off` or `none` is skipped. */
+export function settingsFromConfig(cfg: Config): RespawnSettings {
+  const s = (v: number): number => Math.round(v * 1000);
+  return {
+    mode: cfg["respawn.mode"] === "keep-working" ? "keep-working" : "context",
+    compactAt: cfg["respawn.compact_at"],
+    restartAt: cfg["respawn.restart_at"],
+    maxCyclesPerHour: cfg["respawn.max_cycles_per_hour"],
+    cooldownMs: s(cfg["respawn.cooldown_s"]),
+    compactPrompt: prompt(cfg["respawn.compact_prompt"]) || "/compact",
+    updatePrompt: prompt(cfg["respawn.update_prompt"]),
+    kickstartPrompt: prompt(cfg["respawn.kickstart_prompt"]),
+    sendClear: cfg["respawn.send_clear"],
+    sendInit: cfg["respawn.send_init"],
+    autoAcceptPlans: cfg["respawn.auto_accept_plans"],
+    aiCheck: cfg["respawn.ai_check"],
+    aiCheckTimeoutMs: s(cfg["respawn.ai_check_timeout_s"]),
+    aiCheckCooldownMs: s(cfg["respawn.ai_check_cooldown_s"]),
+    quietMs: cfg["respawn.quiet_ms"],
+    silenceMs: s(cfg["respawn.silence_s"]),
+    stepTimeoutMs: s(cfg["respawn.step_timeout_s"]),
+    stuckTimeoutMs: s(cfg["respawn.stuck_timeout_s"]),
+  };
+}
+
+// --- internal ---
+
+function prompt(text: string): string {
+  const t = text.trim();
+  return /^(off|none|false)$/i.test(t) ? "" : t;
+}
