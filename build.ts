@@ -17,7 +17,7 @@ export async function compile(outfile: string, target?: Bun.Build.CompileTarget)
       bytecode,
       sourcemap: "none",
       define,
-    }).catch((err: unknown) => ({ success: false as const, logs: [err] }));
+    }).catch((err: unknown) => ({ success: false as const, logs: err instanceof AggregateError ? err.errors : [err] }));
     if (result.success) return;
     if (!bytecode) throw new Error(`build failed for ${target ?? "host"}: ${result.logs.map(String).join("\n")}`);
     console.error(`build: bytecode failed for ${target ?? "host"}, retrying without`);

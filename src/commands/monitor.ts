@@ -40,7 +40,9 @@ export function monitor(input: Record<string, unknown>, deps: Deps): MonitorResu
   const project = projectDir(deps.env, input.cwd, deps.cwd);
   const cfg = loadConfig(deps, project);
   const now = deps.now();
-  const reading = currentReading(deps.env, now, cfg, sessionId, str(input, "transcript_path"));
+  const toolUseId = str(input, "tool_use_id");
+  const wait = toolUseId ? { toolUseId, ms: cfg["monitor.transcript_wait_ms"], now: deps.now } : undefined;
+  const reading = currentReading(deps.env, now, cfg, sessionId, str(input, "transcript_path"), wait);
   if (!reading) return {};
   const level = monitorLevel(reading.remainingPct, cfg["monitor.warning_remaining"], cfg["monitor.critical_remaining"]);
   debug(deps, `monitor: ${reading.usedPct}% used (${reading.source}), level ${level}`);

@@ -63,7 +63,44 @@ export function usageOfLine(line: string): TailUsage | undefined {
   return undefined;
 }
 
+/**
+ * Waits until `needle` (a tool_use id) shows in the last `windowBytes` of the
+ * transcript, polling every 10 ms for at most `waitMs`. Claude Code flushes
+ * its transcript in batches, so a PostToolUse hook can run before the line of
+ * the request that called the tool is written. Returns whether it was found.
+ */
+export function waitForLine(path: string, needle: string, waitMs: number, now: () => number, windowBytes = 2 * 1024 * 1024): boolean {
+  const want = Buffer.from(needle);
+  const deadline = now() + waitMs;
+  for (;;) {
+    if (tailIncludes(path, want, windowBytes)) return true;
+    if (now() >= deadline) return false;
+    Bun.sleepSync(10);
+  }
+}
+
 // --- internal ---
+
+function tailIncludes(path: string, needle: Buffer, windowBytes: number): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return false;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return false;
+    const len = Math.min(st.size, windowBytes);
+    const buf = Buffer.allocUnsafe(len);
+    const n = readSync(fd, buf, 0, len, st.size - len);
+    return buf.subarray(0, n).includes(needle);
+  } catch {
+    return false;
+  } finally {
+    closeSync(fd);
+  }
+}
 
 function scanBackwards(fd: number, size: number, maxBytes: number): TailUsage | undefined {
   const floor = Math.max(0, size - maxBytes);

@@ -2,7 +2,7 @@ import { isFresh } from "../core/bridge.ts";
 import type { Config } from "../core/config-schema.ts";
 import { reading, windowFor, type ContextReading } from "../core/usage.ts";
 import { readBridge } from "./bridge.ts";
-import { latestUsage } from "./transcript-tail.ts";
+import { latestUsage, waitForLine } from "./transcript-tail.ts";
 
 /** A context reading with where it came from. */
 export interface SourcedReading extends ContextReading {
@@ -13,7 +13,9 @@ export interface SourcedReading extends ContextReading {
 /**
  * The current context usage of a session: the bridge file when it is fresh
  * (it carries Claude Code's own figures), else the transcript's latest
- * main-chain usage (headless `claude -p` runs have no status line).
+ * main-chain usage (headless `claude -p` runs have no status line). With
+ * `wait`, the transcript is first given a moment to receive the line of the
+ * request that called the tool, so the reading is not one request behind.
  */
 export function currentReading(
   env: Record<string, string | undefined>,
@@ -21,6 +23,7 @@ export function currentReading(
   cfg: Config,
   sessionId: string,
   transcriptPath: string | undefined,
+  wait?: { toolUseId: string; ms: number; now: () => number },
 ): SourcedReading | undefined {
   const bridge = readBridge(env, sessionId);
   if (bridge && isFresh(bridge, nowMs, cfg["monitor.bridge_max_age_s"])) {
@@ -35,6 +38,7 @@ export function currentReading(
     };
   }
   if (!transcriptPath || !transcriptPath.startsWith("/")) return undefined;
+  if (wait && wait.ms > 0 && /^[A-Za-z0-9_-]{1,200}$/.test(wait.toolUseId)) waitForLine(transcriptPath, wait.toolUseId, wait.ms, wait.now);
   const tail = latestUsage(transcriptPath, cfg["monitor.tail_bytes"]);
   if (!tail) return undefined;
   const size = bridge?.context_window_size || windowFor(tail.model ?? bridge?.model ?? undefined, tail.usedTokens, cfg["context.window_size"]);

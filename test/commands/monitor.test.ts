@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runCtx } from "../helpers/ctx.ts";
 import { isolatedEnv, tempDir } from "../helpers/tmp.ts";
@@ -136,5 +136,23 @@ describe("ctx monitor", () => {
     const state = JSON.parse(readFileSync(join(project, ".ctx", "state", "monitor", "s1.json"), "utf8"));
     expect(state).toMatchObject({ last_level: "warning", calls_since: 0, fired: 4 });
     expect(readdirSync(join(project, ".ctx", "state", "monitor")).filter((f) => f.endsWith(".lock"))).toEqual([]);
+  });
+});
+
+describe("ctx monitor without a bridge", () => {
+  test("waits for the transcript to show the request that called the tool", async () => {
+    writeFileSync(transcript, `${assistantLine(100_000)}\n`);
+    const late = { ...JSON.parse(assistantLine(140_000)), message: { ...JSON.parse(assistantLine(140_000)).message, content: [{ type: "tool_use", id: "toolu_late1", name: "Bash", input: {} }] } };
+    setTimeout(() => appendFileSync(transcript, `${JSON.stringify(late)}\n`), 80);
+    const out = await monitor(hook({ tool_use_id: "toolu_late1" }));
+    expect(out?.hookSpecificOutput.additionalContext).toContain("70% of the context window is used");
+  });
+
+  test("gives up waiting after monitor.transcript_wait_ms and uses what is there", async () => {
+    writeFileSync(transcript, `${assistantLine(140_000)}\n`);
+    const started = Date.now();
+    const out = await monitor(hook({ tool_use_id: "toolu_never" }), { CTX_MONITOR_TRANSCRIPT_WAIT_MS: "150" });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+    expect(out?.hookSpecificOutput.additionalContext).toContain("70%");
   });
 });
