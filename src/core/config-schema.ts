@@ -32,7 +32,6 @@ export const SCHEMA = {
   "monitor.bridge_max_age_s": num(60, "A bridge file older than this is stale; the transcript is read instead"),
   "monitor.tail_bytes": num(8 * 1024 * 1024, "How far back from the end of the transcript to look for the latest usage"),
   "monitor.transcript_wait_ms": num(300, "Without a fresh bridge, wait up to this long for the transcript to show the tool call's request (Claude Code writes it in batches)"),
-  "monitor.transcript_wait_ms": num(300, "Without a fresh bridge, wait up to this long for the transcript to show the tool call's request (Claude Code writes it in batches)"),
   "monitor.stdin_timeout_ms": num(2000, "Give up on hook stdin after this long"),
   "resume.inject_max_age_s": thr(172800, "Resume hook: after /clear or compaction, inject only a summary younger than this (off = any age)"),
   "resume.hint_max_age_s": thr(604800, "Resume hook: on startup, hint at an unconsumed summary younger than this (off = never hint)"),
