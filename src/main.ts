@@ -1,6 +1,7 @@
 import { writeSync } from "node:fs";
 import { COMMANDS } from "./commands/index.ts";
 import { CtxError, type Deps } from "./core/deps.ts";
+import { recordHookError } from "./io/error-log.ts";
 import { readStdin } from "./io/stdin.ts";
 
 declare const CTX_VERSION: string | undefined;
@@ -33,7 +34,8 @@ export async function main(argv: string[], deps: Deps): Promise<number> {
     return (await mod.run(rest, deps)) ?? 0;
   } catch (err) {
     if (spec.hook) {
-      // Hooks never break the agent: swallow, report only under CTX_DEBUG.
+      // Hooks never break the agent: swallow, record for `ctx doctor`, report only under CTX_DEBUG.
+      recordHookError(deps, name, err);
       if (deps.env.CTX_DEBUG) deps.stderr(`ctx ${name}: ${(err as Error)?.stack ?? err}\n`);
       return 0;
     }

@@ -68,4 +68,47 @@ a rerun for the same session rewrites the same files. Prints the summary path.`,
     hook: false,
     load: () => import("./finalize.ts"),
   },
+  install: {
+    summary: "Wires ctx into Claude Code (or Gemini CLI) settings: hooks and statusLine",
+    usage: `Usage: ctx install [--project] [--gemini] [--dry-run] [--force-statusline]
+
+Merges ctx's entries into ~/.claude/settings.json (<project>/.claude/settings.json
+with --project; ~/.gemini/settings.json with --gemini), with this binary's
+absolute path and a timeout on each:
+  statusLine          ctx statusline (an existing other one is kept unless
+                      --force-statusline)
+  PostToolUse         ctx monitor, ctx track   (PostToolUseFailure: ctx track)
+  SessionStart        ctx track, ctx resume --hook
+  UserPromptSubmit, Stop, PreCompact, SessionEnd: ctx track
+Gemini CLI: AfterTool, SessionStart, BeforeAgent, AfterAgent, PreCompress,
+SessionEnd (timeouts in ms, matchers over Gemini tool names).
+Writes <file>.bak-<UTC stamp> first, keeps every other key and hook, refuses a
+file that is not valid JSON (says line:column). Running it twice adds nothing.
+  --dry-run  print the result, write nothing`,
+    hook: false,
+    load: () => import("./install.ts"),
+  },
+  uninstall: {
+    summary: "Removes exactly ctx's hooks and statusLine from the settings",
+    usage: `Usage: ctx uninstall [--project] [--gemini] [--dry-run]
+
+Removes every hook whose command is ctx's (statusline, monitor, track,
+resume --hook) and ctx's statusLine, nothing else, after a timestamped backup.`,
+    hook: false,
+    load: () => import("./uninstall.ts"),
+  },
+  doctor: {
+    summary: "Checks the wiring: binary on PATH, hooks and timeouts, bridge dir, tmux, hook errors",
+    usage: `Usage: ctx doctor [--gemini]
+
+Checks, and prints the fix for each problem:
+  - ctx on PATH, and the same binary in the settings;
+  - every ctx hook present (user and project settings), with its timeout;
+  - the bridge directory (\${TMPDIR:-/tmp}) writable;
+  - tmux available (ctx respawn);
+  - the last hook errors recorded in \${XDG_STATE_HOME:-~/.local/state}/ctx/errors.log.
+Exits 1 when a check fails.`,
+    hook: false,
+    load: () => import("./doctor.ts"),
+  },
 };

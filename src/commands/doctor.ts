@@ -1,0 +1,133 @@
+/**
+ * `ctx doctor [--gemini]`: checks the wiring (binary on PATH and in
+ * the settings, hooks and their timeouts, bridge directory, tmux, recent hook
+ * errors) and prints what is wrong with the fix. Exits 1 when a check fails.
+ */
+import { accessSync, closeSync, constants, openSync, realpathSync } from "node:fs";
+import { delimiter, dirname, join } from "node:path";
+import { parseArgs } from "node:util";
+import { CtxError, type Deps } from "../core/deps.ts";
+import { tmpDir } from "../core/paths.ts";
+import { type Check, checkHooks, type FoundSettings } from "../core/settings/diagnose.ts";
+import type { Agent } from "../core/settings/entries.ts";
+import { parseSettings } from "../core/settings/json-text.ts";
+import { errorLogPath, readRecentErrors } from "../io/error-log.ts";
+import { unlinkQuiet } from "../io/fsx.ts";
+import { projectRoot, readSettingsText, selfBinary, settingsPath } from "../io/settings-file.ts";
+
+/** Entry point: diagnoses the running binary's installation. */
+export async function run(argv: string[], deps: Deps): Promise<number> {
+  return doctor(argv, deps, selfBinary());
+}
+
+/** `ctx doctor` with the running binary given explicitly (undefined when run from source). */
+export function doctor(argv: string[], deps: Deps, self: string | undefined): number {
+  const agent = parseFlags(argv);
+  const checks = [...binaryChecks(deps, self), ...hookChecks(deps, agent, self), bridgeCheck(deps), tmuxCheck(deps), errorCheck(deps)];
+  deps.stdout(renderChecks(checks));
+  return checks.some((c) => c.level === "fail") ? 1 : 0;
+}
+
+/** The report: one line per check, its fix below, and a closing count. */
+export function renderChecks(checks: Check[]): string {
+  const tag = { ok: "ok  ", warn: "warn", fail: "FAIL" } as const;
+  const lines = checks.flatMap((c) => [`${tag[c.level]}  ${c.name}: ${c.detail}`, ...(c.fix ? [`      fix: ${c.fix}`] : [])]);
+  const fails = checks.filter((c) => c.level === "fail").length;
+  const warns = checks.filter((c) => c.level === "warn").length;
+  lines.push(fails + warns === 0 ? "All good." : `${fails} failed, ${warns} warning(s).`);
+  return `${lines.join("\n")}\n`;
+}
+
+// --- internal ---
+
+function parseFlags(argv: string[]): Agent {
+  try {
+    const { values } = parseArgs({ args: argv, options: { gemini: { type: "boolean" } }, strict: true });
+    return values.gemini ? "gemini" : "claude";
+  } catch (err) {
+    throw new CtxError(2, (err as Error).message, "see `ctx doctor --help`");
+  }
+}
+
+function realpath(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The first executable `name` on PATH. */
+function which(env: Deps["env"], name: string): string | undefined {
+  for (const dir of (env.PATH ?? "").split(delimiter)) {
+    if (!dir) continue;
+    try {
+      accessSync(join(dir, name), constants.X_OK);
+      return join(dir, name);
+    } catch {
+      // not in this directory
+    }
+  }
+  return undefined;
+}
+
+function binaryChecks(deps: Deps, self: string | undefined): Check[] {
+  const onPath = which(deps.env, "ctx");
+  const selfReal = self && realpath(self);
+  if (onPath === undefined) {
+    const dir = self ? dirname(self) : "~/.local/bin";
+    return [{ level: "fail", name: "binary on PATH", detail: "no ctx on PATH", fix: `add ${dir} to PATH: export PATH="${dir}:$PATH" in your shell profile` }];
+  }
+  if (selfReal && realpath(onPath) !== selfReal) {
+    return [{ level: "warn", name: "binary on PATH", detail: `PATH runs ${onPath}, this is ${self}`, fix: `put ${dirname(self!)} first on PATH, or remove the other ctx` }];
+  }
+  return [{ level: "ok", name: "binary on PATH", detail: onPath }];
+}
+
+function hookChecks(deps: Deps, agent: Agent, self: string | undefined): Check[] {
+  const paths = [settingsPath(deps.env, agent), settingsPath(deps.env, agent, projectRoot(deps.env, deps.cwd))];
+  const settings: FoundSettings[] = [];
+  for (const path of [...new Set(paths)]) {
+    try {
+      const file = readSettingsText(path);
+      if (!file.exists) continue;
+      const parsed = parseSettings(file.text);
+      settings.push({ path, value: parsed.ok ? parsed.value : { error: `${parsed.line}:${parsed.column}: ${parsed.message}` } });
+    } catch (err) {
+      settings.push({ path, value: { error: ` ${(err as Error).message}` } });
+    }
+  }
+  const onPath = which(deps.env, "ctx");
+  const binary = (self && realpath(self)) || (onPath && realpath(onPath)) || undefined;
+  return checkHooks({ agent, settings, binary, realpath });
+}
+
+function bridgeCheck(deps: Deps): Check {
+  const dir = tmpDir(deps.env);
+  const probe = join(dir, `.ctx-doctor-${process.pid}-${deps.now()}`);
+  try {
+    closeSync(openSync(probe, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600));
+    unlinkQuiet(probe);
+    return { level: "ok", name: "bridge directory", detail: `${dir} is writable` };
+  } catch (err) {
+    return { level: "fail", name: "bridge directory", detail: `${dir} is not writable (${(err as NodeJS.ErrnoException).code})`, fix: "set TMPDIR to a writable directory" };
+  }
+}
+
+function tmuxCheck(deps: Deps): Check {
+  const tmux = which(deps.env, "tmux");
+  if (tmux) return { level: "ok", name: "tmux", detail: tmux };
+  return { level: "warn", name: "tmux", detail: "not found: ctx respawn needs it", fix: "install tmux (apt install tmux, brew install tmux, …)" };
+}
+
+function errorCheck(deps: Deps): Check {
+  const lines = readRecentErrors(deps.env, 5);
+  if (lines.length === 0) return { level: "ok", name: "hook errors", detail: "none recorded" };
+  const path = errorLogPath(deps.env);
+  return {
+    level: "warn",
+    name: "hook errors",
+    detail: `last ${lines.length} in ${path}:\n${lines.map((l) => `        ${l}`).join("\n")}`,
+    fix: `rerun with CTX_DEBUG=1 for the stack; once fixed, rm ${path}`,
+  };
+}

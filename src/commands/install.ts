@@ -1,0 +1,142 @@
+/**
+ * `ctx install [--project] [--gemini] [--dry-run] [--force-statusline]`:
+ * merges ctx's hooks and statusLine into the agent's settings.json, after a
+ * timestamped backup, keeping everything else. Running it twice adds nothing.
+ */
+import { dirname } from "node:path";
+import { parseArgs } from "node:util";
+import { CtxError, type Deps } from "../core/deps.ts";
+import type { Agent } from "../core/settings/entries.ts";
+import { parseSettings, printSettings } from "../core/settings/json-text.ts";
+import { installInto, type InstallResult, SettingsShapeError } from "../core/settings/merge.ts";
+import { ensureDir } from "../io/fsx.ts";
+import { withLock } from "../io/lock.ts";
+import {
+  backupSettings,
+  projectRoot,
+  readSettingsText,
+  selfBinary,
+  settingsLockPath,
+  settingsPath,
+  type SettingsText,
+  writeSettingsText,
+} from "../io/settings-file.ts";
+
+/** Options shared by install and uninstall. */
+export interface SettingsTarget {
+  /** The agent whose settings are edited. */
+  agent: Agent;
+  /** The settings file. */
+  path: string;
+  /** Print what would change, write nothing. */
+  dryRun: boolean;
+}
+
+/** Entry point: registers the running binary. */
+export async function run(argv: string[], deps: Deps): Promise<number> {
+  return install(argv, deps, selfBinary());
+}
+
+/** `ctx install` with the binary to register given explicitly (tests pass a built one). */
+export function install(argv: string[], deps: Deps, binary: string | undefined): number {
+  const { target, force } = parseTarget(argv, deps, true);
+  if (binary === undefined) {
+    throw new CtxError(1, "ctx install must be run by the compiled ctx binary, whose path goes into the hooks", "build it with `bun build.ts`, then run `dist/ctx install` (or `sh install.sh --hooks`)");
+  }
+  return editSettings(target, deps, (value) => {
+    const result = installInto(value, { agent: target.agent, binary, forceStatusline: force });
+    return { settings: result.settings, report: installReport(result, target) };
+  });
+}
+
+/**
+ * Parses the flags of install/uninstall into a target; `withForce` accepts
+ * `--force-statusline`. Throws a usage error on anything else.
+ */
+export function parseTarget(argv: string[], deps: Deps, withForce: boolean): { target: SettingsTarget; force: boolean } {
+  let values: Record<string, boolean | undefined>;
+  try {
+    values = parseArgs({
+      args: argv,
+      options: {
+        project: { type: "boolean" },
+        gemini: { type: "boolean" },
+        "dry-run": { type: "boolean" },
+        ...(withForce ? { "force-statusline": { type: "boolean" as const } } : {}),
+      },
+      strict: true,
+      allowPositionals: false,
+    }).values as Record<string, boolean | undefined>;
+  } catch (err) {
+    throw new CtxError(2, (err as Error).message, "see `ctx install --help`");
+  }
+  const agent: Agent = values.gemini ? "gemini" : "claude";
+  const project = values.project ? projectRoot(deps.env, deps.cwd) : undefined;
+  const target = { agent, path: settingsPath(deps.env, agent, project), dryRun: values["dry-run"] === true };
+  return { target, force: values["force-statusline"] === true };
+}
+
+/**
+ * Reads, parses and transforms a settings file under its lock, then backs it
+ * up and writes it, unless nothing changed or it is a dry run.
+ */
+export function editSettings(
+  target: SettingsTarget,
+  deps: Deps,
+  transform: (value: Record<string, unknown>) => { settings: Record<string, unknown>; report: string[] },
+): number {
+  const body = (): number => {
+    const file = readSettingsText(target.path);
+    const parsed = parseSettings(file.text);
+    if (!parsed.ok) {
+      throw new CtxError(1, `${file.path}:${parsed.line}:${parsed.column}: ${parsed.message}; not changing it`, "fix the JSON there (or move the file aside) and run the command again");
+    }
+    const out = applyTransform(file, parsed.value, transform);
+    const text = printSettings(out.settings, parsed.indent);
+    const same = JSON.stringify(out.settings) === JSON.stringify(parsed.value);
+    const unchanged = same && (file.exists || Object.keys(out.settings).length === 0);
+    deps.stdout(out.report.map((l) => `${l}\n`).join(""));
+    if (unchanged) deps.stdout(`${file.path}: already up to date, nothing written\n`);
+    else if (target.dryRun) deps.stdout(`dry run: would write ${file.path}:\n${text}`);
+    else commit(file, text, deps);
+    return 0;
+  };
+  if (target.dryRun) return body();
+  const first = readSettingsText(target.path);
+  ensureDir(dirname(first.realPath));
+  return withLock(settingsLockPath(first), body);
+}
+
+// --- internal ---
+
+function applyTransform(
+  file: SettingsText,
+  value: Record<string, unknown>,
+  transform: (value: Record<string, unknown>) => { settings: Record<string, unknown>; report: string[] },
+): { settings: Record<string, unknown>; report: string[] } {
+  try {
+    return transform(value);
+  } catch (err) {
+    if (err instanceof SettingsShapeError) throw new CtxError(1, `${file.path}: ${err.message}; not changing it`, "fix that key by hand, then run the command again");
+    throw err;
+  }
+}
+
+function commit(file: SettingsText, text: string, deps: Deps): void {
+  if (file.exists) deps.stdout(`backup: ${backupSettings(file, deps.now())}\n`);
+  writeSettingsText(file, text);
+  deps.stdout(`wrote ${file.path}\n`);
+}
+
+function installReport(result: InstallResult, target: SettingsTarget): string[] {
+  const lines = [...result.added.map((l) => `added   ${l}`), ...result.updated.map((l) => `updated ${l}`)];
+  if (result.statusline === "added") lines.push("added   statusLine: ctx statusline");
+  if (result.statusline === "kept-other") {
+    lines.push(`kept your statusLine (${result.otherStatusline}); run \`ctx install --force-statusline\` to use ctx's instead`);
+  }
+  if (result.statusline === "replaced") lines.push(`replaced statusLine (${result.otherStatusline}); the backup keeps the old one`);
+  if (!target.dryRun && (result.added.length > 0 || result.updated.length > 0)) {
+    lines.push(target.agent === "claude" ? "Restart Claude Code (or open /hooks) to load the new hooks." : "Restart Gemini CLI to load the new hooks.");
+  }
+  return lines;
+}

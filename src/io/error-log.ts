@@ -1,0 +1,55 @@
+/**
+ * The hook error log, `${XDG_STATE_HOME:-~/.local/state}/ctx/errors.log`: one
+ * line per error a hook swallowed, so `ctx doctor` can show what went wrong
+ * even though hooks print nothing. Writing it never throws and stays cheap.
+ */
+import { closeSync, constants, fstatSync, ftruncateSync, openSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import { userStateDir } from "../core/paths.ts";
+import { ensureDir, readFileSafe } from "./fsx.ts";
+
+type Env = Record<string, string | undefined>;
+
+/** Past this size the log is emptied before the next line (it only needs the recent errors). */
+const MAX_BYTES = 256 * 1024;
+
+/** The error log's path. */
+export function errorLogPath(env: Env): string {
+  return join(userStateDir(env), "errors.log");
+}
+
+/**
+ * Appends `<ISO time> <command>: <message>` to the error log. Never throws:
+ * a hook must survive a read-only or full disk.
+ */
+export function recordHookError(deps: { env: Env; now: () => number }, command: string, err: unknown): void {
+  try {
+    const path = errorLogPath(deps.env);
+    ensureDir(join(path, ".."));
+    const fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o600);
+    try {
+      const st = fstatSync(fd);
+      if (!st.isFile()) return;
+      if (st.size > MAX_BYTES) ftruncateSync(fd, 0);
+      writeSync(fd, formatErrorLine(new Date(deps.now()).toISOString(), command, err));
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // nowhere to record it: the hook still exits 0
+  }
+}
+
+/** One log line: time, command and the error's first line, at most 500 characters. */
+export function formatErrorLine(iso: string, command: string, err: unknown): string {
+  const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+  const flat = message.replace(/\s+/g, " ").trim().slice(0, 500);
+  return `${iso} ctx ${command}: ${flat}\n`;
+}
+
+/** The last `n` lines of the error log (empty when there is none). */
+export function readRecentErrors(env: Env, n: number): string[] {
+  const text = readFileSafe(errorLogPath(env), { maxBytes: MAX_BYTES * 2 });
+  if (!text) return [];
+  return text.split("\n").filter((l) => l.trim() !== "").slice(-n);
+}

@@ -1,0 +1,112 @@
+/**
+ * File side of `ctx install` / `uninstall` / `doctor`: where the agents'
+ * settings files are, reading them (following the user's own symlink, as a
+ * dotfiles manager would set up), timestamped backups and atomic writes.
+ */
+import { closeSync, constants, openSync, realpathSync, statSync, writeFileSync } from "node:fs";
+import { basename, dirname, isAbsolute, join } from "node:path";
+import type { Agent } from "../core/settings/entries.ts";
+import { homeDir } from "../core/paths.ts";
+import { ensureDir, readFileSafe, writeFileAtomic } from "./fsx.ts";
+
+type Env = Record<string, string | undefined>;
+
+/** The settings file to edit: the user's, or the project's with `project` set. */
+export function settingsPath(env: Env, agent: Agent, project?: string): string {
+  const dir = agent === "claude" ? ".claude" : ".gemini";
+  if (project !== undefined) return join(project, dir, "settings.json");
+  if (agent === "claude" && env.CLAUDE_CONFIG_DIR && isAbsolute(env.CLAUDE_CONFIG_DIR)) return join(env.CLAUDE_CONFIG_DIR, "settings.json");
+  return join(homeDir(env), dir, "settings.json");
+}
+
+/** A settings file as found on disk. */
+export interface SettingsText {
+  /** The path that was asked for. */
+  path: string;
+  /** The file actually read and written (the symlink's target when `path` is one). */
+  realPath: string;
+  /** False when there is no file yet. */
+  exists: boolean;
+  /** The file's text ("" when missing). */
+  text: string;
+  /** Permission bits to keep when rewriting. */
+  mode: number;
+}
+
+/** Reads a settings file; throws when it exists but is not a readable regular file. */
+export function readSettingsText(path: string): SettingsText {
+  let realPath = path;
+  try {
+    realPath = realpathSync(path);
+  } catch {
+    return { path, realPath: path, exists: false, text: "", mode: 0o644 };
+  }
+  const st = statSync(realPath);
+  if (!st.isFile()) throw new Error(`${path} is not a regular file`);
+  const text = readFileSafe(realPath, { maxBytes: 16 * 1024 * 1024 });
+  if (text === undefined) throw new Error(`cannot read ${path}`);
+  return { path, realPath, exists: true, text, mode: st.mode & 0o777 };
+}
+
+/** Copies the current text to `<file>.bak-<UTC stamp>` (never overwriting one) and returns its path. */
+export function backupSettings(file: SettingsText, nowMs: number): string {
+  const stem = `${file.realPath}.bak-${stamp(nowMs)}`;
+  for (let n = 0; ; n++) {
+    const target = n === 0 ? stem : `${stem}-${n}`;
+    try {
+      const fd = openSync(target, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, file.mode);
+      try {
+        writeFileSync(fd, file.text);
+      } finally {
+        closeSync(fd);
+      }
+      return target;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST" || n > 100) throw err;
+    }
+  }
+}
+
+/** Writes the new text atomically over the real file, keeping its permissions. */
+export function writeSettingsText(file: SettingsText, text: string): void {
+  ensureDir(dirname(file.realPath));
+  writeFileAtomic(file.realPath, text, file.mode);
+}
+
+/** The lock file guarding read-modify-write of a settings file. */
+export function settingsLockPath(file: SettingsText): string {
+  return join(dirname(file.realPath), `.${basename(file.realPath)}.ctx-lock`);
+}
+
+/**
+ * The running ctx binary (`process.execPath` of the compiled executable), or
+ * undefined when running from source under bun, where there is none to register.
+ */
+export function selfBinary(): string | undefined {
+  const exe = process.execPath;
+  return /^bun(\.exe)?$/.test(basename(exe)) || !isAbsolute(exe) ? undefined : exe;
+}
+
+// --- internal ---
+
+/** `YYYYMMDD-HHMMSS` in UTC. */
+function stamp(ms: number): string {
+  return new Date(ms).toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
+}
+
+/** The project whose settings `--project` edits: `CLAUDE_PROJECT_DIR`, else the enclosing git checkout, else `cwd`. */
+export function projectRoot(env: Env, cwd: string): string {
+  if (env.CLAUDE_PROJECT_DIR && isAbsolute(env.CLAUDE_PROJECT_DIR)) return env.CLAUDE_PROJECT_DIR;
+  for (let dir = cwd, depth = 0; depth < 64; depth++) {
+    try {
+      statSync(join(dir, ".git"));
+      return dir;
+    } catch {
+      // not here: go up
+    }
+    const parent = dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return cwd;
+}
