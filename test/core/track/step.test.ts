@@ -1,0 +1,83 @@
+import { describe, expect, test } from "bun:test";
+import { initialState, type SessionState } from "../../../src/core/track/state.ts";
+import { trackStep, type TrackEvent } from "../../../src/core/track/step.ts";
+
+const T = { caution: 70, warning: 85, auto_pause: 90, critical: 95 };
+const ISO = "2026-01-01T00:00:00.000Z";
+const fresh = (): SessionState => initialState("s1", "/p", "s1", ISO);
+const at = (pct: number) => ({ usedTokens: pct * 2000, windowSize: 200_000, usedPct: pct, model: "m" });
+const ev = (event: string, pct?: number, input: Record<string, unknown> = {}): TrackEvent => ({ event, iso: ISO, input, reading: pct === undefined ? undefined : at(pct) });
+
+/** Feeds events in order and returns every step result. */
+function run(events: TrackEvent[], start = fresh()) {
+  let s = start;
+  return events.map((e) => {
+    const r = trackStep(s, e, T, "pause");
+    s = r.state;
+    return r;
+  });
+}
+
+describe("trackStep()", () => {
+  test("counts tool calls from PostToolUse and PostToolUseFailure only", () => {
+    const rs = run([ev("PostToolUse", 10), ev("PostToolUseFailure", 10), ev("Stop", 10), ev("UserPromptSubmit", 10)]);
+    expect(rs.at(-1)!.state.tool_calls).toBe(2);
+    expect(rs.at(-1)!.state.last_stop_at).toBe(ISO);
+  });
+
+  test("reports each level once while climbing, and again after a drop", () => {
+    const rs = run([ev("Stop", 71), ev("Stop", 72), ev("Stop", 86), ev("Stop", 30), ev("Stop", 75)]);
+    expect(rs.map((r) => r.report)).toEqual(["caution", null, "warning", null, "caution"]);
+    expect(rs[3]!.state.threshold_reached).toBeNull();
+    expect(rs.at(-1)!.state.peak_pct).toBe(86);
+  });
+
+  test("auto-pause starts at 90% and captures tool calls, prompts and responses", () => {
+    const rs = run([
+      ev("PostToolUse", 80, { tool_name: "Read", tool_input: { file_path: "/a" } }),
+      ev("PostToolUse", 91, { tool_name: "Edit", tool_input: { file_path: "/a", old_string: "x".repeat(1000) } }),
+      ev("UserPromptSubmit", 91, { prompt: "go on" }),
+      ev("Stop", 92, { last_assistant_message: "done" }),
+    ]);
+    expect(rs[0]!.pause).toEqual([]);
+    expect(rs[1]!.state.auto_pause_active).toBe(true);
+    expect(rs[1]!.pause.map((p) => p.type)).toEqual(["pause_started", "tool_call"]);
+    const call = rs[1]!.pause[1]!;
+    expect(call.context_percentage).toBe(91);
+    expect(String((call.data.args_summary as Record<string, unknown>).old_string).length).toBeLessThan(260);
+    expect(rs[2]!.pause[0]).toMatchObject({ type: "user_message", session_id: "s1", data: { summary: "go on" } });
+    expect(rs[3]!.pause[0]).toMatchObject({ type: "assistant_response", data: { summary: "done" } });
+  });
+
+  test("a drop below auto_pause ends the pause", () => {
+    const rs = run([ev("Stop", 91), ev("SessionStart", 20, { source: "compact" })]);
+    expect(rs[1]!.state.auto_pause_active).toBe(false);
+    expect(rs[1]!.pause.map((p) => p.type)).toEqual(["pause_ended"]);
+  });
+
+  test("PreCompact counts a compaction, and the next different usage completes it", () => {
+    const rs = run([ev("Stop", 91), ev("PreCompact", 91, { trigger: "auto" })]);
+    expect(rs[1]!.compactionStart).toEqual({ tokens_before: 182000 });
+    expect(rs[1]!.finalize).toBe(true);
+    const pending = { ...rs[1]!.state, pending_compaction: { path: "/e.json", tokens_before: 182000 } };
+    const [same, after] = run([ev("PostToolUse", 91), ev("SessionStart", 12)], pending);
+    expect(same!.compactionDone).toBeUndefined();
+    expect(after!.compactionDone).toEqual({ path: "/e.json", tokens_after: 24000 });
+    expect(after!.state.pending_compaction).toBeNull();
+    expect(after!.state.compactions).toBe(1);
+  });
+
+  test("SessionEnd finalizes with an active pause, or always / never as configured", () => {
+    const low = trackStep(fresh(), ev("SessionEnd", 50), T, "pause");
+    const high = trackStep(fresh(), ev("SessionEnd", 93), T, "pause");
+    expect([low.finalize, high.finalize]).toEqual([false, true]);
+    expect(trackStep(fresh(), ev("SessionEnd", 50), T, "always").finalize).toBe(true);
+    expect(trackStep(fresh(), ev("SessionEnd", 93), T, "never").finalize).toBe(false);
+  });
+
+  test("does not change the state it is given", () => {
+    const s = fresh();
+    trackStep(s, ev("PostToolUse", 95), T, "pause");
+    expect(s).toEqual(fresh());
+  });
+});
