@@ -1,5 +1,4 @@
-import { existsSync } from "node:fs";
-import { readFileSafe } from "./fsx.ts";
+import { existsSync, readFileSync } from "node:fs";
 
 /** One process as /proc shows it. */
 export interface ProcInfo {
@@ -13,14 +12,14 @@ export interface ProcInfo {
 
 /** Reads a process from /proc, or undefined when it is gone or /proc is missing. */
 export function procInfo(pid: number, procRoot = "/proc"): ProcInfo | undefined {
-  const stat = readFileSafe(`${procRoot}/${pid}/stat`, { maxBytes: 64 * 1024 });
+  const stat = readProc(`${procRoot}/${pid}/stat`);
   if (!stat) return undefined;
   // comm is in parentheses and may itself hold spaces or parentheses: split after the last ')'.
   const close = stat.lastIndexOf(")");
   const fields = stat.slice(close + 2).split(" ");
   const ppid = Number(fields[1]);
   const comm = stat.slice(stat.indexOf("(") + 1, close);
-  const cmdline = readFileSafe(`${procRoot}/${pid}/cmdline`, { maxBytes: 64 * 1024 }) ?? "";
+  const cmdline = readProc(`${procRoot}/${pid}/cmdline`) ?? "";
   return { pid, ppid: Number.isInteger(ppid) ? ppid : 0, comm, argv0: cmdline.split("\0")[0] ?? "" };
 }
 
@@ -71,6 +70,17 @@ export async function spawnDetached(argv: string[], env: Record<string, string |
     child.on("error", () => {});
     child.unref();
     return child.pid;
+  } catch {
+    return undefined;
+  }
+}
+
+// --- internal ---
+
+/** /proc files report size 0, so they are read to the end rather than by size. */
+function readProc(path: string): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
   } catch {
     return undefined;
   }

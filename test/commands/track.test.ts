@@ -1,0 +1,107 @@
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { CTX_BIN, runCtx } from "../helpers/ctx.ts";
+import { isolatedEnv, tempDir } from "../helpers/tmp.ts";
+
+const FIXTURE = join(import.meta.dir, "..", "fixtures", "transcripts", "track-basic.jsonl");
+let t: ReturnType<typeof tempDir>;
+let env: Record<string, string>;
+let project: string;
+beforeEach(() => {
+  t = tempDir();
+  project = join(t.dir, "proj");
+  mkdirSync(project, { recursive: true });
+  env = isolatedEnv(t.dir, { CLAUDE_PROJECT_DIR: project });
+  mkdirSync(env.TMPDIR!, { recursive: true });
+});
+afterEach(() => t.cleanup());
+
+const root = () => join(project, ".ctx");
+const readJson = (p: string) => JSON.parse(readFileSync(p, "utf8"));
+const state = (sid = "s1") => readJson(join(root(), "state", "sessions", `${sid}.json`));
+function hook(event: string, over: Record<string, unknown> = {}): string {
+  return JSON.stringify({ session_id: "s1", transcript_path: FIXTURE, cwd: project, hook_event_name: event, ...over });
+}
+async function track(input: string, extra: Record<string, string> = {}) {
+  const r = await runCtx(["track"], { stdin: input, env: { ...env, ...extra } });
+  expect(r.code).toBe(0);
+  return r;
+}
+
+describe("ctx track (hook)", () => {
+  test("keeps the state, the latest copy, the index entry and the ledger from a recorded transcript", async () => {
+    const r = await track(hook("SessionStart", { source: "startup" }), { CTX_TASK_ID: "T-7" });
+    expect(JSON.parse(r.stdout).systemMessage).toContain("93% used (185000/200000 tokens), AUTO-PAUSE");
+    const s = state();
+    expect(s).toMatchObject({ version: 1, session_id: "s1", project, model: "claude-sonnet-4-5", window_size: 200000, used_tokens: 185000, used_pct: 93, threshold_reached: "auto_pause", auto_pause_active: true, task_id: "T-7", tool_calls: 0 });
+    expect(s.models["claude-sonnet-4-5"]).toEqual({ input_tokens: 338000, output_tokens: 80, cache_creation_input_tokens: 0, cache_read_input_tokens: 30000, requests: 4 });
+    expect(readJson(join(root(), "state", "context-usage.json")).session_id).toBe("s1");
+    const index = readJson(join(env.XDG_STATE_HOME!, "ctx", "sessions", "s1.json"));
+    expect(index).toMatchObject({ version: 1, session_id: "s1", root: root(), state_path: join(root(), "state", "sessions", "s1.json"), used_pct: 93, auto_pause_active: true, respawn: null });
+    expect(readJson(join(root(), "token-ledger.json")).tasks["T-7"]).toMatchObject({ input_tokens: 338000, requests: 4, sessions: ["s1"] });
+    // Reported once: the next event says nothing; the ledger does not grow again.
+    const again = await track(hook("Stop", { last_assistant_message: "All done." }));
+    expect(again.stdout).toBe("");
+    expect(readJson(join(root(), "token-ledger.json")).tasks["T-7"].requests).toBe(4);
+    const log = readFileSync(join(root(), "sessions", "ACTIVE-PAUSE-s1.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    expect(log.map((e) => e.type)).toEqual(["pause_started", "assistant_response"]);
+    expect(log[1]).toMatchObject({ session_id: "s1", data: { summary: "All done." }, context_percentage: 93 });
+  });
+
+  test("the plain mode takes usage as a flag or on stdin, and levels reset when usage drops", async () => {
+    const plain = (usage: object, viaStdin = false) =>
+      runCtx(viaStdin ? ["track", "--session", "bot1", "--model", "claude-sonnet-4-5"] : ["track", "--session", "bot1", "--usage", JSON.stringify(usage)], { stdin: viaStdin ? JSON.stringify(usage) : undefined, env, cwd: project });
+    expect(JSON.parse((await plain({ input_tokens: 100, cache_read_input_tokens: 141000, output_tokens: 50, model: "claude-sonnet-4-5" })).stdout).systemMessage).toContain("71%");
+    expect((await plain({ input_tokens: 100, cache_read_input_tokens: 142000 }, true)).stdout).toBe("");
+    expect((await plain({ input_tokens: 20000 })).stdout).toBe("");
+    expect(JSON.parse((await plain({ input_tokens: 150000 }, true)).stdout).systemMessage).toContain("CAUTION");
+    const s = state("bot1");
+    expect(s).toMatchObject({ used_tokens: 150000, used_pct: 75, peak_pct: 75, peak_tokens: 150000, threshold_reached: "caution", last_event: "usage" });
+    expect(s.models["claude-sonnet-4-5"]).toMatchObject({ requests: 3, input_tokens: 150200, cache_read_input_tokens: 283000, output_tokens: 50 });
+    expect(s.models.unknown).toMatchObject({ requests: 1, input_tokens: 20000 });
+  });
+
+  test("PreCompact writes an event whose tokens_after the next usage fills in", async () => {
+    const tr = join(t.dir, "c.jsonl");
+    const line = (id: string, n: number) => JSON.stringify({ type: "assistant", requestId: `r${id}`, message: { id, model: "claude-sonnet-4-5", usage: { input_tokens: n, output_tokens: 1 }, content: [] } });
+    writeFileSync(tr, `${line("a", 150000)}\n`);
+    await track(hook("PreCompact", { transcript_path: tr, trigger: "manual" }));
+    const dir = join(root(), "events");
+    const [name] = readdirSync(dir).filter((n) => n.endsWith(".json"));
+    expect(name).toMatch(/^session-compressed-\d{8}-\d{6}-\d{3}\.json$/);
+    expect(readJson(join(dir, name!))).toMatchObject({ session_id: "s1", tokens_before: 150000, tokens_after: null, trigger: "manual" });
+    writeFileSync(tr, `${line("a", 150000)}\n${JSON.stringify({ type: "system", subtype: "compact_boundary", compactMetadata: { preTokens: 150000, postTokens: 9000 } })}\n`);
+    await track(hook("SessionStart", { transcript_path: tr, source: "compact" }));
+    expect(readJson(join(dir, name!))).toMatchObject({ tokens_before: 150000, tokens_after: 9000 });
+    expect(state()).toMatchObject({ compactions: 1, used_tokens: 9000, pending_compaction: null });
+  });
+
+  test("/clear links the new session to the one the same claude process ran before", async () => {
+    // A process named `claude` (a link to sh) runs the hooks under sh -c, as Claude Code does.
+    const bin = join(t.dir, "bin");
+    mkdirSync(bin);
+    symlinkSync("/bin/sh", join(bin, "claude"));
+    const inA = join(t.dir, "a.json");
+    const inB = join(t.dir, "b.json");
+    writeFileSync(inA, hook("SessionStart", { session_id: "old1", source: "startup" }));
+    writeFileSync(inB, hook("SessionStart", { session_id: "new2", source: "clear" }));
+    const script = `sh -c '${CTX_BIN} track < ${inA}'; sh -c '${CTX_BIN} track < ${inB}'; true`;
+    const p = Bun.spawn([join(bin, "claude"), "-c", script], { env, stdout: "pipe", stderr: "pipe" });
+    expect(await p.exited).toBe(0);
+    const a = state("old1");
+    const b = state("new2");
+    expect(a.claude_pid).toBe(p.pid);
+    expect(b).toMatchObject({ claude_pid: p.pid, previous_session_id: "old1" });
+    expect(a.next_session_id).toBe("new2");
+  });
+
+  test("bad input, unsafe session ids and a read-only project exit 0 and write nothing", async () => {
+    for (const input of ["", "not json", "[]", hook("PostToolUse", { session_id: "../../etc" })]) expect((await track(input)).stdout).toBe("");
+    expect(existsSync(join(root(), "state", "sessions"))).toBe(false);
+    chmodSync(project, 0o500);
+    const r = await runCtx(["track"], { stdin: hook("PostToolUse"), env: { ...env, CLAUDE_PROJECT_DIR: "/proc/nonexistent" } });
+    expect([r.code, r.stdout]).toEqual([0, ""]);
+    chmodSync(project, 0o700);
+  });
+});
