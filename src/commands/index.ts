@@ -38,6 +38,45 @@ Always exits 0.`,
     hook: true,
     load: () => import("./monitor.ts"),
   },
+  resume: {
+    summary: "Start a fresh session from a handoff summary; --hook: SessionStart hook that injects it",
+    usage: `Usage: ctx resume <summary.md> [-- <claude args>...]
+       ctx resume --latest [-- <claude args>...]
+       ctx resume --print <summary.md>|--latest
+       ctx resume --dry-run <summary.md>|--latest [-- <claude args>...]
+       ctx resume --hook
+
+Starts claude (CTX_CLAUDE, else 'claude' on PATH) with a first prompt telling it
+to read the previous session's summary and continue the remaining work, then
+the summary. Arguments after '--' go to claude, e.g. -- -p --output-format json.
+  --latest   the newest <root>/sessions/summary-*.md of the current project
+  --print    print the prompt:  claude -p "$(ctx resume --print s.md)"
+  --dry-run  show the command that would run
+  --hook     SessionStart hook: after /clear or compaction, inject the newest
+             summary no session has consumed yet (once); on startup, a summary a
+             respawn cycle left pending, else a one-line hint. Always exits 0.
+Exits with claude's exit code; 1 when the summary is missing, empty or unreadable.`,
+    hook: false,
+    load: () => import("./resume.ts"),
+  },
+  status: {
+    summary: "Table of every session on this machine: usage, level, pause/respawn state",
+    usage: `Usage: ctx status [--all] [--json] [--min PCT] [--project DIR] [--watch [--interval S]]
+
+One row per session from the per-user index
+(\${XDG_STATE_HOME:-~/.local/state}/ctx/sessions/*.json): project, session,
+model, used % with a bar, tokens/window, level, pause/respawn state, last update.
+  --all          also show stale sessions (not updated for status.stale_after_s,
+                 or ended), greyed
+  --json         machine-readable output
+  --min PCT      only sessions at or above PCT % used
+  --project DIR  only sessions of DIR (or below it)
+  --watch        refresh in place until Ctrl-C (every status.watch_interval_s,
+                 or --interval S)
+Reads state without taking any lock. Respects NO_COLOR.`,
+    hook: false,
+    load: () => import("./status.ts"),
+  },
   track: {
     summary: "Hook for every session event: per-session usage state, levels, auto-pause capture, token ledger",
     usage: `Usage: ctx track                                   (as a Claude Code hook, JSON on stdin)
