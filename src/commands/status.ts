@@ -1,0 +1,70 @@
+import { realpathSync } from "node:fs";
+import { resolve } from "node:path";
+import type { Config } from "../core/config-schema.ts";
+import type { Deps } from "../core/deps.ts";
+import { homeDir } from "../core/paths.ts";
+import { parseStatusArgs, type StatusOptions } from "../core/status/args.ts";
+import { renderJson, renderTable } from "../core/status/render.ts";
+import { filterRows, toRow, type StatusRow } from "../core/status/rows.ts";
+import { loadConfig } from "../io/config.ts";
+import { readIndex } from "../io/index-reader.ts";
+import { watchLoop } from "../io/watch.ts";
+
+/** What one look at the index shows. */
+export interface StatusView {
+  rows: StatusRow[];
+  hiddenStale: number;
+}
+
+/**
+ * `ctx status`: every session of this machine from the per-user index, as a
+ * table or JSON, once or refreshed with `--watch`. Takes no lock.
+ */
+export async function run(argv: string[], deps: Deps): Promise<number> {
+  const opts = parseStatusArgs(argv);
+  const cfg = loadConfig(deps, deps.cwd);
+  const tty = opts.watch || !deps.env.NO_COLOR ? await stdoutIsTerminal() : false;
+  const color = !deps.env.NO_COLOR && (Boolean(deps.env.FORCE_COLOR) || tty);
+  const frame = (): string => render(statusView(opts, cfg, deps), opts, color, deps);
+  if (!opts.watch) {
+    deps.stdout(frame());
+    return 0;
+  }
+  const intervalMs = Math.max(100, (opts.intervalS ?? cfg["status.watch_interval_s"]) * 1000);
+  const heading = (): string => (opts.json ? "" : `ctx status · ${new Date(deps.now()).toTimeString().slice(0, 8)} · every ${intervalMs / 1000}s · Ctrl-C quits\n\n`);
+  await watchLoop({ frame: () => heading() + frame(), intervalMs, write: deps.stdout, inPlace: tty && !opts.json });
+  return 0;
+}
+
+/** Reads the index and applies the options, at `deps.now()`. */
+export function statusView(opts: StatusOptions, cfg: Config, deps: Pick<Deps, "env" | "now" | "cwd">): StatusView {
+  const now = deps.now();
+  const thresholds = { caution: cfg["track.caution"], warning: cfg["track.warning"], auto_pause: cfg["track.auto_pause"], critical: cfg["track.critical"] };
+  const rows = readIndex(deps.env).map((s) => toRow(s.entry, now, cfg["status.stale_after_s"], thresholds, s.ended));
+  const projects = opts.project === undefined ? undefined : spellings(opts.project, deps.cwd);
+  return filterRows(rows, { all: opts.all, minPct: opts.minPct, projects });
+}
+
+// --- internal ---
+
+function render(view: StatusView, opts: StatusOptions, color: boolean, deps: Pick<Deps, "env" | "now">): string {
+  if (opts.json) return renderJson(view.rows, view.hiddenStale, deps.now());
+  return renderTable(view.rows, { color, hiddenStale: view.hiddenStale, home: homeDir(deps.env) });
+}
+
+/** The directory as given (made absolute) and, when it exists, its real path. */
+function spellings(dir: string, cwd: string): string[] {
+  const abs = resolve(cwd, dir);
+  try {
+    const real = realpathSync(abs);
+    return real === abs ? [abs] : [abs, real];
+  } catch {
+    return [abs];
+  }
+}
+
+/** node:tty costs milliseconds at start-up, so it is loaded only here. */
+async function stdoutIsTerminal(): Promise<boolean> {
+  const { isatty } = await import("node:tty");
+  return isatty(1);
+}

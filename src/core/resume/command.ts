@@ -1,0 +1,17 @@
+/** The claude command line `ctx resume` runs. Pure. */
+
+/**
+ * claude's argv (without the binary): the pass-through arguments, then `--`,
+ * then the prompt. The `--` matters: claude's variadic options such as
+ * `--allowedTools Bash Write` would otherwise swallow the prompt. With `-p`
+ * in the pass-through the prompt is the headless prompt; without, it is the
+ * interactive session's first message.
+ */
+export function claudeArgs(passthrough: readonly string[], prompt: string): string[] {
+  return passthrough.includes("--") ? [...passthrough, prompt] : [...passthrough, "--", prompt];
+}
+
+/** A POSIX-shell rendering of a command, for `--dry-run`. */
+export function shellQuote(argv: readonly string[]): string {
+  return argv.map((a) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(" ");
+}

@@ -1,0 +1,71 @@
+/**
+ * A per-user index entry (`${XDG_STATE_HOME:-~/.local/state}/ctx/sessions/<sid>.json`,
+ * docs/state.md), validated field by field: an entry from another version or
+ * half-written by hand still shows what it can.
+ */
+import { isValidSessionId } from "../session-id.ts";
+
+/** The index entry as `ctx status` uses it. */
+export interface IndexEntry {
+  /** The session id (also the file name). */
+  session_id: string;
+  /** Absolute project directory. */
+  project: string;
+  /** The project's state root (`<project>/.ctx` or CTX_DIR). */
+  root: string;
+  /** The session's full state file, or "" when the entry has none. */
+  state_path: string;
+  /** Model id, or "" when unknown. */
+  model: string;
+  /** Used share of the window (0-100+), or null before the first usage. */
+  used_pct: number | null;
+  /** Tokens in the context, or null. */
+  used_tokens: number | null;
+  /** Context window in tokens, or null. */
+  window_size: number | null;
+  /** The level reached (caution, warning, auto_pause, critical), null below caution, undefined when the entry does not say. */
+  threshold_reached: string | null | undefined;
+  /** True once auto-pause captures actions. */
+  auto_pause_active: boolean;
+  /** The respawn supervisor's record: null when none; a string or an object with a state. */
+  respawn: unknown;
+  /** Last update, ms since the epoch; NaN when missing or unparsable. */
+  updated_ms: number;
+  /** Last update as written (ISO-8601), or "". */
+  updated_at: string;
+}
+
+/** Validates a parsed index file; undefined when it is not an entry (no valid session id). */
+export function parseIndexEntry(value: unknown, fileSessionId?: string): IndexEntry | undefined {
+  if (!value || typeof value !== "object" || Array.isArray(value)) return undefined;
+  const r = value as Record<string, unknown>;
+  const sid = r.session_id;
+  if (!isValidSessionId(sid) || (fileSessionId !== undefined && sid !== fileSessionId)) return undefined;
+  const updatedAt = text(r.updated_at);
+  const thr = r.threshold_reached;
+  return {
+    session_id: sid,
+    project: text(r.project),
+    root: text(r.root),
+    state_path: text(r.state_path),
+    model: text(r.model),
+    used_pct: num(r.used_pct),
+    used_tokens: num(r.used_tokens),
+    window_size: num(r.window_size),
+    threshold_reached: typeof thr === "string" ? thr : thr === null ? null : undefined,
+    auto_pause_active: r.auto_pause_active === true,
+    respawn: r.respawn ?? null,
+    updated_ms: Date.parse(updatedAt),
+    updated_at: updatedAt,
+  };
+}
+
+// --- internal ---
+
+function text(v: unknown): string {
+  return typeof v === "string" ? v : "";
+}
+
+function num(v: unknown): number | null {
+  return typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : null;
+}

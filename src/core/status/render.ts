@@ -1,0 +1,71 @@
+/** Renders status rows: a table for people, JSON for scripts. Pure. */
+import { bar } from "../statusline.ts";
+import { formatTokens } from "../usage.ts";
+import { ageText, clean, tildify, truncateLeft, truncateRight } from "./format.ts";
+import type { Level, StatusRow } from "./rows.ts";
+
+/** Table options. */
+export interface TableOptions {
+  color: boolean;
+  /** Stale rows left out by the filter (a footer says so). */
+  hiddenStale: number;
+  /** Shortens paths under the home directory to `~`. */
+  home?: string;
+}
+
+const HEADERS = ["PROJECT", "SESSION", "MODEL", "USED", "TOKENS", "LEVEL", "STATE", "UPDATED"];
+const LEVEL_COLOUR: Record<Level, string> = { ok: "32", caution: "36", warning: "33", auto_pause: "35", critical: "31" };
+
+/** The table, one line per row, with a header and a footer about hidden stale sessions. */
+export function renderTable(rows: readonly StatusRow[], o: TableOptions): string {
+  const paint = (code: string, s: string) => (o.color ? `\x1b[${code}m${s}\x1b[0m` : s);
+  const footer = o.hiddenStale > 0 ? `${o.hiddenStale} stale session${o.hiddenStale === 1 ? "" : "s"} hidden (--all shows ${o.hiddenStale === 1 ? "it" : "them"})\n` : "";
+  if (rows.length === 0) return `No ctx sessions to show.\n${footer}`;
+  const cells = rows.map((r) => cellsOf(r, o.home));
+  const widths = HEADERS.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
+  const line = (c: readonly string[]) => c.map((s, i) => (i === c.length - 1 ? s : s.padEnd(widths[i]!))).join("  ");
+  const out = [paint("1", line(HEADERS))];
+  rows.forEach((r, i) => {
+    const c = cells[i]!;
+    if (r.stale) {
+      out.push(paint("2", line(c)));
+      return;
+    }
+    const coloured = c.map((s, j) => s.padEnd(j === c.length - 1 ? 0 : widths[j]!));
+    coloured[3] = paint(LEVEL_COLOUR[r.level], coloured[3]!);
+    coloured[5] = paint(LEVEL_COLOUR[r.level], coloured[5]!);
+    out.push(coloured.join("  "));
+  });
+  return `${out.join("\n")}\n${footer}`;
+}
+
+/** The JSON document of `--json`: the rows as they are, plus the counts. */
+export function renderJson(rows: readonly StatusRow[], hiddenStale: number, nowMs: number): string {
+  const doc = { version: 1, generated_at: new Date(nowMs).toISOString(), hidden_stale: hiddenStale, sessions: rows };
+  return `${JSON.stringify(doc, null, 2)}\n`;
+}
+
+/** The cells of one row, in HEADERS order, without colour. */
+export function cellsOf(r: StatusRow, home?: string): string[] {
+  const used = r.used_pct === null ? `${bar(0)}   --` : `${bar(r.used_pct)} ${`${Math.round(r.used_pct)}%`.padStart(4)}`;
+  const tokens = r.used_tokens === null ? "--" : `${formatTokens(r.used_tokens)}/${r.window_size === null ? "?" : formatTokens(r.window_size)}`;
+  return [
+    truncateLeft(clean(tildify(r.project, home)) || "?", 32),
+    r.session_id.slice(0, 8),
+    truncateRight(clean(r.model) || "?", 24),
+    used,
+    tokens,
+    r.level,
+    stateText(r),
+    r.age_s === null ? "?" : `${ageText(r.age_s * 1000)} ago`,
+  ];
+}
+
+/** Pause and respawn state in a few words: `paused`, `respawn:watching`, `ended`, or `-`. */
+export function stateText(r: Pick<StatusRow, "auto_pause_active" | "respawn" | "ended">): string {
+  const parts: string[] = [];
+  if (r.ended) parts.push("ended");
+  if (r.auto_pause_active) parts.push("paused");
+  if (r.respawn) parts.push(`respawn:${truncateRight(clean(r.respawn), 16)}`);
+  return parts.length ? parts.join(",") : "-";
+}

@@ -1,0 +1,120 @@
+/** From index entries to the rows `ctx status` shows: level, state, staleness, filters, order. Pure. */
+import type { IndexEntry } from "./entry.ts";
+
+/** Levels in rising order; `ok` is below caution. */
+export const LEVELS = ["ok", "caution", "warning", "auto_pause", "critical"] as const;
+
+/** A level name. */
+export type Level = (typeof LEVELS)[number];
+
+/** The `track.*` thresholds, for entries that do not name their level. */
+export interface LevelThresholds {
+  caution: number | false;
+  warning: number | false;
+  auto_pause: number | false;
+  critical: number | false;
+}
+
+/** One session as shown. */
+export interface StatusRow {
+  session_id: string;
+  project: string;
+  model: string;
+  used_pct: number | null;
+  used_tokens: number | null;
+  window_size: number | null;
+  level: Level;
+  auto_pause_active: boolean;
+  /** The respawn state in one word, or null without a supervisor. */
+  respawn: string | null;
+  /** True when the session's own state says it ended (SessionEnd). */
+  ended: boolean;
+  updated_at: string;
+  /** Seconds since the last update, or null when unknown. */
+  age_s: number | null;
+  /** Not updated for `staleAfterS`, no update time at all, or ended. */
+  stale: boolean;
+}
+
+/** Filters of the command line. */
+export interface RowFilter {
+  /** Show stale sessions too. */
+  all: boolean;
+  /** Only sessions at or above this used %. */
+  minPct?: number;
+  /** Only sessions of these directories (or below them); any of the spellings matches. */
+  projects?: readonly string[];
+}
+
+/** The row of an entry at `nowMs`. `ended` comes from the session's state file when readable. */
+export function toRow(e: IndexEntry, nowMs: number, staleAfterS: number, thresholds: LevelThresholds, ended = false): StatusRow {
+  const age = Number.isFinite(e.updated_ms) ? Math.max(0, Math.floor((nowMs - e.updated_ms) / 1000)) : null;
+  return {
+    session_id: e.session_id,
+    project: e.project,
+    model: e.model,
+    used_pct: e.used_pct,
+    used_tokens: e.used_tokens,
+    window_size: e.window_size,
+    level: levelOf(e, thresholds),
+    auto_pause_active: e.auto_pause_active,
+    respawn: respawnState(e.respawn),
+    ended,
+    updated_at: e.updated_at,
+    age_s: age,
+    stale: ended || age === null || age > staleAfterS,
+  };
+}
+
+/** The entry's own level when it names a known one, else the level of its used % under `t`. */
+export function levelOf(e: Pick<IndexEntry, "threshold_reached" | "used_pct">, t: LevelThresholds): Level {
+  if (typeof e.threshold_reached === "string" && (LEVELS as readonly string[]).includes(e.threshold_reached)) return e.threshold_reached as Level;
+  if (e.threshold_reached === null || e.used_pct === null) return "ok";
+  const pct = e.used_pct;
+  for (const level of ["critical", "auto_pause", "warning", "caution"] as const) {
+    const at = t[level];
+    if (at !== false && pct >= at) return level;
+  }
+  return "ok";
+}
+
+/** The respawn field in one word: a string as is, an object's state/status/phase, else "on". */
+export function respawnState(v: unknown): string | null {
+  if (v === null || v === undefined || v === false) return null;
+  if (typeof v === "string") return v === "" ? null : v;
+  if (typeof v === "object" && !Array.isArray(v)) {
+    const r = v as Record<string, unknown>;
+    for (const k of ["state", "status", "phase", "mode"]) if (typeof r[k] === "string" && r[k] !== "") return r[k] as string;
+  }
+  return "on";
+}
+
+/** Applies the filters; returns the rows shown and how many stale ones were hidden. */
+export function filterRows(rows: readonly StatusRow[], f: RowFilter): { rows: StatusRow[]; hiddenStale: number } {
+  let hiddenStale = 0;
+  const out: StatusRow[] = [];
+  for (const r of rows) {
+    if (f.minPct !== undefined && (r.used_pct === null || r.used_pct < f.minPct)) continue;
+    if (f.projects && !f.projects.some((p) => within(r.project, p))) continue;
+    if (r.stale && !f.all) {
+      hiddenStale++;
+      continue;
+    }
+    out.push(r);
+  }
+  return { rows: sortRows(out), hiddenStale };
+}
+
+/** Live sessions first, then by used % (highest first), then the most recently updated. */
+export function sortRows(rows: readonly StatusRow[]): StatusRow[] {
+  return [...rows].sort((a, b) =>
+    Number(a.stale) - Number(b.stale) || (b.used_pct ?? -1) - (a.used_pct ?? -1) || (a.age_s ?? Infinity) - (b.age_s ?? Infinity) || (a.session_id < b.session_id ? -1 : 1),
+  );
+}
+
+// --- internal ---
+
+function within(project: string, dir: string): boolean {
+  const d = dir.length > 1 ? dir.replace(/\/+$/, "") : dir;
+  return project === d || project.startsWith(d === "/" ? "/" : `${d}/`);
+}

@@ -1,0 +1,54 @@
+/**
+ * Reads the per-user session index (`${XDG_STATE_HOME:-~/.local/state}/ctx/sessions/*.json`)
+ * for `ctx status`. Never takes a lock: a file caught mid-rename is simply skipped this time.
+ */
+import { readdirSync } from "node:fs";
+import { basename, join } from "node:path";
+import { userStateDir } from "../core/paths.ts";
+import { isValidSessionId } from "../core/session-id.ts";
+import { parseIndexEntry, type IndexEntry } from "../core/status/entry.ts";
+import { readJsonFile } from "./fsx.ts";
+
+/** One indexed session, with what its own state file adds. */
+export interface IndexedSession {
+  entry: IndexEntry;
+  /** The session's state says it is over: SessionEnd seen, or a /clear replaced it. */
+  ended: boolean;
+}
+
+/** The index directory. */
+export function indexDir(env: Record<string, string | undefined>): string {
+  return join(userStateDir(env), "sessions");
+}
+
+/** Every readable entry of the index; lock files, temp files and broken entries are skipped. */
+export function readIndex(env: Record<string, string | undefined>): IndexedSession[] {
+  const dir = indexDir(env);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const out: IndexedSession[] = [];
+  for (const name of names) {
+    if (!name.endsWith(".json")) continue;
+    const sid = name.slice(0, -".json".length);
+    if (!isValidSessionId(sid)) continue;
+    const r = readJsonFile<unknown>(join(dir, name), { maxBytes: 256 * 1024 });
+    const entry = r.status === "ok" ? parseIndexEntry(r.value, sid) : undefined;
+    if (entry) out.push({ entry, ended: sessionEnded(entry) });
+  }
+  return out;
+}
+
+// --- internal ---
+
+/** Reads the state file the entry points to, only when it is `<…>/<sid>.json` (never an arbitrary path). */
+function sessionEnded(e: IndexEntry): boolean {
+  if (!e.state_path.startsWith("/") || basename(e.state_path) !== `${e.session_id}.json`) return false;
+  const r = readJsonFile<Record<string, unknown>>(e.state_path, { maxBytes: 1024 * 1024 });
+  if (r.status !== "ok" || !r.value || typeof r.value !== "object") return false;
+  const next = r.value.next_session_id;
+  return r.value.last_event === "SessionEnd" || (typeof next === "string" && next !== "");
+}

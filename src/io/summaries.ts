@@ -1,0 +1,108 @@
+/** Finding and reading handoff summaries (`<root>/sessions/summary-*.md`). */
+import { lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { CtxError } from "../core/deps.ts";
+import { hasContent } from "../core/resume/prompt.ts";
+import { isSummaryName, newestFirst, type SummaryFile } from "../core/resume/summaries.ts";
+import { readFileSafe } from "./fsx.ts";
+
+/**
+ * Summaries are meant to be short (about 2,000 tokens). Anything past this cap
+ * is refused: it would not fit in one command-line argument (Linux allows 128 KiB).
+ */
+export const SUMMARY_MAX_BYTES = 100 * 1024;
+
+/** The directory holding a project's summaries. */
+export function sessionsDir(root: string): string {
+  return join(root, "sessions");
+}
+
+/** Every regular (non-symlink) summary file of a state root, unordered; none when the directory is missing. */
+export function listSummaries(root: string): SummaryFile[] {
+  const dir = sessionsDir(root);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const out: SummaryFile[] = [];
+  for (const name of names) {
+    if (!isSummaryName(name)) continue;
+    const path = join(dir, name);
+    try {
+      const st = lstatSync(path);
+      if (st.isFile()) out.push({ name, path, mtimeMs: st.mtimeMs });
+    } catch {
+      // removed while listing
+    }
+  }
+  return out;
+}
+
+/** Reads a summary for a hook: no symlinks, no FIFOs, size-capped; undefined on any problem. */
+export function readSummarySafe(path: string): string | undefined {
+  return readFileSafe(path, { maxBytes: SUMMARY_MAX_BYTES });
+}
+
+/** The newest summary of a state root, or a CtxError explaining that there is none. */
+export function latestSummary(root: string): SummaryFile {
+  const newest = newestFirst(listSummaries(root))[0];
+  if (!newest) {
+    throw new CtxError(1, `no summary found in ${sessionsDir(root)}`,
+      "summaries are written by 'ctx finalize' (automatically when a session nears its limit); run it by hand or give a file");
+  }
+  return newest;
+}
+
+/**
+ * Reads a summary the user named, resolved against `cwd`. A missing, unreadable,
+ * empty or oversized file is a CtxError (exit 1) with a hint, never an empty prompt.
+ */
+export function loadSummaryForCli(file: string, cwd: string): { path: string; text: string } {
+  const path = resolve(cwd, file);
+  let size: number;
+  try {
+    const st = statSync(path);
+    if (st.isDirectory()) throw new CtxError(1, `${path} is a directory, not a summary file`, "give a summary-*.md file, or use --latest");
+    size = st.size;
+  } catch (err) {
+    if (err instanceof CtxError) throw err;
+    throw new CtxError(1, `summary not found: ${path}`, "list them with 'ls .ctx/sessions/summary-*.md', or use --latest");
+  }
+  if (size > SUMMARY_MAX_BYTES) {
+    throw new CtxError(1, `summary too large: ${path} is ${size} bytes (at most ${SUMMARY_MAX_BYTES})`, "shorten it, or pass it to the agent as a file to read");
+  }
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (err) {
+    throw new CtxError(1, `cannot read summary ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, "check the file's permissions");
+  }
+  if (!hasContent(text)) throw new CtxError(1, `summary is empty: ${path}`, "re-run 'ctx finalize' to write it again, or pick another one");
+  return { path, text };
+}
+
+/**
+ * True when an auto-pause action log (`ACTIVE-PAUSE-<sid>.jsonl`) of another
+ * session changed after the newest summary and within `recentMs`: a finalize
+ * for it is probably still being written (SessionEnd hands it to a detached process).
+ */
+export function finalizeLikelyRunning(root: string, exceptSession: string, newestSummaryMs: number, nowMs: number, recentMs: number): boolean {
+  let names: string[];
+  try {
+    names = readdirSync(sessionsDir(root));
+  } catch {
+    return false;
+  }
+  for (const name of names) {
+    if (!name.startsWith("ACTIVE-PAUSE-") || !name.endsWith(".jsonl") || name === `ACTIVE-PAUSE-${exceptSession}.jsonl`) continue;
+    try {
+      const m = lstatSync(join(sessionsDir(root), name)).mtimeMs;
+      if (m > newestSummaryMs && nowMs - m <= recentMs) return true;
+    } catch {
+      // gone: finalize archived it
+    }
+  }
+  return false;
+}
