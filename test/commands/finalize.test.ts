@@ -1,0 +1,87 @@
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runCtx } from "../helpers/ctx.ts";
+import { isolatedEnv, tempDir } from "../helpers/tmp.ts";
+
+const FIXTURE = join(import.meta.dir, "..", "fixtures", "transcripts", "track-basic.jsonl");
+const SID = "f7ec5035-802f-40d6-a0b6-e8fafc9e3b7f";
+let t: ReturnType<typeof tempDir>;
+let env: Record<string, string>;
+let project: string;
+beforeEach(() => {
+  t = tempDir();
+  project = join(t.dir, "proj");
+  mkdirSync(project, { recursive: true });
+  env = isolatedEnv(t.dir, { CLAUDE_PROJECT_DIR: project, CTX_TASK_ID: "task-42", CTX_TEAM: "team-5" });
+  mkdirSync(env.TMPDIR!, { recursive: true });
+});
+afterEach(() => t.cleanup());
+
+const sessions = () => join(project, ".ctx", "sessions");
+const hook = (event: string, over: Record<string, unknown> = {}) => JSON.stringify({ session_id: SID, transcript_path: FIXTURE, cwd: project, hook_event_name: event, ...over });
+
+describe("ctx finalize", () => {
+  test("writes the records, archives the action log and prints the summary path; a rerun rewrites the same files", async () => {
+    await runCtx(["track"], { stdin: hook("SessionStart", { source: "startup" }), env });
+    await runCtx(["track"], { stdin: hook("PostToolUse", { tool_name: "Edit", tool_input: { file_path: "/a.ts" } }), env });
+    // Task files as the client stores them.
+    mkdirSync(join(env.HOME!, ".claude", "tasks", SID), { recursive: true });
+    writeFileSync(join(env.HOME!, ".claude", "tasks", SID, "2.json"), JSON.stringify({ id: "2", subject: "Write the docs", status: "in_progress" }));
+    const r = await runCtx(["finalize", "--session", SID], { env, cwd: project });
+    expect(r.code).toBe(0);
+    const summaryPath = r.stdout.trim();
+    expect(summaryPath).toMatch(new RegExp(`/\\.ctx/sessions/summary-task-42-\\d{8}-\\d{6}\\.md$`));
+    const md = readFileSync(summaryPath, "utf8");
+    expect(md).toContain("- Task: task-42");
+    expect(md).toContain("- Team: team-5");
+    expect(md).toContain(`- Sessions: ${SID}`);
+    expect(md).toContain("93% used (185000 / 200000 tokens");
+    expect(md).toContain("- [ ] #2 Write the docs (in progress)");
+    const stamp = /-(\d{8}-\d{6})\.md$/.exec(summaryPath)![1];
+    const name = `session-${stamp}`;
+    for (const ext of [".json", ".yaml", ".md", "-incremental.jsonl"]) expect(existsSync(join(sessions(), `${name}${ext}`))).toBe(true);
+    expect(readFileSync(join(sessions(), "LATEST-SESSION.txt"), "utf8").trim()).toBe(`${name}.json`);
+    const record = JSON.parse(readFileSync(join(sessions(), `${name}.json`), "utf8"));
+    expect(record).toMatchObject({ version: 1, session_id: SID, task_id: "task-42", team: "team-5", pause_actions: 2, summary_path: summaryPath });
+    expect(record.state.cursor).toBeUndefined();
+    expect(readFileSync(join(sessions(), `${name}.yaml`), "utf8")).toContain(`session_id: ${SID}`);
+    // Idempotent: the same files, no duplicates.
+    const before = readdirSync(sessions()).sort();
+    const again = await runCtx(["finalize", "--session", SID], { env, cwd: project });
+    expect(again.stdout.trim()).toBe(summaryPath);
+    expect(readdirSync(sessions()).sort()).toEqual(before);
+    expect(readFileSync(join(sessions(), `${name}-incremental.jsonl`), "utf8").trim().split("\n")).toHaveLength(2);
+  });
+
+  test("--ended removes the ACTIVE-PAUSE log after archiving it", async () => {
+    await runCtx(["track"], { stdin: hook("SessionStart"), env });
+    expect(existsSync(join(sessions(), `ACTIVE-PAUSE-${SID}.jsonl`))).toBe(true);
+    const r = await runCtx(["finalize", "--session", SID, "--ended"], { env, cwd: project });
+    expect(r.code).toBe(0);
+    expect(existsSync(join(sessions(), `ACTIVE-PAUSE-${SID}.jsonl`))).toBe(false);
+    expect(readdirSync(sessions()).filter((n) => n.endsWith("-incremental.jsonl"))).toHaveLength(1);
+  });
+
+  test("works from a transcript alone, naming the session after the file", async () => {
+    const r = await runCtx(["finalize", "--transcript", FIXTURE], { env, cwd: project });
+    expect(r.code).toBe(0);
+    expect(readFileSync(r.stdout.trim(), "utf8")).toContain("> Please create hello.txt");
+  });
+
+  test("without a session says what to pass and exits 2", async () => {
+    const r = await runCtx(["finalize"], { env, cwd: project });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("--session");
+  });
+
+  test("SessionEnd after auto-pause finalizes in the background and the hook returns at once", async () => {
+    await runCtx(["track"], { stdin: hook("SessionStart"), env });
+    const r = await runCtx(["track"], { stdin: hook("SessionEnd", { reason: "other" }), env });
+    expect(r.code).toBe(0);
+    expect(r.ms).toBeLessThan(1500);
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline && !existsSync(join(sessions(), "LATEST-SESSION.txt"))) await Bun.sleep(50);
+    expect(readdirSync(sessions()).some((n) => n.startsWith("summary-task-42-"))).toBe(true);
+  });
+});
