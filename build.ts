@@ -1,7 +1,11 @@
 /**
  * Builds the single `ctx` executable: `bun build.ts` → dist/ctx.
- * `bun build.ts --release` builds every release target into dist/release/.
+ * `bun build.ts --release` builds every release target into dist/release/
+ * (`--targets linux-x64,…` for a subset, `--out-dir DIR` elsewhere).
  */
+import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
 import pkg from "./package.json" with { type: "json" };
 
 const define = { CTX_VERSION: JSON.stringify(pkg.version) };
@@ -24,7 +28,101 @@ export async function compile(outfile: string, target?: Bun.Build.CompileTarget)
   }
 }
 
+/** One release target: Bun's compile target and the `<os>-<arch>` of its archive. */
+export interface ReleaseTarget {
+  /** `<os>-<arch>` in the archive name, e.g. `linux-x64-musl`. */
+  name: string;
+  /** Bun's `--target`; Bun fetches that runtime as the npm package `@oven/bun-<os>-<arch>`. */
+  bun: Bun.Build.CompileTarget;
+  /** Windows: `ctx.exe` in a .zip. */
+  windows?: boolean;
+  /** A failure only warns (the issue asks for Windows only if Bun can without extra downloads). */
+  optional?: boolean;
+}
+
+/** Every target `npm run release` builds. */
+export const RELEASE_TARGETS: ReleaseTarget[] = [
+  { name: "linux-x64", bun: "bun-linux-x64" },
+  { name: "linux-x64-baseline", bun: "bun-linux-x64-baseline" },
+  { name: "linux-arm64", bun: "bun-linux-arm64" },
+  { name: "linux-x64-musl", bun: "bun-linux-x64-musl" },
+  { name: "darwin-x64", bun: "bun-darwin-x64" },
+  { name: "darwin-arm64", bun: "bun-darwin-arm64" },
+  { name: "windows-x64", bun: "bun-windows-x64", windows: true, optional: true },
+];
+
+/** `ctx-<version>-<os>-<arch>.tar.gz` (`.zip` on Windows). */
+export function archiveName(version: string, target: ReleaseTarget): string {
+  return `ctx-${version}-${target.name}.${target.windows ? "zip" : "tar.gz"}`;
+}
+
+/**
+ * Builds `targets` into `outDir` as archives holding the single binary, and
+ * writes `SHA256SUMS` (sha256sum format) over them. Returns the archive names.
+ */
+export async function release(outDir: string, targets = RELEASE_TARGETS, version = pkg.version): Promise<string[]> {
+  await mkdir(outDir, { recursive: true });
+  for (const old of await readdir(outDir)) if (/^ctx-.*\.(tar\.gz|zip)$|^SHA256SUMS$/.test(old)) await rm(join(outDir, old));
+  const stage = await mkdtemp(join(outDir, ".stage-"));
+  const built: string[] = [];
+  try {
+    for (const target of targets) {
+      const name = await releaseOne(target, stage, outDir, version).catch((err: unknown) => {
+        if (!target.optional) throw err;
+        console.error(`release: skipped ${target.name}: ${(err as Error).message.split("\n")[0]}`);
+        return undefined;
+      });
+      if (name) built.push(name);
+    }
+  } finally {
+    await rm(stage, { recursive: true, force: true });
+  }
+  const sums = await Promise.all(built.map(async (n) => `${await sha256(join(outDir, n))}  ${n}\n`));
+  await writeFile(join(outDir, "SHA256SUMS"), sums.join(""));
+  return built;
+}
+
+// --- internal ---
+
+async function releaseOne(target: ReleaseTarget, stage: string, outDir: string, version: string): Promise<string> {
+  const dir = join(stage, target.name);
+  const exe = target.windows ? "ctx.exe" : "ctx";
+  await mkdir(dir, { recursive: true });
+  await compile(join(dir, exe), target.bun);
+  const archive = archiveName(version, target);
+  const out = resolve(outDir, archive);
+  const cmd = target.windows ? ["zip", "-q", "-X", "-j", out, join(dir, exe)] : ["tar", "-C", dir, "-czf", out, exe];
+  const proc = Bun.spawnSync(cmd, { stderr: "pipe" });
+  if (proc.exitCode !== 0) throw new Error(`${cmd[0]} failed for ${target.name}: ${proc.stderr.toString()}`);
+  console.error(`release: ${archive}`);
+  return archive;
+}
+
+async function sha256(path: string): Promise<string> {
+  const hasher = new Bun.CryptoHasher("sha256");
+  for await (const chunk of Bun.file(path).stream()) hasher.update(chunk);
+  return hasher.digest("hex");
+}
+
+function parseCli(argv: string[]): { release: boolean; targets?: string[]; outDir: string } {
+  const { values } = parseArgs({
+    args: argv,
+    options: { release: { type: "boolean" }, targets: { type: "string" }, "out-dir": { type: "string" } },
+    strict: true,
+  });
+  return { release: values.release === true, targets: values.targets?.split(","), outDir: values["out-dir"] ?? "./dist/release" };
+}
+
 if (import.meta.main) {
-  await compile("./dist/ctx");
-  console.error(`built dist/ctx ${pkg.version}`);
+  const cli = parseCli(Bun.argv.slice(2));
+  if (cli.release) {
+    const unknown = cli.targets?.filter((t) => !RELEASE_TARGETS.some((r) => r.name === t)) ?? [];
+    if (unknown.length > 0) throw new Error(`unknown target(s) ${unknown.join(", ")}; known: ${RELEASE_TARGETS.map((t) => t.name).join(", ")}`);
+    const targets = cli.targets ? RELEASE_TARGETS.filter((t) => cli.targets!.includes(t.name)) : RELEASE_TARGETS;
+    const built = await release(cli.outDir, targets);
+    console.error(`built ${built.length} archive(s) and SHA256SUMS in ${cli.outDir} (ctx ${pkg.version})`);
+  } else {
+    await compile("./dist/ctx");
+    console.error(`built dist/ctx ${pkg.version}`);
+  }
 }

@@ -9,6 +9,7 @@ import { monitorLevel } from "../core/usage.ts";
 import { envConfig, loadConfig } from "../io/config.ts";
 import { ensureDir, readJsonFile, unlinkQuiet, writeJsonAtomic } from "../io/fsx.ts";
 import { withLock } from "../io/lock.ts";
+import { finalizeOnCritical } from "./finalize-spawn.ts";
 import { currentReading, type SourcedReading } from "../io/usage-source.ts";
 
 /** Events after which the monitor speaks: Claude Code's and Gemini CLI's. */
@@ -28,8 +29,14 @@ export interface MonitorResult {
  */
 export async function run(_argv: string[], deps: Deps): Promise<void> {
   const stdin = await deps.readStdin({ timeoutMs: envConfig(deps.env)["monitor.stdin_timeout_ms"], maxBytes: 64 * 1024 * 1024 });
-  const result = monitor(parseHookInput(stdin.text), deps);
+  const input = parseHookInput(stdin.text);
+  const result = monitor(input, deps);
   if (result.output) deps.stdout(`${JSON.stringify(result.output)}\n`);
+  // At CRITICAL, write the handoff summary in the background (once per crossing).
+  if (result.level && isValidSessionId(input.session_id)) {
+    const project = projectDir(deps.env, input.cwd, deps.cwd);
+    await finalizeOnCritical(deps, { project, sessionId: input.session_id, transcriptPath: str(input, "transcript_path"), level: result.level });
+  }
 }
 
 /** The monitor's decision for one hook input (does the I/O of state, prints nothing). */
