@@ -38,6 +38,36 @@ Always exits 0.`,
     hook: true,
     load: () => import("./monitor.ts"),
   },
+  track: {
+    summary: "Hook for every session event: per-session usage state, levels, auto-pause capture, token ledger",
+    usage: `Usage: ctx track                                   (as a Claude Code hook, JSON on stdin)
+       ctx track --session ID --usage '{"input_tokens":…}' [--model M]
+       ctx track --session ID [--model M] < usage.json
+
+As a hook for SessionStart, UserPromptSubmit, PostToolUse, PostToolUseFailure,
+Stop, PreCompact and SessionEnd, keeps <project>/.ctx/state/sessions/<sid>.json
+(usage, peak, per-model tokens, tool_calls, level, /clear chain), the copy
+state/context-usage.json and the per-user index entry. Levels caution 70,
+warning 85, auto_pause 90, critical 95 (track.*) are reported once when crossed
+as a systemMessage. From auto_pause on, actions go to
+sessions/ACTIVE-PAUSE-<sid>.jsonl. PreCompact writes events/session-compressed-*.json;
+SessionEnd (and PreCompact during a pause) start ctx finalize in the background.
+The plain mode records one API response's usage for bots. Always exits 0.`,
+    hook: true,
+    load: () => import("./track.ts"),
+  },
+  finalize: {
+    summary: "Writes the session record and the rule-based handoff summary; prints the summary path",
+    usage: `Usage: ctx finalize [--session ID] [--transcript PATH] [--project DIR]
+
+Streams the transcript and writes, under <project>/.ctx/sessions/:
+summary-<task_id>-<stamp>.md (the handoff summary), session-<stamp>.json/.yaml/.md,
+session-<stamp>-incremental.jsonl (the auto-pause action log) and LATEST-SESSION.txt.
+Default session: the transcript's, else the latest tracked one. Idempotent:
+a rerun for the same session rewrites the same files. Prints the summary path.`,
+    hook: false,
+    load: () => import("./finalize.ts"),
+  },
   resume: {
     summary: "Start a fresh session from a handoff summary; --hook: SessionStart hook that injects it",
     usage: `Usage: ctx resume <summary.md> [-- <claude args>...]
@@ -76,36 +106,6 @@ model, used % with a bar, tokens/window, level, pause/respawn state, last update
 Reads state without taking any lock. Respects NO_COLOR.`,
     hook: false,
     load: () => import("./status.ts"),
-  },
-  track: {
-    summary: "Hook for every session event: per-session usage state, levels, auto-pause capture, token ledger",
-    usage: `Usage: ctx track                                   (as a Claude Code hook, JSON on stdin)
-       ctx track --session ID --usage '{"input_tokens":…}' [--model M]
-       ctx track --session ID [--model M] < usage.json
-
-As a hook for SessionStart, UserPromptSubmit, PostToolUse, PostToolUseFailure,
-Stop, PreCompact and SessionEnd, keeps <project>/.ctx/state/sessions/<sid>.json
-(usage, peak, per-model tokens, tool_calls, level, /clear chain), the copy
-state/context-usage.json and the per-user index entry. Levels caution 70,
-warning 85, auto_pause 90, critical 95 (track.*) are reported once when crossed
-as a systemMessage. From auto_pause on, actions go to
-sessions/ACTIVE-PAUSE-<sid>.jsonl. PreCompact writes events/session-compressed-*.json;
-SessionEnd (and PreCompact during a pause) start ctx finalize in the background.
-The plain mode records one API response's usage for bots. Always exits 0.`,
-    hook: true,
-    load: () => import("./track.ts"),
-  },
-  finalize: {
-    summary: "Writes the session record and the rule-based handoff summary; prints the summary path",
-    usage: `Usage: ctx finalize [--session ID] [--transcript PATH] [--project DIR]
-
-Streams the transcript and writes, under <project>/.ctx/sessions/:
-summary-<task_id>-<stamp>.md (the handoff summary), session-<stamp>.json/.yaml/.md,
-session-<stamp>-incremental.jsonl (the auto-pause action log) and LATEST-SESSION.txt.
-Default session: the transcript's, else the latest tracked one. Idempotent:
-a rerun for the same session rewrites the same files. Prints the summary path.`,
-    hook: false,
-    load: () => import("./finalize.ts"),
   },
   install: {
     summary: "Wires ctx into Claude Code (or Gemini CLI) settings: hooks and statusLine",
@@ -149,5 +149,24 @@ Checks, and prints the fix for each problem:
 Exits 1 when a check fails.`,
     hook: false,
     load: () => import("./doctor.ts"),
+  },
+  respawn: {
+    summary: "Supervises Claude Code in tmux: compacts or finalizes, clears and kickstarts near the context limit",
+    usage: `Usage: ctx respawn start [--name NAME] [--daemon] [-- <claude args>]
+       ctx respawn attach --target <tmux target> [--name NAME] [--daemon]
+       ctx respawn stop [--name NAME]
+
+start   creates tmux session NAME (default ctx-<project>) running claude
+        (CTX_CLAUDE or PATH) and supervises it; attach supervises a pane
+        already running Claude Code; stop ends supervision, the pane stays.
+When the session is idle: at respawn.compact_at (85) % used it sends /compact;
+at respawn.restart_at (90) % (compaction off, or it did not help) it runs
+ctx finalize, sends /clear (ctx resume --hook injects the summary) and the
+kickstart prompt. respawn.mode=keep-working cycles on every idle.
+Brakes: respawn.max_cycles_per_hour, respawn.cooldown_s, stuck timeout,
+no-progress breaker. Never types into a permission prompt, question or plan
+menu. State: <root>/state/respawn/<name>.json (ctx status). See docs/respawn.md.`,
+    hook: false,
+    load: () => import("./respawn.ts"),
   },
 };

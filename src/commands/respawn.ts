@@ -1,0 +1,110 @@
+/**
+ * `ctx respawn start|attach|stop`: supervises a Claude Code session in tmux
+ * and keeps it working across context exhaustion (docs/respawn.md).
+ */
+import { basename } from "node:path";
+import { parseArgs } from "node:util";
+import { CtxError, type Deps } from "../core/deps.ts";
+import { projectDir, stateRoot } from "../core/paths.ts";
+import { settingsFromConfig } from "../core/respawn/settings.ts";
+import { findClaude } from "../io/claude-launch.ts";
+import { loadConfig } from "../io/config.ts";
+import { runDriver } from "../io/respawn-driver.ts";
+import { daemonize, stopSupervisors } from "../io/respawn-process.ts";
+import { isValidName, recordPath } from "../io/respawn-store.ts";
+import { tmuxClient } from "../io/tmux.ts";
+
+/** Parsed `ctx respawn` arguments. */
+export interface RespawnArgs {
+  /** The subcommand. */
+  action: "start" | "attach" | "stop";
+  /** Supervisor (and, for start, tmux session) name. */
+  name?: string;
+  /** The pane to supervise (attach). */
+  target?: string;
+  /** Run in the background. */
+  daemon: boolean;
+  /** Arguments after `--`, passed to claude (start). */
+  claudeArgs: string[];
+}
+
+/** Parses argv (after `respawn`); throws CtxError(2) on misuse. */
+export function parseRespawnArgs(argv: string[]): RespawnArgs {
+  const dash = argv.indexOf("--");
+  const own = dash < 0 ? argv : argv.slice(0, dash);
+  const claudeArgs = dash < 0 ? [] : argv.slice(dash + 1);
+  let parsed;
+  try {
+    parsed = parseArgs({ args: own, allowPositionals: true, strict: true, options: { name: { type: "string" }, target: { type: "string" }, daemon: { type: "boolean" } } });
+  } catch (err) {
+    throw new CtxError(2, (err as Error).message, "run 'ctx respawn --help'");
+  }
+  const [action, ...extra] = parsed.positionals;
+  if (action !== "start" && action !== "attach" && action !== "stop") throw new CtxError(2, `expected start, attach or stop, got '${action ?? ""}'`, "run 'ctx respawn --help'");
+  if (extra.length) throw new CtxError(2, `unexpected argument '${extra[0]}'`, action === "start" ? "put claude's arguments after '--'" : undefined);
+  const { name, target, daemon = false } = parsed.values;
+  if (name !== undefined && !isValidName(name)) throw new CtxError(2, `bad --name '${name}': use letters, digits, '-' and '_'`);
+  if (action === "attach" && !target) throw new CtxError(2, "attach needs --target <tmux target>", "e.g. ctx respawn attach --target work:0.1");
+  if (action !== "start" && claudeArgs.length) throw new CtxError(2, "only start takes claude arguments after '--'");
+  return { action, ...(name ? { name } : {}), ...(target ? { target } : {}), daemon, claudeArgs };
+}
+
+/** `ctx respawn`. Returns the exit code. */
+export async function run(argv: string[], deps: Deps): Promise<number> {
+  const args = parseRespawnArgs(argv);
+  const project = projectDir(deps.env, undefined, deps.cwd);
+  const root = stateRoot(deps.env, project);
+  if (args.action === "stop") {
+    const stopped = await stopSupervisors(root, args.name);
+    if (!stopped.length) throw new CtxError(1, args.name ? `no running supervisor '${args.name}'` : "no running supervisor in this project", "list them in <project>/.ctx/state/respawn/");
+    deps.stdout(stopped.map((n) => `stopped ${n}\n`).join(""));
+    return 0;
+  }
+  const name = args.name ?? defaultName(args, project);
+  if (args.daemon && !deps.env.CTX_RESPAWN_DAEMON) {
+    const pid = daemonize(argv.filter((a, i) => a !== "--daemon" || (argv.indexOf("--") >= 0 && i > argv.indexOf("--"))), root, name, deps);
+    deps.stdout(`ctx respawn: supervising '${name}' in the background (pid ${pid}); state in ${recordPath(root, name)}\n`);
+    return 0;
+  }
+  return supervise(args, name, project, root, deps);
+}
+
+// --- internal ---
+
+function defaultName(args: RespawnArgs, project: string): string {
+  const base = args.action === "attach" ? `attach-${args.target}` : `ctx-${basename(project)}`;
+  return base.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 100) || "ctx";
+}
+
+async function supervise(args: RespawnArgs, name: string, project: string, root: string, deps: Deps): Promise<number> {
+  const cfg = loadConfig(deps, project);
+  const tmux = tmuxClient(deps.env);
+  const claude = findClaude(deps.env, deps.cwd);
+  let target: string;
+  if (args.action === "start") {
+    if (await tmux.hasSession(name)) throw new CtxError(1, `a tmux session '${name}' already exists`, `supervise it with 'ctx respawn attach --target ${name}', or pick another --name`);
+    target = await tmux.newSession(name, project, [claude, ...args.claudeArgs], deps.env);
+    deps.stderr(`ctx respawn: started claude in tmux session '${name}' (attach with: tmux attach -t ${name})\n`);
+  } else {
+    const info = await tmux.paneInfo(args.target!).catch((e) => {
+      throw new CtxError(1, `no tmux pane '${args.target}': ${(e as Error).message}`);
+    });
+    target = info.id;
+  }
+  const ac = new AbortController();
+  const onSignal = (): void => ac.abort();
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  try {
+    const final = await runDriver({
+      name, target, project, root, env: deps.env, settings: settingsFromConfig(cfg), pollMs: cfg["respawn.poll_ms"],
+      enterDelayMs: cfg["respawn.enter_delay_ms"], tmux, claude, now: deps.now, signal: ac.signal,
+      log: (line) => deps.stderr(`ctx respawn: ${line}\n`),
+    });
+    deps.stderr(`ctx respawn: stopped (${final.reason ?? "done"}) after ${final.cycles} cycle(s)\n`);
+    return 0;
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+}

@@ -1,0 +1,200 @@
+/**
+ * The thin driver around the pure respawn machine: it polls the pane
+ * (capture-pane) and the hooks' state, feeds screen, Stop-hook, usage and tick
+ * events, carries out the actions, and persists the record.
+ */
+import { classifyScreen } from "../core/screen.ts";
+import { initialState, transition } from "../core/respawn/machine.ts";
+import type { RespawnAction, RespawnEvent, RespawnSettings, RespawnState } from "../core/respawn/types.ts";
+import { runAiCheck, runFinalize, writePending } from "./respawn-actions.ts";
+import { readHookState, writeIndexRespawn, writeRecord, type RespawnLogEntry, type RespawnRecord } from "./respawn-store.ts";
+import type { Tmux } from "./tmux.ts";
+
+type Env = Record<string, string | undefined>;
+
+/** Everything the driver needs. */
+export interface DriverOptions {
+  /** Supervisor name (record file name). */
+  name: string;
+  /** The pane id (`%N`). */
+  target: string;
+  /** Project directory and state root. */
+  project: string;
+  root: string;
+  /** The environment for children (finalize, claude -p) and for the index location. */
+  env: Env;
+  settings: RespawnSettings;
+  /** Capture interval and the pause between text and Enter. */
+  pollMs: number;
+  enterDelayMs: number;
+  tmux: Tmux;
+  /** The claude binary for the AI check. */
+  claude: string;
+  now: () => number;
+  /** Aborted on SIGINT/SIGTERM: the driver then stops cleanly. */
+  signal: AbortSignal;
+  /** Diagnostics. */
+  log: (line: string) => void;
+}
+
+const MAX_EVENTS = 50;
+const HEARTBEAT_MS = 10_000;
+
+/** Runs the supervisor until it stops (signal, pane gone); returns its final state. */
+export async function runDriver(o: DriverOptions): Promise<RespawnState> {
+  const d = new Driver(o);
+  return d.loop();
+}
+
+// --- internal ---
+
+class Driver {
+  state: RespawnState;
+  events: RespawnLogEntry[] = [];
+  queue: RespawnEvent[] = [];
+  prevText = "";
+  lastStop: number | null = null;
+  lastUsageKey = "";
+  sessionId: string | null = null;
+  summaryPath: string | null = null;
+  lastWrite = 0;
+  dirty = true;
+  startedAt: string;
+  done = false;
+
+  constructor(readonly o: DriverOptions) {
+    this.state = initialState(o.settings, o.now());
+    this.startedAt = new Date(o.now()).toISOString();
+  }
+
+  async loop(): Promise<RespawnState> {
+    const hook = readHookState(this.o.root);
+    // Signals from before the supervisor started are spent.
+    this.lastStop = hook?.last_stop_ms ?? null;
+    this.sessionId = hook?.session_id ?? null;
+    while (!this.done) {
+      if (this.o.signal.aborted) await this.feed({ type: "stop", reason: "signal" });
+      else await this.poll();
+      this.persist(false);
+      if (!this.done) await sleep(this.o.pollMs, this.o.signal);
+    }
+    this.persist(true);
+    return this.state;
+  }
+
+  async poll(): Promise<void> {
+    const text = await this.o.tmux.capture(this.o.target).catch(() => undefined);
+    if (text === undefined) return this.feed({ type: "pane_gone" });
+    const changed = text !== this.prevText;
+    this.prevText = text;
+    await this.feed({ type: "screen", screen: classifyScreen(text), changed });
+    this.readHooks();
+    for (let ev = this.queue.shift(); ev && !this.done; ev = this.queue.shift()) await this.feed(ev);
+    if (!this.done) await this.feed({ type: "tick" });
+  }
+
+  /** Queues Stop-hook and usage events from the hooks' state file when they changed. */
+  readHooks(): void {
+    const h = readHookState(this.o.root);
+    if (!h) return;
+    if (h.session_id !== this.sessionId) {
+      this.sessionId = h.session_id;
+      this.dirty = true;
+    }
+    if (h.last_stop_ms !== null && h.last_stop_ms !== this.lastStop) {
+      this.lastStop = h.last_stop_ms;
+      this.queue.push({ type: "stop_hook", at: h.last_stop_ms });
+    }
+    const key = `${h.session_id} ${h.used_pct} ${h.updated_ms}`;
+    if (h.used_pct !== null && key !== this.lastUsageKey) {
+      this.lastUsageKey = key;
+      this.queue.push({ type: "usage", pct: h.used_pct, at: h.updated_ms });
+    }
+  }
+
+  async feed(ev: RespawnEvent): Promise<void> {
+    const t = transition(this.state, ev, this.o.now());
+    if (t.state.phase !== this.state.phase || t.state.cycles !== this.state.cycles) this.dirty = true;
+    this.state = t.state;
+    for (const a of t.actions) await this.act(a);
+  }
+
+  async act(a: RespawnAction): Promise<void> {
+    const o = this.o;
+    switch (a.type) {
+      case "record":
+        return this.record(a.event, a.detail);
+      case "notify":
+        o.log(a.message);
+        return o.tmux.message(o.target, a.message);
+      case "send_text":
+        if (a.text === "/clear" && this.summaryPath) {
+          writePending(o.root, this.summaryPath, o.now());
+          this.summaryPath = null;
+        }
+        return o.tmux.sendText(o.target, a.text, o.enterDelayMs).catch((e) => this.record("send_failed", String(e)));
+      case "send_keys":
+        return o.tmux.sendKeys(o.target, a.keys).catch((e) => this.record("send_failed", String(e)));
+      case "finalize":
+        return void this.finalize();
+      case "ai_check":
+        return void runAiCheck({ claude: o.claude, cwd: o.project, env: o.env, screen: this.prevText, timeoutMs: o.settings.aiCheckTimeoutMs })
+          .then((r) => this.queue.push({ type: "ai_verdict", verdict: r.verdict, ...(r.detail ? { detail: r.detail } : {}) }));
+      case "exit":
+        this.done = true;
+        return;
+    }
+  }
+
+  async finalize(): Promise<void> {
+    const o = this.o;
+    try {
+      this.summaryPath = await runFinalize({ project: o.project, env: o.env, sessionId: this.sessionId, timeoutMs: o.settings.stepTimeoutMs });
+      this.record("summary", this.summaryPath);
+      this.queue.push({ type: "finalize_done", ok: true });
+    } catch (err) {
+      this.queue.push({ type: "finalize_done", ok: false, detail: (err as Error).message });
+    }
+  }
+
+  record(event: string, detail?: string): void {
+    const entry: RespawnLogEntry = { at: new Date(this.o.now()).toISOString(), event, ...(detail ? { detail } : {}) };
+    this.events.push(entry);
+    if (this.events.length > MAX_EVENTS) this.events.splice(0, this.events.length - MAX_EVENTS);
+    this.o.log(`${entry.at} ${event}${detail ? `: ${detail}` : ""}`);
+    this.dirty = true;
+  }
+
+  persist(force: boolean): void {
+    const now = this.o.now();
+    if (!force && !this.dirty && now - this.lastWrite < HEARTBEAT_MS) return;
+    const o = this.o;
+    const s = this.state;
+    const rec: RespawnRecord = {
+      version: 1, name: o.name, pid: process.pid, target: o.target, project: o.project, root: o.root,
+      phase: s.phase, cycles: s.cycles, reason: s.reason, brake: s.brake, session_id: this.sessionId, used_pct: s.usage?.pct ?? null,
+      started_at: this.startedAt, updated_at: new Date(now).toISOString(), events: this.events, machine: { ...s, screen: s.screen },
+    };
+    try {
+      writeRecord(rec);
+      if (this.sessionId) writeIndexRespawn(o.env, this.sessionId, o, { name: o.name, state: s.phase, cycles: s.cycles, reason: s.reason, state_path: `${o.root}/state/respawn/${o.name}.json`, updated_at: rec.updated_at });
+    } catch (err) {
+      o.log(`cannot write the respawn record: ${(err as Error).message}`);
+    }
+    this.lastWrite = now;
+    this.dirty = false;
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
