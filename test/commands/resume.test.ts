@@ -1,0 +1,134 @@
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { chmodSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runCtx } from "../helpers/ctx.ts";
+import { isolatedEnv, tempDir } from "../helpers/tmp.ts";
+
+let t: ReturnType<typeof tempDir>;
+let env: Record<string, string>;
+let project: string;
+let sessions: string;
+let argvFile: string;
+let fakeClaude: string;
+beforeEach(() => {
+  t = tempDir();
+  project = join(t.dir, "proj");
+  sessions = join(project, ".ctx", "sessions");
+  mkdirSync(sessions, { recursive: true });
+  // A stand-in for claude that records its argv (NUL-separated) and exits with $FAKE_EXIT.
+  argvFile = join(t.dir, "argv");
+  fakeClaude = join(t.dir, "bin", "claude");
+  mkdirSync(join(t.dir, "bin"));
+  writeFileSync(fakeClaude, `#!/bin/sh\nprintf '%s\\0' "$@" > '${argvFile}'\nexit \${FAKE_EXIT:-0}\n`);
+  chmodSync(fakeClaude, 0o755);
+  env = isolatedEnv(t.dir, { CLAUDE_PROJECT_DIR: project, CTX_CLAUDE: fakeClaude });
+  mkdirSync(env.TMPDIR!, { recursive: true });
+});
+afterEach(() => t.cleanup());
+
+function summary(name: string, text: string, ageS = 0): string {
+  const p = join(sessions, name);
+  writeFileSync(p, text);
+  const when = Date.now() / 1000 - ageS;
+  utimesSync(p, when, when);
+  return p;
+}
+const claudeArgv = () => readFileSync(argvFile, "utf8").split("\0").slice(0, -1);
+const resume = (args: string[], extra: Record<string, string> = {}, stdin?: string) => runCtx(["resume", ...args], { env: { ...env, ...extra }, cwd: project, stdin });
+
+describe("ctx resume <summary>", () => {
+  test("starts claude with the pass-through args, then -- and the prompt carrying the summary; exits with claude's code", async () => {
+    const p = summary("summary-t-20250101-120000.md", "# Handoff\n- [ ] finish the parser\n");
+    const r = await resume([p, "--", "-p", "--output-format", "json"], { FAKE_EXIT: "7" });
+    expect(r.code).toBe(7);
+    const argv = claudeArgv();
+    expect(argv.slice(0, 4)).toEqual(["-p", "--output-format", "json", "--"]);
+    expect(argv).toHaveLength(5);
+    expect(argv[4]).toContain("Read the previous session's summary below and continue the remaining work");
+    expect(argv[4]).toContain("- [ ] finish the parser");
+    expect(argv[4]).toContain(p);
+  });
+
+  test("a relative path is resolved against the working directory; claude found on PATH without CTX_CLAUDE", async () => {
+    summary("summary-t-20250101-120000.md", "rel body");
+    const { CTX_CLAUDE: _drop, ...rest } = env;
+    const r = await runCtx(["resume", ".ctx/sessions/summary-t-20250101-120000.md"], { env: { ...rest, PATH: `${join(t.dir, "bin")}:${env.PATH}` }, cwd: project });
+    expect(r.code).toBe(0);
+    expect(claudeArgv()[1]).toContain("rel body");
+  });
+
+  test("--latest picks the newest summary of the project (by its stamp)", async () => {
+    summary("summary-b-20250101-100000.md", "older", 0);
+    summary("summary-a-20250102-100000.md", "newest", 100);
+    expect((await resume(["--latest"])).code).toBe(0);
+    expect(claudeArgv()[1]).toContain("newest");
+  });
+
+  test("--latest honours CTX_DIR", async () => {
+    const other = join(t.dir, "elsewhere");
+    mkdirSync(join(other, "sessions"), { recursive: true });
+    writeFileSync(join(other, "sessions", "summary-x-20250101-000000.md"), "from CTX_DIR");
+    expect((await resume(["--latest"], { CTX_DIR: other })).code).toBe(0);
+    expect(claudeArgv()[1]).toContain("from CTX_DIR");
+  });
+
+  test("--print prints the prompt and starts nothing", async () => {
+    const p = summary("summary-t-20250101-120000.md", "print me");
+    const r = await resume(["--print", p]);
+    expect(r.code).toBe(0);
+    expect(r.stdout.split("\n")[1]).toContain("continue the remaining work");
+    expect(r.stdout).toContain("print me");
+    expect(existsSync(argvFile)).toBe(false);
+  });
+
+  test("--dry-run shows the shell command and starts nothing", async () => {
+    summary("summary-t-20250101-120000.md", "dry body");
+    const r = await resume(["--dry-run", "--latest", "--", "-p"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout.startsWith(`${fakeClaude} -p -- 'You are continuing`)).toBe(true);
+    expect(r.stdout).toContain("dry body");
+    expect(existsSync(argvFile)).toBe(false);
+  });
+
+  test.each([
+    ["missing", () => join(project, "nope.md"), /summary not found/],
+    ["empty", () => summary("summary-e.md", " \n\n"), /summary is empty/],
+    ["a directory", () => sessions, /is a directory/],
+    ["too large", () => summary("summary-big.md", "x".repeat(200 * 1024)), /summary too large/],
+  ])("a %s summary is an error with a hint, exit 1, and no session", async (_n, make, msg) => {
+    const r = await resume([make()]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(msg);
+    expect(r.stderr).toContain("hint:");
+    expect(r.stdout).toBe("");
+    expect(existsSync(argvFile)).toBe(false);
+  });
+
+  test("--latest without any summary is exit 1 with a hint", async () => {
+    const r = await resume(["--latest"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("no summary found");
+    expect(r.stderr).toContain("hint:");
+  });
+
+  test("claude not found is exit 1 with an install hint", async () => {
+    summary("summary-t-20250101-120000.md", "x");
+    const r = await resume(["--latest"], { CTX_CLAUDE: join(t.dir, "no-such-claude") });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("CTX_CLAUDE");
+  });
+
+  test("usage errors exit 2", async () => {
+    expect((await resume([])).code).toBe(2);
+    expect((await resume(["--latest", "a.md"])).code).toBe(2);
+  });
+
+  test("a launched summary is marked consumed, so a later /clear does not inject it again", async () => {
+    summary("summary-t-20250101-120000.md", "once");
+    expect((await resume(["--latest"])).code).toBe(0);
+    const ledger = JSON.parse(readFileSync(join(project, ".ctx", "state", "resume-ledger.json"), "utf8"));
+    expect(ledger.consumed["summary-t-20250101-120000.md"]).toMatchObject({ session_id: null, via: "cli" });
+    const hook = await resume(["--hook"], {}, JSON.stringify({ session_id: "s2", hook_event_name: "SessionStart", source: "clear", cwd: project }));
+    expect(hook.stdout).toBe("");
+  });
+});

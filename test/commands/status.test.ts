@@ -1,0 +1,136 @@
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { CTX_BIN, runCtx } from "../helpers/ctx.ts";
+import { isolatedEnv, tempDir } from "../helpers/tmp.ts";
+
+let t: ReturnType<typeof tempDir>;
+let env: Record<string, string>;
+let index: string;
+beforeEach(() => {
+  t = tempDir();
+  env = isolatedEnv(t.dir);
+  index = join(env.XDG_STATE_HOME!, "ctx", "sessions");
+  mkdirSync(index, { recursive: true });
+});
+afterEach(() => t.cleanup());
+
+/** Writes an index entry in the documented format (docs/state.md), updated `ageS` ago. */
+function entry(sid: string, project: string, usedPct: number, ageS = 5, over: Record<string, unknown> = {}): void {
+  const root = join(project, ".ctx");
+  writeFileSync(join(index, `${sid}.json`), JSON.stringify({
+    version: 1, session_id: sid, project, root, state_path: join(root, "state", "sessions", `${sid}.json`),
+    model: "claude-sonnet-4-5", used_pct: usedPct, used_tokens: usedPct * 2000, window_size: 200000,
+    threshold_reached: null, auto_pause_active: false, respawn: null, updated_at: new Date(Date.now() - ageS * 1000).toISOString(), ...over,
+  }, null, 2));
+}
+const status = (args: string[], extra: Record<string, string> = {}) => runCtx(["status", ...args], { env: { ...env, NO_COLOR: "1", ...extra }, cwd: t.dir });
+const json = async (args: string[], extra: Record<string, string> = {}) => {
+  const r = await status(["--json", ...args], extra);
+  expect(r.code).toBe(0);
+  return JSON.parse(r.stdout);
+};
+
+describe("ctx status", () => {
+  test("a table of live sessions, highest usage first, stale ones hidden and counted", async () => {
+    entry("aaaaaaaa-1111", "/work/alpha", 42);
+    entry("bbbbbbbb-2222", "/work/beta", 91, 10, { threshold_reached: "auto_pause", auto_pause_active: true, respawn: { state: "watching" } });
+    entry("cccccccc-3333", "/work/gamma", 99, 7200);
+    const r = await status([]);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split("\n");
+    expect(lines[0]).toMatch(/^PROJECT\s+SESSION\s+MODEL\s+USED\s+TOKENS\s+LEVEL\s+STATE\s+UPDATED$/);
+    expect(lines[1]).toMatch(/^\/work\/beta\s+bbbbbbbb\s+claude-sonnet-4-5\s+█████████░  91%\s+182k\/200k\s+auto_pause\s+paused,respawn:watching\s+10s ago$/);
+    expect(lines[2]).toMatch(/^\/work\/alpha\s+aaaaaaaa\s+.*42%\s+84k\/200k\s+ok\s+-\s+5s ago$/);
+    expect(lines[3]).toBe("1 stale session hidden (--all shows it)");
+    expect(r.stdout).not.toContain("\x1b[");
+  });
+
+  test("--all shows stale sessions; status.stale_after_s moves the line", async () => {
+    entry("old", "/work/gamma", 99, 7200);
+    expect((await status(["--all"])).stdout).toContain("/work/gamma");
+    expect((await status([], { CTX_STATUS_STALE_AFTER_S: "10000" })).stdout).toContain("/work/gamma");
+  });
+
+  test("a session whose state says SessionEnd counts as stale", async () => {
+    const project = join(t.dir, "p");
+    entry("ended1", project, 50);
+    mkdirSync(join(project, ".ctx", "state", "sessions"), { recursive: true });
+    writeFileSync(join(project, ".ctx", "state", "sessions", "ended1.json"), JSON.stringify({ version: 1, session_id: "ended1", last_event: "SessionEnd" }));
+    const doc = await json(["--all"]);
+    expect(doc.sessions[0]).toMatchObject({ session_id: "ended1", ended: true, stale: true });
+    expect((await json([])).hidden_stale).toBe(1);
+  });
+
+  test("--json gives every field; --min filters at or above", async () => {
+    entry("s80", "/work/a", 80);
+    entry("s79", "/work/b", 79);
+    entry("s95", "/work/c", 95, 1, { threshold_reached: "critical" });
+    const doc = await json(["--min", "80"]);
+    expect(doc.version).toBe(1);
+    expect(doc.sessions.map((s: any) => s.session_id)).toEqual(["s95", "s80"]);
+    expect(doc.sessions[0]).toMatchObject({ project: "/work/c", model: "claude-sonnet-4-5", used_pct: 95, used_tokens: 190000, window_size: 200000, level: "critical", stale: false, auto_pause_active: false, respawn: null });
+    expect(doc.sessions[0].age_s).toBeLessThan(60);
+  });
+
+  test("--project keeps that directory and below, resolved against the working directory", async () => {
+    entry("in", join(t.dir, "app"), 10);
+    entry("below", join(t.dir, "app", "pkg"), 20);
+    entry("out", join(t.dir, "application"), 30);
+    const doc = await json(["--project", "app"]);
+    expect(doc.sessions.map((s: any) => s.session_id)).toEqual(["below", "in"]);
+  });
+
+  test("broken, foreign and lock files in the index are skipped", async () => {
+    entry("good", "/work/a", 10);
+    writeFileSync(join(index, "broken.json"), "{ nope");
+    writeFileSync(join(index, "good.json.lock"), "123 456");
+    writeFileSync(join(index, "mismatch.json"), JSON.stringify({ session_id: "other" }));
+    writeFileSync(join(index, ".good.json.1.tmp"), "{}");
+    const doc = await json([]);
+    expect(doc.sessions.map((s: any) => s.session_id)).toEqual(["good"]);
+  });
+
+  test("no index at all: a friendly line, exit 0", async () => {
+    const r = await runCtx(["status"], { env: isolatedEnv(join(t.dir, "fresh")), cwd: t.dir });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("No ctx sessions to show.\n");
+  });
+
+  test("FORCE_COLOR colours, NO_COLOR wins over it", async () => {
+    entry("s1", "/work/a", 90, 1, { threshold_reached: "auto_pause" });
+    expect((await status([], { NO_COLOR: "", FORCE_COLOR: "1" })).stdout).toContain("\x1b[35m");
+    expect((await status([], { NO_COLOR: "1", FORCE_COLOR: "1" })).stdout).not.toContain("\x1b[");
+  });
+
+  test("bad arguments exit 2", async () => {
+    expect((await status(["--min", "lots"])).code).toBe(2);
+    expect((await status(["--frob"])).code).toBe(2);
+  });
+
+  test("a held lock on an index entry does not block it", async () => {
+    entry("locked", "/work/a", 10);
+    writeFileSync(join(index, "locked.json.lock"), `${process.pid} ${Date.now()} nonce`);
+    const r = await status(["--json"]);
+    expect(r.ms).toBeLessThan(1000);
+    expect(JSON.parse(r.stdout).sessions[0].session_id).toBe("locked");
+  });
+
+  test("--watch refreshes until SIGINT, then exits 0", async () => {
+    entry("w1", "/work/a", 10);
+    const proc = Bun.spawn([CTX_BIN, "status", "--watch", "--interval", "0.2"], { env: { ...env, NO_COLOR: "1" }, stdout: "pipe", stderr: "pipe" });
+    const chunks: string[] = [];
+    const reader = (async () => { for await (const c of proc.stdout) chunks.push(new TextDecoder().decode(c)); })();
+    await Bun.sleep(700);
+    entry("w2", "/work/b", 20);
+    await Bun.sleep(500);
+    proc.kill("SIGINT");
+    const code = await proc.exited;
+    await reader;
+    const out = chunks.join("");
+    expect(code).toBe(0);
+    expect(out.match(/ctx status · /g)!.length).toBeGreaterThanOrEqual(3);
+    expect(out).toContain("/work/b");
+    expect(await new Response(proc.stderr).text()).toBe("");
+  });
+});
