@@ -12,7 +12,8 @@ import { addLineUsage, totalsOf } from "../core/track/tokens.ts";
 import { contextTokens, reading, windowFor } from "../core/usage.ts";
 import { envConfig, loadConfig } from "../io/config.ts";
 import { findClaudePid } from "../io/proc.ts";
-import { appendPause, findPreviousSession, linkNext, updateState, writeIndexEntry } from "../io/session-store.ts";
+import { appendPause, findPreviousSession, linkNext, loadState, statePath, updateState, writeIndexEntry } from "../io/session-store.ts";
+import { waitForLine } from "../io/transcript-stream.ts";
 import { addLedgerTokens, completeCompactionEvent, writeCompactionEvent } from "../io/session-store-events.ts";
 import { readNewUsage } from "../io/transcript-stream-usage.ts";
 import { currentReading } from "../io/usage-source.ts";
@@ -114,7 +115,10 @@ function readingFor(job: Job, deps: Deps, cfg: Config, nowMs: number): TrackRead
     const r = reading(used, windowFor(model, used, cfg["context.window_size"]));
     return { ...r, model };
   }
-  const r = currentReading(deps.env, nowMs, cfg, job.sessionId, job.transcriptPath);
+  if (job.transcriptPath && typeof job.input.tool_use_id === "string" && nearLevels(job, deps, cfg)) {
+    waitForLine(job.transcriptPath, `"id":"${job.input.tool_use_id}"`, cfg["track.transcript_wait_ms"]);
+  }
+  const r = currentReading(deps.env, deps.now(), cfg, job.sessionId, job.transcriptPath);
   return r ? { usedTokens: r.usedTokens, windowSize: r.windowSize, usedPct: r.usedPct, model: r.model } : undefined;
 }
 
@@ -174,6 +178,14 @@ async function afterUpdate(done: Done, job: Job, deps: Deps, root: string, iso: 
   }
   if (step.finalize) result.finalizing = await startFinalize(deps, { project: job.project, sessionId: state.session_id, transcriptPath: state.transcript_path, ended: job.event === "SessionEnd" });
   return result;
+}
+
+/** True when the session is at the caution level or above (read without a lock: a hint only). */
+function nearLevels(job: Job, deps: Deps, cfg: Config): boolean {
+  const path = statePath(stateRoot(deps.env, job.project), job.sessionId);
+  const s = path ? loadState(path, deps.now()) : undefined;
+  const caution = cfg["track.caution"];
+  return !!s && caution !== false && s.used_pct >= caution;
 }
 
 function thresholds(cfg: Config): Thresholds {

@@ -46,6 +46,7 @@ export const SCHEMA = {
   "track.finalize_on_end": str("pause", "When SessionEnd runs ctx finalize in the background: pause (only after auto-pause), always or never", ["pause", "always", "never"]),
   "track.read_bytes": num(32 * 1024 * 1024, "Most transcript bytes one track run reads for token totals (the rest is read by the next runs)"),
   "track.stdin_timeout_ms": num(2000, "Give up on hook stdin after this long"),
+  "track.transcript_wait_ms": num(300, "From the caution level on, how long a tool hook waits for the client to flush the tool's request to the transcript (its usage is read from there)"),
   "respawn.mode": str("context", "Respawn strategy: context (compact / finalize-clear-kickstart near the limit) or keep-working (cycle on every idle)", ["context", "keep-working"]),
   "respawn.compact_at": thr(85, "Respawn: send /compact when idle at or above this used % (off = never compact)"),
   "respawn.restart_at": thr(90, "Respawn: full cycle (finalize, /clear, kickstart) when still at or above this used % after compaction, or when compaction is off"),

@@ -20,20 +20,20 @@ afterEach(() => t.cleanup());
 function bridge(usedPct: number): void {
   writeFileSync(join(env.TMPDIR!, "claude-ctx-s1.json"), JSON.stringify({ session_id: "s1", used_pct: usedPct, remaining_percentage: 100 - usedPct, timestamp: Math.floor(Date.now() / 1000), used_tokens: usedPct * 2000, context_window_size: 200000 }));
 }
-const input = JSON.stringify({ session_id: "s1", transcript_path: FIXTURE, cwd: project, hook_event_name: "PostToolUse", tool_name: "Bash", tool_input: { command: "ls" } });
+const hookInput = () => JSON.stringify({ session_id: "s1", transcript_path: FIXTURE, cwd: project, hook_event_name: "PostToolUse", tool_name: "Bash", tool_input: { command: "ls" } });
 
 test("ctx monitor at CRITICAL starts one background finalize per crossing", async () => {
   const marker = join(project, ".ctx", "state", "monitor", "s1.finalize");
   const sessions = join(project, ".ctx", "sessions");
   bridge(80);
-  expect((await runCtx(["monitor"], { stdin: input, env })).code).toBe(0);
+  expect((await runCtx(["monitor"], { stdin: hookInput(), env })).code).toBe(0);
   expect(existsSync(marker)).toBe(true);
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline && !existsSync(join(sessions, "LATEST-SESSION.txt"))) await Bun.sleep(50);
   expect(readdirSync(sessions).filter((n) => n.startsWith("summary-s1-"))).toHaveLength(1);
-  await runCtx(["monitor"], { stdin: input, env });
+  await runCtx(["monitor"], { stdin: hookInput(), env });
   expect(existsSync(marker)).toBe(true);
   bridge(20);
-  await runCtx(["monitor"], { stdin: input, env });
+  await runCtx(["monitor"], { stdin: hookInput(), env });
   expect(existsSync(marker)).toBe(false); // below critical: the next crossing finalizes again
 });
