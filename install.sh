@@ -1,0 +1,209 @@
+#!/bin/sh
+# Installs ctx, one binary, into ${CTX_INSTALL_DIR:-~/.local/bin}.
+#
+#   curl -fsSL https://github.com/ctx-dev/ctx/releases/latest/download/install.sh | sh
+#   sh install.sh --hooks            # inside a checkout: build from source, install, wire Claude Code
+#
+# Options:
+#   --version V        install release V (default: the latest)
+#   --binary FILE      install a local ctx binary
+#   --from-source      build with the checkout's own bun (npm install, bun build.ts);
+#                      the default inside a checkout unless --version or CTX_RELEASE_URL is given
+#   --hooks            run `ctx install` at the end (Claude Code hooks and statusLine)
+#   --no-modify-path   never touch shell profiles
+# Environment:
+#   CTX_RELEASE_URL    where the archives and SHA256SUMS are (a plain directory URL)
+#   CTX_INSTALL_DIR    where ctx goes (default ~/.local/bin)
+#   CTX_INSTALL_OS, CTX_INSTALL_ARCH  override detection (e.g. linux, x64-baseline)
+set -eu
+
+REPO_URL="https://github.com/ctx-dev/ctx/releases"
+INSTALL_DIR="${CTX_INSTALL_DIR:-$HOME/.local/bin}"
+version="" binary="" from_source="" hooks="" modify_path=1
+
+say() { printf 'ctx-install: %s\n' "$*" >&2; }
+die() { say "error: $*"; exit 1; }
+
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --version) [ $# -ge 2 ] || die "--version needs a value"; version="${2#v}"; shift 2 ;;
+    --version=*) version="${1#--version=}"; version="${version#v}"; shift ;;
+    --binary) [ $# -ge 2 ] || die "--binary needs a file"; binary="$2"; shift 2 ;;
+    --binary=*) binary="${1#--binary=}"; shift ;;
+    --from-source) from_source=1; shift ;;
+    --hooks) hooks=1; shift ;;
+    --no-modify-path) modify_path=0; shift ;;
+    -h|--help) sed -n '2,18p' "$0" 2>/dev/null | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) die "unknown option '$1' (see --help)" ;;
+  esac
+done
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ctx-install.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM
+
+# --- where we are -----------------------------------------------------------
+
+# A checkout: this script sits next to ctx's package.json and build.ts.
+checkout=""
+case "$0" in */install.sh|install.sh) [ -f "$0" ] && checkout=$(cd "$(dirname "$0")" && pwd) ;; esac
+if [ -n "$checkout" ] && { [ ! -f "$checkout/build.ts" ] || ! grep -q '"name": "ctx"' "$checkout/package.json" 2>/dev/null; }; then
+  checkout=""
+fi
+if [ -z "$from_source" ] && [ -z "$binary" ] && [ -z "$version" ] && [ -z "${CTX_RELEASE_URL:-}" ] && [ -n "$checkout" ]; then
+  from_source=1
+fi
+
+detect_os() {
+  os="${CTX_INSTALL_OS:-$(uname -s)}"
+  case "$os" in
+    Linux|linux) echo linux ;;
+    Darwin|darwin) echo darwin ;;
+    *) die "unsupported operating system '$os': builds exist for Linux and macOS; try --from-source" ;;
+  esac
+}
+
+# x64, x64-baseline (no AVX2), x64-musl or arm64.
+detect_arch() {
+  arch="${CTX_INSTALL_ARCH:-$(uname -m)}"
+  case "$arch" in
+    x64|x64-baseline|x64-musl|arm64) echo "$arch"; return ;;
+    x86_64|amd64) arch=x64 ;;
+    aarch64|arm64) arch=arm64 ;;
+    *) die "unsupported CPU architecture '$arch': builds exist for x86_64 and arm64 (Linux, macOS); try --from-source" ;;
+  esac
+  if [ "$1" = darwin ] && [ "$arch" = x64 ] && [ "$(sysctl -n sysctl.proc_translated 2>/dev/null || echo 0)" = 1 ]; then
+    arch=arm64 # Rosetta: use the native build
+  fi
+  if [ "$1" = linux ]; then
+    if ls /lib/ld-musl-* >/dev/null 2>&1 || ldd --version 2>&1 | grep -qi musl; then
+      [ "$arch" = x64 ] || die "no musl build for $arch; try --from-source"
+      arch=x64-musl
+    elif [ "$arch" = x64 ] && [ -r /proc/cpuinfo ] && ! grep -qw avx2 /proc/cpuinfo; then
+      arch=x64-baseline
+    fi
+  fi
+  echo "$arch"
+}
+
+# --- helpers ----------------------------------------------------------------
+
+fetch() { # fetch URL FILE
+  if command -v curl >/dev/null 2>&1; then
+    curl -fsSL --retry 2 -o "$2" "$1" || die "download failed: $1"
+  elif command -v wget >/dev/null 2>&1; then
+    wget -q -O "$2" "$1" || die "download failed: $1"
+  else
+    die "neither curl nor wget is installed: install one of them, or use --binary FILE / --from-source"
+  fi
+}
+
+sha256() {
+  if command -v sha256sum >/dev/null 2>&1; then sha256sum "$1" | cut -d' ' -f1
+  elif command -v shasum >/dev/null 2>&1; then shasum -a 256 "$1" | cut -d' ' -f1
+  elif command -v openssl >/dev/null 2>&1; then openssl dgst -sha256 "$1" | sed 's/.*= *//'
+  else die "no sha256sum, shasum or openssl to verify the download"
+  fi
+}
+
+installed_version() { "$INSTALL_DIR/ctx" --version 2>/dev/null | sed -n 's/^ctx //p' || true; }
+
+# Copies FILE next to the target and renames it over: the old ctx keeps working until the switch.
+install_binary() {
+  "$1" --version >/dev/null 2>&1 || die "$1 does not run as ctx ('$1 --version' failed)"
+  mkdir -p "$INSTALL_DIR"
+  cp "$1" "$INSTALL_DIR/.ctx.new.$$"
+  chmod 755 "$INSTALL_DIR/.ctx.new.$$"
+  mv -f "$INSTALL_DIR/.ctx.new.$$" "$INSTALL_DIR/ctx"
+  say "installed $("$INSTALL_DIR/ctx" --version) to $INSTALL_DIR/ctx"
+}
+
+# --- the three sources ------------------------------------------------------
+
+build_from_source() {
+  [ -n "$checkout" ] || die "--from-source needs a ctx checkout (run install.sh from one)"
+  command -v npm >/dev/null 2>&1 || die "--from-source needs npm (Node.js) to fetch the pinned bun"
+  cd "$checkout"
+  if [ ! -x node_modules/.bin/bun ] || [ package.json -nt node_modules/.package-lock.json ]; then
+    say "npm install (pinned bun and dependencies)"
+    npm install --no-audit --no-fund >&2
+  fi
+  say "building with $(node_modules/.bin/bun --version 2>/dev/null | sed 's/^/bun /')"
+  node_modules/.bin/bun build.ts >&2
+  cd - >/dev/null
+  install_binary "$checkout/dist/ctx"
+}
+
+download_release() {
+  os=$(detect_os)
+  arch=$(detect_arch "$os")
+  if [ -n "${CTX_RELEASE_URL:-}" ]; then base="${CTX_RELEASE_URL%/}"
+  elif [ -n "$version" ]; then base="$REPO_URL/download/v$version"
+  else base="$REPO_URL/latest/download"
+  fi
+  if [ -n "$version" ] && [ "$(installed_version)" = "$version" ]; then
+    say "ctx $version is already installed in $INSTALL_DIR; nothing to do"; return
+  fi
+  fetch "$base/SHA256SUMS" "$tmp/SHA256SUMS"
+  # The archive for this platform, and the version it names (the last one listed).
+  name=$(sed -n "s/^[0-9a-fA-F]\{64\}  *\*\{0,1\}\(ctx-[^ ]*-$os-$arch\.tar\.gz\)\$/\1/p" "$tmp/SHA256SUMS" |
+    { if [ -n "$version" ]; then grep -Fx "ctx-$version-$os-$arch.tar.gz"; else tail -n 1; fi; } || true)
+  [ -n "$name" ] || die "no ${version:+version $version }build for $os-$arch at $base"
+  version=${name#ctx-}; version=${version%-"$os-$arch".tar.gz}
+  if [ "$(installed_version)" = "$version" ]; then
+    say "ctx $version is already installed in $INSTALL_DIR; nothing to do"; return
+  fi
+  say "downloading $name"
+  fetch "$base/$name" "$tmp/$name"
+  expected=$(awk -v n="$name" '$2 == n || $2 == "*" n { print $1; exit }' "$tmp/SHA256SUMS")
+  actual=$(sha256 "$tmp/$name")
+  if [ "$expected" != "$actual" ]; then
+    die "checksum mismatch for $name (expected $expected, got $actual): refusing to install"
+  fi
+  mkdir "$tmp/x"
+  tar -xzf "$tmp/$name" -C "$tmp/x"
+  [ -f "$tmp/x/ctx" ] || die "$name holds no ctx binary"
+  install_binary "$tmp/x/ctx"
+}
+
+# --- PATH -------------------------------------------------------------------
+
+offer_path() {
+  case ":$PATH:" in *":$INSTALL_DIR:"*) return ;; esac
+  line="export PATH=\"$INSTALL_DIR:\$PATH\""
+  case "${SHELL:-}" in
+    */zsh) profile="$HOME/.zshrc" ;;
+    */bash) profile="$HOME/.bashrc" ;;
+    */fish) profile="$HOME/.config/fish/config.fish"; line="fish_add_path \"$INSTALL_DIR\"" ;;
+    *) profile="$HOME/.profile" ;;
+  esac
+  if [ "$modify_path" = 0 ]; then
+    say "$INSTALL_DIR is not on PATH; add it with: $line"; return
+  fi
+  if [ -f "$profile" ] && grep -Fqx "$line" "$profile"; then
+    say "$INSTALL_DIR is in $profile; open a new shell to use ctx"; return
+  fi
+  if [ -t 1 ] && [ -r /dev/tty ] && (: </dev/tty) 2>/dev/null; then
+    printf 'Add %s to PATH in %s? [Y/n] ' "$INSTALL_DIR" "$profile" >&2
+    read -r answer </dev/tty || answer=n
+    case "$answer" in [nN]*) say "skipped; add it yourself: $line"; return ;; esac
+  fi
+  mkdir -p "$(dirname "$profile")"
+  printf '\n# added by ctx install.sh\n%s\n' "$line" >>"$profile"
+  say "added $INSTALL_DIR to PATH in $profile; open a new shell (or run: $line)"
+}
+
+# --- main -------------------------------------------------------------------
+
+if [ -n "$binary" ]; then
+  [ -f "$binary" ] || die "--binary: no such file '$binary'"
+  install_binary "$binary"
+elif [ -n "$from_source" ]; then
+  build_from_source
+else
+  download_release
+fi
+offer_path
+if [ -n "$hooks" ]; then
+  "$INSTALL_DIR/ctx" install
+fi
