@@ -18,6 +18,7 @@ export async function compile(outfile: string, target?: Bun.Build.CompileTarget)
       compile: target ? { target, outfile } : { outfile },
       minify: true,
       format: "esm",
+      splitting: true,
       bytecode,
       sourcemap: "none",
       define,

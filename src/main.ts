@@ -1,8 +1,7 @@
-import { writeSync } from "node:fs";
 import { COMMANDS } from "./commands/index.ts";
 import { CtxError, type Deps } from "./core/deps.ts";
-import { recordHookError } from "./io/error-log.ts";
 import { readStdin } from "./io/stdin.ts";
+import { sys } from "./io/sys.ts";
 
 declare const CTX_VERSION: string | undefined;
 
@@ -35,7 +34,7 @@ export async function main(argv: string[], deps: Deps): Promise<number> {
   } catch (err) {
     if (spec.hook) {
       // Hooks never break the agent: swallow, record for `ctx doctor`, report only under CTX_DEBUG.
-      recordHookError(deps, name, err);
+      await import("./io/error-log.ts").then((m) => m.recordHookError(deps, name, err)).catch(() => {});
       if (deps.env.CTX_DEBUG) deps.stderr(`ctx ${name}: ${(err as Error)?.stack ?? err}\n`);
       return 0;
     }
@@ -95,9 +94,10 @@ function writeAll(fd: number, text: string): void {
   let off = 0;
   for (let tries = 0; off < buf.length && tries < 10_000; tries++) {
     try {
-      off += writeSync(fd, buf, off);
+      off += sys().write(fd, buf, off);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EAGAIN") return;
+      // EAGAIN on a non-blocking pipe: wait and retry; anything else (EPIPE): give up quietly
+      if ((err as { code?: string }).code !== "EAGAIN") return;
       Bun.sleepSync(1);
     }
   }

@@ -1,7 +1,7 @@
 import { closeSync, constants, openSync } from "node:fs";
 import { join } from "node:path";
 import { debug, type Deps } from "../core/deps.ts";
-import { sessionFile, stateRoot } from "../core/paths.ts";
+import { finalizeMarker } from "../core/paths.ts";
 import { isValidSessionId } from "../core/session-id.ts";
 import { ensureDir, unlinkQuiet } from "../io/fsx.ts";
 import { selfCommand, spawnDetached } from "../io/proc.ts";
@@ -39,7 +39,7 @@ export async function finalizeOnCritical(
   deps: Pick<Deps, "env" | "stderr">,
   t: { project: string; sessionId: string; transcriptPath?: string | null; level: string },
 ): Promise<boolean> {
-  const marker = sessionFile(join(stateRoot(deps.env, t.project), "state", "monitor"), t.sessionId, ".finalize");
+  const marker = finalizeMarker(deps.env, t.project, t.sessionId);
   if (!marker) return false;
   if (t.level !== "critical") {
     unlinkQuiet(marker);

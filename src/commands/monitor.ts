@@ -1,15 +1,14 @@
-import { join } from "node:path";
+import { join } from "../core/pathx.ts";
 import type { Config } from "../core/config-schema.ts";
 import { debounceStep, initialMonitorState, parseMonitorState, warningText, type MonitorState } from "../core/debounce.ts";
 import { debug, type Deps } from "../core/deps.ts";
 import { parseHookInput, str } from "../core/hook-input.ts";
-import { projectDir, sessionFile, stateRoot } from "../core/paths.ts";
+import { finalizeMarker, projectDir, sessionFile, stateRoot } from "../core/paths.ts";
 import { isValidSessionId } from "../core/session-id.ts";
 import { monitorLevel } from "../core/usage.ts";
 import { envConfig, loadConfig } from "../io/config.ts";
 import { ensureDir, readJsonFile, unlinkQuiet, writeJsonAtomic } from "../io/fsx.ts";
 import { withLock } from "../io/lock.ts";
-import { finalizeOnCritical } from "./finalize-spawn.ts";
 import { currentReading, type SourcedReading } from "../io/usage-source.ts";
 
 /** Events after which the monitor speaks: Claude Code's and Gemini CLI's. */
@@ -32,11 +31,13 @@ export async function run(_argv: string[], deps: Deps): Promise<void> {
   const input = parseHookInput(stdin.text);
   const result = monitor(input, deps);
   if (result.output) deps.stdout(`${JSON.stringify(result.output)}\n`);
-  // At CRITICAL, write the handoff summary in the background (once per crossing).
-  if (result.level && isValidSessionId(input.session_id)) {
-    const project = projectDir(deps.env, input.cwd, deps.cwd);
-    await finalizeOnCritical(deps, { project, sessionId: input.session_id, transcriptPath: str(input, "transcript_path"), level: result.level });
-  }
+  // At CRITICAL, write the handoff summary in the background (once per crossing);
+  // below it, forget the crossing. The spawning code loads only when needed.
+  if (!result.level || !isValidSessionId(input.session_id)) return;
+  const project = projectDir(deps.env, input.cwd, deps.cwd);
+  if (result.level !== "critical") return unlinkQuiet(finalizeMarker(deps.env, project, input.session_id)!);
+  const { finalizeOnCritical } = await import("./finalize-spawn.ts");
+  await finalizeOnCritical(deps, { project, sessionId: input.session_id, transcriptPath: str(input, "transcript_path"), level: result.level });
 }
 
 /** The monitor's decision for one hook input (does the I/O of state, prints nothing). */

@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { join } from "./pathx.ts";
 import { isValidSessionId } from "./session-id.ts";
 
 type Env = Record<string, string | undefined>;
@@ -51,4 +51,9 @@ export function projectConfigPath(project: string): string {
 /** A per-session file `<dir>/<sessionId><suffix>`, or undefined for an unsafe session id. */
 export function sessionFile(dir: string, sessionId: unknown, suffix = ".json"): string | undefined {
   return isValidSessionId(sessionId) ? join(dir, `${sessionId}${suffix}`) : undefined;
+}
+
+/** The marker that says a finalize already ran for the current critical crossing of a session. */
+export function finalizeMarker(env: Env, project: string, sessionId: unknown): string | undefined {
+  return sessionFile(join(stateRoot(env, project), "state", "monitor"), sessionId, ".finalize");
 }

@@ -1,7 +1,5 @@
-import { closeSync, constants, fstatSync, fsyncSync, mkdirSync, openSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
-
-const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_RDONLY, O_NONBLOCK } = constants;
+import { basename, dirname, join } from "../core/pathx.ts";
+import { sys, SysError } from "./sys.ts";
 
 /** Options for reading a file safely. */
 export interface ReadOptions {
@@ -17,20 +15,20 @@ export interface ReadOptions {
  * `path` is replaced, not followed.
  */
 export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o600): void {
+  const s = sys();
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`);
-  const fd = openSync(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode);
+  const fd = s.openExclusive(tmp, mode);
   try {
-    const buf = typeof data === "string" ? Buffer.from(data) : data;
-    for (let off = 0; off < buf.length; ) off += writeSync(fd, buf, off);
-    fsyncSync(fd);
+    s.writeAll(fd, typeof data === "string" ? Buffer.from(data) : data);
+    s.fsync(fd);
   } catch (err) {
-    closeSync(fd);
+    s.close(fd);
     unlinkQuiet(tmp);
     throw err;
   }
-  closeSync(fd);
+  s.close(fd);
   try {
-    renameSync(tmp, path);
+    s.rename(tmp, path);
   } catch (err) {
     unlinkQuiet(tmp);
     throw err;
@@ -48,28 +46,35 @@ export function writeJsonAtomic(path: string, value: unknown, mode = 0o600): voi
  * Returns undefined when it is missing, not a regular file, too big, or owned by someone else.
  */
 export function readFileSafe(path: string, opts: ReadOptions = {}): string | undefined {
+  const buf = readBytesSafe(path, opts);
+  return buf === undefined ? undefined : buf.toString("utf8");
+}
+
+/** Like readFileSafe, as bytes. */
+export function readBytesSafe(path: string, opts: ReadOptions = {}): Buffer | undefined {
+  const s = sys();
   let fd: number;
   try {
-    fd = openSync(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+    fd = s.openRead(path);
   } catch {
     return undefined;
   }
   try {
-    const st = fstatSync(fd);
-    if (!st.isFile() || st.size > (opts.maxBytes ?? 64 * 1024 * 1024)) return undefined;
+    const st = s.fstat(fd);
+    if (!st.isFile || st.size > (opts.maxBytes ?? 64 * 1024 * 1024)) return undefined;
     if (opts.ownerUid !== undefined && st.uid !== opts.ownerUid) return undefined;
     const buf = Buffer.allocUnsafe(st.size);
     let off = 0;
     while (off < st.size) {
-      const n = readSync(fd, buf, off, st.size - off, off);
+      const n = s.pread(fd, buf, off, st.size - off, off);
       if (n <= 0) break;
       off += n;
     }
-    return buf.toString("utf8", 0, off);
+    return buf.subarray(0, off);
   } catch {
     return undefined;
   } finally {
-    closeSync(fd);
+    closeQuiet(fd);
   }
 }
 
@@ -88,16 +93,54 @@ export function readJsonFile<T>(path: string, opts: ReadOptions = {}): JsonRead<
 }
 
 /** Creates a directory and its parents (mode 0700 for new ones); fine if it exists. */
-export function ensureDir(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+export function ensureDir(dir: string, mode = 0o700): void {
+  try {
+    sys().mkdir(dir, mode);
+  } catch (err) {
+    const code = (err as SysError).code;
+    if (code === "EEXIST") return;
+    if (code !== "ENOENT" || dirname(dir) === dir) throw err;
+    ensureDir(dirname(dir), mode);
+    try {
+      sys().mkdir(dir, mode);
+    } catch (again) {
+      if ((again as SysError).code !== "EEXIST") throw again;
+    }
+  }
 }
 
 /** Removes a file, ignoring every error. */
 export function unlinkQuiet(path: string): void {
   try {
-    unlinkSync(path);
+    sys().unlink(path);
   } catch {
     // already gone, or not ours to remove
+  }
+}
+
+/** Closes a descriptor, ignoring errors. */
+export function closeQuiet(fd: number): void {
+  try {
+    sys().close(fd);
+  } catch {
+    // nothing useful to do
+  }
+}
+
+/** The modification time of a file (not following a symlink) in ms, or undefined. */
+export function mtimeMs(path: string): number | undefined {
+  let fd: number;
+  try {
+    fd = sys().openRead(path);
+  } catch {
+    return undefined;
+  }
+  try {
+    return sys().fstat(fd).mtimeMs;
+  } catch {
+    return undefined;
+  } finally {
+    closeQuiet(fd);
   }
 }
 

@@ -1,4 +1,4 @@
-import { dirname, isAbsolute, join } from "node:path";
+import { dirname, isAbsolute, join } from "../core/pathx.ts";
 import { readFileSafe } from "./fsx.ts";
 
 /**

@@ -1,5 +1,5 @@
-import { closeSync, constants, openSync, statSync, writeSync } from "node:fs";
-import { readFileSafe, unlinkQuiet } from "./fsx.ts";
+import { closeQuiet, mtimeMs, readFileSafe, unlinkQuiet } from "./fsx.ts";
+import { sys, type SysError } from "./sys.ts";
 
 /** How long to wait for a lock and when a held lock counts as abandoned. */
 export interface LockOptions {
@@ -48,15 +48,15 @@ export function withLock<T>(path: string, fn: () => T, opts: LockOptions = {}): 
 function tryCreate(path: string, content: string): boolean {
   let fd: number;
   try {
-    fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+    fd = sys().openExclusive(path, 0o600);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
+    if ((err as SysError).code === "EEXIST") return false;
     throw err;
   }
   try {
-    writeSync(fd, content);
+    sys().writeAll(fd, Buffer.from(content));
   } finally {
-    closeSync(fd);
+    closeQuiet(fd);
   }
   return true;
 }
@@ -109,9 +109,6 @@ function pidAlive(pid: number): boolean {
 }
 
 function ageMs(path: string, now: () => number): number {
-  try {
-    return now() - statSync(path).mtimeMs;
-  } catch {
-    return 0;
-  }
+  const mtime = mtimeMs(path);
+  return mtime === undefined ? 0 : now() - mtime;
 }

@@ -1,4 +1,4 @@
-import { fstatSync } from "node:fs";
+import { sys } from "./sys.ts";
 import type { StdinResult } from "../core/deps.ts";
 
 /**
@@ -44,7 +44,7 @@ export async function readStdin(opts: { timeoutMs: number; maxBytes: number }): 
 /** A terminal (or /dev/null) on fd 0 means nobody is piping input. node:tty is avoided: it costs ms at start-up. */
 function isTerminal(): boolean {
   try {
-    return fstatSync(0).isCharacterDevice();
+    return sys().fstat(0).isCharDevice;
   } catch {
     return true;
   }

@@ -1,5 +1,6 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { contextTokens, count } from "../core/usage.ts";
+import { closeQuiet } from "./fsx.ts";
+import { sys } from "./sys.ts";
 
 /** The latest context usage found in a transcript. */
 export interface TailUsage {
@@ -23,18 +24,18 @@ const NEEDLES = ['"assistant"', "compact_boundary", '"tokens"'].map((s) => Buffe
 export function latestUsage(path: string, maxBytes: number): TailUsage | undefined {
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    fd = sys().openRead(path);
   } catch {
     return undefined;
   }
   try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) return undefined;
+    const st = sys().fstat(fd);
+    if (!st.isFile) return undefined;
     return scanBackwards(fd, st.size, maxBytes);
   } catch {
     return undefined;
   } finally {
-    closeSync(fd);
+    closeQuiet(fd);
   }
 }
 
@@ -84,21 +85,21 @@ export function waitForLine(path: string, needle: string, waitMs: number, now: (
 function tailIncludes(path: string, needle: Buffer, windowBytes: number): boolean {
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    fd = sys().openRead(path);
   } catch {
     return false;
   }
   try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) return false;
+    const st = sys().fstat(fd);
+    if (!st.isFile) return false;
     const len = Math.min(st.size, windowBytes);
     const buf = Buffer.allocUnsafe(len);
-    const n = readSync(fd, buf, 0, len, st.size - len);
+    const n = sys().pread(fd, buf, 0, len, st.size - len);
     return buf.subarray(0, n).includes(needle);
   } catch {
     return false;
   } finally {
-    closeSync(fd);
+    closeQuiet(fd);
   }
 }
 
@@ -110,7 +111,7 @@ function scanBackwards(fd: number, size: number, maxBytes: number): TailUsage | 
     const len = Math.min(CHUNK, pos - floor);
     pos -= len;
     const chunk = Buffer.allocUnsafe(len);
-    const n = readSync(fd, chunk, 0, len, pos);
+    const n = sys().pread(fd, chunk, 0, len, pos);
     const buf = carry.length ? Buffer.concat([chunk.subarray(0, n), carry]) : chunk.subarray(0, n);
     let end = buf.length;
     for (let nl = buf.lastIndexOf(10, end - 1); nl >= 0; nl = buf.lastIndexOf(10, end - 1)) {

@@ -1,0 +1,41 @@
+/** What fstat tells about an open file. */
+export interface Stat {
+  isFile: boolean;
+  isDirectory: boolean;
+  isCharDevice: boolean;
+  size: number;
+  uid: number;
+  mtimeMs: number;
+}
+
+/** A failed system call, with node's error code names (ENOENT, EEXIST, …). */
+export class SysError extends Error {
+  constructor(
+    readonly code: string,
+    readonly syscall: string,
+    path?: string,
+  ) {
+    super(`${code}: ${syscall}${path ? ` ${path}` : ""}`);
+  }
+}
+
+/** Synchronous file calls; every one throws SysError on failure. */
+export interface Sys {
+  /** Opens for reading without following a symlink or blocking on a FIFO. */
+  openRead(path: string): number;
+  /** Creates a new file (O_EXCL, never through a symlink) for writing. */
+  openExclusive(path: string, mode: number): number;
+  /** Reads up to `length` bytes at `position` into `buf` from `offset`. */
+  pread(fd: number, buf: Uint8Array, offset: number, length: number, position: number): number;
+  /** One write(2) of `buf` from `offset`; returns the bytes written. */
+  write(fd: number, buf: Uint8Array, offset: number): number;
+  /** Writes all of `buf` (retrying short writes). */
+  writeAll(fd: number, buf: Uint8Array): void;
+  fsync(fd: number): void;
+  close(fd: number): void;
+  fstat(fd: number): Stat;
+  rename(from: string, to: string): void;
+  unlink(path: string): void;
+  /** Creates one directory level; EEXIST is the caller's to handle. */
+  mkdir(path: string, mode: number): void;
+}

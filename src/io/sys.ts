@@ -1,0 +1,31 @@
+/**
+ * The few synchronous file calls the hooks' hot path needs. On Linux with
+ * glibc they go straight to libc through bun:ffi, because loading node:fs
+ * costs a hook 1-2 ms at start-up (a quarter of its run); elsewhere, or with
+ * CTX_NO_FFI=1, they fall back to node:fs, loaded only then.
+ */
+import type { Sys } from "./sys-types.ts";
+
+export type { Stat, Sys } from "./sys-types.ts";
+export { SysError } from "./sys-types.ts";
+
+let chosen: Sys | undefined;
+
+/** The system calls in use (chosen on first use). */
+export function sys(): Sys {
+  chosen ??= pick();
+  return chosen;
+}
+
+// --- internal ---
+
+function pick(): Sys {
+  if (process.platform === "linux" && !Bun.env.CTX_NO_FFI) {
+    try {
+      return require("./sys-ffi.ts").ffiSys() as Sys;
+    } catch {
+      // no glibc (musl, a sandbox without dlopen): fall through
+    }
+  }
+  return require("./sys-node.ts").nodeSys() as Sys;
+}
