@@ -11,7 +11,10 @@ import { mergedTasks } from "../core/summary/tasks.ts";
 import { taskIdFor } from "../core/track/stamp.ts";
 import { initialState, type SessionState } from "../core/track/state.ts";
 import { ensureDir, readJsonFile, unlinkQuiet, writeFileAtomic, writeJsonAtomic } from "../io/fsx.ts";
+import { reading, windowFor } from "../core/usage.ts";
+import { loadConfig } from "../io/config.ts";
 import { withLock } from "../io/lock.ts";
+import { latestUsage } from "../io/transcript-tail.ts";
 import { loadState, pauseLogPath, recordsDir, statePath, updateStateOnly } from "../io/session-store.ts";
 import { streamEntries } from "../io/transcript-stream.ts";
 import { freeStamp, gitStatus, readPauseLog, readTaskFiles, sessionChain } from "./finalize-io.ts";
@@ -111,9 +114,16 @@ function archivePause(root: string, sessionId: string, archive: string, ended: b
   return archive;
 }
 
+/** A state for a session ctx never tracked: usage comes from the transcript's latest request. */
 function bareState(opts: FinalizeOptions, deps: Deps, iso: string): SessionState {
   const s = initialState(opts.sessionId, opts.project, taskIdFor(deps.env.CTX_TASK_ID, opts.sessionId), iso);
   s.transcript_path = opts.transcriptPath ?? null;
+  const cfg = loadConfig(deps, opts.project);
+  const tail = opts.transcriptPath ? latestUsage(opts.transcriptPath, cfg["monitor.tail_bytes"]) : undefined;
+  if (tail) {
+    const r = reading(tail.usedTokens, windowFor(tail.model, tail.usedTokens, cfg["context.window_size"]));
+    Object.assign(s, { used_tokens: r.usedTokens, used_pct: r.usedPct, window_size: r.windowSize, peak_tokens: r.usedTokens, peak_pct: r.usedPct, model: tail.model ?? s.model });
+  }
   return s;
 }
 

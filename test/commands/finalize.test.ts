@@ -66,7 +66,10 @@ describe("ctx finalize", () => {
   test("works from a transcript alone, naming the session after the file", async () => {
     const r = await runCtx(["finalize", "--transcript", FIXTURE], { env, cwd: project });
     expect(r.code).toBe(0);
-    expect(readFileSync(r.stdout.trim(), "utf8")).toContain("> Please create hello.txt");
+    const md = readFileSync(r.stdout.trim(), "utf8");
+    expect(md).toContain("> Please create hello.txt");
+    // Never tracked: the context figure comes from the transcript's latest main-chain request.
+    expect(md).toMatch(/Context at handoff: [1-9]\d*% used \([1-9]\d* \/ 200000 tokens/);
   });
 
   test("without a session says what to pass and exits 2", async () => {
