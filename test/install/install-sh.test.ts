@@ -22,7 +22,8 @@ beforeAll(() => {
   mkdirSync(badDir);
   copyFileSync(join(goodDir, "SHA256SUMS"), join(badDir, "SHA256SUMS"));
   const bytes = readFileSync(join(goodDir, ARCHIVE));
-  bytes[bytes.length >> 1] ^= 0xff;
+  const mid = bytes.length >> 1;
+  bytes[mid] = bytes[mid]! ^ 0xff;
   writeFileSync(join(badDir, ARCHIVE), bytes);
   server = serveDirs({ good: goodDir, bad: badDir });
 }, 120_000);

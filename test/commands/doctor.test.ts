@@ -1,0 +1,144 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { chmodSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { doctor } from "../../src/commands/doctor.ts";
+import { install } from "../../src/commands/install.ts";
+import { errorLogPath, formatErrorLine, readRecentErrors, recordHookError } from "../../src/io/error-log.ts";
+import { type Home, makeHome, NOW } from "../install/settings-home.ts";
+
+let h: Home;
+afterEach(() => h?.cleanup());
+
+/** A home with a ctx executable in <root>/bin on PATH (next to tmux when the host has it). */
+function wiredHome(): { bin: string } {
+  h = makeHome();
+  const dir = join(h.root, "bin");
+  mkdirSync(dir);
+  const bin = join(dir, "ctx");
+  writeFileSync(bin, "#!/bin/sh\necho ctx 0.0.0\n");
+  chmodSync(bin, 0o755);
+  const tmux = Bun.which("tmux");
+  if (tmux) symlinkSync(tmux, join(dir, "tmux"));
+  h.deps.env.PATH = dir;
+  return { bin };
+}
+
+function lines(): string[] {
+  return h.out().split("\n");
+}
+
+describe("ctx doctor", () => {
+  test("a fully wired setup passes every check", () => {
+    const { bin } = wiredHome();
+    install([], h.deps, bin);
+    if (!Bun.which("tmux")) return; // the tmux check would warn on a host without it
+    const code = doctor([], h.deps, bin);
+    expect(h.out()).toContain("All good.");
+    expect(code).toBe(0);
+    expect(lines()).toContain(`ok    binary on PATH: ${bin}`);
+    expect(lines()).toContain("ok    hook PostToolUse: ctx monitor: timeout 10 s");
+    expect(lines()).toContain("ok    hook errors: none recorded");
+  });
+
+  test("nothing installed: fails, naming each missing hook and the fix", () => {
+    const { bin } = wiredHome();
+    expect(doctor([], h.deps, bin)).toBe(1);
+    expect(lines()).toContain("FAIL  hook SessionStart: ctx resume --hook: missing");
+    expect(lines()).toContain("      fix: ctx install");
+    expect(lines()).toContain("FAIL  statusLine: missing");
+  });
+
+  test("not on PATH, hooks pointing at a deleted binary, a missing timeout, no tmux, no bridge dir", () => {
+    const { bin } = wiredHome();
+    install([], h.deps, bin);
+    const file = join(h.home, ".claude", "settings.json");
+    const s = JSON.parse(readFileSync(file, "utf8"));
+    delete s.hooks.Stop[0].hooks[0].timeout;
+    s.hooks.PreCompact[0].hooks[0].command = "/gone/ctx track";
+    writeFileSync(file, JSON.stringify(s));
+    h.deps.env.PATH = "/nonexistent";
+    h.deps.env.TMPDIR = join(h.root, "no-such-tmp");
+    expect(doctor([], h.deps, bin)).toBe(1);
+    const out = h.out();
+    expect(out).toContain("FAIL  binary on PATH: no ctx on PATH");
+    expect(out).toContain(`fix: add ${join(h.root, "bin")} to PATH`);
+    expect(out).toContain("warn  hook Stop: ctx track: no timeout");
+    expect(out).toContain("FAIL  hook PreCompact: ctx track: /gone/ctx does not exist");
+    expect(out).toContain("warn  tmux: not found");
+    expect(out).toContain(`FAIL  bridge directory: ${join(h.root, "no-such-tmp")} is not writable (ENOENT)`);
+  });
+
+  test("hooks registered for another ctx than the one running, and a foreign statusLine", () => {
+    const { bin } = wiredHome();
+    const other = join(h.root, "other", "ctx");
+    mkdirSync(join(h.root, "other"));
+    writeFileSync(other, "");
+    install([], h.deps, other);
+    const file = join(h.home, ".claude", "settings.json");
+    const s = JSON.parse(readFileSync(file, "utf8"));
+    s.statusLine = { type: "command", command: "my-line" };
+    writeFileSync(file, JSON.stringify(s));
+    doctor([], h.deps, bin);
+    expect(h.out()).toContain(`warn  hook Stop: ctx track: runs ${other}, not ${bin}`);
+    expect(h.out()).toContain("warn  statusLine: another statusLine (my-line)");
+    expect(h.out()).toContain("fix: ctx install --force-statusline");
+  });
+
+  test("reports invalid settings JSON with line:column", () => {
+    const { bin } = wiredHome();
+    mkdirSync(join(h.home, ".claude"));
+    writeFileSync(join(h.home, ".claude", "settings.json"), "{\n  nope\n}");
+    expect(doctor([], h.deps, bin)).toBe(1);
+    expect(h.out()).toContain(`FAIL  settings: ${join(h.home, ".claude", "settings.json")}:2:3: expected a property name in double quotes`);
+  });
+
+  test("--gemini checks Gemini's settings", () => {
+    const { bin } = wiredHome();
+    install(["--gemini"], h.deps, bin);
+    doctor(["--gemini"], h.deps, bin);
+    expect(lines()).toContain("ok    hook AfterTool: ctx monitor: timeout 10000 ms");
+    expect(h.out()).not.toContain("statusLine");
+  });
+
+  test("shows the last hook errors recorded by ctx", () => {
+    const { bin } = wiredHome();
+    for (let i = 1; i <= 7; i++) recordHookError(h.deps, "track", new Error(`boom ${i}\n  at x`));
+    doctor([], h.deps, bin);
+    const out = h.out();
+    expect(out).toContain(`warn  hook errors: last 5 in ${errorLogPath(h.deps.env)}`);
+    expect(out).toContain(`${new Date(NOW).toISOString()} ctx track: Error: boom 7 at x`);
+    expect(out).toContain("boom 3");
+    expect(out).not.toContain("boom 2");
+  });
+});
+
+describe("hook error log", () => {
+  test("formatErrorLine() keeps one line, bounded", () => {
+    expect(formatErrorLine("T", "monitor", new TypeError("a\nb"))).toBe("T ctx monitor: TypeError: a b\n");
+    expect(formatErrorLine("T", "x", "y".repeat(2000)).length).toBeLessThan(600);
+  });
+
+  test("recordHookError() never throws: unwritable state dir, planted symlink", () => {
+    h = makeHome();
+    writeFileSync(join(h.root, "file"), "");
+    const deps = { env: { XDG_STATE_HOME: join(h.root, "file") }, now: () => NOW };
+    expect(() => recordHookError(deps, "track", new Error("x"))).not.toThrow();
+    const env = { XDG_STATE_HOME: join(h.root, "state") };
+    mkdirSync(join(h.root, "state", "ctx"), { recursive: true });
+    symlinkSync(join(h.root, "target"), errorLogPath(env));
+    recordHookError({ env, now: () => NOW }, "track", new Error("x"));
+    expect(() => readFileSync(join(h.root, "target"))).toThrow(); // the link was not followed
+    rmSync(errorLogPath(env));
+    recordHookError({ env, now: () => NOW }, "track", new Error("kept"));
+    expect(readRecentErrors(env, 5)).toEqual([`${new Date(NOW).toISOString()} ctx track: Error: kept`]);
+  });
+
+  test("recordHookError() empties a log grown past its cap", () => {
+    h = makeHome();
+    const env = { XDG_STATE_HOME: join(h.root, "state") };
+    mkdirSync(join(h.root, "state", "ctx"), { recursive: true });
+    writeFileSync(errorLogPath(env), "old line\n".repeat(40_000));
+    recordHookError({ env, now: () => NOW }, "monitor", new Error("new"));
+    expect(readFileSync(errorLogPath(env), "utf8")).toBe(`${new Date(NOW).toISOString()} ctx monitor: Error: new\n`);
+  });
+});
