@@ -1,7 +1,7 @@
 #!/bin/sh
 # Installs ctx, one binary, into ${CTX_INSTALL_DIR:-~/.local/bin}.
 #
-#   curl -fsSL https://github.com/ctx-dev/ctx/releases/latest/download/install.sh | sh
+#   curl -fsSL https://raw.githubusercontent.com/ctx-dev/ctx/main/install.sh | sh
 #   sh install.sh --hooks            # inside a checkout: build from source, install, wire Claude Code
 #
 # Options:
