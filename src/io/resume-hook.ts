@@ -9,7 +9,8 @@ import { newestFirst } from "../core/resume/summaries.ts";
 import { isValidSessionId } from "../core/session-id.ts";
 import { loadConfig } from "./config.ts";
 import { pendingPath, readResumeState, resumeTransaction } from "./resume-state.ts";
-import { finalizeLikelyRunning, listSummaries, readSummarySafe } from "./summaries.ts";
+import { finalizeLikelyRunning } from "./finalize-pending.ts";
+import { listSummaries, readSummarySafe } from "./summaries.ts";
 
 /** The hook's output for an injection or a hint. */
 export interface SessionStartOutput {
@@ -71,7 +72,7 @@ async function waitForFinalize(root: string, sessionId: string, source: string |
   if ((source !== "clear" && source !== "compact") || waitMs <= 0) return false;
   const newestMs = () => newestFirst(listSummaries(root))[0]?.mtimeMs ?? 0;
   const before = newestMs();
-  if (!finalizeLikelyRunning(root, sessionId, before, deps.now(), 10 * 60_000)) return false;
+  if (!finalizeLikelyRunning(root, sessionId, before, deps.now(), 60_000)) return false;
   const deadline = deps.now() + waitMs;
   while (deps.now() < deadline) {
     await Bun.sleep(50);

@@ -83,26 +83,3 @@ export function loadSummaryForCli(file: string, cwd: string): { path: string; te
   return { path, text };
 }
 
-/**
- * True when an auto-pause action log (`ACTIVE-PAUSE-<sid>.jsonl`) of another
- * session changed after the newest summary and within `recentMs`: a finalize
- * for it is probably still being written (SessionEnd hands it to a detached process).
- */
-export function finalizeLikelyRunning(root: string, exceptSession: string, newestSummaryMs: number, nowMs: number, recentMs: number): boolean {
-  let names: string[];
-  try {
-    names = readdirSync(sessionsDir(root));
-  } catch {
-    return false;
-  }
-  for (const name of names) {
-    if (!name.startsWith("ACTIVE-PAUSE-") || !name.endsWith(".jsonl") || name === `ACTIVE-PAUSE-${exceptSession}.jsonl`) continue;
-    try {
-      const m = lstatSync(join(sessionsDir(root), name)).mtimeMs;
-      if (m > newestSummaryMs && nowMs - m <= recentMs) return true;
-    } catch {
-      // gone: finalize archived it
-    }
-  }
-  return false;
-}
