@@ -1,0 +1,80 @@
+/**
+ * Concurrency through the compiled binary: 64 `ctx track` and 64 `ctx monitor`
+ * calls for one session at the same time lose no update and print no
+ * duplicate warning, alone and while `ctx status --watch` and `ctx finalize`
+ * run against the same session.
+ */
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { CTX_BIN, runCtx, type CtxRun } from "../helpers/ctx.ts";
+import { makeSandbox, waitForStrays, type Sandbox } from "./sandbox.ts";
+
+const N = 64;
+const SID = "conc-session";
+
+let sb: Sandbox;
+beforeEach(() => {
+  // One warning per session and level: with a debounce this long, a second WARNING is a duplicate.
+  sb = makeSandbox({ CTX_MONITOR_DEBOUNCE_CALLS: "100000", CTX_TRACK_FINALIZE_ON_END: "never", NO_COLOR: "1" });
+  // 72 % used: the monitor's WARNING (<= 35 % remaining) and track's caution level (70 %).
+  writeFileSync(join(sb.env.TMPDIR!, `claude-ctx-${SID}.json`), JSON.stringify({ session_id: SID, used_pct: 72, remaining_percentage: 28, timestamp: Date.now() / 1000, used_tokens: 144000, context_window_size: 200000, model: "claude-sonnet-4-5" }));
+});
+afterEach(async () => {
+  await waitForStrays(sb.dir);
+  sb.cleanup();
+});
+
+function hook(event: string, i: number): string {
+  return JSON.stringify({ session_id: SID, transcript_path: sb.transcript, cwd: sb.project, hook_event_name: event, tool_name: "Bash", tool_input: { command: `echo ${i}` }, tool_response: { stdout: `${i}\n` } });
+}
+
+/** Starts N track and N monitor calls at once; returns their runs. */
+async function storm(): Promise<{ track: CtxRun[]; monitor: CtxRun[] }> {
+  const calls = Array.from({ length: N }, (_, i) => [
+    runCtx(["track"], { stdin: hook("PostToolUse", i), env: sb.env, cwd: sb.project, timeoutMs: 60_000 }),
+    runCtx(["monitor"], { stdin: hook("PostToolUse", i), env: sb.env, cwd: sb.project, timeoutMs: 60_000 }),
+  ]);
+  const runs = await Promise.all(calls.flat());
+  return { track: runs.filter((_, k) => k % 2 === 0), monitor: runs.filter((_, k) => k % 2 === 1) };
+}
+
+function expectExact(r: { track: CtxRun[]; monitor: CtxRun[] }): void {
+  for (const run of [...r.track, ...r.monitor]) expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
+  const warnings = r.monitor.filter((m) => m.stdout.includes("CONTEXT WARNING"));
+  expect(warnings.length).toBe(1);
+  expect(r.monitor.filter((m) => m.stdout !== "" && !m.stdout.includes("CONTEXT WARNING"))).toEqual([]);
+  const reports = r.track.filter((t) => t.stdout !== "");
+  expect(reports.length).toBe(1);
+  expect(JSON.parse(reports[0]!.stdout).systemMessage).toContain("72%");
+  const state = JSON.parse(readFileSync(join(sb.project, ".ctx", "state", "sessions", `${SID}.json`), "utf8"));
+  expect(state.tool_calls).toBe(N);
+  expect(state.threshold_reached).toBe("caution");
+  const debounce = JSON.parse(readFileSync(join(sb.project, ".ctx", "state", "monitor", `${SID}.json`), "utf8"));
+  expect({ fired: debounce.fired, calls_since: debounce.calls_since }).toEqual({ fired: 1, calls_since: N - 1 });
+  const index = JSON.parse(readFileSync(join(sb.env.XDG_STATE_HOME!, "ctx", "sessions", `${SID}.json`), "utf8"));
+  expect(index.session_id).toBe(SID);
+}
+
+describe("concurrency", () => {
+  test(`${N} simultaneous track and ${N} monitor calls for one session: no lost update, one warning, one level report`, async () => {
+    expectExact(await storm());
+  }, 120_000);
+
+  test("the same while ctx status --watch and ctx finalize run on the same session", async () => {
+    const watch = Bun.spawn([CTX_BIN, "status", "--watch", "--interval", "0.1", "--all"], { stdin: "ignore", stdout: "pipe", stderr: "pipe", env: sb.env, cwd: sb.project });
+    const finalizes = Array.from({ length: 4 }, (_, i) =>
+      Bun.sleep(i * 150).then(() => runCtx(["finalize", "--session", SID, "--transcript", sb.transcript, "--project", sb.project], { env: sb.env, cwd: sb.project, timeoutMs: 60_000 })),
+    );
+    const r = await storm();
+    const fin = await Promise.all(finalizes);
+    watch.kill("SIGINT");
+    const [watchOut, watchErr, watchCode] = await Promise.all([new Response(watch.stdout).text(), new Response(watch.stderr).text(), watch.exited]);
+    expectExact(r);
+    for (const f of fin) expect({ code: f.code, stderr: f.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(fin[0]!.stdout).toMatch(/summary-.*\.md\n$/);
+    expect(watchErr).toBe("");
+    expect([0, 130]).toContain(watchCode);
+    expect(watchOut).toContain(SID.slice(0, 8));
+  }, 120_000);
+});
