@@ -7,8 +7,9 @@ import { finalizeMarker, projectDir, sessionFile, stateRoot } from "../core/path
 import { isValidSessionId } from "../core/session-id.ts";
 import { monitorLevel } from "../core/usage.ts";
 import { envConfig, loadConfig } from "../io/config.ts";
-import { ensureDir, readJsonFile, unlinkQuiet, writeJsonAtomic } from "../io/fsx.ts";
+import { ensureDir, unlinkQuiet, writeJsonAtomic } from "../io/fsx.ts";
 import { withLock } from "../io/lock.ts";
+import { readState } from "../io/state-file.ts";
 import { currentReading, type SourcedReading } from "../io/usage-source.ts";
 
 /** Events after which the monitor speaks: Claude Code's and Gemini CLI's. */
@@ -73,8 +74,8 @@ function step(root: string, sessionId: string, level: "ok" | "warning" | "critic
   }
   ensureDir(dir);
   return withLock(`${path}.lock`, () => {
-    const read = readJsonFile<unknown>(path);
-    const prev: MonitorState = (read.status === "ok" && parseMonitorState(read.value)) || initialMonitorState(now);
+    // A corrupt state is kept aside as <file>.corrupt-<ms> and the debounce starts over.
+    const prev: MonitorState = readState(path, parseMonitorState, now) ?? initialMonitorState(now);
     const next = debounceStep(prev, level, cfg["monitor.debounce_calls"], now);
     writeJsonAtomic(path, next.state);
     return next.fire;
