@@ -1,9 +1,10 @@
 import { join } from "node:path";
-import { addToLedger, parseLedger } from "../core/track/ledger.ts";
+import { addToLedger, parseLedger, type Ledger } from "../core/track/ledger.ts";
 import { eventStamp } from "../core/track/stamp.ts";
 import type { ModelTotals, SessionState } from "../core/track/state.ts";
 import { ensureDir, readJsonFile, writeJsonAtomic } from "./fsx.ts";
 import { withLock } from "./lock.ts";
+import { readState } from "./state-file.ts";
 import { STATE_LOCK } from "./session-store.ts";
 
 /** A compaction event `<root>/events/session-compressed-<timestamp>.json`. */
@@ -51,8 +52,16 @@ export function addLedgerTokens(root: string, taskId: string, sessionId: string,
   const path = join(root, "token-ledger.json");
   ensureDir(root);
   withLock(`${path}.lock`, () => {
-    const read = readJsonFile<unknown>(path, { maxBytes: 16 * 1024 * 1024 });
-    const ledger = parseLedger(read.status === "ok" ? read.value : undefined);
+    // A corrupt ledger is kept aside as <file>.corrupt-<ms> (docs/state.md), never silently overwritten.
+    const ledger = readState(path, asLedger, Date.parse(iso), { maxBytes: 16 * 1024 * 1024 }) ?? parseLedger(undefined);
     writeJsonAtomic(path, addToLedger(ledger, taskId, sessionId, deltas, iso));
   }, STATE_LOCK);
+}
+
+// --- internal ---
+
+/** The ledger when `v` is one, else undefined (so readState keeps the file aside). */
+function asLedger(v: unknown): Ledger | undefined {
+  const l = v as Partial<Ledger> | null;
+  return l && typeof l === "object" && l.version === 1 && l.tasks && typeof l.tasks === "object" && !Array.isArray(l.tasks) ? parseLedger(v) : undefined;
 }

@@ -6,6 +6,7 @@ import type { PauseEntry } from "../core/track/pause.ts";
 import { parseState, type SessionState } from "../core/track/state.ts";
 import { ensureDir, readJsonFile, writeJsonAtomic } from "./fsx.ts";
 import { withLock } from "./lock.ts";
+import { readState } from "./state-file.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -93,8 +94,9 @@ export function writeIndexEntry(env: Env, root: string, state: SessionState): vo
   if (!path) return;
   ensureDir(dir);
   withLock(`${path}.lock`, () => {
-    const prev = readJsonFile<Record<string, unknown>>(path, { maxBytes: 1024 * 1024 });
-    const respawn = prev.status === "ok" && prev.value && typeof prev.value === "object" ? (prev.value.respawn ?? null) : null;
+    // A corrupt entry is kept aside as <file>.corrupt-<ms> (docs/state.md) and rewritten.
+    const prev = readState(path, asObject, Date.parse(state.updated_at) || 0, { maxBytes: 1024 * 1024 });
+    const respawn = prev?.respawn ?? null;
     writeJsonAtomic(path, {
       version: 1, session_id: state.session_id, project: state.project, root,
       state_path: statePath(root, state.session_id), model: state.model, used_pct: state.used_pct,
@@ -142,6 +144,10 @@ export function updateStateOnly(root: string, sessionId: string, nowMs: number, 
 }
 
 // --- internal ---
+
+function asObject(v: unknown): Record<string, unknown> | undefined {
+  return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+}
 
 function moveAside(path: string, nowMs: number): void {
   try {
