@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { CTX_BIN } from "../helpers/ctx.ts";
 import { ALLOWED_TOOLS, CLAUDE_BIN, hookEntry, makeSandbox, TEST_MODEL, type Sandbox } from "./claude.ts";
 import { allText, contentText, startFakeApi, type FakeApi, type LoggedRequest, type Turn } from "./fake-api.ts";
+import { submit } from "./submit.ts";
 import { startTmux, type TmuxSession } from "./tmux.ts";
 
 let api: FakeApi | undefined;
@@ -82,24 +83,6 @@ async function waitUntil(what: string, ok: () => boolean, timeoutMs = 20_000): P
   while (!ok()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await Bun.sleep(100);
-  }
-}
-
-/**
- * Types a line and presses Enter; under load the client sometimes drops that
- * Enter, so it is pressed again while the text still sits in the input box.
- */
-async function submit(t: TmuxSession, text: string, done: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  await t.sendText(text);
-  const deadline = Date.now() + timeoutMs;
-  let lastEnter = Date.now();
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error(`no effect of typing ${JSON.stringify(text)}; screen:\n${await t.capture()}`);
-    if (Date.now() - lastEnter > 2500 && (await t.capture()).includes(`❯ ${text}`)) {
-      await t.sendKeys("Enter");
-      lastEnter = Date.now();
-    }
-    await Bun.sleep(150);
   }
 }
 
