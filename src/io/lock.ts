@@ -55,9 +55,13 @@ function tryCreate(path: string, content: string): boolean {
   }
   try {
     sys().writeAll(fd, Buffer.from(content));
-  } finally {
+  } catch (err) {
+    // A full disk: an empty lock left behind would make every later run wait for it to go stale.
     closeQuiet(fd);
+    unlinkQuiet(path);
+    throw err;
   }
+  closeQuiet(fd);
   return true;
 }
 
