@@ -7,6 +7,8 @@ import { parseArgs } from "node:util";
 import { CtxError, type Deps } from "../core/deps.ts";
 import { projectDir, stateRoot } from "../core/paths.ts";
 import { settingsFromConfig } from "../core/respawn/settings.ts";
+import { reading, windowFor } from "../core/usage.ts";
+import { latestUsage } from "../io/transcript-tail.ts";
 import { findClaude } from "../io/claude-launch.ts";
 import { loadConfig } from "../io/config.ts";
 import { runDriver } from "../io/respawn-driver.ts";
@@ -100,6 +102,10 @@ async function supervise(args: RespawnArgs, name: string, project: string, root:
       name, target, project, root, env: deps.env, settings: settingsFromConfig(cfg), pollMs: cfg["respawn.poll_ms"],
       enterDelayMs: cfg["respawn.enter_delay_ms"], tmux, claude, now: deps.now, signal: ac.signal,
       log: (line) => deps.stderr(`ctx respawn: ${line}\n`),
+      transcriptPct: (path) => {
+        const tail = latestUsage(path, cfg["monitor.tail_bytes"]);
+        return tail ? reading(tail.usedTokens, windowFor(tail.model, tail.usedTokens, cfg["context.window_size"])).usedPct : undefined;
+      },
     });
     deps.stderr(`ctx respawn: stopped (${final.reason ?? "done"}) after ${final.cycles} cycle(s)\n`);
     return 0;

@@ -8,7 +8,9 @@ type Env = Record<string, string | undefined>;
 /** How to run this very ctx: the compiled binary, or bun with src/main.ts. */
 export function selfCommand(): string[] {
   const script = process.argv[1];
-  return script && /\.[cm]?[jt]s$/.test(script) ? [process.execPath, script] : [process.execPath];
+  // A binary replaced while we run shows as "<path> (deleted)": run the new one at that path.
+  const exec = process.execPath.replace(/ \(deleted\)$/, "");
+  return script && /\.[cm]?[jt]s$/.test(script) ? [exec, script] : [exec];
 }
 
 /** The outcome of a child process run with a timeout. */

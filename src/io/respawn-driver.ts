@@ -3,6 +3,7 @@
  * (capture-pane) and the hooks' state, feeds screen, Stop-hook, usage and tick
  * events, carries out the actions, and persists the record.
  */
+import { statSync } from "node:fs";
 import { classifyScreen } from "../core/screen.ts";
 import { initialState, transition } from "../core/respawn/machine.ts";
 import type { RespawnAction, RespawnEvent, RespawnSettings, RespawnState } from "../core/respawn/types.ts";
@@ -35,6 +36,8 @@ export interface DriverOptions {
   signal: AbortSignal;
   /** Diagnostics. */
   log: (line: string) => void;
+  /** The used % the transcript shows (its latest main-chain request), or undefined. */
+  transcriptPct: (path: string) => number | undefined;
 }
 
 const MAX_EVENTS = 50;
@@ -105,11 +108,14 @@ class Driver {
       this.lastStop = h.last_stop_ms;
       this.queue.push({ type: "stop_hook", at: h.last_stop_ms });
     }
-    const key = `${h.session_id} ${h.used_pct} ${h.updated_ms}`;
-    if (h.used_pct !== null && key !== this.lastUsageKey) {
-      this.lastUsageKey = key;
-      this.queue.push({ type: "usage", pct: h.used_pct, at: h.updated_ms });
-    }
+    const t = h.transcript_path ? fileStamp(h.transcript_path) : undefined;
+    const key = `${h.session_id} ${h.used_pct} ${h.updated_ms} ${t?.key ?? ""}`;
+    if (key === this.lastUsageKey) return;
+    this.lastUsageKey = key;
+    // The transcript is the freshest source (the hooks may not have read it yet); the hooks' figure is the fallback.
+    const fromTranscript = h.transcript_path ? this.o.transcriptPct(h.transcript_path) : undefined;
+    const pct = fromTranscript !== undefined && fromTranscript > 0 ? fromTranscript : h.used_pct;
+    if (pct !== null) this.queue.push({ type: "usage", pct, at: Math.max(h.updated_ms, t?.mtime ?? 0) });
   }
 
   async feed(ev: RespawnEvent): Promise<void> {
@@ -183,6 +189,15 @@ class Driver {
     }
     this.lastWrite = now;
     this.dirty = false;
+  }
+}
+
+function fileStamp(path: string): { key: string; mtime: number } | undefined {
+  try {
+    const st = statSync(path);
+    return { key: `${st.size}:${st.mtimeMs}`, mtime: Math.floor(st.mtimeMs) };
+  } catch {
+    return undefined;
   }
 }
 

@@ -66,6 +66,8 @@ export interface HookReading {
   updated_ms: number;
   /** last_stop_at in ms, or null. */
   last_stop_ms: number | null;
+  /** The session's transcript, when known. */
+  transcript_path: string | null;
 }
 
 /** Names are file names: the session-id alphabet only. */
@@ -106,7 +108,7 @@ export function readHookState(root: string): HookReading | undefined {
   const pct = typeof v.used_pct === "number" && Number.isFinite(v.used_pct) && tokens > 0 ? v.used_pct : null;
   const updated = typeof v.updated_at === "string" ? Date.parse(v.updated_at) : NaN;
   const stop = typeof v.last_stop_at === "string" ? Date.parse(v.last_stop_at) : NaN;
-  return { session_id: v.session_id, used_pct: pct, updated_ms: Number.isFinite(updated) ? updated : 0, last_stop_ms: Number.isFinite(stop) ? stop : null };
+  return { session_id: v.session_id, used_pct: pct, updated_ms: Number.isFinite(updated) ? updated : 0, last_stop_ms: Number.isFinite(stop) ? stop : null, transcript_path: typeof v.transcript_path === "string" && v.transcript_path.startsWith("/") ? v.transcript_path : null };
 }
 
 /**
