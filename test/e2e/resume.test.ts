@@ -68,6 +68,25 @@ test("headless: claude's failure exit code comes back through ctx resume", async
   expect(api.mainRequests()).toHaveLength(0);
 }, 60_000);
 
+test("interactive: ctx resume s.md starts claude in the terminal with the summary as its first message", async () => {
+  api = await startFakeApi([{ content: [{ type: "text", text: "Resumed: on it." }], usage: { input_tokens: 900, output_tokens: 5 } }]);
+  sandbox = await makeSandbox({ apiUrl: api.url, extraEnv: { CTX_CLAUDE: CLAUDE_BIN } });
+  const s = join(sandbox.project, "handoff.md");
+  writeFileSync(s, "# Handoff\n- [ ] INTERACTIVE-MARK wire the CLI\n");
+  tmux = await startTmux({ dir: sandbox.tmp, command: [CTX_BIN, "resume", s, "--", "--model", TEST_MODEL], env: sandbox.env, cwd: sandbox.project });
+  await tmux.waitFor(/Resumed: on it\./, 30_000);
+  const text = userText(api.mainRequests()[0]!);
+  expect(count(text, MARK)).toBe(1);
+  expect(text).toContain("INTERACTIVE-MARK wire the CLI");
+  expect(await tmux.alive()).toBe(true);
+  // Ctrl-C reaches claude, not ctx; ctx leaves with claude when it exits.
+  await tmux.sendKeys("C-c");
+  await Bun.sleep(300);
+  expect(await tmux.alive()).toBe(true);
+  await submit(tmux, "/exit", async () => !(await tmux!.alive()));
+  expect((await tmux.tmux("display-message", "-p", "-t", "e2e:0.0", "#{pane_dead_status}")).trim()).toBe("0");
+}, 60_000);
+
 const TRACK_EVENTS = ["UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "Stop", "PreCompact", "SessionEnd"];
 
 /** settings.json hooks: ctx track on every event, and ctx resume --hook on SessionStart. */
