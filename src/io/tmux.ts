@@ -71,9 +71,10 @@ export function tmuxClient(env: Env, bin = "tmux"): Tmux {
       await run(["send-keys", "-t", target, ...keys]);
     },
     async paneInfo(target) {
-      const out = await run(["display-message", "-p", "-t", target, "#{pane_id}\t#{pane_pid}\t#{pane_dead}\t#{pane_current_path}"]);
-      const [id = "", pid = "0", dead = "0", path = ""] = out.replace(/\n$/, "").split("\t");
-      return { id, pid: Number(pid), dead: dead === "1", path };
+      // tmux turns tabs into "_": space-separated, with the path (which may hold spaces) last.
+      const out = await run(["display-message", "-p", "-t", target, "#{pane_id} #{pane_pid} #{?pane_dead,1,0} #{pane_current_path}"]);
+      const [id = "", pid = "0", dead = "0", ...path] = out.replace(/\n$/, "").split(" ");
+      return { id, pid: Number(pid), dead: dead === "1", path: path.join(" ") };
     },
     async message(target, text) {
       await run(["display-message", "-t", target, text]).catch(() => {});
