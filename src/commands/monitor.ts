@@ -10,7 +10,7 @@ import { envConfig, loadConfig } from "../io/config.ts";
 import { ensureDir, unlinkQuiet, writeJsonAtomic } from "../io/fsx.ts";
 import { withLock } from "../io/lock.ts";
 import { readState } from "../io/state-file.ts";
-import { currentReading, type SourcedReading } from "../io/usage-source.ts";
+import { currentReading, hookWait, type SourcedReading } from "../io/usage-source.ts";
 
 /** Events after which the monitor speaks: Claude Code's and Gemini CLI's. */
 export const MONITOR_EVENTS = new Set(["PostToolUse", "PostToolUseFailure", "AfterTool"]);
@@ -49,8 +49,7 @@ export function monitor(input: Record<string, unknown>, deps: Deps): MonitorResu
   const project = projectDir(deps.env, input.cwd, deps.cwd);
   const cfg = loadConfig(deps, project);
   const now = deps.now();
-  const toolUseId = str(input, "tool_use_id");
-  const wait = toolUseId ? { toolUseId, ms: cfg["monitor.transcript_wait_ms"], now: deps.now } : undefined;
+  const wait = hookWait(input, cfg["monitor.transcript_wait_ms"], deps.now);
   const reading = currentReading(deps.env, now, cfg, sessionId, str(input, "transcript_path"), wait);
   if (!reading) return {};
   const level = monitorLevel(reading.remainingPct, cfg["monitor.warning_remaining"], cfg["monitor.critical_remaining"]);

@@ -13,10 +13,9 @@ import { contextTokens, reading, windowFor } from "../core/usage.ts";
 import { envConfig, loadConfig } from "../io/config.ts";
 import { findClaudePid } from "../io/proc.ts";
 import { appendPause, findPreviousSession, linkNext, loadState, statePath, updateState, writeIndexEntry } from "../io/session-store.ts";
-import { waitForLine } from "../io/transcript-stream.ts";
 import { addLedgerTokens, completeCompactionEvent, writeCompactionEvent } from "../io/session-store-events.ts";
 import { readNewUsage } from "../io/transcript-stream-usage.ts";
-import { currentReading } from "../io/usage-source.ts";
+import { currentReading, hookWait } from "../io/usage-source.ts";
 import { startFinalize } from "./finalize-spawn.ts";
 
 /** What one track run did. */
@@ -115,10 +114,10 @@ function readingFor(job: Job, deps: Deps, cfg: Config, nowMs: number): TrackRead
     const r = reading(used, windowFor(model, used, cfg["context.window_size"]));
     return { ...r, model };
   }
-  if (job.transcriptPath && typeof job.input.tool_use_id === "string" && nearLevels(job, deps, cfg)) {
-    waitForLine(job.transcriptPath, `"id":"${job.input.tool_use_id}"`, cfg["track.transcript_wait_ms"]);
-  }
-  const r = currentReading(deps.env, deps.now(), cfg, job.sessionId, job.transcriptPath);
+  // The client writes its transcript in batches: a Stop (once per turn) always waits for the
+  // turn's last message; a tool hook only near the levels, where one request late matters.
+  const wait = job.event === "Stop" || nearLevels(job, deps, cfg) ? hookWait(job.input, cfg["track.transcript_wait_ms"], deps.now) : undefined;
+  const r = currentReading(deps.env, deps.now(), cfg, job.sessionId, job.transcriptPath, wait);
   return r ? { usedTokens: r.usedTokens, windowSize: r.windowSize, usedPct: r.usedPct, model: r.model } : undefined;
 }
 

@@ -63,42 +63,8 @@ export function streamEntries(path: string, onEntry: (entry: Record<string, any>
   }, opts);
 }
 
-/**
- * Waits up to `timeoutMs` for `needle` to appear in the last 256 KiB of a file:
- * the client writes a tool's request to the transcript a little after the tool's
- * hook may start. True when found.
- */
-export function waitForLine(path: string, needle: string, timeoutMs: number): boolean {
-  const deadline = Date.now() + timeoutMs;
-  const want = Buffer.from(needle);
-  for (;;) {
-    if (tailIncludes(path, want)) return true;
-    if (Date.now() >= deadline) return false;
-    Bun.sleepSync(15);
-  }
-}
-
 // --- internal ---
 
-function tailIncludes(path: string, needle: Buffer): boolean {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch {
-    return false;
-  }
-  try {
-    const size = fstatSync(fd).size;
-    const len = Math.min(size, 256 * 1024);
-    const buf = Buffer.allocUnsafe(len);
-    const n = readSync(fd, buf, 0, len, size - len);
-    return buf.subarray(0, n).includes(needle);
-  } catch {
-    return false;
-  } finally {
-    closeSync(fd);
-  }
-}
 
 function readRange(fd: number, start: number, stop: number, onLine: (line: string) => void, opts: StreamOptions): number {
   const maxLine = opts.maxLineBytes ?? 16 * 1024 * 1024;

@@ -4,6 +4,28 @@ import { reading, windowFor, type ContextReading } from "../core/usage.ts";
 import { readBridge } from "./bridge.ts";
 import { latestUsage, waitForLine } from "./transcript-tail.ts";
 
+/** What to wait for in the transcript before reading it: a text its newest request must contain. */
+export interface TranscriptWait {
+  needle: string;
+  ms: number;
+  now: () => number;
+}
+
+/**
+ * The wait for a hook: a tool hook waits for the line of the request that
+ * called its tool (`tool_use_id`); a Stop hook for the agent's last message.
+ */
+export function hookWait(input: Record<string, unknown>, ms: number, now: () => number): TranscriptWait | undefined {
+  const id = input.tool_use_id;
+  if (typeof id === "string" && /^[A-Za-z0-9_-]{8,200}$/.test(id)) return { needle: `"id":"${id}"`, ms, now };
+  const last = input.last_assistant_message;
+  if (input.hook_event_name === "Stop" && typeof last === "string" && last.trim().length >= 8) {
+    // The message as the transcript stores it: a JSON string; its first line is enough to recognise it.
+    return { needle: JSON.stringify(last.trim().split("\n")[0]!.slice(0, 80)).slice(1, -1), ms, now };
+  }
+  return undefined;
+}
+
 /** A context reading with where it came from. */
 export interface SourcedReading extends ContextReading {
   source: "bridge" | "transcript";
@@ -23,7 +45,7 @@ export function currentReading(
   cfg: Config,
   sessionId: string,
   transcriptPath: string | undefined,
-  wait?: { toolUseId: string; ms: number; now: () => number },
+  wait?: TranscriptWait,
 ): SourcedReading | undefined {
   const bridge = readBridge(env, sessionId);
   if (bridge && isFresh(bridge, nowMs, cfg["monitor.bridge_max_age_s"])) {
@@ -38,7 +60,7 @@ export function currentReading(
     };
   }
   if (!transcriptPath || !transcriptPath.startsWith("/")) return undefined;
-  if (wait && wait.ms > 0 && /^[A-Za-z0-9_-]{1,200}$/.test(wait.toolUseId)) waitForLine(transcriptPath, wait.toolUseId, wait.ms, wait.now);
+  if (wait && wait.ms > 0 && wait.needle.length >= 8) waitForLine(transcriptPath, wait.needle, wait.ms, wait.now);
   const tail = latestUsage(transcriptPath, cfg["monitor.tail_bytes"]);
   if (!tail) return undefined;
   const size = bridge?.context_window_size || windowFor(tail.model ?? bridge?.model ?? undefined, tail.usedTokens, cfg["context.window_size"]);

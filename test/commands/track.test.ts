@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CTX_BIN, runCtx } from "../helpers/ctx.ts";
 import { isolatedEnv, tempDir } from "../helpers/tmp.ts";
@@ -60,6 +60,15 @@ describe("ctx track (hook)", () => {
     expect(s).toMatchObject({ used_tokens: 150000, used_pct: 75, peak_pct: 75, peak_tokens: 150000, threshold_reached: "caution", last_event: "usage" });
     expect(s.models["claude-sonnet-4-5"]).toMatchObject({ requests: 3, input_tokens: 150200, cache_read_input_tokens: 283000, output_tokens: 50 });
     expect(s.models.unknown).toMatchObject({ requests: 1, input_tokens: 20000 });
+  });
+
+  test("Stop waits for the client to write the turn's last message before reading usage", async () => {
+    const tr = join(t.dir, "late.jsonl");
+    const line = (id: string, n: number, text: string) => JSON.stringify({ type: "assistant", requestId: `r${id}`, message: { id, model: "claude-sonnet-4-5", usage: { input_tokens: n, output_tokens: 1 }, content: [{ type: "text", text }] } });
+    writeFileSync(tr, `${line("a", 20000, "Working on it.")}\n`);
+    setTimeout(() => appendFileSync(tr, `${line("b", 120000, "Finished: all \"tests\" pass.\nDetails follow.")}\n`), 100);
+    await track(hook("Stop", { transcript_path: tr, last_assistant_message: 'Finished: all "tests" pass.\nDetails follow.' }));
+    expect(state()).toMatchObject({ used_tokens: 120000, used_pct: 60 });
   });
 
   test("PreCompact writes an event whose tokens_after the next usage fills in", async () => {
