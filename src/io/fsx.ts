@@ -1,5 +1,5 @@
 import { basename, dirname, join } from "../core/pathx.ts";
-import { sys, SysError } from "./sys.ts";
+import { sys, type Stat, type SysError } from "./sys.ts";
 
 /** Options for reading a file safely. */
 export interface ReadOptions {
@@ -52,25 +52,33 @@ export function readFileSafe(path: string, opts: ReadOptions = {}): string | und
 
 /** Like readFileSafe, as bytes. */
 export function readBytesSafe(path: string, opts: ReadOptions = {}): Buffer | undefined {
-  const s = sys();
-  let fd: number;
-  try {
-    fd = s.openRead(path);
-  } catch {
-    return undefined;
-  }
-  try {
-    const st = s.fstat(fd);
+  return withReadFile(path, (fd, st) => {
     if (!st.isFile || st.size > (opts.maxBytes ?? 64 * 1024 * 1024)) return undefined;
     if (opts.ownerUid !== undefined && st.uid !== opts.ownerUid) return undefined;
     const buf = Buffer.allocUnsafe(st.size);
     let off = 0;
     while (off < st.size) {
-      const n = s.pread(fd, buf, off, st.size - off, off);
+      const n = sys().pread(fd, buf, off, st.size - off, off);
       if (n <= 0) break;
       off += n;
     }
     return buf.subarray(0, off);
+  });
+}
+
+/**
+ * Opens `path` for reading without following a symlink or blocking on a FIFO,
+ * hands `fn` the descriptor and its stat, and closes it. Any error gives undefined.
+ */
+export function withReadFile<T>(path: string, fn: (fd: number, st: Stat) => T): T | undefined {
+  let fd: number;
+  try {
+    fd = sys().openRead(path);
+  } catch {
+    return undefined;
+  }
+  try {
+    return fn(fd, sys().fstat(fd));
   } catch {
     return undefined;
   } finally {
@@ -129,19 +137,7 @@ export function closeQuiet(fd: number): void {
 
 /** The modification time of a file (not following a symlink) in ms, or undefined. */
 export function mtimeMs(path: string): number | undefined {
-  let fd: number;
-  try {
-    fd = sys().openRead(path);
-  } catch {
-    return undefined;
-  }
-  try {
-    return sys().fstat(fd).mtimeMs;
-  } catch {
-    return undefined;
-  } finally {
-    closeQuiet(fd);
-  }
+  return withReadFile(path, (_fd, st) => st.mtimeMs);
 }
 
 /** The current user's uid, or undefined where the platform has none. */

@@ -1,5 +1,5 @@
 import { contextTokens, count } from "../core/usage.ts";
-import { closeQuiet } from "./fsx.ts";
+import { withReadFile } from "./fsx.ts";
 import { sys } from "./sys.ts";
 
 /** The latest context usage found in a transcript. */
@@ -22,21 +22,7 @@ const NEEDLES = ['"assistant"', "compact_boundary", '"tokens"'].map((s) => Buffe
  * Understands Claude Code transcripts and Gemini CLI chat logs (`tokens.input`).
  */
 export function latestUsage(path: string, maxBytes: number): TailUsage | undefined {
-  let fd: number;
-  try {
-    fd = sys().openRead(path);
-  } catch {
-    return undefined;
-  }
-  try {
-    const st = sys().fstat(fd);
-    if (!st.isFile) return undefined;
-    return scanBackwards(fd, st.size, maxBytes);
-  } catch {
-    return undefined;
-  } finally {
-    closeQuiet(fd);
-  }
+  return withReadFile(path, (fd, st) => (st.isFile ? scanBackwards(fd, st.size, maxBytes) : undefined));
 }
 
 /** Reads one transcript line and returns its usage if it is a relevant one. */
@@ -83,24 +69,15 @@ export function waitForLine(path: string, needle: string, waitMs: number, now: (
 // --- internal ---
 
 function tailIncludes(path: string, needle: Buffer, windowBytes: number): boolean {
-  let fd: number;
-  try {
-    fd = sys().openRead(path);
-  } catch {
-    return false;
-  }
-  try {
-    const st = sys().fstat(fd);
-    if (!st.isFile) return false;
-    const len = Math.min(st.size, windowBytes);
-    const buf = Buffer.allocUnsafe(len);
-    const n = sys().pread(fd, buf, 0, len, st.size - len);
-    return buf.subarray(0, n).includes(needle);
-  } catch {
-    return false;
-  } finally {
-    closeQuiet(fd);
-  }
+  return (
+    withReadFile(path, (fd, st) => {
+      if (!st.isFile) return false;
+      const len = Math.min(st.size, windowBytes);
+      const buf = Buffer.allocUnsafe(len);
+      const n = sys().pread(fd, buf, 0, len, st.size - len);
+      return buf.subarray(0, n).includes(needle);
+    }) ?? false
+  );
 }
 
 function scanBackwards(fd: number, size: number, maxBytes: number): TailUsage | undefined {
