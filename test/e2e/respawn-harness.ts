@@ -29,10 +29,10 @@ export interface Supervised {
 
 const EVENTS = ["SessionStart", "UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "Stop", "PreCompact", "SessionEnd"];
 
-/** Starts `ctx respawn start --name e2e -- <claude args> <prompt>` in a fresh sandbox. */
-export async function superviseSession(api: FakeApi, prompt: string, respawnEnv: Record<string, string>): Promise<Supervised> {
-  const hooks: Record<string, object[]> = {};
-  for (const e of EVENTS) hooks[e] = hookEntry(`${CTX_BIN} track`, e.startsWith("PostToolUse") ? "*" : undefined);
+/** Starts (with `events`: only those wired to ctx track) `ctx respawn start --name e2e -- <claude args> <prompt>` in a fresh sandbox. */
+export async function superviseSession(api: FakeApi, prompt: string, respawnEnv: Record<string, string>, events = EVENTS): Promise<Supervised> {
+  const hooks: Record<string, object[]> = { SessionStart: [] };
+  for (const e of events) hooks[e] = hookEntry(`${CTX_BIN} track`, e.startsWith("PostToolUse") ? "*" : undefined);
   hooks.SessionStart = [...hooks.SessionStart!, ...hookEntry(`${CTX_BIN} resume --hook`)];
   const sandbox = await makeSandbox({ apiUrl: api.url, settings: { hooks } });
   const env: Record<string, string> = {
