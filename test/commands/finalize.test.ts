@@ -2,19 +2,15 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runCtx } from "../helpers/ctx.ts";
-import { isolatedEnv, tempDir } from "../helpers/tmp.ts";
+import { projectSandbox, type ProjectSandbox } from "../helpers/tmp.ts";
 
 const FIXTURE = join(import.meta.dir, "..", "fixtures", "transcripts", "track-basic.jsonl");
 const SID = "f7ec5035-802f-40d6-a0b6-e8fafc9e3b7f";
-let t: ReturnType<typeof tempDir>;
+let t: ProjectSandbox["t"];
 let env: Record<string, string>;
 let project: string;
 beforeEach(() => {
-  t = tempDir();
-  project = join(t.dir, "proj");
-  mkdirSync(project, { recursive: true });
-  env = isolatedEnv(t.dir, { CLAUDE_PROJECT_DIR: project, CTX_TASK_ID: "task-42", CTX_TEAM: "team-5" });
-  mkdirSync(env.TMPDIR!, { recursive: true });
+  ({ t, env, project } = projectSandbox({ CTX_TASK_ID: "task-42", CTX_TEAM: "team-5" }));
 });
 afterEach(() => t.cleanup());
 

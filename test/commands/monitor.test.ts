@@ -2,19 +2,15 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runCtx } from "../helpers/ctx.ts";
-import { isolatedEnv, tempDir } from "../helpers/tmp.ts";
+import { projectSandbox, type ProjectSandbox } from "../helpers/tmp.ts";
 import { assistantLine } from "../helpers/transcript.ts";
 
-let t: ReturnType<typeof tempDir>;
+let t: ProjectSandbox["t"];
 let env: Record<string, string>;
 let project: string;
 let transcript: string;
 beforeEach(() => {
-  t = tempDir();
-  project = join(t.dir, "proj");
-  mkdirSync(project, { recursive: true });
-  env = isolatedEnv(t.dir, { CLAUDE_PROJECT_DIR: project });
-  mkdirSync(env.TMPDIR!, { recursive: true });
+  ({ t, env, project } = projectSandbox());
   transcript = join(t.dir, "t.jsonl");
 });
 afterEach(() => t.cleanup());

@@ -2,18 +2,14 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CTX_BIN, runCtx } from "../helpers/ctx.ts";
-import { isolatedEnv, tempDir } from "../helpers/tmp.ts";
+import { projectSandbox, type ProjectSandbox } from "../helpers/tmp.ts";
 
 const FIXTURE = join(import.meta.dir, "..", "fixtures", "transcripts", "track-basic.jsonl");
-let t: ReturnType<typeof tempDir>;
+let t: ProjectSandbox["t"];
 let env: Record<string, string>;
 let project: string;
 beforeEach(() => {
-  t = tempDir();
-  project = join(t.dir, "proj");
-  mkdirSync(project, { recursive: true });
-  env = isolatedEnv(t.dir, { CLAUDE_PROJECT_DIR: project });
-  mkdirSync(env.TMPDIR!, { recursive: true });
+  ({ t, env, project } = projectSandbox());
 });
 afterEach(() => t.cleanup());
 

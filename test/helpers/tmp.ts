@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -28,4 +28,21 @@ export function isolatedEnv(root: string, extra: Record<string, string> = {}): R
     TMPDIR: join(root, "tmp"),
     ...extra,
   };
+}
+
+/** A per-test project sandbox: a temp dir holding `proj/`, and an isolated env whose CLAUDE_PROJECT_DIR is that project. */
+export interface ProjectSandbox {
+  t: { dir: string; cleanup: () => void };
+  project: string;
+  env: Record<string, string>;
+}
+
+/** Creates a ProjectSandbox (TMPDIR exists; HOME and XDG_* are inside it too). */
+export function projectSandbox(extra: Record<string, string> = {}): ProjectSandbox {
+  const t = tempDir();
+  const project = join(t.dir, "proj");
+  mkdirSync(project, { recursive: true });
+  const env = isolatedEnv(t.dir, { CLAUDE_PROJECT_DIR: project, ...extra });
+  mkdirSync(env.TMPDIR!, { recursive: true });
+  return { t, project, env };
 }
