@@ -110,9 +110,13 @@ function baseName(path: string): string {
   return trimmed.slice(trimmed.lastIndexOf("/") + 1) || trimmed;
 }
 
-/** Strips control characters (no escape sequences from the payload reach the terminal) and caps the length. */
+/**
+ * Strips control characters (no escape sequences from the payload reach the
+ * terminal), line separators and bidi controls (a U+202E in a project name
+ * would show the rest of the line reversed), and caps the length.
+ */
 function sanitize(s: string, max: number): string {
-  const clean = s.replace(/[\u0000-\u001f\u007f-\u009f]/g, "");
+  const clean = s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, "");
   return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
 }
 

@@ -25,7 +25,8 @@ export function checkStatusline(out: string): string | undefined {
   const visible = out.slice(0, -1).replace(ANSI_SGR, "");
   if (visible.trim() === "") return "blank line";
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(visible)) return `control character in ${JSON.stringify(visible.slice(0, 200))}`;
+  // C0/C1 controls, line separators, and bidi controls (which reorder the rest of the line on screen)
+  if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/.test(visible)) return `control character in ${JSON.stringify(visible.slice(0, 200))}`;
   if ([...visible].length > MAX_LINE) return `line of ${[...visible].length} characters`;
   return undefined;
 }

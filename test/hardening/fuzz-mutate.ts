@@ -20,7 +20,7 @@ export interface FuzzInput {
 /** Values that have broken parsers and path builders before. */
 export const HOSTILE_STRINGS = [
   "", " ", "../../../../etc/passwd", "../x", "a/b", "/", ".", "..", "x".repeat(129), "x".repeat(100_000),
-  "\u0000", "a\u0000b", "\n", "a\nb\r\n", "\u001b[31mred\u001b[0m", "\u202eevil", "\ud800", "😀".repeat(50),
+  "\u0000", "a\u0000b", "\n", "a\nb\r\n", "\u001b[31mred\u001b[0m", "\u202eevil", "\u2066iso\u2069", "a\u2028b\u2029", "a\u0085b", "\u009b31m", "\ud800", "😀".repeat(50),
   "%s%n", "${HOME}", "$(touch pwned)", "`id`", "C:\\\\x", "~", "~/.ssh/id_rsa", "NaN", "-1", "1e999", "null",
 ];
 
