@@ -131,7 +131,7 @@ class Driver {
       case "record":
         return this.record(a.event, a.detail);
       case "notify":
-        o.log(a.message);
+        o.log(a.message.replace(/^ctx respawn: /, ""));
         return o.tmux.message(o.target, a.message);
       case "send_text":
         if (a.text === "/clear" && this.summaryPath) {

@@ -57,6 +57,16 @@ test("e2e respawn: two full cycles unattended (finalize, /clear, summary injecte
   expect(steps).toEqual(["finalize", "clear", "kickstart", "finalize", "clear", "kickstart"]);
   expect(rec.phase).not.toBe("halted");
 
+  // ctx status sees the supervisor through the supervised session's index entry.
+  await waitUntil(() => sup!.record()?.session_id, 10_000, describe);
+  await Bun.sleep(1200);
+  const status = Bun.spawnSync([CTX_BIN, "status", "--json", "--all"], { cwd: sup.sandbox.project, env: sup.env });
+  const rows = JSON.parse(status.stdout.toString());
+  const row = (Array.isArray(rows) ? rows : rows.sessions).find((r: any) => r.session_id === sup!.record().session_id);
+  expect(row.respawn).toBe(sup.record().phase); // the supervisor's phase, as `respawn:<phase>` in the table
+  const entry = JSON.parse(readFileSync(`${sup.env.XDG_STATE_HOME}/ctx/sessions/${row.session_id}.json`, "utf8"));
+  expect(entry.respawn).toMatchObject({ name: "e2e", cycles: 2, state_path: expect.stringContaining("state/respawn/e2e.json") });
+
   // stop ends supervision and leaves the pane running.
   const stop = Bun.spawn([CTX_BIN, "respawn", "stop", "--name", "e2e"], { cwd: sup.sandbox.project, env: sup.env, stdout: "pipe", stderr: "pipe" });
   expect(await stop.exited).toBe(0);
