@@ -23,7 +23,8 @@ export function machine(): string[] {
   const os = /PRETTY_NAME="?([^"\n]+)/.exec(read("/etc/os-release"))?.[1] ?? process.platform;
   const kernel = Bun.spawnSync(["uname", "-r"]).stdout.toString().trim();
   const cores = navigator.hardwareConcurrency;
-  return [`CPU: ${cpu}, ${cores} cores`, `RAM: ${(memKb / 1048576).toFixed(1)} GiB`, `OS: ${os}, Linux ${kernel}`, `bun ${Bun.version}; Node.js ${nodeVersion()}`];
+  const load = read("/proc/loadavg").split(" ").slice(0, 3).join(" ");
+  return [`CPU: ${cpu}, ${cores} cores`, `load average at the start: ${load}`, `RAM: ${(memKb / 1048576).toFixed(1)} GiB`, `OS: ${os}, Linux ${kernel}`, `bun ${Bun.version}; Node.js ${nodeVersion()}`];
 }
 
 /** `ctx finalize` on a generated transcript of `mb` MB, through bench/finalize.ts. */
@@ -96,7 +97,11 @@ function explainStartupFloor(rows: Result[]): void {
     const m = /^(\w+) vs cat \(([\d.]+) ms vs ([\d.]+) ms\)/.exec(r.figure);
     if (!m || r.pass !== false || !Number.isFinite(floorMs)) continue;
     const [ctxMs, catMs] = [Number(m[2]), Number(m[3])];
-    r.note = `the bun runtime's bare start-up (\`ctx --version\`, ${floorMs.toFixed(1)} ms) is already ${(floorMs / catMs).toFixed(1)}x cat (${catMs.toFixed(1)} ms); ${m[1]}'s own work adds ${Math.max(0, ctxMs - floorMs).toFixed(1)} ms. A bun-compiled binary cannot meet 8x cat on this machine without a faster runtime start.`;
+    const floorX = floorMs / catMs;
+    const budgetMs = 8 * catMs - floorMs;
+    r.note = `the bun runtime's bare start-up (\`ctx --version\`, ${floorMs.toFixed(1)} ms) is ${floorX.toFixed(1)}x cat (${catMs.toFixed(1)} ms) by itself; ${m[1]}'s own work adds ${Math.max(0, ctxMs - floorMs).toFixed(1)} ms (config, state and bridge I/O with fsync); ` +
+      (floorX >= 8 ? "a bun-compiled binary cannot meet 8x cat on this machine." : `8x cat leaves only ${budgetMs.toFixed(1)} ms for that work above the start-up.`) +
+      " The figures are wall times on a 2-core machine shared with other jobs (see the load average above).";
   }
 }
 
