@@ -60,7 +60,9 @@ export function waitForLine(path: string, needle: string, waitMs: number, now: (
   const want = Buffer.from(needle);
   const deadline = now() + waitMs;
   for (;;) {
-    if (tailIncludes(path, want, windowBytes)) return true;
+    const found = tailIncludes(path, want, windowBytes);
+    // A transcript that is missing or not a file will not grow into the answer: do not wait for it.
+    if (found !== false) return found === true;
     if (now() >= deadline) return false;
     Bun.sleepSync(10);
   }
@@ -68,16 +70,15 @@ export function waitForLine(path: string, needle: string, waitMs: number, now: (
 
 // --- internal ---
 
-function tailIncludes(path: string, needle: Buffer, windowBytes: number): boolean {
-  return (
-    withReadFile(path, (fd, st) => {
-      if (!st.isFile) return false;
-      const len = Math.min(st.size, windowBytes);
-      const buf = Buffer.allocUnsafe(len);
-      const n = sys().pread(fd, buf, 0, len, st.size - len);
-      return buf.subarray(0, n).includes(needle);
-    }) ?? false
-  );
+/** Whether the tail holds `needle`: true, false, or undefined when there is no readable regular file. */
+function tailIncludes(path: string, needle: Buffer, windowBytes: number): boolean | undefined {
+  return withReadFile(path, (fd, st) => {
+    if (!st.isFile) return undefined;
+    const len = Math.min(st.size, windowBytes);
+    const buf = Buffer.allocUnsafe(len);
+    const n = sys().pread(fd, buf, 0, len, st.size - len);
+    return buf.subarray(0, n).includes(needle);
+  });
 }
 
 function scanBackwards(fd: number, size: number, maxBytes: number): TailUsage | undefined {

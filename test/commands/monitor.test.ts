@@ -144,6 +144,12 @@ describe("ctx monitor without a bridge", () => {
     expect(out?.hookSpecificOutput.additionalContext).toContain("70% of the context window is used");
   });
 
+  test("does not wait for a transcript that does not exist", async () => {
+    const started = Date.now();
+    expect(await monitor(hook({ tool_use_id: "toolu_missing", transcript_path: join(t.dir, "nope.jsonl") }))).toBeUndefined();
+    expect(Date.now() - started).toBeLessThan(250);
+  });
+
   test("gives up waiting after monitor.transcript_wait_ms and uses what is there", async () => {
     writeFileSync(transcript, `${assistantLine(140_000)}\n`);
     const started = Date.now();
