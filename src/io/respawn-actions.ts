@@ -1,4 +1,7 @@
 /** The slow actions of the supervisor: `ctx finalize`, the hand-over file, and the AI idle check. */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { pendingPath } from "./resume-state.ts";
 import { writeJsonAtomic } from "./fsx.ts";
 import { stripAnsi } from "../core/screen.ts";
@@ -71,8 +74,16 @@ export function parseVerdict(text: string): "idle" | "working" | "error" {
 }
 
 /** Runs the AI idle check with `claude -p` on the screen. */
-export async function runAiCheck(o: { claude: string; cwd: string; env: Env; screen: string; timeoutMs: number }): Promise<{ verdict: "idle" | "working" | "error"; detail?: string }> {
-  const r = await runChild([o.claude, "-p", aiCheckPrompt(o.screen), "--output-format", "text"], { cwd: o.cwd, env: o.env, timeoutMs: o.timeoutMs });
+export async function runAiCheck(o: { claude: string; env: Env; screen: string; timeoutMs: number }): Promise<{ verdict: "idle" | "working" | "error"; detail?: string }> {
+  // Run outside the project and without CTX_DIR, so the hooks never record the check as the project's newest session.
+  const cwd = mkdtempSync(join(tmpdir(), "ctx-ai-check-"));
+  const { CTX_DIR: _root, CLAUDE_PROJECT_DIR: _project, ...env } = o.env;
+  let r: ChildResult;
+  try {
+    r = await runChild([o.claude, "-p", aiCheckPrompt(o.screen), "--output-format", "text"], { cwd, env, timeoutMs: o.timeoutMs });
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
+  }
   if (r.timedOut) return { verdict: "error", detail: "timeout" };
   if (r.code !== 0) return { verdict: "error", detail: `exit ${r.code}` };
   const verdict = parseVerdict(r.stdout);

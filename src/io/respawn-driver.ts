@@ -3,12 +3,12 @@
  * (capture-pane) and the hooks' state, feeds screen, Stop-hook, usage and tick
  * events, carries out the actions, and persists the record.
  */
-import { statSync } from "node:fs";
 import { classifyScreen } from "../core/screen.ts";
 import { initialState, transition } from "../core/respawn/machine.ts";
 import type { RespawnAction, RespawnEvent, RespawnSettings, RespawnState } from "../core/respawn/types.ts";
 import { runAiCheck, runFinalize, writePending } from "./respawn-actions.ts";
 import { readHookState, writeIndexRespawn, writeRecord, type RespawnLogEntry, type RespawnRecord } from "./respawn-store.ts";
+import { abortableSleep as sleep, fileStamp } from "./respawn-poll.ts";
 import type { Tmux } from "./tmux.ts";
 
 type Env = Record<string, string | undefined>;
@@ -59,6 +59,7 @@ class Driver {
   lastStop: number | null = null;
   lastUsageKey = "";
   sessionId: string | null = null;
+  indexedSid: string | null = null;
   summaryPath: string | null = null;
   lastWrite = 0;
   dirty = true;
@@ -138,13 +139,14 @@ class Driver {
           writePending(o.root, this.summaryPath, o.now());
           this.summaryPath = null;
         }
-        return o.tmux.sendText(o.target, a.text, o.enterDelayMs).catch((e) => this.record("send_failed", String(e)));
+        // A newline typed into the input box would submit half the prompt: one line only.
+        return o.tmux.sendText(o.target, a.text.replace(/\s*\n\s*/g, " "), o.enterDelayMs).catch((e) => this.record("send_failed", String(e)));
       case "send_keys":
         return o.tmux.sendKeys(o.target, a.keys).catch((e) => this.record("send_failed", String(e)));
       case "finalize":
         return void this.finalize();
       case "ai_check":
-        return void runAiCheck({ claude: o.claude, cwd: o.project, env: o.env, screen: this.prevText, timeoutMs: o.settings.aiCheckTimeoutMs })
+        return void runAiCheck({ claude: o.claude, env: o.env, screen: this.prevText, timeoutMs: o.settings.aiCheckTimeoutMs })
           .then((r) => this.queue.push({ type: "ai_verdict", verdict: r.verdict, ...(r.detail ? { detail: r.detail } : {}) }));
       case "exit":
         this.done = true;
@@ -183,6 +185,9 @@ class Driver {
     };
     try {
       writeRecord(rec);
+      // After /clear the old session is no longer supervised: its entry says so.
+      if (this.indexedSid && this.indexedSid !== this.sessionId) writeIndexRespawn(o.env, this.indexedSid, o, null);
+      this.indexedSid = this.sessionId;
       if (this.sessionId) writeIndexRespawn(o.env, this.sessionId, o, { name: o.name, state: s.phase, cycles: s.cycles, reason: s.reason, state_path: `${o.root}/state/respawn/${o.name}.json`, updated_at: rec.updated_at });
     } catch (err) {
       o.log(`cannot write the respawn record: ${(err as Error).message}`);
@@ -190,26 +195,4 @@ class Driver {
     this.lastWrite = now;
     this.dirty = false;
   }
-}
-
-function fileStamp(path: string): { key: string; mtime: number } | undefined {
-  try {
-    const st = statSync(path);
-    return { key: `${st.size}:${st.mtimeMs}`, mtime: Math.floor(st.mtimeMs) };
-  } catch {
-    return undefined;
-  }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
 }
