@@ -4,6 +4,8 @@
  * costs a hook 1-2 ms at start-up (a quarter of its run); elsewhere, or with
  * CTX_NO_FFI=1, they fall back to node:fs, loaded only then.
  */
+import { ffiSys } from "./sys-ffi.ts";
+import { nodeSys } from "./sys-node.ts";
 import type { Sys } from "./sys-types.ts";
 
 export type { Stat, Sys } from "./sys-types.ts";
@@ -22,10 +24,10 @@ export function sys(): Sys {
 function pick(): Sys {
   if (process.platform === "linux" && !Bun.env.CTX_NO_FFI) {
     try {
-      return require("./sys-ffi.ts").ffiSys() as Sys;
+      return ffiSys();
     } catch {
       // no glibc (musl, a sandbox without dlopen): fall through
     }
   }
-  return require("./sys-node.ts").nodeSys() as Sys;
+  return nodeSys();
 }
