@@ -48,6 +48,7 @@ export const SCHEMA = {
   "track.stdin_timeout_ms": num(2000, "Give up on hook stdin after this long"),
   "track.transcript_wait_ms": num(300, "From the caution level on, how long a tool hook waits for the client to flush the tool's request to the transcript (its usage is read from there)"),
   "respawn.mode": str("context", "Respawn strategy: context (compact / finalize-clear-kickstart near the limit) or keep-working (cycle on every idle)", ["context", "keep-working"]),
+  "respawn.strategy": str("", "Same as respawn.mode; when set, it wins", ["context", "keep-working"]),
   "respawn.compact_at": thr(85, "Respawn: send /compact when idle at or above this used % (off = never compact)"),
   "respawn.restart_at": thr(90, "Respawn: full cycle (finalize, /clear, kickstart) when still at or above this used % after compaction, or when compaction is off"),
   "respawn.max_cycles_per_hour": num(6, "Respawn: at most this many cycles in any hour"),

@@ -5,7 +5,7 @@ import type { RespawnSettings } from "./types.ts";
 export function settingsFromConfig(cfg: Config): RespawnSettings {
   const s = (v: number): number => Math.round(v * 1000);
   return {
-    mode: cfg["respawn.mode"] === "keep-working" ? "keep-working" : "context",
+    mode: (cfg["respawn.strategy"] || cfg["respawn.mode"]) === "keep-working" ? "keep-working" : "context",
     compactAt: cfg["respawn.compact_at"],
     restartAt: cfg["respawn.restart_at"],
     maxCyclesPerHour: cfg["respawn.max_cycles_per_hour"],

@@ -52,4 +52,8 @@ describe("settingsFromConfig", () => {
     const s = settingsFromConfig(resolveConfig([envLayer(env)]));
     expect(s).toMatchObject({ compactAt: false, restartAt: 80, mode: "keep-working", updatePrompt: "", sendInit: true, autoAcceptPlans: true, aiCheck: true, maxCyclesPerHour: 2, cooldownMs: 5000 });
   });
+  test("respawn.strategy is the same switch as respawn.mode, and wins when set", () => {
+    expect(settingsFromConfig(resolveConfig([envLayer({ CTX_RESPAWN_STRATEGY: "keep-working" })])).mode).toBe("keep-working");
+    expect(settingsFromConfig(resolveConfig([envLayer({ CTX_RESPAWN_STRATEGY: "context", CTX_RESPAWN_MODE: "keep-working" })])).mode).toBe("context");
+  });
 });
