@@ -8,7 +8,8 @@ import { initialState, transition } from "../core/respawn/machine.ts";
 import type { RespawnAction, RespawnEvent, RespawnSettings, RespawnState } from "../core/respawn/types.ts";
 import { runAiCheck, runFinalize, writePending } from "./respawn-actions.ts";
 import { readHookState, writeIndexRespawn, writeRecord, type RespawnLogEntry, type RespawnRecord } from "./respawn-store.ts";
-import { abortableSleep as sleep, fileStamp } from "./respawn-poll.ts";
+import { fileStamp } from "./respawn-poll.ts";
+import { abortableSleep as sleep } from "./sleep.ts";
 import type { Tmux } from "./tmux.ts";
 
 type Env = Record<string, string | undefined>;

@@ -1,4 +1,5 @@
 /** The refresh loop of `ctx status --watch`: redraws in place until SIGINT or SIGTERM. */
+import { abortableSleep } from "./sleep.ts";
 
 /** Loop options. */
 export interface WatchOptions {
@@ -24,7 +25,7 @@ export async function watchLoop(o: WatchOptions): Promise<void> {
     while (!ac.signal.aborted) {
       const text = o.frame();
       o.write(o.inPlace ? `\x1b[H${text.replace(/\n/g, "\x1b[K\n")}\x1b[J` : `${text}\n`);
-      await sleep(o.intervalMs, ac.signal);
+      await abortableSleep(o.intervalMs, ac.signal);
     }
   } finally {
     if (o.inPlace) o.write("\x1b[?25h");
@@ -32,19 +33,4 @@ export async function watchLoop(o: WatchOptions): Promise<void> {
     process.off("SIGTERM", stop);
     o.signal?.removeEventListener("abort", stop);
   }
-}
-
-// --- internal ---
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done);
-  });
 }
