@@ -10,6 +10,7 @@ import type { RespawnState } from "../core/respawn/types.ts";
 import { isValidSessionId } from "../core/session-id.ts";
 import { ensureDir, readJsonFile, writeJsonAtomic } from "./fsx.ts";
 import { withLock } from "./lock.ts";
+import { readState } from "./state-file.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -85,8 +86,7 @@ export function writeRecord(rec: RespawnRecord): void {
 
 /** Reads a record, or undefined. */
 export function readRecord(root: string, name: string): RespawnRecord | undefined {
-  const r = readJsonFile<RespawnRecord>(recordPath(root, name), { maxBytes: 4 * 1024 * 1024 });
-  return r.status === "ok" && r.value && typeof r.value === "object" ? r.value : undefined;
+  return readState(recordPath(root, name), (v) => asObject(v) as RespawnRecord | undefined, Date.now(), { maxBytes: 4 * 1024 * 1024 });
 }
 
 /** Names of every supervisor record under `root`. */
@@ -122,8 +122,13 @@ export function writeIndexRespawn(env: Env, sessionId: string, base: { project: 
   if (!path) return;
   ensureDir(dir);
   withLock(`${path}.lock`, () => {
-    const prev = readJsonFile<Record<string, unknown>>(path, { maxBytes: 1024 * 1024 });
-    const entry = prev.status === "ok" && prev.value && typeof prev.value === "object" ? prev.value : { version: 1, session_id: sessionId, project: base.project, root: base.root, updated_at: new Date().toISOString() };
+    // A corrupt entry is kept aside (readState) and started over.
+    const prev = readState(path, asObject, Date.now(), { maxBytes: 1024 * 1024 });
+    const entry = prev ?? { version: 1, session_id: sessionId, project: base.project, root: base.root, updated_at: new Date().toISOString() };
     writeJsonAtomic(path, { ...entry, respawn });
   }, { timeoutMs: 1000 });
+}
+
+function asObject(v: unknown): Record<string, unknown> | undefined {
+  return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 }
