@@ -38,7 +38,9 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ctx-install.XXXXXX")
+tmp_base=${TMPDIR:-/tmp}
+[ -d "$tmp_base" ] && [ -w "$tmp_base" ] || tmp_base=/tmp
+tmp=$(mktemp -d "$tmp_base/ctx-install.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
 
