@@ -29,7 +29,7 @@ export function machine(): string[] {
 
 /** `ctx finalize` on a generated transcript of `mb` MB, through bench/finalize.ts. */
 export function benchFinalize(mb: number): Result[] {
-  const r = Bun.spawnSync(["bun", join(import.meta.dir, "finalize.ts"), String(mb)], { stdout: "pipe", stderr: "pipe" });
+  const r = Bun.spawnSync([process.execPath, join(import.meta.dir, "finalize.ts"), String(mb)], { stdout: "pipe", stderr: "pipe" });
   const out = r.stdout.toString();
   const m = /ctx finalize: exit (\d+), ([\d.]+) s, peak RSS (\d+) MB/.exec(out);
   if (!m || m[1] !== "0") {

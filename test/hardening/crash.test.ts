@@ -108,7 +108,7 @@ describe("crash safety", () => {
     const state = join(sb.project, ".ctx", "state");
     const locks = [join(state, "sessions", `${SID}.json.lock`), join(state, "monitor", `${SID}.json.lock`)];
     mkdirSync(join(state, "monitor"), { recursive: true });
-    const holder = Bun.spawn(["bun", join(import.meta.dir, "lock-holder.ts"), ...locks], { stdout: "pipe", stderr: "inherit" });
+    const holder = Bun.spawn([process.execPath, join(import.meta.dir, "lock-holder.ts"), ...locks], { stdout: "pipe", stderr: "inherit" });
     const reader = holder.stdout.getReader();
     expect(new TextDecoder().decode((await reader.read()).value)).toBe("locked\n");
     holder.kill(9);
