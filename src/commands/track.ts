@@ -2,7 +2,8 @@ import { parseArgs } from "node:util";
 import type { Config } from "../core/config-schema.ts";
 import { debug, type Deps } from "../core/deps.ts";
 import { parseHookInput, str } from "../core/hook-input.ts";
-import { projectDir, stateRoot } from "../core/paths.ts";
+import { join } from "../core/pathx.ts";
+import { projectDir, stateRoot, tmpDir, userStateDir } from "../core/paths.ts";
 import { isValidSessionId } from "../core/session-id.ts";
 import { levelMessage, type Thresholds } from "../core/track/levels.ts";
 import { taskIdFor } from "../core/track/stamp.ts";
@@ -15,6 +16,7 @@ import { findClaudePid } from "../io/proc.ts";
 import { appendPause, findPreviousSession, linkNext, loadState, statePath, updateState, writeIndexEntry } from "../io/session-store.ts";
 import { addLedgerTokens, completeCompactionEvent, writeCompactionEvent } from "../io/session-store-events.ts";
 import { readNewUsage } from "../io/transcript-stream-usage.ts";
+import { sweepStaleTemps } from "../io/sweep.ts";
 import { currentReading, hookWait } from "../io/usage-source.ts";
 import { startFinalize } from "./finalize-spawn.ts";
 
@@ -168,6 +170,7 @@ async function afterUpdate(done: Done, job: Job, deps: Deps, root: string, iso: 
   if (step.compactionDone) safe("compaction", () => completeCompactionEvent(step.compactionDone!.path, step.compactionDone!.tokens_after, iso));
   safe("ledger", () => addLedgerTokens(root, state.task_id, state.session_id, done.deltas, iso));
   safe("index", () => writeIndexEntry(deps.env, root, state));
+  if (job.event === "SessionStart") safe("sweep", () => sweepTemps(deps.env, root, nowMs));
   debug(deps, `track: ${job.event} ${state.session_id}: ${state.used_pct}% (${state.used_tokens}/${state.window_size}), tool_calls ${state.tool_calls}`);
   const result: TrackResult = { state, report: step.report };
   if (step.report) {
@@ -177,6 +180,13 @@ async function afterUpdate(done: Done, job: Job, deps: Deps, root: string, iso: 
   }
   if (step.finalize) result.finalizing = await startFinalize(deps, { project: job.project, sessionId: state.session_id, transcriptPath: state.transcript_path, ended: job.event === "SessionEnd" });
   return result;
+}
+
+/** Once a session: removes temp files that writers killed mid-write left in the state directories. */
+function sweepTemps(env: Record<string, string | undefined>, root: string, nowMs: number): void {
+  for (const dir of ["state", "state/sessions", "state/monitor", "state/respawn", "sessions", "events", ""]) sweepStaleTemps(join(root, dir), nowMs);
+  sweepStaleTemps(join(userStateDir(env), "sessions"), nowMs);
+  sweepStaleTemps(tmpDir(env), nowMs, 10 * 60_000, ".claude-ctx-");
 }
 
 /** True when the session is at the caution level or above (read without a lock: a hint only). */
