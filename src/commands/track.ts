@@ -8,7 +8,7 @@ import { isValidSessionId } from "../core/session-id.ts";
 import { levelMessage, type Thresholds } from "../core/track/levels.ts";
 import { taskIdFor } from "../core/track/stamp.ts";
 import { initialState, type Level, type SessionState } from "../core/track/state.ts";
-import { trackStep, type FinalizeOnEnd, type StepResult, type TrackReading } from "../core/track/step.ts";
+import { normalizeEvent, trackStep, type FinalizeOnEnd, type StepResult, type TrackReading } from "../core/track/step.ts";
 import { addLineUsage, totalsOf } from "../core/track/tokens.ts";
 import { contextTokens, reading, windowFor } from "../core/usage.ts";
 import { envConfig, loadConfig } from "../io/config.ts";
@@ -82,12 +82,13 @@ export async function track(job: Job, deps: Deps): Promise<TrackResult> {
 
 // --- internal ---
 
-function hookJob(input: Record<string, unknown>, deps: Deps): Job | undefined {
-  const event = str(input, "hook_event_name");
-  if (!event || !isValidSessionId(input.session_id)) return undefined;
+function hookJob(raw: Record<string, unknown>, deps: Deps): Job | undefined {
+  const name = str(raw, "hook_event_name");
+  if (!name || !isValidSessionId(raw.session_id)) return undefined;
+  const { event, input } = normalizeEvent(name, raw);
   const transcriptPath = str(input, "transcript_path");
   const project = projectDir(deps.env, input.cwd, deps.cwd);
-  return { sessionId: input.session_id, event, input, project, transcriptPath: transcriptPath?.startsWith("/") ? transcriptPath : undefined };
+  return { sessionId: raw.session_id, event, input, project, transcriptPath: transcriptPath?.startsWith("/") ? transcriptPath : undefined };
 }
 
 function plainJob(values: Record<string, unknown>, stdinText: string, deps: Deps): Job | undefined {

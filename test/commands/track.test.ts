@@ -67,6 +67,14 @@ describe("ctx track (hook)", () => {
     expect(state()).toMatchObject({ used_tokens: 120000, used_pct: 60 });
   });
 
+  test("Gemini CLI's events count like Claude Code's: AfterTool is a tool call, AfterAgent a Stop", async () => {
+    await track(hook("AfterTool", { tool_name: "run_shell_command", tool_input: { command: "ls" }, tool_response: { llmContent: "" } }));
+    await track(hook("AfterTool", { tool_name: "write_file", tool_input: { file_path: "/a" } }));
+    await track(hook("AfterAgent", { prompt_response: "All done." }));
+    expect(state()).toMatchObject({ tool_calls: 2, last_event: "Stop" });
+    expect(state().last_stop_at).toBeString();
+  });
+
   test("PreCompact writes an event whose tokens_after the next usage fills in", async () => {
     const tr = join(t.dir, "c.jsonl");
     const line = (id: string, n: number) => JSON.stringify({ type: "assistant", requestId: `r${id}`, message: { id, model: "claude-sonnet-4-5", usage: { input_tokens: n, output_tokens: 1 }, content: [] } });

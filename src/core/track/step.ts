@@ -41,7 +41,7 @@ export interface StepResult {
 }
 
 /** Tool events: they count as tool calls. */
-export const TOOL_EVENTS = new Set(["PostToolUse", "PostToolUseFailure", "AfterTool"]);
+export const TOOL_EVENTS = new Set(["PostToolUse", "PostToolUseFailure"]);
 
 /** Applies one event to a session's state (pure: the input state is not changed). */
 export function trackStep(prev: SessionState, ev: TrackEvent, t: Thresholds, onEnd: FinalizeOnEnd): StepResult {
@@ -94,4 +94,21 @@ function applyReading(s: SessionState, ev: TrackEvent, t: Thresholds, out: StepR
 
 function entry(s: SessionState, iso: string, type: string, data: Record<string, unknown>): PauseEntry {
   return { type, timestamp: iso, session_id: s.session_id, data, context_percentage: s.used_pct };
+}
+
+/** Gemini CLI's hook events and the Claude Code events they mean to track. */
+const GEMINI_EVENTS: Record<string, string> = { AfterTool: "PostToolUse", BeforeAgent: "UserPromptSubmit", AfterAgent: "Stop", PreCompress: "PreCompact" };
+
+/**
+ * Maps a Gemini CLI event to its Claude Code counterpart (AfterTool is a
+ * PostToolUse, AfterAgent a Stop, …), moving the fields track reads to Claude
+ * Code's names; Claude Code events pass through unchanged.
+ */
+export function normalizeEvent(event: string, input: Record<string, unknown>): { event: string; input: Record<string, unknown> } {
+  const mapped = GEMINI_EVENTS[event];
+  if (!mapped) return { event, input };
+  const out: Record<string, unknown> = { ...input, hook_event_name: mapped };
+  if (mapped === "Stop" && typeof input.prompt_response === "string" && out.last_assistant_message === undefined) out.last_assistant_message = input.prompt_response;
+  if (mapped === "PreCompact" && typeof input.trigger !== "string" && typeof input.reason === "string") out.trigger = input.reason;
+  return { event: mapped, input: out };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { initialState, type SessionState } from "../../../src/core/track/state.ts";
-import { trackStep, type TrackEvent } from "../../../src/core/track/step.ts";
+import { normalizeEvent, trackStep, type TrackEvent } from "../../../src/core/track/step.ts";
 
 const T = { caution: 70, warning: 85, auto_pause: 90, critical: 95 };
 const ISO = "2026-01-01T00:00:00.000Z";
@@ -79,5 +79,24 @@ describe("trackStep()", () => {
     const s = fresh();
     trackStep(s, ev("PostToolUse", 95), T, "pause");
     expect(s).toEqual(fresh());
+  });
+});
+
+describe("normalizeEvent()", () => {
+  test.each([
+    ["AfterTool", "PostToolUse"],
+    ["BeforeAgent", "UserPromptSubmit"],
+    ["AfterAgent", "Stop"],
+    ["PreCompress", "PreCompact"],
+    ["SessionStart", "SessionStart"],
+    ["SessionEnd", "SessionEnd"],
+    ["PostToolUse", "PostToolUse"],
+  ])("Gemini CLI's %s is tracked as %s", (gemini, claude) => {
+    expect(normalizeEvent(gemini, { hook_event_name: gemini }).event).toBe(claude);
+  });
+  test("AfterAgent's response becomes the last assistant message; Claude Code input is untouched", () => {
+    expect(normalizeEvent("AfterAgent", { prompt_response: "Done." }).input).toMatchObject({ hook_event_name: "Stop", last_assistant_message: "Done." });
+    const input = { hook_event_name: "Stop", last_assistant_message: "x" };
+    expect(normalizeEvent("Stop", input).input).toBe(input);
   });
 });
