@@ -15,7 +15,8 @@ export async function compile(outfile: string, target?: Bun.Build.CompileTarget)
   for (const bytecode of [true, false]) {
     const result = await Bun.build({
       entrypoints: ["./src/main.ts"],
-      compile: target ? { target, outfile } : { outfile },
+      // A hook runs in the user's project: its .env and bunfig.toml (which can preload code) are not ours to load.
+      compile: { ...(target ? { target } : {}), outfile, autoloadDotenv: false, autoloadBunfig: false },
       minify: true,
       format: "esm",
       splitting: true,
