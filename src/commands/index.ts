@@ -21,7 +21,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
 Reads Claude Code's statusLine JSON on stdin and prints one line:
 model │ project (branch) │ 10-cell bar, used %, tokens/window.
 Writes \${TMPDIR:-/tmp}/claude-ctx-<session_id>.json for the hooks.
-The percentage is Claude Code's own used_percentage (statusline.display: raw|usable|both).
+The percentage is Claude Code's own used_percentage (statusline.display: raw|usable|footer|both).
 Respects NO_COLOR. Always exits 0.`,
     hook: true,
     load: () => import("./statusline.ts"),

@@ -22,7 +22,7 @@ const str = (d: string, doc: string, values?: readonly string[]): Spec<"string",
 /** The schema: one entry per key. The README's configuration table mirrors it. */
 export const SCHEMA = {
   "context.window_size": thr(false, "Context window in tokens when Claude Code does not say (off = from the model: 1M for [1m] models or usage above 200k, else 200k)"),
-  "statusline.display": str("raw", "Percentage shown: raw (= Claude Code's used_percentage), usable (against the auto-compact threshold, as GSD shows it) or both", ["raw", "usable", "both"]),
+  "statusline.display": str("raw", "Percentage shown: raw (= Claude Code's used_percentage), usable (against the auto-compact threshold, as GSD shows it), footer (as the client's own 'N% context used' footer: against the window minus 20k reserved for output) or both (raw, then usable)", ["raw", "usable", "footer", "both"]),
   "statusline.autocompact_buffer_pct": num(16.5, "Share of the window reserved before auto-compaction, for the usable display"),
   "statusline.git_branch": bool(true, "Show the git branch (read from .git/HEAD, no subprocess)"),
   "statusline.stdin_timeout_ms": num(1000, "Give up on a stdin that never closes after this long"),

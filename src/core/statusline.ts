@@ -1,6 +1,6 @@
 import type { Bridge } from "./bridge.ts";
 import type { Config } from "./config-schema.ts";
-import { contextTokens, count, formatTokens, monitorLevel, reading, usablePct, windowFor, type ContextReading } from "./usage.ts";
+import { contextTokens, count, footerPct, formatTokens, monitorLevel, reading, usablePct, windowFor, type ContextReading } from "./usage.ts";
 
 /** What the status line needs from Claude Code's statusLine payload. */
 export interface StatusInput {
@@ -92,7 +92,7 @@ function usageText(c: ContextReading | undefined, cfg: Config, paint: (code: str
   const colour = level === "critical" ? "31" : level === "warning" ? "33" : "32";
   const usable = usablePct(c.usedTokens, c.windowSize, cfg["statusline.autocompact_buffer_pct"]);
   const display = cfg["statusline.display"];
-  const shown = display === "usable" ? usable : c.usedPct;
+  const shown = display === "usable" ? usable : display === "footer" ? footerPct(c.usedTokens, c.windowSize) : c.usedPct;
   const extra = display === "both" ? ` (${usable}% usable)` : "";
   return `${paint(colour, `${bar(shown)} ${shown}%`)}${extra} ${formatTokens(c.usedTokens)}/${formatTokens(c.windowSize)}`;
 }

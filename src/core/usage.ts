@@ -70,6 +70,16 @@ export function usablePct(usedTokens: number, windowSize: number, bufferPct: num
   return Math.min(100, percentOf(usedTokens, usable));
 }
 
+/**
+ * The client's own footer figure ("N% context used"): measured against the
+ * window minus the 20k tokens it reserves for output, rounded down
+ * (151,050 of 200k shows 83 %, 180,000 shows 100 %). For display only.
+ */
+export function footerPct(usedTokens: number, windowSize: number): number {
+  const effective = windowSize - Math.min(20_000, windowSize / 2);
+  return effective > 0 ? Math.min(100, Math.floor((usedTokens / effective) * 100)) : 0;
+}
+
 /** Monitor levels, from remaining context. */
 export type MonitorLevel = "ok" | "warning" | "critical";
 

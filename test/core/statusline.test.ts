@@ -78,6 +78,11 @@ describe("renderStatus()", () => {
     const usable = resolveConfig([{ "statusline.display": "usable" }]);
     expect(renderStatus(statusInput(sonnet, usable), usable, { color: false })).toContain("████████░░ 78%");
   });
+  test("footer display matches the client's own footer", () => {
+    const footer = resolveConfig([{ "statusline.display": "footer" }]);
+    const p = { ...sonnet, context_window: { context_window_size: 200000, current_usage: { input_tokens: 151050 }, used_percentage: 76 } };
+    expect(renderStatus(statusInput(p, footer), footer, { color: false })).toContain("████████░░ 83% 151k/200k");
+  });
   test("no reading yet shows dashes", () => {
     expect(renderStatus({ modelName: "Sonnet 4.5" }, cfg, { color: false })).toBe("Sonnet 4.5 │ ░░░░░░░░░░ --%");
   });

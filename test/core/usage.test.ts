@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { contextTokens, formatTokens, monitorLevel, percentOf, reading, usablePct, windowFor } from "../../src/core/usage.ts";
+import { contextTokens, footerPct, formatTokens, monitorLevel, percentOf, reading, usablePct, windowFor } from "../../src/core/usage.ts";
 
 describe("contextTokens()", () => {
   test.each([
@@ -76,3 +76,10 @@ describe("formatTokens()", () => {
     [1_250_000, "1.3M"],
   ])("%d → %s", (n, want) => expect(formatTokens(n)).toBe(want));
 });
+
+test.each([
+  [151_050, 200_000, 83], // PROTOCOL.md: the client's footer shows 83 % where used_percentage is 76
+  [180_000, 200_000, 100],
+  [190_000, 200_000, 100],
+  [0, 200_000, 0],
+])("footerPct(%d, %d) is %d like the client's footer", (used, size, want) => expect(footerPct(used, size)).toBe(want));
