@@ -8,7 +8,7 @@ import type { TaskItem } from "../core/summary/facts.ts";
 import type { PauseEntry } from "../core/track/pause.ts";
 import { fileStamp } from "../core/track/stamp.ts";
 import { readFileSafe, readJsonFile } from "../io/fsx.ts";
-import { loadState, statePath } from "../io/session-store.ts";
+import { loadState, recordsDir, statePath } from "../io/session-store.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -39,6 +39,17 @@ export function sessionChain(root: string, sessionId: string, nowMs: number): st
     current = loadState(statePath(root, current.previous_session_id) ?? "", nowMs);
   }
   return chain;
+}
+
+/** The handoff summaries that earlier sessions of `chain` (all but the last) left, oldest first. */
+export function earlierSummaries(root: string, chain: string[], nowMs: number): string[] {
+  const out: string[] = [];
+  for (const id of chain.slice(0, -1)) {
+    const s = loadState(statePath(root, id) ?? "", nowMs);
+    const path = s?.finalized_stamp ? join(recordsDir(root), `summary-${s.task_id}-${s.finalized_stamp}.md`) : undefined;
+    if (path && existsSync(path)) out.push(path);
+  }
+  return out;
 }
 
 /** `git status --short` lines of `dir`, or null when it is not in a repository (2 s at most). */

@@ -17,7 +17,7 @@ import { withLock } from "../io/lock.ts";
 import { latestUsage } from "../io/transcript-tail.ts";
 import { loadState, pauseLogPath, recordsDir, statePath, updateStateOnly } from "../io/session-store.ts";
 import { streamEntries } from "../io/transcript-stream.ts";
-import { freeStamp, gitStatus, readPauseLog, readTaskFiles, sessionChain } from "./finalize-io.ts";
+import { earlierSummaries, freeStamp, gitStatus, readPauseLog, readTaskFiles, sessionChain } from "./finalize-io.ts";
 
 export { finalizeOnCritical, startFinalize } from "./finalize-spawn.ts";
 
@@ -86,7 +86,7 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
   const team = deps.env.CTX_TEAM?.trim() || null;
   const summaryPath = join(dir, `summary-${state.task_id}-${stamp}.md`);
   const summary = renderSummary({
-    facts, tasks: mergedTasks(facts, readTaskFiles(deps.env, state.session_id)), taskId: state.task_id, team, chain,
+    facts, tasks: mergedTasks(facts, readTaskFiles(deps.env, state.session_id)), taskId: state.task_id, team, chain, earlierSummaries: earlierSummaries(root, chain, nowMs),
     usage: { usedPct: state.used_pct, usedTokens: state.used_tokens, windowSize: state.window_size, peakPct: state.peak_pct, compactions: Math.max(state.compactions, facts.compactions), model: state.model },
     generatedAt: iso, transcriptPath: transcript ?? null, gitStatus: gitStatus(state.project),
   });

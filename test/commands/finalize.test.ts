@@ -68,6 +68,18 @@ describe("ctx finalize", () => {
     expect(md).toMatch(/Context at handoff: [1-9]\d*% used \([1-9]\d* \/ 200000 tokens/);
   });
 
+  test("a session that replaced another after /clear points to the summary the earlier one left", async () => {
+    await runCtx(["track"], { stdin: hook("SessionStart", { source: "startup" }), env });
+    const first = (await runCtx(["finalize", "--session", SID], { env, cwd: project })).stdout.trim();
+    const statesDir = join(project, ".ctx", "state", "sessions");
+    const old = JSON.parse(readFileSync(join(statesDir, `${SID}.json`), "utf8"));
+    writeFileSync(join(statesDir, "s-next.json"), JSON.stringify({ ...old, session_id: "s-next", previous_session_id: SID, finalized_stamp: null, finalized_at: null }));
+    const r = await runCtx(["finalize", "--session", "s-next"], { env, cwd: project });
+    const md = readFileSync(r.stdout.trim(), "utf8");
+    expect(md).toContain(`- Sessions: ${SID} → s-next`);
+    expect(md).toContain(`- Earlier summaries: \`${first}\``);
+  });
+
   test("without a session says what to pass and exits 2", async () => {
     const r = await runCtx(["finalize"], { env, cwd: project });
     expect(r.code).toBe(2);

@@ -11,6 +11,8 @@ export interface SummaryInput {
   team: string | null;
   /** Session ids of the /clear chain, oldest first, the current one last. */
   chain: string[];
+  /** Handoff summaries the earlier sessions of the chain left, oldest first. */
+  earlierSummaries?: string[];
   usage: { usedPct: number; usedTokens: number; windowSize: number; peakPct: number; compactions: number; model: string | null };
   /** ISO-8601 time of writing. */
   generatedAt: string;
@@ -48,6 +50,7 @@ function renderWith(s: SummaryInput, limit: number): string {
     `- Task: ${s.taskId}`,
     `- Team: ${s.team ?? "(none)"}`,
     `- Sessions: ${s.chain.join(" → ")}`,
+    ...(s.earlierSummaries?.length ? [`- Earlier summaries: ${s.earlierSummaries.slice(-3).map((p) => `\`${p}\``).join(", ")}`] : []),
     `- Context at handoff: ${u.usedPct}% used (${u.usedTokens} / ${u.windowSize} tokens, peak ${u.peakPct}%, ${u.compactions} compaction${u.compactions === 1 ? "" : "s"})${u.model ? `, model ${u.model}` : ""}`,
     `- Written: ${s.generatedAt} by ctx finalize${s.transcriptPath ? ` from ${s.transcriptPath}` : ""}`,
     "",
