@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
 import { CtxError, debug, type Deps } from "../core/deps.ts";
@@ -10,8 +11,8 @@ import { renderSummary } from "../core/summary/render.ts";
 import { mergedTasks } from "../core/summary/tasks.ts";
 import { taskIdFor } from "../core/track/stamp.ts";
 import { initialState, type SessionState } from "../core/track/state.ts";
-import { ensureDir, readJsonFile, unlinkQuiet, writeFileAtomic, writeJsonAtomic } from "../io/fsx.ts";
-import { reading, windowFor } from "../core/usage.ts";
+import { ensureDir, readJsonFile, unlinkQuiet, withReadFile, writeFileAtomic, writeJsonAtomic } from "../io/fsx.ts";
+import { percentOf, reading, windowFor } from "../core/usage.ts";
 import { loadConfig } from "../io/config.ts";
 import { withLock } from "../io/lock.ts";
 import { latestUsage } from "../io/transcript-tail.ts";
@@ -64,6 +65,14 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
  */
 export function finalize(opts: FinalizeOptions, deps: Deps): FinalizeResult {
   const root = stateRoot(deps.env, opts.project);
+  const tracked = existsSync(statePath(root, opts.sessionId)!);
+  if (opts.transcriptPath && !isReadableFile(opts.transcriptPath)) {
+    throw new CtxError(1, `cannot read the transcript ${opts.transcriptPath}`, "pass the session's .jsonl (Claude Code keeps them in ~/.claude/projects/)");
+  }
+  if (!tracked && !opts.transcriptPath) {
+    // Nothing to summarise: an empty summary would become the newest one that a fresh session resumes from.
+    throw new CtxError(1, `no state for session ${opts.sessionId} in ${root}`, "pass --transcript PATH of the session's .jsonl, or check the session id with 'ctx status --all'");
+  }
   const lock = `${statePath(root, opts.sessionId)}.finalize.lock`;
   ensureDir(join(root, "state", "sessions"));
   return withLock(lock, () => finalizeLocked(opts, deps, root), { timeoutMs: 120_000, staleMs: 300_000 });
@@ -83,25 +92,39 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
   const stamp = state.finalized_stamp ?? freeStamp(dir, state.session_id, nowMs);
   const name = `session-${stamp}`;
   const chain = sessionChain(root, state.session_id, nowMs);
-  const team = deps.env.CTX_TEAM?.trim() || null;
+  const team = deps.env.CTX_TEAM?.trim() || state.team || null;
   const summaryPath = join(dir, `summary-${state.task_id}-${stamp}.md`);
   const summary = renderSummary({
     facts, tasks: mergedTasks(facts, readTaskFiles(deps.env, state.session_id)), taskId: state.task_id, team, chain, earlierSummaries: earlierSummaries(root, chain, nowMs),
-    usage: { usedPct: state.used_pct, usedTokens: state.used_tokens, windowSize: state.window_size, peakPct: state.peak_pct, compactions: Math.max(state.compactions, facts.compactions), model: state.model },
+    usage: usageFor(state, facts),
     generatedAt: iso, transcriptPath: transcript ?? null, gitStatus: gitStatus(state.project),
   });
   writeFileAtomic(summaryPath, summary, 0o644);
   const incrementalPath = archivePause(root, state.session_id, join(dir, `${name}-incremental.jsonl`), opts.ended === true);
   const pause = readPauseLog(incrementalPath ?? "", 20);
-  const finalState: SessionState = { ...state, finalized_stamp: stamp, finalized_at: iso };
+  const finalState: SessionState = { ...state, team, finalized_stamp: stamp, finalized_at: iso };
   const record = buildRecord(finalState, { name, team, chain, finalizedAt: iso, reason: opts.reason ?? "manual", summaryPath, incrementalPath, pauseActions: pause.count });
   writeJsonAtomic(join(dir, `${name}.json`), record, 0o644);
   writeFileAtomic(join(dir, `${name}.yaml`), recordYaml(record), 0o644);
   writeFileAtomic(join(dir, `${name}.md`), recordMarkdown(record, pause.recent), 0o644);
   writeFileAtomic(join(dir, "LATEST-SESSION.txt"), `${name}.json\n`, 0o644);
-  updateStateOnly(root, state.session_id, nowMs, (s) => ({ ...s, finalized_stamp: stamp, finalized_at: iso }));
+  updateStateOnly(root, state.session_id, nowMs, (s) => ({ ...s, team, finalized_stamp: stamp, finalized_at: iso }));
   debug(deps, `finalize: wrote ${summaryPath}`);
   return { summaryPath, recordPath: join(dir, `${name}.json`), stamp };
+}
+
+/** The context figures for the summary: the state's, with the transcript's peak and model where the state has none. */
+function usageFor(state: SessionState, facts: ReturnType<typeof emptyFacts>) {
+  const peakTokens = Math.max(state.peak_tokens, facts.peakTokens);
+  const window = state.window_size || windowFor(facts.model ?? undefined, peakTokens, false);
+  return {
+    usedPct: state.used_pct, usedTokens: state.used_tokens, windowSize: window,
+    peakPct: Math.max(state.peak_pct, percentOf(peakTokens, window)), compactions: Math.max(state.compactions, facts.compactions), model: state.model ?? facts.model,
+  };
+}
+
+function isReadableFile(path: string): boolean {
+  return withReadFile(path, (_fd, st) => st.isFile) === true;
 }
 
 /** Copies the ACTIVE-PAUSE log to the archive (whole, so a rerun rewrites it); removes it when the session ended. */

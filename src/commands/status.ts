@@ -48,7 +48,8 @@ export function statusView(opts: StatusOptions, cfg: Config, deps: Pick<Deps, "e
 // --- internal ---
 
 function render(view: StatusView, opts: StatusOptions, color: boolean, deps: Pick<Deps, "env" | "now">): string {
-  if (opts.json) return renderJson(view.rows, view.hiddenStale, deps.now());
+  // Refreshed JSON is one document per line (NDJSON), so a script can read it line by line.
+  if (opts.json) return renderJson(view.rows, view.hiddenStale, deps.now(), opts.watch);
   return renderTable(view.rows, { color, hiddenStale: view.hiddenStale, home: homeDir(deps.env) });
 }
 

@@ -48,11 +48,16 @@ interface Job {
  * Stop, PreCompact and SessionEnd, or the plain mode
  * `ctx track --session ID --usage JSON` (usage JSON also on stdin).
  */
-export async function run(argv: string[], deps: Deps): Promise<void> {
+export async function run(argv: string[], deps: Deps): Promise<number | void> {
   const { values } = parseArgs({ args: argv, options: { session: { type: "string" }, usage: { type: "string" }, model: { type: "string" } }, strict: false });
   const stdin = await deps.readStdin({ timeoutMs: envConfig(deps.env)["track.stdin_timeout_ms"], maxBytes: 64 * 1024 * 1024 });
   const plain = typeof values.session === "string";
   const job = plain ? plainJob(values, stdin.text, deps) : hookJob(parseHookInput(stdin.text), deps);
+  if (typeof job === "string") {
+    // The plain mode is called by bots, not by Claude Code: a bad call is a usage error they can see.
+    deps.stderr(`ctx track: ${job}\n`);
+    return 2;
+  }
   if (!job) return;
   const result = await track(job, deps);
   if (result.output) deps.stdout(`${JSON.stringify(result.output)}\n`);
@@ -91,23 +96,25 @@ function hookJob(raw: Record<string, unknown>, deps: Deps): Job | undefined {
   return { sessionId: raw.session_id, event, input, project, transcriptPath: transcriptPath?.startsWith("/") ? transcriptPath : undefined };
 }
 
-function plainJob(values: Record<string, unknown>, stdinText: string, deps: Deps): Job | undefined {
+/** The plain mode's job, or the reason its input is unusable. */
+function plainJob(values: Record<string, unknown>, stdinText: string, deps: Deps): Job | string {
   const sessionId = values.session;
-  if (!isValidSessionId(sessionId)) {
-    debug(deps, "track: --session needs a session id of [A-Za-z0-9_-]");
-    return undefined;
-  }
-  let usage: unknown;
+  if (!isValidSessionId(sessionId)) return "--session needs a session id of [A-Za-z0-9_-] (1-128 characters)";
+  let parsed: unknown;
   try {
-    usage = JSON.parse(typeof values.usage === "string" ? values.usage : stdinText);
+    parsed = JSON.parse(typeof values.usage === "string" ? values.usage : stdinText);
   } catch {
-    debug(deps, "track: --usage is not JSON");
-    return undefined;
+    return "the usage is not JSON: pass --usage '{\"input_tokens\":…}' or the usage (or a whole API response) on stdin";
   }
-  if (!usage || typeof usage !== "object" || Array.isArray(usage)) return undefined;
-  const u = usage as Record<string, unknown>;
-  const model = typeof values.model === "string" ? values.model : typeof u.model === "string" ? u.model : "unknown";
-  return { sessionId, event: "usage", input: {}, project: projectDir(deps.env, undefined, deps.cwd), usage: { model, usage: u } };
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) return "the usage must be a JSON object";
+  const top = parsed as Record<string, unknown>;
+  // A whole Messages API response carries its usage under `usage`, next to `model`.
+  const u = top.usage && typeof top.usage === "object" && !Array.isArray(top.usage) ? (top.usage as Record<string, unknown>) : top;
+  const project = projectDir(deps.env, undefined, deps.cwd);
+  const given = typeof values.model === "string" ? values.model : typeof top.model === "string" ? top.model : undefined;
+  // Without a model, the tokens belong to the model the session already has.
+  const model = given ?? loadState(statePath(stateRoot(deps.env, project), sessionId) ?? "", deps.now())?.model ?? "unknown";
+  return { sessionId, event: "usage", input: {}, project, usage: { model, usage: u } };
 }
 
 function readingFor(job: Job, deps: Deps, cfg: Config, nowMs: number): TrackReading | undefined {
@@ -130,6 +137,7 @@ function prepare(prev: SessionState | undefined, job: Job, deps: Deps, root: str
   if (typeof job.input.cwd === "string") s.cwd = job.input.cwd;
   if (job.transcriptPath) s.transcript_path = job.transcriptPath;
   if (typeof job.input.model === "string") s.model = job.input.model;
+  if (deps.env.CTX_TEAM?.trim()) s.team = deps.env.CTX_TEAM.trim();
   if (job.event !== "usage" && (s.claude_pid === null || job.event === "SessionStart")) s.claude_pid = findClaudePid() ?? s.claude_pid;
   if (!prev && job.event === "SessionStart" && job.input.source === "clear" && s.claude_pid !== null) {
     s.previous_session_id = findPreviousSession(root, s.claude_pid, s.session_id, nowMs)?.session_id ?? null;

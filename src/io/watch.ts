@@ -24,7 +24,9 @@ export async function watchLoop(o: WatchOptions): Promise<void> {
     if (o.inPlace) o.write("\x1b[?25l\x1b[2J");
     while (!ac.signal.aborted) {
       const text = o.frame();
-      o.write(o.inPlace ? `\x1b[H${text.replace(/\n/g, "\x1b[K\n")}\x1b[J` : `${text}\n`);
+      // Appended frames are separated by a blank line, unless a frame is one line (NDJSON).
+      const sep = text.indexOf("\n") === text.length - 1 ? "" : "\n";
+      o.write(o.inPlace ? `\x1b[H${text.replace(/\n/g, "\x1b[K\n")}\x1b[J` : `${text}${sep}`);
       await abortableSleep(o.intervalMs, ac.signal);
     }
   } finally {

@@ -80,6 +80,34 @@ describe("ctx finalize", () => {
     expect(md).toContain(`- Earlier summaries: \`${first}\``);
   });
 
+  test("an unknown session or an unreadable transcript is an error, and writes nothing", async () => {
+    const unknown = await runCtx(["finalize", "--session", "nope"], { env, cwd: project });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("no state for session nope");
+    expect(unknown.stderr).toContain("hint:");
+    const missing = await runCtx(["finalize", "--transcript", join(t.dir, "missing.jsonl")], { env, cwd: project });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("cannot read the transcript");
+    expect(existsSync(sessions())).toBe(false);
+  });
+
+  test("a rerun keeps the team the first run recorded", async () => {
+    await runCtx(["track"], { stdin: hook("SessionStart", { source: "startup" }), env });
+    const first = await runCtx(["finalize", "--session", SID], { env, cwd: project });
+    const { CTX_TEAM: _team, ...noTeam } = env;
+    const again = await runCtx(["finalize", "--session", SID], { env: noTeam, cwd: project });
+    expect(again.stdout).toBe(first.stdout);
+    expect(readFileSync(again.stdout.trim(), "utf8")).toContain("- Team: team-5");
+  });
+
+  test("from a transcript alone, the peak and the model survive a compaction", async () => {
+    const compacted = join(import.meta.dir, "..", "fixtures", "transcripts", "interactive-compact-session.jsonl");
+    const r = await runCtx(["finalize", "--transcript", compacted], { env, cwd: project });
+    expect(r.code).toBe(0);
+    // 151,050 tokens before /compact on a 200k window: peak 76 %; the model is the session's.
+    expect(readFileSync(r.stdout.trim(), "utf8")).toMatch(/peak 76%, 1 compaction\), model claude-sonnet-4-5/);
+  });
+
   test("without a session says what to pass and exits 2", async () => {
     const r = await runCtx(["finalize"], { env, cwd: project });
     expect(r.code).toBe(2);

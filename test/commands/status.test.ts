@@ -133,4 +133,15 @@ describe("ctx status", () => {
     expect(out).toContain("/work/b");
     expect(await new Response(proc.stderr).text()).toBe("");
   });
+
+  test("--watch --json prints one document per line", async () => {
+    entry("w3", "/work/c", 30);
+    const proc = Bun.spawn([CTX_BIN, "status", "--watch", "--json", "--interval", "0.2"], { env: { ...env, NO_COLOR: "1" }, stdout: "pipe", stderr: "pipe" });
+    await Bun.sleep(800);
+    proc.kill("SIGINT");
+    expect(await proc.exited).toBe(0);
+    const lines = (await new Response(proc.stdout).text()).trim().split("\n");
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    for (const line of lines) expect(JSON.parse(line).sessions[0].session_id).toBe("w3");
+  });
 });

@@ -54,8 +54,20 @@ describe("ctx track (hook)", () => {
     expect(JSON.parse((await plain({ input_tokens: 150000 }, true)).stdout).systemMessage).toContain("CAUTION");
     const s = state("bot1");
     expect(s).toMatchObject({ used_tokens: 150000, used_pct: 75, peak_pct: 75, peak_tokens: 150000, threshold_reached: "caution", last_event: "usage" });
-    expect(s.models["claude-sonnet-4-5"]).toMatchObject({ requests: 3, input_tokens: 150200, cache_read_input_tokens: 283000, output_tokens: 50 });
-    expect(s.models.unknown).toMatchObject({ requests: 1, input_tokens: 20000 });
+    // The call without a model counts for the model the session already has.
+    expect(s.models["claude-sonnet-4-5"]).toMatchObject({ requests: 4, input_tokens: 170200, cache_read_input_tokens: 283000, output_tokens: 50 });
+    expect(s.models.unknown).toBeUndefined();
+  });
+
+  test("the plain mode takes a whole API response, and says what is wrong with a bad call (exit 2)", async () => {
+    const response = { id: "msg_1", model: "claude-opus-4-8[1m]", usage: { input_tokens: 10, cache_read_input_tokens: 300_000, output_tokens: 5 } };
+    const ok = await runCtx(["track", "--session", "bot2"], { stdin: JSON.stringify(response), env, cwd: project });
+    expect(ok.code).toBe(0);
+    expect(state("bot2")).toMatchObject({ used_tokens: 300_010, window_size: 1_000_000, used_pct: 30, model: "claude-opus-4-8[1m]" });
+    for (const args of [["--session", "bot2", "--usage", "notjson"], ["--session", "../x", "--usage", "{}"], ["--session", "bot2", "--usage", "[1]"]]) {
+      const bad = await runCtx(["track", ...args], { env, cwd: project });
+      expect({ args, code: bad.code, said: bad.stderr.startsWith("ctx track: ") }).toEqual({ args, code: 2, said: true });
+    }
   });
 
   test("Stop waits for the client to write the turn's last message before reading usage", async () => {

@@ -40,9 +40,9 @@ export function renderTable(rows: readonly StatusRow[], o: TableOptions): string
 }
 
 /** The JSON document of `--json`: the rows as they are, plus the counts. */
-export function renderJson(rows: readonly StatusRow[], hiddenStale: number, nowMs: number): string {
+export function renderJson(rows: readonly StatusRow[], hiddenStale: number, nowMs: number, oneLine = false): string {
   const doc = { version: 1, generated_at: new Date(nowMs).toISOString(), hidden_stale: hiddenStale, sessions: rows };
-  return `${JSON.stringify(doc, null, 2)}\n`;
+  return `${oneLine ? JSON.stringify(doc) : JSON.stringify(doc, null, 2)}\n`;
 }
 
 /** The cells of one row, in HEADERS order, without colour. */

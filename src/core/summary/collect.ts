@@ -1,3 +1,4 @@
+import { contextTokens } from "../usage.ts";
 import { MAX_FILES, MAX_PENDING, type Facts } from "./facts.ts";
 import { oneLine, push } from "./ring.ts";
 import { onTaskResult, onTaskUse } from "./tasks.ts";
@@ -14,6 +15,7 @@ export function addEntry(f: Facts, e: Record<string, any>): void {
     return;
   }
   const content = e.message?.content;
+  if (e.type === "assistant" && !side) noteUsage(f, e.message);
   if (e.type === "assistant" && Array.isArray(content)) {
     for (const block of content) {
       if (block?.type === "tool_use" && typeof block.id === "string") onToolUse(f, block);
@@ -23,6 +25,13 @@ export function addEntry(f: Facts, e: Record<string, any>): void {
     if (Array.isArray(content)) for (const block of content) if (block?.type === "tool_result") onToolResult(f, block, e.toolUseResult);
     if (!side && !e.isMeta && !e.isCompactSummary) onUserText(f, content);
   }
+}
+
+/** Keeps the peak context and the newest model of main-chain requests (`<synthetic>` messages are not requests). */
+function noteUsage(f: Facts, message: Record<string, any> | undefined): void {
+  if (!message || message.model === "<synthetic>" || !message.usage || typeof message.usage !== "object") return;
+  f.peakTokens = Math.max(f.peakTokens, contextTokens(message.usage));
+  if (typeof message.model === "string") f.model = message.model;
 }
 
 /** The text a user typed, without system reminders and slash-command wrappers; null for none. */

@@ -59,6 +59,10 @@ export interface Facts {
   compactions: number;
   /** Sidechain (subagent) lines seen. */
   sidechainLines: number;
+  /** The largest context of a main-chain request (input + cache creation + cache read). */
+  peakTokens: number;
+  /** The model of the newest main-chain request. */
+  model: string | null;
   /** Tool calls waiting for their result: id → name and input. */
   pending: Map<string, { name: string; input: Record<string, unknown> }>;
 }
@@ -73,6 +77,6 @@ export function emptyFacts(): Facts {
   return {
     firstRequest: null, lastRequest: null, userRequests: 0, lastAgentText: null, files: new Map(), filesDropped: 0,
     errors: ring(40), commands: ring(40), tasks: new Map(), todos: null, lastSuccess: null, successes: 0,
-    toolResults: 0, compactions: 0, sidechainLines: 0, pending: new Map(),
+    toolResults: 0, compactions: 0, sidechainLines: 0, peakTokens: 0, model: null, pending: new Map(),
   };
 }

@@ -16,7 +16,7 @@ const MESSAGES: Record<Level, string> = {
   caution: "Consider wrapping up current work.",
   warning: "Session nearing capacity.",
   auto_pause: "Auto-pause activated: actions are being recorded for session continuity.",
-  critical: "Session nearly exhausted: a handoff summary is being written. Wrap up now.",
+  critical: "Session nearly exhausted. Wrap up now; the handoff summary is written when the session ends (or now, with ctx finalize).",
 };
 
 /** The highest level whose threshold `usedPct` has reached, or null. */

@@ -76,6 +76,8 @@ export interface SessionState {
   compactions: number;
   /** CTX_TASK_ID, else the session id. */
   task_id: string;
+  /** CTX_TEAM when the session was tracked or finalized with it, else null. */
+  team: string | null;
   /** Compaction event waiting for its tokens-after, if any. */
   pending_compaction: { path: string; tokens_before: number } | null;
   /** When auto-pause began (ISO-8601), if active. */
@@ -95,7 +97,7 @@ export function initialState(sessionId: string, project: string, taskId: string,
     window_size: 0, used_tokens: 0, used_pct: 0, peak_tokens: 0, peak_pct: 0, models: {}, tool_calls: 0,
     threshold_reached: null, auto_pause_active: false, started_at: iso, updated_at: iso, last_event: null,
     last_stop_at: null, claude_pid: null, previous_session_id: null, next_session_id: null, compactions: 0,
-    task_id: taskId, pending_compaction: null, pause_started_at: null, finalized_stamp: null, finalized_at: null,
+    task_id: taskId, team: null, pending_compaction: null, pause_started_at: null, finalized_stamp: null, finalized_at: null,
     cursor: null,
   };
 }
