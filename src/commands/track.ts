@@ -54,9 +54,9 @@ export async function run(argv: string[], deps: Deps): Promise<number | void> {
   const plain = typeof values.session === "string";
   const job = plain ? plainJob(values, stdin.text, deps) : hookJob(parseHookInput(stdin.text), deps);
   if (typeof job === "string") {
-    // The plain mode is called by bots, not by Claude Code: a bad call is a usage error they can see.
+    // The plain mode is called by bots, not by Claude Code: say what is wrong, but exit 0 like every track call.
     deps.stderr(`ctx track: ${job}\n`);
-    return 2;
+    return 0;
   }
   if (!job) return;
   const result = await track(job, deps);

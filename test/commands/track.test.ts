@@ -59,14 +59,14 @@ describe("ctx track (hook)", () => {
     expect(s.models.unknown).toBeUndefined();
   });
 
-  test("the plain mode takes a whole API response, and says what is wrong with a bad call (exit 2)", async () => {
+  test("the plain mode takes a whole API response, and says what is wrong with a bad call (still exit 0)", async () => {
     const response = { id: "msg_1", model: "claude-opus-4-8[1m]", usage: { input_tokens: 10, cache_read_input_tokens: 300_000, output_tokens: 5 } };
     const ok = await runCtx(["track", "--session", "bot2"], { stdin: JSON.stringify(response), env, cwd: project });
     expect(ok.code).toBe(0);
     expect(state("bot2")).toMatchObject({ used_tokens: 300_010, window_size: 1_000_000, used_pct: 30, model: "claude-opus-4-8[1m]" });
     for (const args of [["--session", "bot2", "--usage", "notjson"], ["--session", "../x", "--usage", "{}"], ["--session", "bot2", "--usage", "[1]"]]) {
       const bad = await runCtx(["track", ...args], { env, cwd: project });
-      expect({ args, code: bad.code, said: bad.stderr.startsWith("ctx track: ") }).toEqual({ args, code: 2, said: true });
+      expect({ args, code: bad.code, said: bad.stderr.startsWith("ctx track: ") }).toEqual({ args, code: 0, said: true });
     }
   });
 
