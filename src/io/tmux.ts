@@ -74,6 +74,9 @@ export function tmuxClient(env: Env, bin = "tmux"): Tmux {
       // tmux turns tabs into "_": space-separated, with the path (which may hold spaces) last.
       const out = await run(["display-message", "-p", "-t", target, "#{pane_id} #{pane_pid} #{?pane_dead,1,0} #{pane_current_path}"]);
       const [id = "", pid = "0", dead = "0", ...path] = out.replace(/\n$/, "").split(" ");
+      // tmux answers an unknown target with an empty line and exit 0 (and an empty target means its
+      // default pane): without a real pane id, there is no such pane.
+      if (!/^%\d+$/.test(id)) throw new TmuxError(["display-message", "-t", target], 1, `can't find pane: ${target}`);
       return { id, pid: Number(pid), dead: dead === "1", path: path.join(" ") };
     },
     async message(target, text) {

@@ -36,6 +36,14 @@ test("tmuxClient uses the default server under TMUX_TMPDIR, passes the environme
   await expect(tmux.capture(pane)).rejects.toThrow("capture-pane");
 });
 
+test("paneInfo() of a target that does not exist fails instead of naming tmux's default pane", async () => {
+  const tmux = tmuxClient(env);
+  await tmux.newSession("t2", dir, ["sh", "-c", "sleep 30"], env, { width: 80, height: 20 });
+  await expect(tmux.paneInfo("nosuch:0")).rejects.toThrow(/can't find|no such|not found/i);
+  await expect(tmux.paneInfo("")).rejects.toThrow();
+  expect((await tmux.paneInfo("t2")).id).toMatch(/^%\d+$/);
+});
+
 async function waitFor(check: () => Promise<boolean>, ms = 5000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!(await check())) {
