@@ -71,6 +71,7 @@ export function tmuxClient(env: Env, bin = "tmux"): Tmux {
       await run(["send-keys", "-t", target, ...keys]);
     },
     async paneInfo(target) {
+      if (target.trim() === "") throw new TmuxError(["display-message"], 1, "no pane named: the target is empty");
       // tmux turns tabs into "_": space-separated, with the path (which may hold spaces) last.
       const out = await run(["display-message", "-p", "-t", target, "#{pane_id} #{pane_pid} #{?pane_dead,1,0} #{pane_current_path}"]);
       const [id = "", pid = "0", dead = "0", ...path] = out.replace(/\n$/, "").split(" ");
