@@ -22,6 +22,21 @@ INSTALL_DIR="${CTX_INSTALL_DIR:-$HOME/.local/bin}"
 version="" binary="" from_source="" hooks="" modify_path=1
 
 say() { printf 'ctx-install: %s\n' "$*" >&2; }
+# The help text lives here, not only in the header: piped into sh, "$0" is not this file.
+usage() {
+  cat <<'EOF'
+Installs ctx, one binary, into ${CTX_INSTALL_DIR:-~/.local/bin}.
+
+Usage: install.sh [--version V] [--binary FILE] [--from-source] [--hooks] [--no-modify-path]
+  --version V        install release V (default: the latest)
+  --binary FILE      install a local ctx binary
+  --from-source      build with the checkout's own bun (the default inside a checkout)
+  --hooks            run `ctx install` at the end (Claude Code hooks and statusLine)
+  --no-modify-path   never touch shell profiles
+Environment: CTX_RELEASE_URL (archives and SHA256SUMS), CTX_INSTALL_DIR,
+CTX_INSTALL_OS and CTX_INSTALL_ARCH (override detection).
+EOF
+}
 die() { say "error: $*"; exit 1; }
 
 while [ $# -gt 0 ]; do
@@ -33,7 +48,7 @@ while [ $# -gt 0 ]; do
     --from-source) from_source=1; shift ;;
     --hooks) hooks=1; shift ;;
     --no-modify-path) modify_path=0; shift ;;
-    -h|--help) sed -n '2,18p' "$0" 2>/dev/null | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) usage; exit 0 ;;
     *) die "unknown option '$1' (see --help)" ;;
   esac
 done
@@ -112,7 +127,8 @@ installed_version() { "$INSTALL_DIR/ctx" --version 2>/dev/null | sed -n 's/^ctx 
 
 # Copies FILE next to the target and renames it over: the old ctx keeps working until the switch.
 install_binary() {
-  "$1" --version >/dev/null 2>&1 || die "$1 does not run as ctx ('$1 --version' failed)"
+  case "$1" in /*) ;; *) set -- "$(pwd)/$1" ;; esac  # a bare name would be looked up on PATH
+  "$1" --version 2>/dev/null | grep -q '^ctx [0-9]' || die "$1 is not a ctx binary ('$1 --version' does not print 'ctx <version>')"
   mkdir -p "$INSTALL_DIR"
   cp "$1" "$INSTALL_DIR/.ctx.new.$$"
   chmod 755 "$INSTALL_DIR/.ctx.new.$$"

@@ -207,7 +207,11 @@ describe("install.sh --binary", () => {
       writeScript(join(u.root, "fake"), "exit 3");
       const r = await runInstallSh(SCRIPT, ["--binary", join(u.root, "fake")], u.env, u.root);
       expect(r.code).toBe(1);
-      expect(r.stderr).toContain("does not run as ctx");
+      expect(r.stderr).toContain("is not a ctx binary");
+      // Runs and exits 0, but is not ctx: refused too.
+      writeScript(join(u.root, "impostor"), "echo hacked");
+      const impostor = await runInstallSh(SCRIPT, ["--binary", join(u.root, "impostor")], u.env, u.root);
+      expect(impostor.code).toBe(1);
       const missing = await runInstallSh(SCRIPT, ["--binary", join(u.root, "nope")], u.env, u.root);
       expect(missing.code).toBe(1);
       expect(missing.stderr).toContain("no such file");
@@ -216,4 +220,26 @@ describe("install.sh --binary", () => {
       u.cleanup();
     }
   });
+
+  test("a bare file name means the file here, not a ctx on PATH", async () => {
+    const u = user();
+    try {
+      const extracted = join(u.root, "x");
+      mkdirSync(extracted);
+      Bun.spawnSync(["tar", "-xzf", join(goodDir, ARCHIVE), "-C", extracted]);
+      const r = await runInstallSh(SCRIPT, ["--binary", "ctx", "--no-modify-path"], u.env, extracted);
+      expect(r.code).toBe(0);
+      expect(version(u.bin)).toBe(`ctx ${pkg.version}`);
+    } finally {
+      u.cleanup();
+    }
+  }, 30_000);
+});
+
+test("install.sh --help works when piped into sh (curl … | sh -s -- --help)", async () => {
+  const proc = Bun.spawn(["/bin/sh", "-s", "--", "--help"], { stdin: Bun.file(SCRIPT), stdout: "pipe", stderr: "pipe" });
+  const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+  expect(code).toBe(0);
+  expect(out).toContain("Usage: install.sh");
+  expect(out).toContain("--no-modify-path");
 });
