@@ -40,7 +40,7 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
 export function statusView(opts: StatusOptions, cfg: Config, deps: Pick<Deps, "env" | "now" | "cwd">): StatusView {
   const now = deps.now();
   const thresholds = { caution: cfg["track.caution"], warning: cfg["track.warning"], auto_pause: cfg["track.auto_pause"], critical: cfg["track.critical"] };
-  const rows = readIndex(deps.env).map((s) => toRow(s.entry, now, cfg["status.stale_after_s"], thresholds, s.ended));
+  const rows = readIndex(deps.env).map((s) => toRow(s.entry, now, cfg["status.stale_after_s"], thresholds, s.ended, s.supervisor));
   const projects = opts.project === undefined ? undefined : spellings(opts.project, deps.cwd);
   return filterRows(rows, { all: opts.all, minPct: opts.minPct, projects });
 }

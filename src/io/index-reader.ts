@@ -7,13 +7,17 @@ import { basename, join } from "node:path";
 import { userStateDir } from "../core/paths.ts";
 import { isValidSessionId } from "../core/session-id.ts";
 import { parseIndexEntry, type IndexEntry } from "../core/status/entry.ts";
+import type { Supervisor, SupervisorEvent } from "../core/status/rows.ts";
 import { readJsonFile } from "./fsx.ts";
+import { pidAlive } from "./lock.ts";
 
 /** One indexed session, with what its own state file adds. */
 export interface IndexedSession {
   entry: IndexEntry;
   /** The session's state says it is over: SessionEnd seen, or a /clear replaced it. */
   ended: boolean;
+  /** The respawn supervisor's record, when the entry names one. */
+  supervisor?: Supervisor;
 }
 
 /** The index directory. */
@@ -37,7 +41,7 @@ export function readIndex(env: Record<string, string | undefined>): IndexedSessi
     if (!isValidSessionId(sid)) continue;
     const r = readJsonFile<unknown>(join(dir, name), { maxBytes: 256 * 1024 });
     const entry = r.status === "ok" ? parseIndexEntry(r.value, sid) : undefined;
-    if (entry) out.push({ entry, ended: sessionEnded(entry) });
+    if (entry) out.push({ entry, ended: sessionEnded(entry), supervisor: supervisorOf(entry) });
   }
   return out;
 }
@@ -51,4 +55,28 @@ function sessionEnded(e: IndexEntry): boolean {
   if (r.status !== "ok" || !r.value || typeof r.value !== "object") return false;
   const next = r.value.next_session_id;
   return r.value.last_event === "SessionEnd" || (typeof next === "string" && next !== "");
+}
+
+/** How many of a supervisor's events `ctx status` shows. */
+const RECENT_EVENTS = 5;
+
+/**
+ * The supervisor's record the entry's `respawn.state_path` names, only when
+ * it is `<…>/state/respawn/<name>.json` (never an arbitrary path): whether its
+ * process lives, and its recent events.
+ */
+function supervisorOf(e: IndexEntry): Supervisor | undefined {
+  const r = e.respawn;
+  const path = r && typeof r === "object" ? (r as Record<string, unknown>).state_path : undefined;
+  if (typeof path !== "string" || !path.startsWith("/") || !/\/state\/respawn\/[A-Za-z0-9_.-]+\.json$/.test(path)) return undefined;
+  const rec = readJsonFile<Record<string, unknown>>(path, { maxBytes: 4 * 1024 * 1024 });
+  if (rec.status !== "ok" || !rec.value || typeof rec.value !== "object") return undefined;
+  const v = rec.value;
+  const running = v.phase !== "stopped";
+  const events = (Array.isArray(v.events) ? v.events : []).slice(-RECENT_EVENTS).flatMap((x): SupervisorEvent[] => {
+    if (!x || typeof x !== "object") return [];
+    const ev = x as Record<string, unknown>;
+    return typeof ev.event === "string" ? [{ at: String(ev.at ?? ""), event: ev.event, detail: typeof ev.detail === "string" ? ev.detail : null }] : [];
+  });
+  return { alive: !running || (typeof v.pid === "number" && Number.isInteger(v.pid) && v.pid > 0 && pidAlive(v.pid)), events };
 }

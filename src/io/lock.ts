@@ -103,7 +103,8 @@ function isStale(path: string, content: string, staleMs: number, now: () => numb
   return !pidAlive(pid);
 }
 
-function pidAlive(pid: number): boolean {
+/** True while process `pid` exists (also when it is someone else's). */
+export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -144,4 +144,21 @@ describe("ctx status", () => {
     expect(lines.length).toBeGreaterThanOrEqual(2);
     for (const line of lines) expect(JSON.parse(line).sessions[0].session_id).toBe("w3");
   });
+
+  test("shows a supervisor's recent events, and 'gone' once its process died (kill -9)", async () => {
+    const rec = join(t.dir, "w", ".ctx", "state", "respawn", "sup.json");
+    mkdirSync(join(rec, ".."), { recursive: true });
+    const dead = Bun.spawn(["sleep", "30"]);
+    dead.kill(9);
+    await dead.exited;
+    const events = Array.from({ length: 8 }, (_, i) => ({ at: new Date().toISOString(), event: i === 7 ? "cycle_done" : "idle", detail: `n${i}` }));
+    writeFileSync(rec, JSON.stringify({ version: 1, name: "sup", pid: dead.pid, phase: "watching", events }));
+    entry("sup1", join(t.dir, "w"), 80, 5, { respawn: { name: "sup", state: "watching", cycles: 1, state_path: rec } });
+    const doc = await json([]);
+    expect(doc.sessions[0].respawn).toBe("gone");
+    expect(doc.sessions[0].respawn_events.map((e: { detail: string }) => e.detail)).toEqual(["n3", "n4", "n5", "n6", "n7"]);
+    expect((await status([])).stdout).toContain("respawn:gone");
+    writeFileSync(rec, JSON.stringify({ version: 1, name: "sup", pid: process.pid, phase: "watching", events }));
+    expect((await json([])).sessions[0].respawn).toBe("watching");
+  });
 });

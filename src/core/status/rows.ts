@@ -25,8 +25,10 @@ export interface StatusRow {
   window_size: number | null;
   level: Level;
   auto_pause_active: boolean;
-  /** The respawn state in one word, or null without a supervisor. */
+  /** The respawn state in one word (`gone` when its process died), or null without a supervisor. */
   respawn: string | null;
+  /** The supervisor's recent events, newest last (from its record), or null. */
+  respawn_events: SupervisorEvent[] | null;
   /** True when the session's own state says it ended (SessionEnd). */
   ended: boolean;
   updated_at: string;
@@ -34,6 +36,20 @@ export interface StatusRow {
   age_s: number | null;
   /** Not updated for `staleAfterS`, no update time at all, or ended. */
   stale: boolean;
+}
+
+/** One event of a respawn supervisor's record. */
+export interface SupervisorEvent {
+  at: string;
+  event: string;
+  detail: string | null;
+}
+
+/** What the supervisor's own record adds to an index entry. */
+export interface Supervisor {
+  /** Its process still runs. */
+  alive: boolean;
+  events: SupervisorEvent[];
 }
 
 /** Filters of the command line. */
@@ -47,7 +63,7 @@ export interface RowFilter {
 }
 
 /** The row of an entry at `nowMs`. `ended` comes from the session's state file when readable. */
-export function toRow(e: IndexEntry, nowMs: number, staleAfterS: number, thresholds: LevelThresholds, ended = false): StatusRow {
+export function toRow(e: IndexEntry, nowMs: number, staleAfterS: number, thresholds: LevelThresholds, ended = false, supervisor?: Supervisor): StatusRow {
   const age = Number.isFinite(e.updated_ms) ? Math.max(0, Math.floor((nowMs - e.updated_ms) / 1000)) : null;
   return {
     session_id: e.session_id,
@@ -58,7 +74,8 @@ export function toRow(e: IndexEntry, nowMs: number, staleAfterS: number, thresho
     window_size: e.window_size,
     level: levelOf(e, thresholds),
     auto_pause_active: e.auto_pause_active,
-    respawn: respawnState(e.respawn),
+    respawn: supervisor && !supervisor.alive ? "gone" : respawnState(e.respawn),
+    respawn_events: supervisor ? supervisor.events : null,
     ended,
     updated_at: e.updated_at,
     age_s: age,

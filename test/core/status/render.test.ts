@@ -70,7 +70,7 @@ describe("renderJson", () => {
     expect(doc).toMatchObject({ version: 1, generated_at: "2025-01-02T12:00:00.000Z", hidden_stale: 3 });
     expect(doc.sessions[0]).toEqual({
       session_id: "a", project: "/home/u/work/app", model: "claude-sonnet-4-5", used_pct: 87, used_tokens: 174000, window_size: 200000,
-      level: "warning", auto_pause_active: false, respawn: null, ended: false, updated_at: new Date(NOW - 125_000).toISOString(), age_s: 125, stale: false,
+      level: "warning", auto_pause_active: false, respawn: null, respawn_events: null, ended: false, updated_at: new Date(NOW - 125_000).toISOString(), age_s: 125, stale: false,
     });
   });
 });

@@ -109,3 +109,12 @@ describe("filterRows", () => {
     expect(ids({ all: false, projects: ["/nope", "/work/api"] }).rows.map((x) => x.session_id)).toEqual(["high"]);
   });
 });
+
+test("toRow() shows a supervisor whose process died as respawn 'gone', with its recent events", () => {
+  const events = [{ at: "2025-01-02T11:59:00.000Z", event: "cycle_done", detail: "clear #1" }];
+  const dead = toRow(entry("s", { respawn: { state: "watching" } }), NOW, 3600, T, false, { alive: false, events });
+  expect(dead).toMatchObject({ respawn: "gone", respawn_events: events });
+  const live = toRow(entry("s", { respawn: { state: "watching" } }), NOW, 3600, T, false, { alive: true, events });
+  expect(live).toMatchObject({ respawn: "watching", respawn_events: events });
+  expect(toRow(entry("s"), NOW, 3600, T).respawn_events).toBeNull();
+});
