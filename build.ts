@@ -106,12 +106,26 @@ async function sha256(path: string): Promise<string> {
   return hasher.digest("hex");
 }
 
+const USAGE = `Usage: bun build.ts                      build dist/ctx for this machine
+       bun build.ts --release [--targets a,b] [--out-dir DIR]
+                                           build release archives and SHA256SUMS (default dist/release)`;
+
 function parseCli(argv: string[]): { release: boolean; targets?: string[]; outDir: string } {
-  const { values } = parseArgs({
-    args: argv,
-    options: { release: { type: "boolean" }, targets: { type: "string" }, "out-dir": { type: "string" } },
-    strict: true,
-  });
+  let values: { release?: boolean; targets?: string; "out-dir"?: string; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: { release: { type: "boolean" }, targets: { type: "string" }, "out-dir": { type: "string" }, help: { type: "boolean", short: "h" } },
+      strict: true,
+    }));
+  } catch (err) {
+    console.error(`build: ${(err as Error).message}\n${USAGE}`);
+    process.exit(2);
+  }
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
   return { release: values.release === true, targets: values.targets?.split(","), outDir: values["out-dir"] ?? "./dist/release" };
 }
 
