@@ -3,11 +3,13 @@
  * (capture-pane) and the hooks' state, feeds screen, Stop-hook, usage and tick
  * events, carries out the actions, and persists the record.
  */
+import { existsSync } from "node:fs";
 import { classifyScreen } from "../core/screen.ts";
 import { initialState, transition } from "../core/respawn/machine.ts";
 import type { RespawnAction, RespawnEvent, RespawnSettings, RespawnState } from "../core/respawn/types.ts";
 import { runAiCheck, runFinalize, writePending } from "./respawn-actions.ts";
-import { readHookState, writeIndexRespawn, writeRecord, type RespawnLogEntry, type RespawnRecord } from "./respawn-store.ts";
+import { PaneSession, PID_CACHE_MS } from "./respawn-binding.ts";
+import { writeIndexRespawn, writeRecord, type RespawnLogEntry, type RespawnRecord } from "./respawn-store.ts";
 import { fileStamp } from "./respawn-poll.ts";
 import { abortableSleep as sleep } from "./sleep.ts";
 import type { Tmux } from "./tmux.ts";
@@ -66,6 +68,9 @@ class Driver {
   dirty = true;
   startedAt: string;
   done = false;
+  /** The hooks' state of the session running in the pane (set when the loop starts). */
+  session!: PaneSession;
+  boundAt = 0;
 
   constructor(readonly o: DriverOptions) {
     this.state = initialState(o.settings, o.now());
@@ -73,7 +78,8 @@ class Driver {
   }
 
   async loop(): Promise<RespawnState> {
-    const hook = readHookState(this.o.root);
+    await this.bind();
+    const hook = this.session.read();
     // Signals from before the supervisor started are spent.
     this.lastStop = hook?.last_stop_ms ?? null;
     this.sessionId = hook?.session_id ?? null;
@@ -90,6 +96,8 @@ class Driver {
   async poll(): Promise<void> {
     const text = await this.o.tmux.capture(this.o.target).catch(() => undefined);
     if (text === undefined) return this.feed({ type: "pane_gone" });
+    // The pane's command was replaced (respawn-pane): follow its new process.
+    if (Math.abs(this.o.now() - this.boundAt) > PID_CACHE_MS && !existsSync(`/proc/${this.session.panePid}`)) await this.bind();
     const changed = text !== this.prevText;
     this.prevText = text;
     await this.feed({ type: "screen", screen: classifyScreen(text), changed });
@@ -98,9 +106,16 @@ class Driver {
     if (!this.done) await this.feed({ type: "tick" });
   }
 
-  /** Queues Stop-hook and usage events from the hooks' state file when they changed. */
+  /** Binds to the pane's process (`#{pane_pid}`; 0 when unknown: then no session matches). */
+  async bind(): Promise<void> {
+    const info = await this.o.tmux.paneInfo(this.o.target).catch(() => undefined);
+    this.session = new PaneSession(this.o.root, info?.pid ?? 0, this.o.now);
+    this.boundAt = this.o.now();
+  }
+
+  /** Queues Stop-hook and usage events from the pane's session state when they changed. */
   readHooks(): void {
-    const h = readHookState(this.o.root);
+    const h = this.session.read();
     if (!h) return;
     if (h.session_id !== this.sessionId) {
       this.sessionId = h.session_id;

@@ -101,9 +101,13 @@ export function listRecords(root: string): string[] {
 /** The newest session's reading from `<root>/state/context-usage.json` (written by `ctx track`). */
 export function readHookState(root: string): HookReading | undefined {
   const r = readJsonFile<Record<string, unknown>>(join(root, "state", "context-usage.json"), { maxBytes: 4 * 1024 * 1024 });
-  if (r.status !== "ok" || !r.value || typeof r.value !== "object") return undefined;
-  const v = r.value;
-  if (!isValidSessionId(v.session_id)) return undefined;
+  return r.status === "ok" ? hookReading(r.value) : undefined;
+}
+
+/** The reading in a session state (the layout of `state/sessions/<sid>.json` and its copy `context-usage.json`), or undefined. */
+export function hookReading(value: unknown): HookReading | undefined {
+  const v = asObject(value);
+  if (!v || !isValidSessionId(v.session_id)) return undefined;
   const tokens = typeof v.used_tokens === "number" ? v.used_tokens : 0;
   const pct = typeof v.used_pct === "number" && Number.isFinite(v.used_pct) && tokens > 0 ? v.used_pct : null;
   const updated = typeof v.updated_at === "string" ? Date.parse(v.updated_at) : NaN;

@@ -5,6 +5,7 @@
  */
 import { afterEach, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
+import { PaneSession } from "../../src/io/respawn-binding.ts";
 import { CTX_BIN } from "../helpers/ctx.ts";
 import { allText, lastToolResults, lastUserText, startFakeApi, type FakeApi, type LoggedRequest, type Turn } from "./fake-api.ts";
 import { superviseSession, usageAt, waitUntil, type Supervised } from "./respawn-harness.ts";
@@ -59,6 +60,10 @@ test("e2e respawn: two full cycles unattended (finalize, /clear, summary injecte
 
   // ctx status sees the supervisor through the supervised session's index entry.
   await waitUntil(() => sup!.record()?.session_id, 10_000, describe);
+  // It is bound to the session whose Claude Code process runs in its pane (claude_pid recorded by ctx track).
+  const bound = JSON.parse(readFileSync(`${sup.sandbox.project}/.ctx/state/sessions/${sup.record().session_id}.json`, "utf8"));
+  const panePid = Number((await sup.tmux("display-message", "-p", "-t", sup.record().target, "#{pane_pid}")).out.trim());
+  expect(new PaneSession(`${sup.sandbox.project}/.ctx`, panePid, Date.now).runsInPane(bound.claude_pid)).toBe(true);
   await Bun.sleep(1200);
   const status = Bun.spawnSync([CTX_BIN, "status", "--json", "--all"], { cwd: sup.sandbox.project, env: sup.env });
   const rows = JSON.parse(status.stdout.toString());
