@@ -1,5 +1,5 @@
 /** The brakes: hourly cap, cooldown and the no-progress breaker. */
-import type { RespawnState } from "./types.ts";
+import type { RespawnAction, RespawnState } from "./types.ts";
 
 const HOUR_MS = 3_600_000;
 
@@ -51,4 +51,24 @@ export function checkProgress(state: RespawnState, pct: number, at: number): Pic
   if (!state.awaitingProgress || !last || at <= last.freshAfter) return { awaitingProgress: state.awaitingProgress, noProgress: state.noProgress };
   if (last.trigger === null) return { awaitingProgress: false, noProgress: state.noProgress };
   return { awaitingProgress: false, noProgress: pct >= last.trigger ? state.noProgress + 1 : 0 };
+}
+
+/**
+ * A compaction the client refused ("Not enough messages to compact.") or that
+ * changed nothing writes no reading newer than itself, and an idle session
+ * writes none either. Once `progressWaitMs` has passed since the compaction
+ * ended without one, the latest reading decides the no-progress check instead.
+ * Returns the settled state and what to record, or null while still waiting.
+ */
+export function settleProgress(state: RespawnState, now: number): { state: RespawnState; actions: RespawnAction[] } | null {
+  const last = state.lastCycle;
+  if (!state.awaitingProgress || !state.usage || last?.kind !== "compact" || last.trigger === null) return null;
+  if (now - last.endedAt < state.settings.progressWaitMs) return null;
+  const pct = state.usage.pct;
+  const noProgress = pct >= last.trigger ? state.noProgress + 1 : 0;
+  const waited = Math.round(state.settings.progressWaitMs / 1000);
+  return {
+    state: { ...state, awaitingProgress: false, noProgress },
+    actions: [{ type: "record", event: "progress", detail: `${pct}% after compact (trigger ${last.trigger}%; no newer reading within ${waited} s, the latest decides), no-progress count ${noProgress}` }],
+  };
 }

@@ -2,7 +2,7 @@
  * The respawn supervisor as a pure transition function. See docs/respawn.md
  * for the diagram; the driver (src/io/respawn-driver.ts) feeds it events.
  */
-import { activeBrake, checkProgress } from "./brakes.ts";
+import { activeBrake, checkProgress, settleProgress } from "./brakes.ts";
 import { onCycling, startCycle } from "./cycle.ts";
 import { aiCheckAllowed, idleSignal } from "./idle.ts";
 import { chooseCycle } from "./plan.ts";
@@ -135,6 +135,11 @@ function onIdle(s: RespawnState, now: number): Transition {
   const sc = s.screen;
   const active = !sc || sc.busy || sc.blocker || !sc.prompt || s.lastChangeAt > s.phaseSince || (s.lastStopAt ?? 0) > s.handledAt;
   if (active) return onWatching(enter(s, "watching", now), now);
+  const settled = settleProgress(s, now);
+  if (settled) {
+    const next = onIdle(settled.state, now);
+    return { state: next.state, actions: [...settled.actions, ...next.actions] };
+  }
   const choice = chooseCycle(s);
   if (!choice) return { state: s.brake ? { ...s, brake: null } : s, actions: [] };
   const brake = activeBrake(s, now);

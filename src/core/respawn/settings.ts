@@ -1,6 +1,9 @@
 import type { Config } from "../config-schema.ts";
 import type { RespawnSettings } from "./types.ts";
 
+/** After a compaction, the wait for a fresh reading beyond the quiet period (progressWaitMs). */
+export const PROGRESS_WAIT_EXTRA_MS = 5000;
+
 /** Resolves the machine's settings from the `respawn.*` config keys. A prompt set to `off` or `none` is skipped. */
 export function settingsFromConfig(cfg: Config): RespawnSettings {
   const s = (v: number): number => Math.round(v * 1000);
@@ -23,6 +26,7 @@ export function settingsFromConfig(cfg: Config): RespawnSettings {
     silenceMs: s(cfg["respawn.silence_s"]),
     stepTimeoutMs: s(cfg["respawn.step_timeout_s"]),
     stuckTimeoutMs: s(cfg["respawn.stuck_timeout_s"]),
+    progressWaitMs: cfg["respawn.quiet_ms"] + PROGRESS_WAIT_EXTRA_MS,
   };
 }
 

@@ -46,6 +46,11 @@ export interface RespawnSettings {
   stepTimeoutMs: number;
   /** A cycle (or AI check) lasting longer than this is abandoned: recovery back to watching. */
   stuckTimeoutMs: number;
+  /**
+   * After a compaction, how long to wait for a usage reading newer than it; then
+   * the latest reading decides (a refused or no-op `/compact` writes none).
+   */
+  progressWaitMs: number;
 }
 
 /** One step of a cycle. */

@@ -19,7 +19,7 @@ export function settings(over: Partial<RespawnSettings> = {}): RespawnSettings {
   return {
     mode: "context", compactAt: 85, restartAt: 90, maxCyclesPerHour: 6, cooldownMs: 0, compactPrompt: "/compact keep state",
     updatePrompt: "update notes", kickstartPrompt: "continue", sendClear: true, sendInit: false, autoAcceptPlans: false, aiCheck: false,
-    aiCheckTimeoutMs: 30_000, aiCheckCooldownMs: 60_000, quietMs: 1000, silenceMs: 10_000, stepTimeoutMs: 60_000, stuckTimeoutMs: 300_000,
+    aiCheckTimeoutMs: 30_000, aiCheckCooldownMs: 60_000, quietMs: 1000, silenceMs: 10_000, stepTimeoutMs: 60_000, stuckTimeoutMs: 300_000, progressWaitMs: 6000,
     ...over,
   };
 }
