@@ -12,7 +12,7 @@ import { latestUsage } from "../io/transcript-tail.ts";
 import { findClaude } from "../io/claude-launch.ts";
 import { loadConfig } from "../io/config.ts";
 import { runDriver } from "../io/respawn-driver.ts";
-import { daemonize, stopSupervisors } from "../io/respawn-process.ts";
+import { daemonFailure, daemonize, stopSupervisors } from "../io/respawn-process.ts";
 import { isValidName, recordPath } from "../io/respawn-store.ts";
 import { tmuxClient } from "../io/tmux.ts";
 
@@ -64,8 +64,13 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
   }
   const name = args.name ?? defaultName(args, project);
   if (args.daemon && !deps.env.CTX_RESPAWN_DAEMON) {
-    const pid = daemonize(argv.filter((a, i) => a !== "--daemon" || (argv.indexOf("--") >= 0 && i > argv.indexOf("--"))), root, name, deps);
-    deps.stdout(`ctx respawn: supervising '${name}' in the background (pid ${pid}); state in ${recordPath(root, name)}\n`);
+    const d = daemonize(argv.filter((a, i) => a !== "--daemon" || (argv.indexOf("--") >= 0 && i > argv.indexOf("--"))), root, name, deps);
+    const failed = await daemonFailure(d);
+    if (failed) {
+      deps.stderr(failed.output.trimEnd().split("\n").slice(-20).map((l) => `${l}\n`).join(""));
+      throw new CtxError(1, `the background supervisor '${name}' exited at once (exit code ${failed.code})`, `its log: ${d.log}`);
+    }
+    deps.stdout(`ctx respawn: supervising '${name}' in the background (pid ${d.pid}); state in ${recordPath(root, name)}\n`);
     return 0;
   }
   return supervise(args, name, project, root, deps);

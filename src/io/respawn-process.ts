@@ -1,29 +1,57 @@
 /** Process management for `ctx respawn`: the background daemon and `stop`. */
-import { closeSync, openSync } from "node:fs";
+import { closeSync, fstatSync, openSync } from "node:fs";
 import { join } from "node:path";
 import type { Deps } from "../core/deps.ts";
-import { ensureDir } from "./fsx.ts";
+import { ensureDir, readBytesSafe } from "./fsx.ts";
 import { selfCommand } from "./respawn-actions.ts";
 import { listRecords, readRecord } from "./respawn-store.ts";
 
+/** How long `--daemon` watches the child before it reports success. */
+export const DAEMON_CHECK_MS = 1500;
+
+/** A supervisor started in the background. */
+export interface Daemon {
+  /** Its pid. */
+  pid: number;
+  /** Resolves with its exit code when it ends. */
+  exited: Promise<number>;
+  /** Its log, `<root>/state/respawn/<name>.log`. */
+  log: string;
+  /** The log's size before it started: what it writes comes after. */
+  logOffset: number;
+}
+
 /**
- * Starts `ctx respawn <argv>` detached in its own session, output to
- * `<root>/state/respawn/<name>.log`; returns its pid.
+ * Starts `ctx respawn <argv>` detached in its own session, output appended to
+ * `<root>/state/respawn/<name>.log`.
  */
-export function daemonize(argv: string[], root: string, name: string, deps: Pick<Deps, "env" | "cwd">): number {
+export function daemonize(argv: string[], root: string, name: string, deps: Pick<Deps, "env" | "cwd">): Daemon {
   const dir = join(root, "state", "respawn");
   ensureDir(dir);
-  const fd = openSync(join(dir, `${name}.log`), "a", 0o600);
+  const log = join(dir, `${name}.log`);
+  const fd = openSync(log, "a", 0o600);
   try {
+    const logOffset = fstatSync(fd).size;
     const proc = Bun.spawn([...selfCommand(), "respawn", ...argv], {
       cwd: deps.cwd, env: { ...deps.env, CTX_RESPAWN_DAEMON: "1" } as Record<string, string>,
       stdin: "ignore", stdout: fd, stderr: fd, detached: true,
     });
     proc.unref();
-    return proc.pid;
+    return { pid: proc.pid, exited: proc.exited, log, logOffset };
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Watches a fresh daemon for up to `ms`: undefined when it is still running,
+ * else its exit code and what it wrote to its log.
+ */
+export async function daemonFailure(d: Daemon, ms = DAEMON_CHECK_MS): Promise<{ code: number; output: string } | undefined> {
+  const code = await Promise.race([d.exited, Bun.sleep(ms).then(() => undefined)]);
+  if (code === undefined) return undefined;
+  const bytes = readBytesSafe(d.log, { maxBytes: 16 * 1024 * 1024 });
+  return { code, output: bytes ? bytes.subarray(d.logOffset).toString("utf8") : "" };
 }
 
 /**

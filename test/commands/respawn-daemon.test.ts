@@ -1,0 +1,45 @@
+/**
+ * `ctx respawn --daemon` and the one-supervisor rule, with the compiled ctx, a
+ * private tmux server (TMUX_TMPDIR) and a stand-in for claude that draws an
+ * idle screen: the daemon reports a supervisor that dies at once.
+ */
+import { afterEach, beforeEach, expect, test } from "bun:test";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { tmuxClient } from "../../src/io/tmux.ts";
+import { runCtx } from "../helpers/ctx.ts";
+import { projectSandbox, type ProjectSandbox } from "../helpers/tmp.ts";
+
+let sb: ProjectSandbox;
+let env: Record<string, string>;
+beforeEach(() => {
+  sb = projectSandbox();
+  const fake = join(sb.t.dir, "fake-claude");
+  writeFileSync(fake, "#!/bin/sh\nprintf '✻ Baked for 3s\\n\\n────────\\n❯ \\n────────\\n'\nexec sleep 600\n");
+  chmodSync(fake, 0o755);
+  env = { ...sb.env, TMUX_TMPDIR: join(sb.t.dir, "tmux"), CTX_CLAUDE: fake, CTX_RESPAWN_POLL_MS: "200" };
+  mkdirSync(env.TMUX_TMPDIR!, { recursive: true });
+});
+afterEach(async () => {
+  await runCtx(["respawn", "stop"], { env, cwd: sb.project }).catch(() => {});
+  await tmuxClient(env).run(["kill-server"]).catch(() => {});
+  sb.t.cleanup();
+});
+
+const ctx = (...args: string[]) => runCtx(["respawn", ...args], { env, cwd: sb.project });
+
+test("--daemon: a supervisor that dies at once (claude missing) is an error with its log's message, not a success", async () => {
+  const r = await runCtx(["respawn", "start", "--name", "w1", "--daemon"], { env: { ...env, CTX_CLAUDE: join(sb.t.dir, "no-such-claude") }, cwd: sb.project });
+  expect(r.code).toBe(1);
+  expect(r.stdout).toBe("");
+  expect(r.stderr).toContain("no-such-claude is not an executable");
+  expect(r.stderr).toContain("exited at once");
+  expect(r.ms).toBeLessThan(5000);
+});
+
+test("--daemon: the tmux session already exists: error from the log, exit 1", async () => {
+  await tmuxClient(env).newSession("w1", sb.project, ["sleep", "600"], env);
+  const r = await ctx("start", "--name", "w1", "--daemon");
+  expect(r.code).toBe(1);
+  expect(r.stderr).toContain("a tmux session 'w1' already exists");
+});
