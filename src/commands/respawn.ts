@@ -12,7 +12,7 @@ import { latestUsage } from "../io/transcript-tail.ts";
 import { findClaude } from "../io/claude-launch.ts";
 import { loadConfig } from "../io/config.ts";
 import { runDriver } from "../io/respawn-driver.ts";
-import { daemonFailure, daemonize, stopSupervisors } from "../io/respawn-process.ts";
+import { daemonFailure, daemonize, liveConflict, stopSupervisors } from "../io/respawn-process.ts";
 import { isValidName, recordPath } from "../io/respawn-store.ts";
 import { tmuxClient } from "../io/tmux.ts";
 
@@ -63,6 +63,7 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
     return 0;
   }
   const name = args.name ?? defaultName(args, project);
+  await refuseDuplicate(args, name, root, deps);
   if (args.daemon && !deps.env.CTX_RESPAWN_DAEMON) {
     const d = daemonize(argv.filter((a, i) => a !== "--daemon" || (argv.indexOf("--") >= 0 && i > argv.indexOf("--"))), root, name, deps);
     const failed = await daemonFailure(d);
@@ -81,6 +82,15 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
 function defaultName(args: RespawnArgs, project: string): string {
   const base = args.action === "attach" ? `attach-${args.target}` : `ctx-${basename(project)}`;
   return base.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 100) || "ctx";
+}
+
+/** One supervisor per name and per pane: a live one already there is an error (exit 1) that says how to stop it. */
+async function refuseDuplicate(args: RespawnArgs, name: string, root: string, deps: Deps): Promise<void> {
+  const pane = args.action === "attach" ? await tmuxClient(deps.env).paneInfo(args.target!).then((i) => i.id, () => undefined) : undefined;
+  const rec = liveConflict(root, name, pane);
+  if (!rec) return;
+  const what = rec.name === name ? `a supervisor named '${name}' is already running` : `pane ${pane} (${args.target}) is already supervised by '${rec.name}'`;
+  throw new CtxError(1, `${what} (pid ${rec.pid}, pane ${rec.target})`, `stop it first with 'ctx respawn stop --name ${rec.name}'`);
 }
 
 async function supervise(args: RespawnArgs, name: string, project: string, root: string, deps: Deps): Promise<number> {

@@ -1,10 +1,10 @@
-/** Process management for `ctx respawn`: the background daemon and `stop`. */
-import { closeSync, fstatSync, openSync } from "node:fs";
+/** Process management for `ctx respawn`: the background daemon, `stop`, and the one-supervisor-per-name-and-pane rule. */
+import { closeSync, fstatSync, openSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Deps } from "../core/deps.ts";
 import { ensureDir, readBytesSafe } from "./fsx.ts";
 import { selfCommand } from "./respawn-actions.ts";
-import { listRecords, readRecord } from "./respawn-store.ts";
+import { listRecords, readRecord, type RespawnRecord } from "./respawn-store.ts";
 
 /** How long `--daemon` watches the child before it reports success. */
 export const DAEMON_CHECK_MS = 1500;
@@ -55,6 +55,20 @@ export async function daemonFailure(d: Daemon, ms = DAEMON_CHECK_MS): Promise<{ 
 }
 
 /**
+ * The live supervisor of `root` that already has `name` or supervises pane
+ * `target` (`%N`), if any. Live: its record is not `stopped` and its pid runs
+ * `ctx respawn` (a dead supervisor's pid reused by another program is not it).
+ */
+export function liveConflict(root: string, name: string, target?: string): RespawnRecord | undefined {
+  for (const n of listRecords(root)) {
+    const rec = readRecord(root, n);
+    if (!rec || !isLive(rec)) continue;
+    if (rec.name === name || n === name || (target !== undefined && rec.target === target)) return rec;
+  }
+  return undefined;
+}
+
+/**
  * Sends SIGTERM to the running supervisors of `root` (only `name` when given)
  * and waits up to 10 s for each to record that it stopped. Returns their names.
  * The supervised panes are left alone.
@@ -64,7 +78,7 @@ export async function stopSupervisors(root: string, name?: string): Promise<stri
   const stopped: string[] = [];
   for (const n of names) {
     const rec = readRecord(root, n);
-    if (!rec || rec.phase === "stopped" || !alive(rec.pid)) continue;
+    if (!rec || !isLive(rec)) continue;
     process.kill(rec.pid, "SIGTERM");
     for (let i = 0; i < 100 && alive(rec.pid) && readRecord(root, n)?.phase !== "stopped"; i++) await Bun.sleep(100);
     stopped.push(n);
@@ -74,6 +88,10 @@ export async function stopSupervisors(root: string, name?: string): Promise<stri
 
 // --- internal ---
 
+function isLive(rec: RespawnRecord): boolean {
+  return rec.phase !== "stopped" && alive(rec.pid) && runsRespawn(rec.pid);
+}
+
 function alive(pid: unknown): pid is number {
   if (typeof pid !== "number" || !Number.isInteger(pid) || pid <= 1) return false;
   try {
@@ -82,4 +100,15 @@ function alive(pid: unknown): pid is number {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === "EPERM";
   }
+}
+
+/** True when the process's argv holds `respawn` (true when /proc cannot tell). */
+function runsRespawn(pid: number): boolean {
+  let cmdline: string;
+  try {
+    cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+  } catch {
+    return true;
+  }
+  return cmdline.split("\0").includes("respawn");
 }

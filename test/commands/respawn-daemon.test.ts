@@ -1,7 +1,8 @@
 /**
  * `ctx respawn --daemon` and the one-supervisor rule, with the compiled ctx, a
  * private tmux server (TMUX_TMPDIR) and a stand-in for claude that draws an
- * idle screen: the daemon reports a supervisor that dies at once.
+ * idle screen: the daemon reports a supervisor that dies at once, and a second
+ * supervisor on the same name or pane is refused.
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
@@ -43,3 +44,32 @@ test("--daemon: the tmux session already exists: error from the log, exit 1", as
   expect(r.code).toBe(1);
   expect(r.stderr).toContain("a tmux session 'w1' already exists");
 });
+
+test("one supervisor per name and per pane: a second start, attach or foreground run is refused and says how to stop the first", async () => {
+  const first = await ctx("start", "--name", "a1", "--daemon");
+  expect(first.code).toBe(0);
+  expect(first.stdout).toContain("supervising 'a1' in the background");
+  const pane = (await tmuxClient(env).paneInfo("a1")).id;
+
+  for (const args of [["start", "--name", "a1", "--daemon"], ["attach", "--name", "a1", "--target", "a1"], ["attach", "--name", "a1", "--target", "a1", "--daemon"]]) {
+    const r = await ctx(...args);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("a supervisor named 'a1' is already running");
+    expect(r.stderr).toContain("ctx respawn stop --name a1");
+  }
+  for (const args of [["attach", "--name", "b2", "--target", "a1"], ["attach", "--target", pane, "--daemon"]]) {
+    const r = await ctx(...args);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`pane ${pane}`);
+    expect(r.stderr).toContain("already supervised by 'a1'");
+    expect(r.stderr).toContain("ctx respawn stop --name a1");
+  }
+
+  // stop catches the one supervisor; then the pane can be supervised again under any name.
+  const stop = await ctx("stop", "--name", "a1");
+  expect(stop.stdout).toBe("stopped a1\n");
+  const again = await ctx("attach", "--name", "b2", "--target", pane, "--daemon");
+  expect(again.code).toBe(0);
+  expect((await ctx("stop")).stdout).toBe("stopped b2\n");
+  expect((await ctx("stop")).code).toBe(1); // nothing left running
+}, 30_000);
