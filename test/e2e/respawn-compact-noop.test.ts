@@ -1,0 +1,37 @@
+/**
+ * `ctx respawn` end to end with the real client: a `/compact` that leaves no
+ * newer usage reading (the fake API serves no compaction summary) must not
+ * leave the supervisor idle at 91 % forever: after the wait, the latest
+ * reading decides and the full cycle runs.
+ */
+import { afterEach, expect, test } from "bun:test";
+import { lastToolResults, lastUserText, startFakeApi, type FakeApi, type Turn } from "./fake-api.ts";
+import { superviseSession, usageAt, waitUntil, type Supervised } from "./respawn-harness.ts";
+
+const KICK = "KICKSTART-4410: continue from the summary.";
+let api: FakeApi | undefined;
+let sup: Supervised | undefined;
+afterEach(async () => {
+  await sup?.cleanup();
+  await api?.stop();
+  api = sup = undefined;
+});
+const describe = () => `record: ${JSON.stringify(sup?.record()?.events ?? null, null, 1)}\nlog:\n${sup?.log()}`;
+
+test("e2e respawn: a /compact that leaves usage at 91 % is followed by the full cycle (finalize, /clear, kickstart)", async () => {
+  api = await startFakeApi({
+    main: (req): Turn => lastUserText(req).includes(KICK) && !lastToolResults(req).length
+      ? { content: [{ type: "text", text: "Resumed." }], usage: usageAt(20) }
+      : { content: [{ type: "text", text: "Done with the first part." }], usage: usageAt(91) },
+    side: () => undefined,
+  });
+  sup = await superviseSession(api, "Do the first part", { CTX_RESPAWN_KICKSTART_PROMPT: KICK });
+  const rec = await waitUntil(() => { const r = sup!.record(); return r?.cycles >= 2 && r; }, 120_000, describe);
+  const steps = rec.events.filter((e: any) => e.event === "step").map((e: any) => e.detail);
+  expect(steps).toEqual(["compact", "finalize", "clear", "kickstart"]);
+  const progress = rec.events.find((e: any) => e.event === "progress");
+  expect(progress.detail).toContain("91% after compact");
+  expect(progress.detail).toContain("the latest decides");
+  // The kickstart reached the server: the new session continues.
+  await waitUntil(() => api!.mainRequests().some((r) => lastUserText(r).includes(KICK)), 20_000, describe);
+}, 180_000);
