@@ -15,23 +15,18 @@ import { runDriver } from "../../src/io/respawn-driver.ts";
 import { tmuxClient } from "../../src/io/tmux.ts";
 import { latestUsage } from "../../src/io/transcript-tail.ts";
 import { assistantLine } from "../helpers/transcript.ts";
-import { isolatedEnv, tempDir } from "../helpers/tmp.ts";
+import { idlePane, tmuxBox, type TmuxBox } from "../helpers/tmux-pane.ts";
 
 const DAY = 86_400_000;
-let t: ReturnType<typeof tempDir>;
+let box: TmuxBox;
+let t: TmuxBox["t"];
 let env: Record<string, string>;
 beforeEach(() => {
-  t = tempDir();
-  env = isolatedEnv(t.dir, { TMUX_TMPDIR: join(t.dir, "tmux") });
-  for (const d of [env.TMPDIR!, env.TMUX_TMPDIR!]) mkdirSync(d, { recursive: true });
+  box = tmuxBox();
+  ({ t, env } = box);
 });
-afterEach(async () => {
-  await tmuxClient(env).run(["kill-server"]).catch(() => {});
-  t.cleanup();
-});
+afterEach(() => box.cleanup());
 
-/** An idle Claude Code screen as the client draws it after a turn. */
-const IDLE_SCREEN = "✻ Baked for 3s\\n\\n────────\\n❯ \\n────────\\n  ? for shortcuts\\n";
 
 test("clock jumps and a rotated, truncated, deleted transcript neither crash the supervisor nor make it act", async () => {
   const project = join(t.dir, "proj");
@@ -42,7 +37,7 @@ test("clock jumps and a rotated, truncated, deleted transcript neither crash the
   writeFileSync(join(root, "state", "context-usage.json"), JSON.stringify({ version: 1, session_id: "s1", used_tokens: 100_000, used_pct: 50, updated_at: new Date().toISOString(), last_stop_at: new Date().toISOString(), transcript_path: transcript }));
 
   const tmux = tmuxClient(env);
-  const pane = await tmux.newSession("rt", project, ["sh", "-c", `printf '${IDLE_SCREEN}'; exec sleep 600`], env);
+  const pane = await idlePane(box, "rt", project);
   let clock = Date.now();
   const ac = new AbortController();
   const cfg = resolveConfig([]);

@@ -9,22 +9,17 @@ import { resolveConfig } from "../../src/core/config.ts";
 import { settingsFromConfig } from "../../src/core/respawn/settings.ts";
 import { runDriver } from "../../src/io/respawn-driver.ts";
 import { tmuxClient } from "../../src/io/tmux.ts";
-import { isolatedEnv, tempDir } from "../helpers/tmp.ts";
+import { idlePane, tmuxBox, type TmuxBox } from "../helpers/tmux-pane.ts";
 
-let t: ReturnType<typeof tempDir>;
+let box: TmuxBox;
+let t: TmuxBox["t"];
 let env: Record<string, string>;
 beforeEach(() => {
-  t = tempDir();
-  env = isolatedEnv(t.dir, { TMUX_TMPDIR: join(t.dir, "tmux") });
-  for (const d of [env.TMPDIR!, env.TMUX_TMPDIR!]) mkdirSync(d, { recursive: true });
+  box = tmuxBox();
+  ({ t, env } = box);
 });
-afterEach(async () => {
-  await tmuxClient(env).run(["kill-server"]).catch(() => {});
-  t.cleanup();
-});
+afterEach(() => box.cleanup());
 
-/** An idle Claude Code screen as the client draws it after a turn. */
-const IDLE_SCREEN = "✻ Baked for 3s\\n\\n────────\\n❯ \\n────────\\n  ? for shortcuts\\n";
 
 /** A session state as ctx track writes it (and its copy in context-usage.json when `latest`). */
 function writeSession(root: string, sid: string, pct: number, claudePid: number, latest: boolean): void {
@@ -40,7 +35,7 @@ async function supervise(name: string, setup: (root: string, panePid: number) =>
   const root = join(project, ".ctx");
   mkdirSync(join(root, "state", "sessions"), { recursive: true });
   const tmux = tmuxClient(env);
-  const pane = await tmux.newSession(name, project, ["sh", "-c", `printf '${IDLE_SCREEN}'; exec sleep 600`], env);
+  const pane = await idlePane(box, name, project);
   setup(root, (await tmux.paneInfo(pane)).pid);
   const ac = new AbortController();
   const settings = { ...settingsFromConfig(resolveConfig([])), quietMs: 200, cooldownMs: 0 };
