@@ -11,6 +11,8 @@ const O_NOFOLLOW = process.arch === "arm64" || process.arch === "arm" ? 0o100000
 const AT_EMPTY_PATH = 0x1000;
 const STATX_BASIC_STATS = 0x7ff;
 const S_IFMT = 0o170000;
+const POLLIN = 0x1;
+const EINTR = 4;
 const ERRNO: Record<number, string> = { 1: "EPERM", 2: "ENOENT", 4: "EINTR", 5: "EIO", 6: "ENXIO", 9: "EBADF", 11: "EAGAIN", 13: "EACCES", 17: "EEXIST", 20: "ENOTDIR", 21: "EISDIR", 22: "EINVAL", 24: "EMFILE", 28: "ENOSPC", 30: "EROFS", 36: "ENAMETOOLONG", 40: "ELOOP", 122: "EDQUOT" };
 
 /** The Linux implementation: glibc through bun:ffi (throws if glibc cannot be loaded). */
@@ -27,6 +29,8 @@ export function ffiSys(): Sys {
     unlink: { args: [p], returns: i },
     mkdir: { args: [p, i], returns: i },
     statx: { args: [i, p, i, i, p], returns: i },
+    poll: { args: [p, T.u64, i], returns: i },
+    read: { args: [i, p, T.u64], returns: T.i64 },
     __errno_location: { args: [], returns: p },
   });
   const fail = (syscall: string, path?: string): never => {
@@ -53,6 +57,16 @@ export function ffiSys(): Sys {
     rename: (from, to) => void check(c.rename(ptr(cstr(from)), ptr(cstr(to))), "rename", to),
     unlink: (path) => void check(c.unlink(ptr(cstr(path))), "unlink", path),
     mkdir: (path, mode) => void check(c.mkdir(ptr(cstr(path)), mode), "mkdir", path),
+    pollIn: (fd, timeoutMs) => {
+      // struct pollfd { int fd; short events; short revents; } with events = POLLIN.
+      const pfd = new Int32Array([fd, POLLIN]);
+      for (;;) {
+        const rc = c.poll(ptr(pfd), 1, Math.max(0, Math.min(Math.ceil(timeoutMs), 2 ** 31 - 1)));
+        if (rc >= 0) return rc > 0;
+        if (read.i32(c.__errno_location()!, 0) !== EINTR) fail("poll");
+      }
+    },
+    read: (fd, buf, offset, length) => (length <= 0 ? 0 : check(c.read(fd, ptr(buf, offset), length), "read")),
   };
 }
 

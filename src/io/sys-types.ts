@@ -38,4 +38,11 @@ export interface Sys {
   unlink(path: string): void;
   /** Creates one directory level; EEXIST is the caller's to handle. */
   mkdir(path: string, mode: number): void;
+  /**
+   * Waits up to `timeoutMs` until `fd` can be read (data, end of file or a hang-up):
+   * true when it can, false on timeout. Only where poll(2) is reachable (the libc path).
+   */
+  pollIn?(fd: number, timeoutMs: number): boolean;
+  /** One read(2) of up to `length` bytes into `buf` at `offset`; 0 at end of file. */
+  read?(fd: number, buf: Uint8Array, offset: number, length: number): number;
 }

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, symlinkSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { ffiSys } from "../../src/io/sys-ffi.ts";
 import { nodeSys } from "../../src/io/sys-node.ts";
@@ -68,6 +68,25 @@ describe.each(impls)("%s sys", (_name, make) => {
     const fd = s.openRead(join(t.dir, "fifo"));
     expect(s.fstat(fd).isFile).toBe(false);
     s.close(fd);
+  });
+
+  test.if(!!s.pollIn && !!s.read)("pollIn waits for data with a timeout, read takes it", () => {
+    const fifo = join(t.dir, "pipe");
+    Bun.spawnSync(["mkfifo", fifo]);
+    const rd = s.openRead(fifo);
+    const started = Date.now();
+    expect(s.pollIn!(rd, 60)).toBe(false);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(50);
+    const wr = openSync(fifo, "w");
+    writeSync(wr, "abc");
+    expect(s.pollIn!(rd, 1000)).toBe(true);
+    const buf = Buffer.alloc(10);
+    expect(s.read!(rd, buf, 1, 9)).toBe(3);
+    expect(buf.subarray(1, 4).toString()).toBe("abc");
+    closeSync(wr);
+    expect(s.pollIn!(rd, 1000)).toBe(true); // the writer hung up: readable, at end of file
+    expect(s.read!(rd, buf, 0, 10)).toBe(0);
+    s.close(rd);
   });
 
   test("a NUL in a path is refused", () => {
