@@ -55,7 +55,10 @@ export function tmuxClient(env: Env, bin = "tmux"): Tmux {
     run,
     async newSession(name, cwd, argv, paneEnv, size = { width: 200, height: 50 }) {
       const sets = Object.entries(paneEnv).filter(([k, v]) => v !== undefined && !PANE_ENV_SKIP.has(k) && !k.includes("=")).flatMap(([k, v]) => ["-e", `${k}=${v}`]);
-      const out = await run(["new-session", "-d", "-P", "-F", "#{pane_id}", "-s", name, "-x", String(size.width), "-y", String(size.height), "-c", cwd, ...sets, "--", ...argv]);
+      // A running server adds its global environment under ours: unset what we do not have.
+      const stray = strayGlobals(await run(["show-environment", "-g"]).catch(() => ""), paneEnv);
+      const command = stray.length ? ["env", ...stray.flatMap((k) => ["-u", k]), "--", ...argv] : argv;
+      const out = await run(["new-session", "-d", "-P", "-F", "#{pane_id}", "-s", name, "-x", String(size.width), "-y", String(size.height), "-c", cwd, ...sets, "--", ...command]);
       return out.trim();
     },
     async hasSession(name) {
@@ -87,6 +90,14 @@ export function tmuxClient(env: Env, bin = "tmux"): Tmux {
 }
 
 // --- internal ---
+
+/** Variables set in the server's global environment (`show-environment -g`) that `paneEnv` lacks; tmux's own are kept. */
+function strayGlobals(globals: string, paneEnv: Env): string[] {
+  return globals
+    .split("\n")
+    .map((line) => line.slice(0, line.indexOf("=")))
+    .filter((k) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(k) && paneEnv[k] === undefined && !PANE_ENV_SKIP.has(k) && k !== "TERM" && !k.startsWith("TMUX"));
+}
 
 async function runTmux(bin: string, args: string[], env: Env): Promise<string> {
   const proc = Bun.spawn([bin, ...args], { env: env as Record<string, string>, stdin: "ignore", stdout: "pipe", stderr: "pipe" });

@@ -44,6 +44,15 @@ test("paneInfo() of a target that does not exist fails instead of naming tmux's 
   expect((await tmux.paneInfo("t2")).id).toMatch(/^%\d+$/);
 });
 
+test("newSession() gives the pane exactly our environment, not the running server's globals too", async () => {
+  const tmux = tmuxClient(env);
+  await tmux.newSession("g1", dir, ["sh", "-c", "sleep 30"], env, { width: 80, height: 20 });
+  await tmux.run(["set-environment", "-g", "CTX_LEAK_PROBE", "leaked"]);
+  const pane = await tmux.newSession("g2", dir, ["sh", "-c", 'printf "probe=[%s] mine=[%s]\\n" "$CTX_LEAK_PROBE" "$CTX_MINE"; exec sleep 30'], { ...env, CTX_MINE: "yes" }, { width: 80, height: 20 });
+  await waitFor(async () => (await tmux.capture(pane)).includes("probe=["));
+  expect(await tmux.capture(pane)).toContain("probe=[] mine=[yes]");
+});
+
 async function waitFor(check: () => Promise<boolean>, ms = 5000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!(await check())) {
