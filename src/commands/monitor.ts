@@ -1,4 +1,4 @@
-import { join } from "../core/pathx.ts";
+import { dirname, join } from "../core/pathx.ts";
 import type { Config } from "../core/config-schema.ts";
 import { debounceStep, initialMonitorState, parseMonitorState, warningText, type MonitorState } from "../core/debounce.ts";
 import { debug, type Deps } from "../core/deps.ts";
@@ -7,7 +7,7 @@ import { finalizeMarker, projectDir, sessionFile, stateRoot } from "../core/path
 import { isValidSessionId } from "../core/session-id.ts";
 import { monitorLevel } from "../core/usage.ts";
 import { envConfig, loadConfig } from "../io/config.ts";
-import { ensureDir, unlinkQuiet, writeJsonAtomic } from "../io/fsx.ts";
+import { ensureDir, mtimeMs, unlinkQuiet, writeFileAtomic, writeJsonAtomic } from "../io/fsx.ts";
 import { withLock } from "../io/lock.ts";
 import { readState } from "../io/state-file.ts";
 import { currentReading, hookWait, type SourcedReading } from "../io/usage-source.ts";
@@ -49,18 +49,33 @@ export function monitor(input: Record<string, unknown>, deps: Deps): MonitorResu
   const project = projectDir(deps.env, input.cwd, deps.cwd);
   const cfg = loadConfig(deps, project);
   const now = deps.now();
+  const root = stateRoot(deps.env, project);
   const wait = hookWait(input, cfg["monitor.transcript_wait_ms"], deps.now);
+  // A session's first hook may run before its transcript exists: wait for it once; if it never
+  // shows up (transcripts turned off), remember that and stop waiting for it on every tool call.
+  const noTranscript = sessionFile(join(root, "state", "monitor"), sessionId, ".no-transcript")!;
+  if (wait) wait.waitMissing = mtimeMs(noTranscript) === undefined;
   const reading = currentReading(deps.env, now, cfg, sessionId, str(input, "transcript_path"), wait);
+  if (wait?.outcome === "missing" && wait.waitMissing) markNoTranscript(noTranscript);
   if (!reading) return {};
   const level = monitorLevel(reading.remainingPct, cfg["monitor.warning_remaining"], cfg["monitor.critical_remaining"]);
   debug(deps, `monitor: ${reading.usedPct}% used (${reading.source}), level ${level}`);
-  const fire = step(stateRoot(deps.env, project), sessionId, level, cfg, now);
+  const fire = step(root, sessionId, level, cfg, now);
   if (!fire || level === "ok") return { reading, level };
   const text = warningText(level, reading.usedPct, reading.remainingPct);
   return { reading, level, output: { hookSpecificOutput: { hookEventName: event, additionalContext: text } } };
 }
 
 // --- internal ---
+
+function markNoTranscript(path: string): void {
+  try {
+    ensureDir(dirname(path));
+    writeFileAtomic(path, "", 0o600);
+  } catch {
+    // a read-only state directory: we will wait again next time, nothing worse
+  }
+}
 
 /** Runs the debounce under the session's lock, so parallel tool calls count exactly. */
 function step(root: string, sessionId: string, level: "ok" | "warning" | "critical", cfg: Config, now: number): boolean {

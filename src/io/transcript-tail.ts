@@ -50,25 +50,27 @@ export function usageOfLine(line: string): TailUsage | undefined {
   return undefined;
 }
 
+/** How a wait for a transcript line ended. */
+export type WaitOutcome = "found" | "absent" | "missing";
+
 /**
  * Waits until `needle` (a tool_use id) shows in the last `windowBytes` of the
  * transcript, polling every 10 ms for at most `waitMs`. Claude Code flushes
  * its transcript in batches, so a PostToolUse hook can run before the line of
- * the request that called the tool is written. Returns whether it was found.
+ * the request that called the tool is written; in a session's first hook the
+ * file may not exist yet. `waitMissing: false` gives up at once on a missing
+ * file. "missing" means the file never showed up.
  */
-export function waitForLine(path: string, needle: string, waitMs: number, now: () => number, windowBytes = 2 * 1024 * 1024): boolean {
+export function waitForLine(path: string, needle: string, waitMs: number, now: () => number, waitMissing = true, windowBytes = 2 * 1024 * 1024): WaitOutcome {
   const want = Buffer.from(needle);
   const deadline = now() + waitMs;
   for (;;) {
     const found = tailIncludes(path, want, windowBytes);
-    // A transcript that is missing or not a file will not grow into the answer: do not wait for it.
-    if (found !== false) return found === true;
-    if (now() >= deadline) return false;
+    if (found === true) return "found";
+    if ((found === undefined && !waitMissing) || now() >= deadline) return found === undefined ? "missing" : "absent";
     Bun.sleepSync(10);
   }
 }
-
-// --- internal ---
 
 /** Whether the tail holds `needle`: true, false, or undefined when there is no readable regular file. */
 function tailIncludes(path: string, needle: Buffer, windowBytes: number): boolean | undefined {

@@ -2,13 +2,17 @@ import { isFresh } from "../core/bridge.ts";
 import type { Config } from "../core/config-schema.ts";
 import { reading, windowFor, type ContextReading } from "../core/usage.ts";
 import { readBridge } from "./bridge.ts";
-import { latestUsage, waitForLine } from "./transcript-tail.ts";
+import { latestUsage, waitForLine, type WaitOutcome } from "./transcript-tail.ts";
 
 /** What to wait for in the transcript before reading it: a text its newest request must contain. */
 export interface TranscriptWait {
   needle: string;
   ms: number;
   now: () => number;
+  /** Also wait for a transcript that does not exist yet (default true). */
+  waitMissing?: boolean;
+  /** Set to how the wait ended. */
+  outcome?: WaitOutcome;
 }
 
 /**
@@ -60,7 +64,7 @@ export function currentReading(
     };
   }
   if (!transcriptPath || !transcriptPath.startsWith("/")) return undefined;
-  if (wait && wait.ms > 0 && wait.needle.length >= 8) waitForLine(transcriptPath, wait.needle, wait.ms, wait.now);
+  if (wait && wait.ms > 0 && wait.needle.length >= 8) wait.outcome = waitForLine(transcriptPath, wait.needle, wait.ms, wait.now, wait.waitMissing ?? true);
   const tail = latestUsage(transcriptPath, cfg["monitor.tail_bytes"]);
   if (!tail) return undefined;
   const size = bridge?.context_window_size || windowFor(tail.model ?? bridge?.model ?? undefined, tail.usedTokens, cfg["context.window_size"]);

@@ -144,10 +144,18 @@ describe("ctx monitor without a bridge", () => {
     expect(out?.hookSpecificOutput.additionalContext).toContain("70% of the context window is used");
   });
 
-  test("does not wait for a transcript that does not exist", async () => {
-    const started = Date.now();
-    expect(await monitor(hook({ tool_use_id: "toolu_missing", transcript_path: join(t.dir, "nope.jsonl") }))).toBeUndefined();
-    expect(Date.now() - started).toBeLessThan(250);
+  test("waits for a transcript that does not exist yet (a session's first hook), but only once if it never comes", async () => {
+    const late = join(t.dir, "late.jsonl");
+    setTimeout(() => writeFileSync(late, `${JSON.stringify({ ...JSON.parse(assistantLine(140_000)), message: { ...JSON.parse(assistantLine(140_000)).message, content: [{ type: "tool_use", id: "toolu_first1", name: "Bash", input: {} }] } })}\n`), 80);
+    expect((await monitor(hook({ tool_use_id: "toolu_first1", transcript_path: late })))?.hookSpecificOutput.additionalContext).toContain("70%");
+
+    const never = hook({ session_id: "s2", tool_use_id: "toolu_missing", transcript_path: join(t.dir, "nope.jsonl") });
+    let started = Date.now();
+    expect(await monitor(never, { CTX_MONITOR_TRANSCRIPT_WAIT_MS: "200" })).toBeUndefined();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+    started = Date.now();
+    expect(await monitor(never, { CTX_MONITOR_TRANSCRIPT_WAIT_MS: "200" })).toBeUndefined();
+    expect(Date.now() - started).toBeLessThan(150); // remembered: transcripts are off for this session
   });
 
   test("gives up waiting after monitor.transcript_wait_ms and uses what is there", async () => {
