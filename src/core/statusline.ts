@@ -1,4 +1,5 @@
 import type { Bridge } from "./bridge.ts";
+import { asObject } from "./json.ts";
 import type { Config } from "./config-schema.ts";
 import { contextTokens, count, footerPct, formatTokens, monitorLevel, reading, usablePct, windowFor, type ContextReading } from "./usage.ts";
 
@@ -98,7 +99,7 @@ function usageText(c: ContextReading | undefined, cfg: Config, paint: (code: str
 }
 
 function obj(v: unknown): Record<string, any> {
-  return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, any>) : {};
+  return asObject(v) ?? {};
 }
 
 function strOf(v: unknown): string | undefined {

@@ -5,6 +5,7 @@ import type { Deps } from "../core/deps.ts";
 import { ensureDir, readBytesSafe } from "./fsx.ts";
 import { selfCommand } from "./respawn-actions.ts";
 import { listRecords, readRecord, type RespawnRecord } from "./respawn-store.ts";
+import { pidAlive } from "./lock.ts";
 
 /** How long `--daemon` watches the child before it reports success. */
 export const DAEMON_CHECK_MS = 1500;
@@ -93,13 +94,7 @@ function isLive(rec: RespawnRecord): boolean {
 }
 
 function alive(pid: unknown): pid is number {
-  if (typeof pid !== "number" || !Number.isInteger(pid) || pid <= 1) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
+  return typeof pid === "number" && Number.isInteger(pid) && pid > 1 && pidAlive(pid);
 }
 
 /** True when the process's argv holds `respawn` (true when /proc cannot tell). */

@@ -11,6 +11,7 @@ import { isValidSessionId } from "../core/session-id.ts";
 import { ensureDir, readJsonFile, writeJsonAtomic } from "./fsx.ts";
 import { withLock } from "./lock.ts";
 import { readState } from "./state-file.ts";
+import { asObject } from "../core/json.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -131,8 +132,4 @@ export function writeIndexRespawn(env: Env, sessionId: string, base: { project: 
     const entry = prev ?? { version: 1, session_id: sessionId, project: base.project, root: base.root, updated_at: new Date().toISOString() };
     writeJsonAtomic(path, { ...entry, respawn });
   }, { timeoutMs: 1000 });
-}
-
-function asObject(v: unknown): Record<string, unknown> | undefined {
-  return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 }

@@ -1,12 +1,13 @@
-import { closeSync, constants, openSync, readdirSync, renameSync, writeSync } from "node:fs";
+import { closeSync, constants, openSync, readdirSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { sessionFile, userStateDir } from "../core/paths.ts";
 import { isValidSessionId } from "../core/session-id.ts";
 import type { PauseEntry } from "../core/track/pause.ts";
 import { parseState, type SessionState } from "../core/track/state.ts";
-import { ensureDir, readJsonFile, writeJsonAtomic } from "./fsx.ts";
+import { ensureDir, writeJsonAtomic } from "./fsx.ts";
 import { withLock } from "./lock.ts";
 import { readState } from "./state-file.ts";
+import { asObject } from "../core/json.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -38,13 +39,7 @@ export function pauseLogPath(root: string, sessionId: string): string | undefine
  * `<file>.corrupt-<ms>` and reads as missing.
  */
 export function loadState(path: string, nowMs: number): SessionState | undefined {
-  const read = readJsonFile<unknown>(path, { maxBytes: 4 * 1024 * 1024 });
-  if (read.status === "ok") {
-    const state = parseState(read.value);
-    if (state) return state;
-  }
-  if (read.status !== "missing") moveAside(path, nowMs);
-  return undefined;
+  return readState(path, parseState, nowMs, { maxBytes: 4 * 1024 * 1024 });
 }
 
 /**
@@ -145,14 +140,3 @@ export function updateStateOnly(root: string, sessionId: string, nowMs: number, 
 
 // --- internal ---
 
-function asObject(v: unknown): Record<string, unknown> | undefined {
-  return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-}
-
-function moveAside(path: string, nowMs: number): void {
-  try {
-    renameSync(path, `${path}.corrupt-${nowMs}`);
-  } catch {
-    // someone else moved it first
-  }
-}

@@ -8,6 +8,7 @@ import { basename, dirname, isAbsolute, join } from "node:path";
 import type { Agent } from "../core/settings/entries.ts";
 import { homeDir } from "../core/paths.ts";
 import { ensureDir, readFileSafe, writeFileAtomic } from "./fsx.ts";
+import { fileStamp } from "../core/track/stamp.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -50,7 +51,7 @@ export function readSettingsText(path: string): SettingsText {
 
 /** Copies the current text to `<file>.bak-<UTC stamp>` (never overwriting one) and returns its path. */
 export function backupSettings(file: SettingsText, nowMs: number): string {
-  const stem = `${file.realPath}.bak-${stamp(nowMs)}`;
+  const stem = `${file.realPath}.bak-${fileStamp(nowMs)}`;
   for (let n = 0; ; n++) {
     const target = n === 0 ? stem : `${stem}-${n}`;
     try {
@@ -89,10 +90,6 @@ export function selfBinary(): string | undefined {
 
 // --- internal ---
 
-/** `YYYYMMDD-HHMMSS` in UTC. */
-function stamp(ms: number): string {
-  return new Date(ms).toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
-}
 
 /** The project whose settings `--project` edits: `CLAUDE_PROJECT_DIR`, else the enclosing git checkout, else `cwd`. */
 export function projectRoot(env: Env, cwd: string): string {

@@ -4,6 +4,9 @@
  * every other key and hook as it was, and remove exactly ctx's entries.
  */
 import { type Agent, ctxCommand, ctxHooks, type CtxHookSpec, parseCtxCommand } from "./entries.ts";
+import { isObject } from "../json.ts";
+
+export { isObject };
 
 /** What install did to the statusLine. */
 export type StatuslineOutcome =
@@ -97,10 +100,6 @@ export function removeFrom(settings: Record<string, unknown>): RemoveResult {
   return { settings: out, removed };
 }
 
-/** True when `value` is a plain JSON object. */
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
 
 // --- internal ---
 

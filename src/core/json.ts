@@ -1,0 +1,11 @@
+/** Narrowing of parsed JSON. */
+
+/** True when `value` is a plain JSON object (not null, not an array). */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/** `value` when it is a plain JSON object, else undefined (a `parse` for readState). */
+export function asObject(value: unknown): Record<string, unknown> | undefined {
+  return isObject(value) ? value : undefined;
+}
