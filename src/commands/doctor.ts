@@ -3,7 +3,7 @@
  * the settings, hooks and their timeouts, bridge directory, tmux, recent hook
  * errors) and prints what is wrong with the fix. Exits 1 when a check fails.
  */
-import { accessSync, closeSync, constants, openSync, realpathSync } from "node:fs";
+import { accessSync, constants, realpathSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { CtxError, type Deps } from "../core/deps.ts";
@@ -12,7 +12,7 @@ import { type Check, checkHooks, type FoundSettings } from "../core/settings/dia
 import type { Agent } from "../core/settings/entries.ts";
 import { parseSettings } from "../core/settings/json-text.ts";
 import { errorLogPath, readRecentErrors } from "../io/error-log.ts";
-import { unlinkQuiet } from "../io/fsx.ts";
+import { createNew, unlinkQuiet } from "../io/fsx.ts";
 import { projectRoot, readSettingsText, selfBinary, settingsPath } from "../io/settings-file.ts";
 
 /** Entry point: diagnoses the running binary's installation. */
@@ -106,7 +106,7 @@ function bridgeCheck(deps: Deps): Check {
   const dir = tmpDir(deps.env);
   const probe = join(dir, `.ctx-doctor-${process.pid}-${deps.now()}`);
   try {
-    closeSync(openSync(probe, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600));
+    createNew(probe);
     unlinkQuiet(probe);
     return { level: "ok", name: "bridge directory", detail: `${dir} is writable` };
   } catch (err) {

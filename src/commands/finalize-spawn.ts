@@ -1,9 +1,8 @@
-import { closeSync, constants, openSync } from "node:fs";
 import { join } from "node:path";
 import { debug, type Deps } from "../core/deps.ts";
 import { finalizeMarker } from "../core/paths.ts";
 import { isValidSessionId } from "../core/session-id.ts";
-import { ensureDir, unlinkQuiet } from "../io/fsx.ts";
+import { createNew, ensureDir, unlinkQuiet } from "../io/fsx.ts";
 import { selfCommand, spawnDetached } from "../io/proc.ts";
 
 /** Which session to finalize, and where. */
@@ -47,7 +46,7 @@ export async function finalizeOnCritical(
   }
   try {
     ensureDir(join(marker, ".."));
-    closeSync(openSync(marker, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600));
+    createNew(marker);
   } catch {
     return false; // already finalized for this crossing (or not writable)
   }

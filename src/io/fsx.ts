@@ -117,6 +117,11 @@ export function ensureDir(dir: string, mode = 0o700): void {
   }
 }
 
+/** Creates a new empty file (never through a symlink); throws EEXIST when it is there already. */
+export function createNew(path: string, mode = 0o600): void {
+  sys().close(sys().openExclusive(path, mode));
+}
+
 /** Removes a file, ignoring every error. */
 export function unlinkQuiet(path: string): void {
   try {

@@ -1,4 +1,5 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { readSync } from "node:fs";
+import { withReadFile } from "./fsx.ts";
 
 const CHUNK = 1024 * 1024;
 
@@ -30,24 +31,14 @@ export interface StreamOptions {
  * or non-regular file reads as nothing. Returns undefined when the file cannot be opened.
  */
 export function streamLines(path: string, onLine: (line: string) => void, opts: StreamOptions = {}): StreamEnd | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch {
-    return undefined;
-  }
-  try {
-    const size = fstatSync(fd).isFile() ? fstatSync(fd).size : 0;
+  return withReadFile(path, (fd, st) => {
+    const size = st.isFile ? st.size : 0;
     const reset = (opts.offset ?? 0) > size;
     const start = reset ? 0 : (opts.offset ?? 0);
     const stop = opts.maxBytes !== undefined ? Math.min(size, start + opts.maxBytes) : size;
     const offset = readRange(fd, start, stop, onLine, opts);
     return { offset, size, reset };
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
+  });
 }
 
 /** Calls `onEntry` with each line of a JSONL file that parses to an object. */
