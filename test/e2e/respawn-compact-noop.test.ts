@@ -6,7 +6,7 @@
  */
 import { afterEach, expect, test } from "bun:test";
 import { lastToolResults, lastUserText, startFakeApi, type FakeApi, type Turn } from "./fake-api.ts";
-import { superviseSession, usageAt, waitUntil, type Supervised } from "./respawn-harness.ts";
+import { explain, superviseSession, usageAt, waitUntil, type Supervised } from "./respawn-harness.ts";
 
 const KICK = "KICKSTART-4410: continue from the summary.";
 let api: FakeApi | undefined;
@@ -16,7 +16,7 @@ afterEach(async () => {
   await api?.stop();
   api = sup = undefined;
 });
-const describe = () => `record: ${JSON.stringify(sup?.record()?.events ?? null, null, 1)}\nlog:\n${sup?.log()}`;
+const describe = () => explain(sup);
 
 test("e2e respawn: a /compact that leaves usage at 91 % is followed by the full cycle (finalize, /clear, kickstart)", async () => {
   api = await startFakeApi({

@@ -88,3 +88,8 @@ export function usageAt(pct: number): { input_tokens: number; cache_read_input_t
   const total = pct * 2000;
   return { input_tokens: 100, cache_read_input_tokens: total - 100, output_tokens: 20 };
 }
+
+/** What a failed wait shows: the supervisor's recorded events and its log. */
+export function explain(sup: Supervised | undefined): string {
+  return `record: ${JSON.stringify(sup?.record()?.events ?? null, null, 1)}\nlog:\n${sup?.log()}`;
+}

@@ -5,7 +5,7 @@
  */
 import { afterEach, expect, test } from "bun:test";
 import { allText, lastToolResults, lastUserText, startFakeApi, type FakeApi, type Turn } from "./fake-api.ts";
-import { superviseSession, usageAt, waitUntil, type Supervised } from "./respawn-harness.ts";
+import { explain, superviseSession, usageAt, waitUntil, type Supervised } from "./respawn-harness.ts";
 
 let api: FakeApi | undefined;
 let sup: Supervised | undefined;
@@ -14,7 +14,7 @@ afterEach(async () => {
   await api?.stop();
   api = sup = undefined;
 });
-const describe = () => `record: ${JSON.stringify(sup?.record()?.events ?? null, null, 1)}\nlog:\n${sup?.log()}`;
+const describe = () => explain(sup);
 
 test("e2e respawn: at compact_at the idle session is compacted with the configured instructions", async () => {
   api = await startFakeApi({

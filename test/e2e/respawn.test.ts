@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { PaneSession } from "../../src/io/respawn-binding.ts";
 import { CTX_BIN } from "../helpers/ctx.ts";
 import { allText, lastToolResults, lastUserText, startFakeApi, type FakeApi, type LoggedRequest, type Turn } from "./fake-api.ts";
-import { superviseSession, usageAt, waitUntil, type Supervised } from "./respawn-harness.ts";
+import { explain, superviseSession, usageAt, waitUntil, type Supervised } from "./respawn-harness.ts";
 
 const KICK = "KICKSTART-7731: continue the work from the summary.";
 let api: FakeApi | undefined;
@@ -20,7 +20,7 @@ afterEach(async () => {
 });
 
 const isKickstart = (req: LoggedRequest) => lastUserText(req).includes(KICK) && lastToolResults(req).length === 0;
-const describe = () => `record: ${JSON.stringify(sup?.record()?.events ?? null, null, 1)}\nlog:\n${sup?.log()}`;
+const describe = () => explain(sup);
 
 test("e2e respawn: two full cycles unattended (finalize, /clear, summary injected, kickstart, session continues)", async () => {
   let kicks = 0;
