@@ -54,9 +54,9 @@ export function monitor(input: Record<string, unknown>, deps: Deps): MonitorResu
   // A session's first hook may run before its transcript exists: wait for it once; if it never
   // shows up (transcripts turned off), remember that and stop waiting for it on every tool call.
   const noTranscript = sessionFile(join(root, "state", "monitor"), sessionId, ".no-transcript")!;
-  if (wait) wait.waitMissing = mtimeMs(noTranscript) === undefined;
+  if (wait) wait.waitMissing = () => mtimeMs(noTranscript) === undefined; // only asked without a fresh bridge
   const reading = currentReading(deps.env, now, cfg, sessionId, str(input, "transcript_path"), wait);
-  if (wait?.outcome === "missing" && wait.waitMissing) markNoTranscript(noTranscript);
+  if (wait?.outcome === "missing" && mtimeMs(noTranscript) === undefined) markNoTranscript(noTranscript);
   if (!reading) return {};
   const level = monitorLevel(reading.remainingPct, cfg["monitor.warning_remaining"], cfg["monitor.critical_remaining"]);
   debug(deps, `monitor: ${reading.usedPct}% used (${reading.source}), level ${level}`);

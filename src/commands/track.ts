@@ -127,7 +127,7 @@ function readingFor(job: Job, deps: Deps, cfg: Config, nowMs: number): TrackRead
   // The client writes its transcript in batches: a Stop (once per turn) always waits for the
   // turn's last message; a tool hook only near the levels, where one request late matters.
   const wait = job.event === "Stop" || nearLevels(job, deps, cfg) ? hookWait(job.input, cfg["track.transcript_wait_ms"], deps.now) : undefined;
-  if (wait) wait.waitMissing = false; // past the first turns the transcript exists; a missing one will not appear
+  if (wait) wait.waitMissing = () => false; // past the first turns the transcript exists; a missing one will not appear
   const r = currentReading(deps.env, deps.now(), cfg, job.sessionId, job.transcriptPath, wait);
   return r ? { usedTokens: r.usedTokens, windowSize: r.windowSize, usedPct: r.usedPct, model: r.model } : undefined;
 }

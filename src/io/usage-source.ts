@@ -9,8 +9,8 @@ export interface TranscriptWait {
   needle: string;
   ms: number;
   now: () => number;
-  /** Also wait for a transcript that does not exist yet (default true). */
-  waitMissing?: boolean;
+  /** Also wait for a transcript that does not exist yet (default yes); asked only when the transcript is read. */
+  waitMissing?: () => boolean;
   /** Set to how the wait ended. */
   outcome?: WaitOutcome;
 }
@@ -64,7 +64,7 @@ export function currentReading(
     };
   }
   if (!transcriptPath || !transcriptPath.startsWith("/")) return undefined;
-  if (wait && wait.ms > 0 && wait.needle.length >= 8) wait.outcome = waitForLine(transcriptPath, wait.needle, wait.ms, wait.now, wait.waitMissing ?? true);
+  if (wait && wait.ms > 0 && wait.needle.length >= 8) wait.outcome = waitForLine(transcriptPath, wait.needle, wait.ms, wait.now, wait.waitMissing?.() ?? true);
   const tail = latestUsage(transcriptPath, cfg["monitor.tail_bytes"]);
   if (!tail) return undefined;
   const size = bridge?.context_window_size || windowFor(tail.model ?? bridge?.model ?? undefined, tail.usedTokens, cfg["context.window_size"]);
