@@ -64,7 +64,8 @@ export function archiveName(version: string, target: ReleaseTarget): string {
  */
 export async function release(outDir: string, targets = RELEASE_TARGETS, version = pkg.version): Promise<string[]> {
   await mkdir(outDir, { recursive: true });
-  for (const old of await readdir(outDir)) if (/^ctx-.*\.(tar\.gz|zip)$|^SHA256SUMS$/.test(old)) await rm(join(outDir, old));
+  for (const old of await readdir(outDir))
+    if (/^ctx-.*\.(tar\.gz|zip)$|^SHA256SUMS$/.test(old)) await rm(join(outDir, old));
   const stage = await mkdtemp(join(outDir, ".stage-"));
   const built: string[] = [];
   try {
@@ -115,7 +116,12 @@ function parseCli(argv: string[]): { release: boolean; targets?: string[]; outDi
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: { release: { type: "boolean" }, targets: { type: "string" }, "out-dir": { type: "string" }, help: { type: "boolean", short: "h" } },
+      options: {
+        release: { type: "boolean" },
+        targets: { type: "string" },
+        "out-dir": { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
       strict: true,
     }));
   } catch (err) {
@@ -126,14 +132,21 @@ function parseCli(argv: string[]): { release: boolean; targets?: string[]; outDi
     console.log(USAGE);
     process.exit(0);
   }
-  return { release: values.release === true, targets: values.targets?.split(","), outDir: values["out-dir"] ?? "./dist/release" };
+  return {
+    release: values.release === true,
+    targets: values.targets?.split(","),
+    outDir: values["out-dir"] ?? "./dist/release",
+  };
 }
 
 if (import.meta.main) {
   const cli = parseCli(Bun.argv.slice(2));
   if (cli.release) {
     const unknown = cli.targets?.filter((t) => !RELEASE_TARGETS.some((r) => r.name === t)) ?? [];
-    if (unknown.length > 0) throw new Error(`unknown target(s) ${unknown.join(", ")}; known: ${RELEASE_TARGETS.map((t) => t.name).join(", ")}`);
+    if (unknown.length > 0)
+      throw new Error(
+        `unknown target(s) ${unknown.join(", ")}; known: ${RELEASE_TARGETS.map((t) => t.name).join(", ")}`,
+      );
     const targets = cli.targets ? RELEASE_TARGETS.filter((t) => cli.targets!.includes(t.name)) : RELEASE_TARGETS;
     const built = await release(cli.outDir, targets);
     console.error(`built ${built.length} archive(s) and SHA256SUMS in ${cli.outDir} (ctx ${pkg.version})`);

@@ -32,9 +32,35 @@ function generate(path: string, mb: number): number {
       ["TaskCreate", { subject: `step ${i}` }],
     ];
     const [name, input] = tools[i % tools.length]!;
-    write({ type: "assistant", isSidechain: i % 50 === 0, requestId: `req_${i}`, message: { id: `msg_${i}`, model: "claude-sonnet-4-5", content: [{ type: "text", text: `Working on step ${i}` }, { type: "tool_use", id, name, input }], usage: { input_tokens: 100, cache_read_input_tokens: 50_000 + (i % 100_000), output_tokens: 50 } } });
+    write({
+      type: "assistant",
+      isSidechain: i % 50 === 0,
+      requestId: `req_${i}`,
+      message: {
+        id: `msg_${i}`,
+        model: "claude-sonnet-4-5",
+        content: [
+          { type: "text", text: `Working on step ${i}` },
+          { type: "tool_use", id, name, input },
+        ],
+        usage: { input_tokens: 100, cache_read_input_tokens: 50_000 + (i % 100_000), output_tokens: 50 },
+      },
+    });
     const failed = name === "Bash" && i % 7 === 0;
-    write({ type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: id, content: failed ? `Exit code 1\n${filler}` : filler, is_error: failed }] } });
+    write({
+      type: "user",
+      message: {
+        role: "user",
+        content: [
+          {
+            type: "tool_result",
+            tool_use_id: id,
+            content: failed ? `Exit code 1\n${filler}` : filler,
+            is_error: failed,
+          },
+        ],
+      },
+    });
     i++;
   }
   write({ type: "user", message: { role: "user", content: "Now finish and summarise" } });
@@ -48,10 +74,23 @@ try {
   const transcript = join(root, "bench-session.jsonl");
   const t0 = performance.now();
   const turns = generate(transcript, MB);
-  console.log(`generated ${(statSync(transcript).size / 1048576).toFixed(0)} MB, ${turns} tool calls in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: join(root, "home"), XDG_STATE_HOME: join(root, "state"), XDG_CONFIG_HOME: join(root, "config"), TMPDIR: root, CLAUDE_PROJECT_DIR: project };
+  console.log(
+    `generated ${(statSync(transcript).size / 1048576).toFixed(0)} MB, ${turns} tool calls in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
+  const env = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: join(root, "home"),
+    XDG_STATE_HOME: join(root, "state"),
+    XDG_CONFIG_HOME: join(root, "config"),
+    TMPDIR: root,
+    CLAUDE_PROJECT_DIR: project,
+  };
   const start = performance.now();
-  const proc = Bun.spawn([CTX, "finalize", "--transcript", transcript, "--project", project], { env, stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([CTX, "finalize", "--transcript", transcript, "--project", project], {
+    env,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   let peakKb = 0;
   const poll = setInterval(() => {
     try {
@@ -61,11 +100,15 @@ try {
       // exited
     }
   }, 5);
-  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const [out, err, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   clearInterval(poll);
   const seconds = (performance.now() - start) / 1000;
   const rusage = proc.resourceUsage();
-  const maxRssMb = Math.max(peakKb / 1024, Number(rusage?.maxRSS ?? 0) / 1048576) // maxRSS is in bytes;
+  const maxRssMb = Math.max(peakKb / 1024, Number(rusage?.maxRSS ?? 0) / 1048576); // maxRSS is in bytes;
   console.log(`ctx finalize: exit ${code}, ${seconds.toFixed(2)} s, peak RSS ${maxRssMb.toFixed(0)} MB`);
   if (code !== 0) console.log(err);
   const summary = readFileSync(out.trim(), "utf8");

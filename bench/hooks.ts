@@ -22,28 +22,72 @@ export function benchHooks(): Row[] {
   const runEnv = { ...env, CLAUDE_PROJECT_DIR: project };
   const sid = "bench-session";
   const statusIn = join(root, "status.json");
-  writeFileSync(statusIn, JSON.stringify({ session_id: sid, cwd: project, model: { id: "claude-sonnet-4-5", display_name: "Sonnet 4.5" }, workspace: { current_dir: project, project_dir: project }, context_window: { context_window_size: 200000, current_usage: { input_tokens: 130000 }, used_percentage: 65, remaining_percentage: 35 } }));
+  writeFileSync(
+    statusIn,
+    JSON.stringify({
+      session_id: sid,
+      cwd: project,
+      model: { id: "claude-sonnet-4-5", display_name: "Sonnet 4.5" },
+      workspace: { current_dir: project, project_dir: project },
+      context_window: {
+        context_window_size: 200000,
+        current_usage: { input_tokens: 130000 },
+        used_percentage: 65,
+        remaining_percentage: 35,
+      },
+    }),
+  );
   const hookIn = join(root, "hook.json");
-  writeFileSync(hookIn, JSON.stringify({ session_id: sid, transcript_path: join(root, "none.jsonl"), cwd: project, hook_event_name: "PostToolUse", tool_name: "Bash", tool_input: { command: "ls" }, tool_response: { stdout: "a\nb" } }));
+  writeFileSync(
+    hookIn,
+    JSON.stringify({
+      session_id: sid,
+      transcript_path: join(root, "none.jsonl"),
+      cwd: project,
+      hook_event_name: "PostToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "ls" },
+      tool_response: { stdout: "a\nb" },
+    }),
+  );
   timeOnce([CTX, "statusline"], statusIn, runEnv); // writes the bridge the monitor reads
 
-  const s = medians({
-    ctx: () => timeOnce([CTX, "statusline"], statusIn, runEnv),
-    node: () => timeOnce(["node", "-e", NODE_STATUSLINE], statusIn, runEnv),
-    cat: () => timeOnce(["cat"], statusIn, runEnv),
-  }, RUNS);
-  const m = medians({
-    ctx: () => timeOnce([CTX, "monitor"], hookIn, runEnv),
-    node: () => timeOnce(["node", "-e", NODE_MONITOR], hookIn, runEnv),
-    cat: () => timeOnce(["cat"], hookIn, runEnv),
-  }, RUNS);
+  const s = medians(
+    {
+      ctx: () => timeOnce([CTX, "statusline"], statusIn, runEnv),
+      node: () => timeOnce(["node", "-e", NODE_STATUSLINE], statusIn, runEnv),
+      cat: () => timeOnce(["cat"], statusIn, runEnv),
+    },
+    RUNS,
+  );
+  const m = medians(
+    {
+      ctx: () => timeOnce([CTX, "monitor"], hookIn, runEnv),
+      node: () => timeOnce(["node", "-e", NODE_MONITOR], hookIn, runEnv),
+      cat: () => timeOnce(["cat"], hookIn, runEnv),
+    },
+    RUNS,
+  );
 
   const rows: Row[] = [];
-  for (const [name, r] of [["statusline", s], ["monitor", m]] as const) {
+  for (const [name, r] of [
+    ["statusline", s],
+    ["monitor", m],
+  ] as const) {
     const vsNode = r.ctx! / r.node!;
     const vsCat = r.ctx! / r.cat!;
-    rows.push({ figure: `${name} vs Node.js script (${r.ctx!.toFixed(1)} ms vs ${r.node!.toFixed(1)} ms)`, measured: `${vsNode.toFixed(2)}x`, target: "<= 0.3x", pass: vsNode <= 0.3 });
-    rows.push({ figure: `${name} vs cat (${r.ctx!.toFixed(1)} ms vs ${r.cat!.toFixed(1)} ms)`, measured: `${vsCat.toFixed(1)}x`, target: "<= 8x", pass: vsCat <= 8 });
+    rows.push({
+      figure: `${name} vs Node.js script (${r.ctx!.toFixed(1)} ms vs ${r.node!.toFixed(1)} ms)`,
+      measured: `${vsNode.toFixed(2)}x`,
+      target: "<= 0.3x",
+      pass: vsNode <= 0.3,
+    });
+    rows.push({
+      figure: `${name} vs cat (${r.ctx!.toFixed(1)} ms vs ${r.cat!.toFixed(1)} ms)`,
+      measured: `${vsCat.toFixed(1)}x`,
+      target: "<= 8x",
+      pass: vsCat <= 8,
+    });
   }
   rows.push(transcriptRow(root, runEnv));
   return rows;
@@ -59,14 +103,30 @@ function transcriptRow(root: string, env: Record<string, string>): Row {
   writeTranscript(big, 200);
   const input = (p: string, sid: string) => {
     const f = join(root, `${sid}.json`);
-    writeFileSync(f, JSON.stringify({ session_id: sid, transcript_path: p, cwd: env.CLAUDE_PROJECT_DIR, hook_event_name: "PostToolUse" }));
+    writeFileSync(
+      f,
+      JSON.stringify({
+        session_id: sid,
+        transcript_path: p,
+        cwd: env.CLAUDE_PROJECT_DIR,
+        hook_event_name: "PostToolUse",
+      }),
+    );
     return f;
   };
   const inSmall = input(small, "small");
   const inBig = input(big, "big");
-  const r = medians({ small: () => timeOnce([CTX, "monitor"], inSmall, env), big: () => timeOnce([CTX, "monitor"], inBig, env) }, RUNS);
+  const r = medians(
+    { small: () => timeOnce([CTX, "monitor"], inSmall, env), big: () => timeOnce([CTX, "monitor"], inBig, env) },
+    RUNS,
+  );
   const ratio = r.big! / r.small!;
-  return { figure: `monitor, 200 MB vs 1 MB transcript (${r.big!.toFixed(1)} ms vs ${r.small!.toFixed(1)} ms)`, measured: `${ratio.toFixed(2)}x`, target: "<= 1.5x", pass: ratio <= 1.5 };
+  return {
+    figure: `monitor, 200 MB vs 1 MB transcript (${r.big!.toFixed(1)} ms vs ${r.small!.toFixed(1)} ms)`,
+    measured: `${ratio.toFixed(2)}x`,
+    target: "<= 1.5x",
+    pass: ratio <= 1.5,
+  };
 }
 
 /** A transcript of about `mb` megabytes: tool results, user lines and assistant lines with rising usage. */

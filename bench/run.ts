@@ -24,22 +24,44 @@ export function machine(): string[] {
   const kernel = Bun.spawnSync(["uname", "-r"]).stdout.toString().trim();
   const cores = navigator.hardwareConcurrency;
   const load = read("/proc/loadavg").split(" ").slice(0, 3).join(" ");
-  return [`CPU: ${cpu}, ${cores} cores`, `load average at the start: ${load}`, `RAM: ${(memKb / 1048576).toFixed(1)} GiB`, `OS: ${os}, Linux ${kernel}`, `bun ${Bun.version}; Node.js ${nodeVersion()}`];
+  return [
+    `CPU: ${cpu}, ${cores} cores`,
+    `load average at the start: ${load}`,
+    `RAM: ${(memKb / 1048576).toFixed(1)} GiB`,
+    `OS: ${os}, Linux ${kernel}`,
+    `bun ${Bun.version}; Node.js ${nodeVersion()}`,
+  ];
 }
 
 /** `ctx finalize` on a generated transcript of `mb` MB, through bench/finalize.ts. */
 export function benchFinalize(mb: number): Result[] {
-  const r = Bun.spawnSync([process.execPath, join(import.meta.dir, "finalize.ts"), String(mb)], { stdout: "pipe", stderr: "pipe" });
+  const r = Bun.spawnSync([process.execPath, join(import.meta.dir, "finalize.ts"), String(mb)], {
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const out = r.stdout.toString();
   const m = /ctx finalize: exit (\d+), ([\d.]+) s, peak RSS (\d+) MB/.exec(out);
   if (!m || m[1] !== "0") {
     const note = `bench/finalize.ts ${mb} failed: ${(out + r.stderr.toString()).trim().split("\n").slice(-3).join(" / ")}`;
-    return [{ figure: `finalize, ${mb} MB transcript`, measured: "not measured", target: "in seconds, RSS < 200 MB", pass: false, note }];
+    return [
+      {
+        figure: `finalize, ${mb} MB transcript`,
+        measured: "not measured",
+        target: "in seconds, RSS < 200 MB",
+        pass: false,
+        note,
+      },
+    ];
   }
   const seconds = Number(m[2]);
   const rss = Number(m[3]);
   return [
-    { figure: `finalize time, ${mb} MB transcript`, measured: `${seconds.toFixed(2)} s`, target: "<= 10 s (\"in seconds\")", pass: seconds <= 10 },
+    {
+      figure: `finalize time, ${mb} MB transcript`,
+      measured: `${seconds.toFixed(2)} s`,
+      target: '<= 10 s ("in seconds")',
+      pass: seconds <= 10,
+    },
     { figure: `finalize peak RSS, ${mb} MB transcript`, measured: `${rss} MB`, target: "< 200 MB", pass: rss < 200 },
   ];
 }
@@ -47,7 +69,15 @@ export function benchFinalize(mb: number): Result[] {
 /** The respawn supervisor's CPU on an idle pane: bench/respawn-idle.ts's rows, when it is in the tree. */
 export async function respawnIdleRows(): Promise<Result[]> {
   const file = join(import.meta.dir, "respawn-idle.ts");
-  const none = (note: string): Result[] => [{ figure: "respawn supervisor CPU, idle pane", measured: "not measured", target: "< 2 % of one core", pass: false, note }];
+  const none = (note: string): Result[] => [
+    {
+      figure: "respawn supervisor CPU, idle pane",
+      measured: "not measured",
+      target: "< 2 % of one core",
+      pass: false,
+      note,
+    },
+  ];
   if (!existsSync(file)) return none("bench/respawn-idle.ts is not in the tree yet");
   try {
     const mod = (await import(file)) as { benchRespawnIdle?: () => Promise<Row[]> };
@@ -70,20 +100,55 @@ export function benchStartup(): Result[] {
   for (let i = 0; i < 5 && dropCaches(); i++) cold.push(once());
   once();
   const warm = Array.from({ length: 30 }, once);
-  const rows: Result[] = [{ figure: "binary size (dist/ctx, bun runtime included)", measured: `${size.toFixed(1)} MB`, target: "none set in the issues", pass: null }];
-  rows.push(cold.length
-    ? { figure: "cold start, `ctx --version` after dropping the page cache (median of 5)", measured: `${median(cold).toFixed(1)} ms`, target: "none set in the issues", pass: null }
-    : { figure: "cold start", measured: "not measured", target: "none set in the issues", pass: null, note: "dropping the page cache is not permitted here (needs root): only the warm start is reported" });
-  rows.push({ figure: "warm start, `ctx --version` (median of 30)", measured: `${median(warm).toFixed(1)} ms`, target: "none set in the issues", pass: null });
+  const rows: Result[] = [
+    {
+      figure: "binary size (dist/ctx, bun runtime included)",
+      measured: `${size.toFixed(1)} MB`,
+      target: "none set in the issues",
+      pass: null,
+    },
+  ];
+  rows.push(
+    cold.length
+      ? {
+          figure: "cold start, `ctx --version` after dropping the page cache (median of 5)",
+          measured: `${median(cold).toFixed(1)} ms`,
+          target: "none set in the issues",
+          pass: null,
+        }
+      : {
+          figure: "cold start",
+          measured: "not measured",
+          target: "none set in the issues",
+          pass: null,
+          note: "dropping the page cache is not permitted here (needs root): only the warm start is reported",
+        },
+  );
+  rows.push({
+    figure: "warm start, `ctx --version` (median of 30)",
+    measured: `${median(warm).toFixed(1)} ms`,
+    target: "none set in the issues",
+    pass: null,
+  });
   return rows;
 }
 
 /** The table, in Markdown. */
 export function render(rows: Result[]): string {
   const lines = ["| figure | measured | target | result |", "|---|---|---|---|"];
-  for (const r of rows) lines.push(`| ${r.figure} | ${r.measured} | ${r.target} | ${r.pass === null ? "info" : r.pass ? "pass" : "FAIL"} |`);
+  for (const r of rows)
+    lines.push(
+      `| ${r.figure} | ${r.measured} | ${r.target} | ${r.pass === null ? "info" : r.pass ? "pass" : "FAIL"} |`,
+    );
   const notes = rows.filter((r) => r.note || r.pass === false);
-  if (notes.length) lines.push("", ...notes.map((r) => `- **${r.pass === false ? "FAIL" : "note"}: ${r.figure}**: ${r.note ?? `measured ${r.measured}, target ${r.target}`}`));
+  if (notes.length)
+    lines.push(
+      "",
+      ...notes.map(
+        (r) =>
+          `- **${r.pass === false ? "FAIL" : "note"}: ${r.figure}**: ${r.note ?? `measured ${r.measured}, target ${r.target}`}`,
+      ),
+    );
   return lines.join("\n");
 }
 
@@ -99,8 +164,11 @@ function explainStartupFloor(rows: Result[]): void {
     const [ctxMs, catMs] = [Number(m[2]), Number(m[3])];
     const floorX = floorMs / catMs;
     const budgetMs = 8 * catMs - floorMs;
-    r.note = `the bun runtime's bare start-up (\`ctx --version\`, ${floorMs.toFixed(1)} ms) is ${floorX.toFixed(1)}x cat (${catMs.toFixed(1)} ms) by itself; ${m[1]}'s own work adds ${Math.max(0, ctxMs - floorMs).toFixed(1)} ms (config, state and bridge I/O with fsync); ` +
-      (floorX >= 8 ? "a bun-compiled binary cannot meet 8x cat on this machine." : `8x cat leaves only ${budgetMs.toFixed(1)} ms for that work above the start-up.`) +
+    r.note =
+      `the bun runtime's bare start-up (\`ctx --version\`, ${floorMs.toFixed(1)} ms) is ${floorX.toFixed(1)}x cat (${catMs.toFixed(1)} ms) by itself; ${m[1]}'s own work adds ${Math.max(0, ctxMs - floorMs).toFixed(1)} ms (config, state and bridge I/O with fsync); ` +
+      (floorX >= 8
+        ? "a bun-compiled binary cannot meet 8x cat on this machine."
+        : `8x cat leaves only ${budgetMs.toFixed(1)} ms for that work above the start-up.`) +
       " The figures are wall times on a 2-core machine shared with other jobs (see the load average above).";
   }
 }
@@ -147,10 +215,14 @@ if (import.meta.main) {
   const table = render(rows);
   console.log(table);
   const failed = rows.filter((r) => r.pass === false).length;
-  console.error(`bench: ${rows.length} figures, ${failed} FAIL, in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  console.error(
+    `bench: ${rows.length} figures, ${failed} FAIL, in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+  );
   if (process.argv.includes("--write")) {
     const when = new Date().toISOString().replace(/\.\d+Z$/, "Z");
-    const doc = `# Benchmark results\n\nMeasured by \`bun bench/run.ts --write\` (\`npm run bench\` prints the same table) on ${when}.\nEvery ratio compares figures measured in this same run.\n\n## Machine\n\n${machine().map((l) => `- ${l}`).join("\n")}\n\n## Results\n\n${table}\n`;
+    const doc = `# Benchmark results\n\nMeasured by \`bun bench/run.ts --write\` (\`npm run bench\` prints the same table) on ${when}.\nEvery ratio compares figures measured in this same run.\n\n## Machine\n\n${machine()
+      .map((l) => `- ${l}`)
+      .join("\n")}\n\n## Results\n\n${table}\n`;
     writeFileSync(join(import.meta.dir, "RESULTS.md"), doc);
     console.error("bench: wrote bench/RESULTS.md");
   }

@@ -24,7 +24,11 @@ function staticGraph(entry: string, seen = new Set<string>()): Set<string> {
   return seen;
 }
 
-test.each([["main.ts"], ["commands/statusline.ts"], ["commands/monitor.ts"]])("%s loads no heavy module statically", (file) => {
+test.each([
+  ["main.ts"],
+  ["commands/statusline.ts"],
+  ["commands/monitor.ts"],
+])("%s loads no heavy module statically", (file) => {
   const heavy = [...staticGraph(join(SRC, file))].filter((m) => HEAVY.test(m));
   expect(heavy).toEqual([]);
 });

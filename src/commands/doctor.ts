@@ -23,7 +23,13 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
 /** `ctx doctor` with the running binary given explicitly (undefined when run from source). */
 export function doctor(argv: string[], deps: Deps, self: string | undefined): number {
   const agent = parseFlags(argv);
-  const checks = [...binaryChecks(deps, self), ...hookChecks(deps, agent, self), bridgeCheck(deps), tmuxCheck(deps), errorCheck(deps)];
+  const checks = [
+    ...binaryChecks(deps, self),
+    ...hookChecks(deps, agent, self),
+    bridgeCheck(deps),
+    tmuxCheck(deps),
+    errorCheck(deps),
+  ];
   deps.stdout(renderChecks(checks));
   return checks.some((c) => c.level === "fail") ? 1 : 0;
 }
@@ -31,7 +37,10 @@ export function doctor(argv: string[], deps: Deps, self: string | undefined): nu
 /** The report: one line per check, its fix below, and a closing count. */
 export function renderChecks(checks: Check[]): string {
   const tag = { ok: "ok  ", warn: "warn", fail: "FAIL" } as const;
-  const lines = checks.flatMap((c) => [`${tag[c.level]}  ${c.name}: ${c.detail}`, ...(c.fix ? [`      fix: ${c.fix}`] : [])]);
+  const lines = checks.flatMap((c) => [
+    `${tag[c.level]}  ${c.name}: ${c.detail}`,
+    ...(c.fix ? [`      fix: ${c.fix}`] : []),
+  ]);
   const fails = checks.filter((c) => c.level === "fail").length;
   const warns = checks.filter((c) => c.level === "warn").length;
   lines.push(fails + warns === 0 ? "All good." : `${fails} failed, ${warns} warning(s).`);
@@ -76,10 +85,24 @@ function binaryChecks(deps: Deps, self: string | undefined): Check[] {
   const selfReal = self && realpath(self);
   if (onPath === undefined) {
     const dir = self ? dirname(self) : "~/.local/bin";
-    return [{ level: "fail", name: "binary on PATH", detail: "no ctx on PATH", fix: `add ${dir} to PATH: export PATH="${dir}:$PATH" in your shell profile` }];
+    return [
+      {
+        level: "fail",
+        name: "binary on PATH",
+        detail: "no ctx on PATH",
+        fix: `add ${dir} to PATH: export PATH="${dir}:$PATH" in your shell profile`,
+      },
+    ];
   }
   if (selfReal && realpath(onPath) !== selfReal) {
-    return [{ level: "warn", name: "binary on PATH", detail: `PATH runs ${onPath}, this is ${self}`, fix: `put ${dirname(self!)} first on PATH, or remove the other ctx` }];
+    return [
+      {
+        level: "warn",
+        name: "binary on PATH",
+        detail: `PATH runs ${onPath}, this is ${self}`,
+        fix: `put ${dirname(self!)} first on PATH, or remove the other ctx`,
+      },
+    ];
   }
   return [{ level: "ok", name: "binary on PATH", detail: onPath }];
 }
@@ -92,7 +115,10 @@ function hookChecks(deps: Deps, agent: Agent, self: string | undefined): Check[]
       const file = readSettingsText(path);
       if (!file.exists) continue;
       const parsed = parseSettings(file.text);
-      settings.push({ path, value: parsed.ok ? parsed.value : { error: `${parsed.line}:${parsed.column}: ${parsed.message}` } });
+      settings.push({
+        path,
+        value: parsed.ok ? parsed.value : { error: `${parsed.line}:${parsed.column}: ${parsed.message}` },
+      });
     } catch (err) {
       settings.push({ path, value: { error: ` ${(err as Error).message}` } });
     }
@@ -110,14 +136,24 @@ function bridgeCheck(deps: Deps): Check {
     unlinkQuiet(probe);
     return { level: "ok", name: "bridge directory", detail: `${dir} is writable` };
   } catch (err) {
-    return { level: "fail", name: "bridge directory", detail: `${dir} is not writable (${(err as NodeJS.ErrnoException).code})`, fix: "set TMPDIR to a writable directory" };
+    return {
+      level: "fail",
+      name: "bridge directory",
+      detail: `${dir} is not writable (${(err as NodeJS.ErrnoException).code})`,
+      fix: "set TMPDIR to a writable directory",
+    };
   }
 }
 
 function tmuxCheck(deps: Deps): Check {
   const tmux = which(deps.env, "tmux");
   if (tmux) return { level: "ok", name: "tmux", detail: tmux };
-  return { level: "warn", name: "tmux", detail: "not found: ctx respawn needs it", fix: "install tmux (apt install tmux, brew install tmux, …)" };
+  return {
+    level: "warn",
+    name: "tmux",
+    detail: "not found: ctx respawn needs it",
+    fix: "install tmux (apt install tmux, brew install tmux, …)",
+  };
 }
 
 function errorCheck(deps: Deps): Check {

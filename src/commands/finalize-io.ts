@@ -19,7 +19,9 @@ export function readTaskFiles(env: Env, sessionId: string): TaskItem[] {
   const dir = join(base, "tasks", sessionId);
   let names: string[];
   try {
-    names = readdirSync(dir).filter((n) => /^\w+\.json$/.test(n)).slice(0, 1000);
+    names = readdirSync(dir)
+      .filter((n) => /^\w+\.json$/.test(n))
+      .slice(0, 1000);
   } catch {
     return [];
   }
@@ -46,7 +48,9 @@ export function earlierSummaries(root: string, chain: string[], nowMs: number): 
   const out: string[] = [];
   for (const id of chain.slice(0, -1)) {
     const s = loadState(statePath(root, id) ?? "", nowMs);
-    const path = s?.finalized_stamp ? join(recordsDir(root), `summary-${s.task_id}-${s.finalized_stamp}.md`) : undefined;
+    const path = s?.finalized_stamp
+      ? join(recordsDir(root), `summary-${s.task_id}-${s.finalized_stamp}.md`)
+      : undefined;
     if (path && existsSync(path)) out.push(path);
   }
   return out;
@@ -55,7 +59,12 @@ export function earlierSummaries(root: string, chain: string[], nowMs: number): 
 /** `git status --short` lines of `dir`, or null when it is not in a repository (2 s at most). */
 export function gitStatus(dir: string): string[] | null {
   try {
-    const r = spawnSync("git", ["-C", dir, "status", "--short"], { encoding: "utf8", timeout: 2000, maxBuffer: 4 * 1024 * 1024, stdio: ["ignore", "pipe", "ignore"] });
+    const r = spawnSync("git", ["-C", dir, "status", "--short"], {
+      encoding: "utf8",
+      timeout: 2000,
+      maxBuffer: 4 * 1024 * 1024,
+      stdio: ["ignore", "pipe", "ignore"],
+    });
     if (r.status !== 0 || typeof r.stdout !== "string") return null;
     return r.stdout.split("\n").filter((l) => l.trim() !== "");
   } catch {
@@ -79,7 +88,10 @@ export function freeStamp(dir: string, sessionId: string, nowMs: number): string
 }
 
 /** The pause log's entries: how many, and the newest `keep` parsed ones. */
-export function readPauseLog(path: string, keep: number): { text: string | undefined; count: number; recent: PauseEntry[] } {
+export function readPauseLog(
+  path: string,
+  keep: number,
+): { text: string | undefined; count: number; recent: PauseEntry[] } {
   const text = readFileSafe(path, { maxBytes: 256 * 1024 * 1024 });
   if (text === undefined) return { text, count: 0, recent: [] };
   const lines = text.split("\n").filter((l) => l.trim() !== "");

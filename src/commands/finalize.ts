@@ -45,13 +45,23 @@ export interface FinalizeResult {
 export async function run(argv: string[], deps: Deps): Promise<number> {
   const { values } = parseArgs({
     args: argv,
-    options: { session: { type: "string" }, transcript: { type: "string" }, project: { type: "string" }, ended: { type: "boolean" }, reason: { type: "string" } },
+    options: {
+      session: { type: "string" },
+      transcript: { type: "string" },
+      project: { type: "string" },
+      ended: { type: "boolean" },
+      reason: { type: "string" },
+    },
     strict: true,
   });
   const project = values.project?.startsWith("/") ? values.project : projectDir(deps.env, undefined, deps.cwd);
   const sessionId = values.session ?? latestSession(stateRoot(deps.env, project), values.transcript);
   if (!isValidSessionId(sessionId)) {
-    throw new CtxError(2, values.session ? `bad session id '${values.session}'` : "no session to finalize in this project", "pass --session ID (and --transcript PATH)");
+    throw new CtxError(
+      2,
+      values.session ? `bad session id '${values.session}'` : "no session to finalize in this project",
+      "pass --session ID (and --transcript PATH)",
+    );
   }
   const reason = values.reason ?? (values.ended ? "session_end" : "manual");
   const result = finalize({ project, sessionId, transcriptPath: values.transcript, ended: values.ended, reason }, deps);
@@ -67,11 +77,19 @@ export function finalize(opts: FinalizeOptions, deps: Deps): FinalizeResult {
   const root = stateRoot(deps.env, opts.project);
   const tracked = existsSync(statePath(root, opts.sessionId)!);
   if (opts.transcriptPath && !isReadableFile(opts.transcriptPath)) {
-    throw new CtxError(1, `cannot read the transcript ${opts.transcriptPath}`, "pass the session's .jsonl (Claude Code keeps them in ~/.claude/projects/)");
+    throw new CtxError(
+      1,
+      `cannot read the transcript ${opts.transcriptPath}`,
+      "pass the session's .jsonl (Claude Code keeps them in ~/.claude/projects/)",
+    );
   }
   if (!tracked && !opts.transcriptPath) {
     // Nothing to summarise: an empty summary would become the newest one that a fresh session resumes from.
-    throw new CtxError(1, `no state for session ${opts.sessionId} in ${root}`, "pass --transcript PATH of the session's .jsonl, or check the session id with 'ctx status --all'");
+    throw new CtxError(
+      1,
+      `no state for session ${opts.sessionId} in ${root}`,
+      "pass --transcript PATH of the session's .jsonl, or check the session id with 'ctx status --all'",
+    );
   }
   const lock = `${statePath(root, opts.sessionId)}.finalize.lock`;
   ensureDir(join(root, "state", "sessions"));
@@ -86,7 +104,8 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
   const state = loadState(statePath(root, opts.sessionId)!, nowMs) ?? bareState(opts, deps, iso);
   const transcript = opts.transcriptPath ?? state.transcript_path ?? undefined;
   const facts = emptyFacts();
-  if (transcript && !streamEntries(transcript, (e) => addEntry(facts, e))) debug(deps, `finalize: cannot read ${transcript}`);
+  if (transcript && !streamEntries(transcript, (e) => addEntry(facts, e)))
+    debug(deps, `finalize: cannot read ${transcript}`);
   const dir = recordsDir(root);
   ensureDir(dir);
   const stamp = state.finalized_stamp ?? freeStamp(dir, state.session_id, nowMs);
@@ -95,15 +114,36 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
   const team = deps.env.CTX_TEAM?.trim() || state.team || null;
   const summaryPath = join(dir, `summary-${state.task_id}-${stamp}.md`);
   const summary = renderSummary({
-    facts, tasks: mergedTasks(facts, readTaskFiles(deps.env, state.session_id)), taskId: state.task_id, team, chain, earlierSummaries: earlierSummaries(root, chain, nowMs),
+    facts,
+    tasks: mergedTasks(facts, readTaskFiles(deps.env, state.session_id)),
+    taskId: state.task_id,
+    team,
+    chain,
+    earlierSummaries: earlierSummaries(root, chain, nowMs),
     usage: usageFor(state, facts),
-    generatedAt: iso, transcriptPath: transcript ?? null, gitStatus: gitStatus(state.project),
+    generatedAt: iso,
+    transcriptPath: transcript ?? null,
+    gitStatus: gitStatus(state.project),
   });
   writeFileAtomic(summaryPath, summary, 0o644);
-  const incrementalPath = archivePause(root, state.session_id, join(dir, `${name}-incremental.jsonl`), opts.ended === true);
+  const incrementalPath = archivePause(
+    root,
+    state.session_id,
+    join(dir, `${name}-incremental.jsonl`),
+    opts.ended === true,
+  );
   const pause = readPauseLog(incrementalPath ?? "", 20);
   const finalState: SessionState = { ...state, team, finalized_stamp: stamp, finalized_at: iso };
-  const record = buildRecord(finalState, { name, team, chain, finalizedAt: iso, reason: opts.reason ?? "manual", summaryPath, incrementalPath, pauseActions: pause.count });
+  const record = buildRecord(finalState, {
+    name,
+    team,
+    chain,
+    finalizedAt: iso,
+    reason: opts.reason ?? "manual",
+    summaryPath,
+    incrementalPath,
+    pauseActions: pause.count,
+  });
   writeJsonAtomic(join(dir, `${name}.json`), record, 0o644);
   writeFileAtomic(join(dir, `${name}.yaml`), recordYaml(record), 0o644);
   writeFileAtomic(join(dir, `${name}.md`), recordMarkdown(record, pause.recent), 0o644);
@@ -118,8 +158,12 @@ function usageFor(state: SessionState, facts: ReturnType<typeof emptyFacts>) {
   const peakTokens = Math.max(state.peak_tokens, facts.peakTokens);
   const window = state.window_size || windowFor(facts.model ?? undefined, peakTokens, false);
   return {
-    usedPct: state.used_pct, usedTokens: state.used_tokens, windowSize: window,
-    peakPct: Math.max(state.peak_pct, percentOf(peakTokens, window)), compactions: Math.max(state.compactions, facts.compactions), model: state.model ?? facts.model,
+    usedPct: state.used_pct,
+    usedTokens: state.used_tokens,
+    windowSize: window,
+    peakPct: Math.max(state.peak_pct, percentOf(peakTokens, window)),
+    compactions: Math.max(state.compactions, facts.compactions),
+    model: state.model ?? facts.model,
   };
 }
 
@@ -145,7 +189,14 @@ function bareState(opts: FinalizeOptions, deps: Deps, iso: string): SessionState
   const tail = opts.transcriptPath ? latestUsage(opts.transcriptPath, cfg["monitor.tail_bytes"]) : undefined;
   if (tail) {
     const r = reading(tail.usedTokens, windowFor(tail.model, tail.usedTokens, cfg["context.window_size"]));
-    Object.assign(s, { used_tokens: r.usedTokens, used_pct: r.usedPct, window_size: r.windowSize, peak_tokens: r.usedTokens, peak_pct: r.usedPct, model: tail.model ?? s.model });
+    Object.assign(s, {
+      used_tokens: r.usedTokens,
+      used_pct: r.usedPct,
+      window_size: r.windowSize,
+      peak_tokens: r.usedTokens,
+      peak_pct: r.usedPct,
+      model: tail.model ?? s.model,
+    });
   }
   return s;
 }
@@ -154,6 +205,8 @@ function bareState(opts: FinalizeOptions, deps: Deps, iso: string): SessionState
 function latestSession(root: string, transcript: string | undefined): string | undefined {
   const fromName = transcript ? basename(transcript).replace(/\.jsonl$/, "") : undefined;
   if (isValidSessionId(fromName)) return fromName;
-  const read = readJsonFile<{ session_id?: unknown }>(join(root, "state", "context-usage.json"), { maxBytes: 4 * 1024 * 1024 });
+  const read = readJsonFile<{ session_id?: unknown }>(join(root, "state", "context-usage.json"), {
+    maxBytes: 4 * 1024 * 1024,
+  });
   return read.status === "ok" && isValidSessionId(read.value?.session_id) ? read.value.session_id : undefined;
 }

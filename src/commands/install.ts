@@ -41,7 +41,11 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
 export function install(argv: string[], deps: Deps, binary: string | undefined): number {
   const { target, force } = parseTarget(argv, deps, true);
   if (binary === undefined) {
-    throw new CtxError(1, "ctx install must be run by the compiled ctx binary, whose path goes into the hooks", "build it with `bun build.ts`, then run `dist/ctx install` (or `sh install.sh --hooks`)");
+    throw new CtxError(
+      1,
+      "ctx install must be run by the compiled ctx binary, whose path goes into the hooks",
+      "build it with `bun build.ts`, then run `dist/ctx install` (or `sh install.sh --hooks`)",
+    );
   }
   return editSettings(target, deps, (value) => {
     const result = installInto(value, { agent: target.agent, binary, forceStatusline: force });
@@ -53,7 +57,11 @@ export function install(argv: string[], deps: Deps, binary: string | undefined):
  * Parses the flags of install/uninstall into a target; `withForce` accepts
  * `--force-statusline`. Throws a usage error on anything else.
  */
-export function parseTarget(argv: string[], deps: Deps, withForce: boolean): { target: SettingsTarget; force: boolean } {
+export function parseTarget(
+  argv: string[],
+  deps: Deps,
+  withForce: boolean,
+): { target: SettingsTarget; force: boolean } {
   let values: Record<string, boolean | undefined>;
   try {
     values = parseArgs({
@@ -89,7 +97,11 @@ export function editSettings(
     const file = readSettingsText(target.path);
     const parsed = parseSettings(file.text);
     if (!parsed.ok) {
-      throw new CtxError(1, `${file.path}:${parsed.line}:${parsed.column}: ${parsed.message}; not changing it`, "fix the JSON there (or move the file aside) and run the command again");
+      throw new CtxError(
+        1,
+        `${file.path}:${parsed.line}:${parsed.column}: ${parsed.message}; not changing it`,
+        "fix the JSON there (or move the file aside) and run the command again",
+      );
     }
     const out = applyTransform(file, parsed.value, transform);
     const text = printSettings(out.settings, parsed.indent);
@@ -117,7 +129,12 @@ function applyTransform(
   try {
     return transform(value);
   } catch (err) {
-    if (err instanceof SettingsShapeError) throw new CtxError(1, `${file.path}: ${err.message}; not changing it`, "fix that key by hand, then run the command again");
+    if (err instanceof SettingsShapeError)
+      throw new CtxError(
+        1,
+        `${file.path}: ${err.message}; not changing it`,
+        "fix that key by hand, then run the command again",
+      );
     throw err;
   }
 }
@@ -132,11 +149,18 @@ function installReport(result: InstallResult, target: SettingsTarget): string[] 
   const lines = [...result.added.map((l) => `added   ${l}`), ...result.updated.map((l) => `updated ${l}`)];
   if (result.statusline === "added") lines.push("added   statusLine: ctx statusline");
   if (result.statusline === "kept-other") {
-    lines.push(`kept your statusLine (${result.otherStatusline}); run \`ctx install --force-statusline\` to use ctx's instead`);
+    lines.push(
+      `kept your statusLine (${result.otherStatusline}); run \`ctx install --force-statusline\` to use ctx's instead`,
+    );
   }
-  if (result.statusline === "replaced") lines.push(`replaced statusLine (${result.otherStatusline}); the backup keeps the old one`);
+  if (result.statusline === "replaced")
+    lines.push(`replaced statusLine (${result.otherStatusline}); the backup keeps the old one`);
   if (!target.dryRun && (result.added.length > 0 || result.updated.length > 0)) {
-    lines.push(target.agent === "claude" ? "Restart Claude Code (or open /hooks) to load the new hooks." : "Restart Gemini CLI to load the new hooks.");
+    lines.push(
+      target.agent === "claude"
+        ? "Restart Claude Code (or open /hooks) to load the new hooks."
+        : "Restart Gemini CLI to load the new hooks.",
+    );
   }
   return lines;
 }

@@ -1,6 +1,12 @@
 import { dirname, join } from "../core/pathx.ts";
 import type { Config } from "../core/config-schema.ts";
-import { debounceStep, initialMonitorState, parseMonitorState, warningText, type MonitorState } from "../core/debounce.ts";
+import {
+  debounceStep,
+  initialMonitorState,
+  parseMonitorState,
+  warningText,
+  type MonitorState,
+} from "../core/debounce.ts";
 import { debug, type Deps } from "../core/deps.ts";
 import { parseHookInput, str } from "../core/hook-input.ts";
 import { finalizeMarker, projectDir, sessionFile, stateRoot } from "../core/paths.ts";
@@ -28,7 +34,10 @@ export interface MonitorResult {
  * CONTEXT CRITICAL as additionalContext, debounced per session.
  */
 export async function run(_argv: string[], deps: Deps): Promise<void> {
-  const stdin = await deps.readStdin({ timeoutMs: envConfig(deps.env)["monitor.stdin_timeout_ms"], maxBytes: 64 * 1024 * 1024 });
+  const stdin = await deps.readStdin({
+    timeoutMs: envConfig(deps.env)["monitor.stdin_timeout_ms"],
+    maxBytes: 64 * 1024 * 1024,
+  });
   const input = parseHookInput(stdin.text);
   const result = monitor(input, deps);
   if (result.output) deps.stdout(`${JSON.stringify(result.output)}\n`);
@@ -38,7 +47,12 @@ export async function run(_argv: string[], deps: Deps): Promise<void> {
   const project = projectDir(deps.env, input.cwd, deps.cwd);
   if (result.level !== "critical") return unlinkQuiet(finalizeMarker(deps.env, project, input.session_id)!);
   const { finalizeOnCritical } = await import("./finalize-spawn.ts");
-  await finalizeOnCritical(deps, { project, sessionId: input.session_id, transcriptPath: str(input, "transcript_path"), level: result.level });
+  await finalizeOnCritical(deps, {
+    project,
+    sessionId: input.session_id,
+    transcriptPath: str(input, "transcript_path"),
+    level: result.level,
+  });
 }
 
 /** The monitor's decision for one hook input (does the I/O of state, prints nothing). */
@@ -78,7 +92,13 @@ function markNoTranscript(path: string): void {
 }
 
 /** Runs the debounce under the session's lock, so parallel tool calls count exactly. */
-function step(root: string, sessionId: string, level: "ok" | "warning" | "critical", cfg: Config, now: number): boolean {
+function step(
+  root: string,
+  sessionId: string,
+  level: "ok" | "warning" | "critical",
+  cfg: Config,
+  now: number,
+): boolean {
   const dir = join(root, "state", "monitor");
   const path = sessionFile(dir, sessionId)!;
   if (level === "ok") {

@@ -37,16 +37,29 @@ export function parseRespawnArgs(argv: string[]): RespawnArgs {
   const claudeArgs = dash < 0 ? [] : argv.slice(dash + 1);
   let parsed;
   try {
-    parsed = parseArgs({ args: own, allowPositionals: true, strict: true, options: { name: { type: "string" }, target: { type: "string" }, daemon: { type: "boolean" } } });
+    parsed = parseArgs({
+      args: own,
+      allowPositionals: true,
+      strict: true,
+      options: { name: { type: "string" }, target: { type: "string" }, daemon: { type: "boolean" } },
+    });
   } catch (err) {
     throw new CtxError(2, (err as Error).message, "run 'ctx respawn --help'");
   }
   const [action, ...extra] = parsed.positionals;
-  if (action !== "start" && action !== "attach" && action !== "stop") throw new CtxError(2, `expected start, attach or stop, got '${action ?? ""}'`, "run 'ctx respawn --help'");
-  if (extra.length) throw new CtxError(2, `unexpected argument '${extra[0]}'`, action === "start" ? "put claude's arguments after '--'" : undefined);
+  if (action !== "start" && action !== "attach" && action !== "stop")
+    throw new CtxError(2, `expected start, attach or stop, got '${action ?? ""}'`, "run 'ctx respawn --help'");
+  if (extra.length)
+    throw new CtxError(
+      2,
+      `unexpected argument '${extra[0]}'`,
+      action === "start" ? "put claude's arguments after '--'" : undefined,
+    );
   const { name, target, daemon = false } = parsed.values;
-  if (name !== undefined && !isValidName(name)) throw new CtxError(2, `bad --name '${name}': use letters, digits, '-' and '_'`);
-  if (action === "attach" && !target) throw new CtxError(2, "attach needs --target <tmux target>", "e.g. ctx respawn attach --target work:0.1");
+  if (name !== undefined && !isValidName(name))
+    throw new CtxError(2, `bad --name '${name}': use letters, digits, '-' and '_'`);
+  if (action === "attach" && !target)
+    throw new CtxError(2, "attach needs --target <tmux target>", "e.g. ctx respawn attach --target work:0.1");
   if (action !== "start" && claudeArgs.length) throw new CtxError(2, "only start takes claude arguments after '--'");
   return { action, ...(name ? { name } : {}), ...(target ? { target } : {}), daemon, claudeArgs };
 }
@@ -58,20 +71,43 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
   const root = stateRoot(deps.env, project);
   if (args.action === "stop") {
     const stopped = await stopSupervisors(root, args.name);
-    if (!stopped.length) throw new CtxError(1, args.name ? `no running supervisor '${args.name}'` : "no running supervisor in this project", "list them in <project>/.ctx/state/respawn/");
+    if (!stopped.length)
+      throw new CtxError(
+        1,
+        args.name ? `no running supervisor '${args.name}'` : "no running supervisor in this project",
+        "list them in <project>/.ctx/state/respawn/",
+      );
     deps.stdout(stopped.map((n) => `stopped ${n}\n`).join(""));
     return 0;
   }
   const name = args.name ?? defaultName(args, project);
   await refuseDuplicate(args, name, root, deps);
   if (args.daemon && !deps.env.CTX_RESPAWN_DAEMON) {
-    const d = daemonize(argv.filter((a, i) => a !== "--daemon" || (argv.indexOf("--") >= 0 && i > argv.indexOf("--"))), root, name, deps);
+    const d = daemonize(
+      argv.filter((a, i) => a !== "--daemon" || (argv.indexOf("--") >= 0 && i > argv.indexOf("--"))),
+      root,
+      name,
+      deps,
+    );
     const failed = await daemonFailure(d);
     if (failed) {
-      deps.stderr(failed.output.trimEnd().split("\n").slice(-20).map((l) => `${l}\n`).join(""));
-      throw new CtxError(1, `the background supervisor '${name}' exited at once (exit code ${failed.code})`, `its log: ${d.log}`);
+      deps.stderr(
+        failed.output
+          .trimEnd()
+          .split("\n")
+          .slice(-20)
+          .map((l) => `${l}\n`)
+          .join(""),
+      );
+      throw new CtxError(
+        1,
+        `the background supervisor '${name}' exited at once (exit code ${failed.code})`,
+        `its log: ${d.log}`,
+      );
     }
-    deps.stdout(`ctx respawn: supervising '${name}' in the background (pid ${d.pid}); state in ${recordPath(root, name)}\n`);
+    deps.stdout(
+      `ctx respawn: supervising '${name}' in the background (pid ${d.pid}); state in ${recordPath(root, name)}\n`,
+    );
     return 0;
   }
   return supervise(args, name, project, root, deps);
@@ -86,11 +122,26 @@ function defaultName(args: RespawnArgs, project: string): string {
 
 /** One supervisor per name and per pane: a live one already there is an error (exit 1) that says how to stop it. */
 async function refuseDuplicate(args: RespawnArgs, name: string, root: string, deps: Deps): Promise<void> {
-  const pane = args.action === "attach" ? await tmuxClient(deps.env).paneInfo(args.target!).then((i) => i.id, () => undefined) : undefined;
+  const pane =
+    args.action === "attach"
+      ? await tmuxClient(deps.env)
+          .paneInfo(args.target!)
+          .then(
+            (i) => i.id,
+            () => undefined,
+          )
+      : undefined;
   const rec = liveConflict(root, name, pane);
   if (!rec) return;
-  const what = rec.name === name ? `a supervisor named '${name}' is already running` : `pane ${pane} (${args.target}) is already supervised by '${rec.name}'`;
-  throw new CtxError(1, `${what} (pid ${rec.pid}, pane ${rec.target})`, `stop it first with 'ctx respawn stop --name ${rec.name}'`);
+  const what =
+    rec.name === name
+      ? `a supervisor named '${name}' is already running`
+      : `pane ${pane} (${args.target}) is already supervised by '${rec.name}'`;
+  throw new CtxError(
+    1,
+    `${what} (pid ${rec.pid}, pane ${rec.target})`,
+    `stop it first with 'ctx respawn stop --name ${rec.name}'`,
+  );
 }
 
 async function supervise(args: RespawnArgs, name: string, project: string, root: string, deps: Deps): Promise<number> {
@@ -99,7 +150,12 @@ async function supervise(args: RespawnArgs, name: string, project: string, root:
   const claude = findClaude(deps.env, deps.cwd);
   let target: string;
   if (args.action === "start") {
-    if (await tmux.hasSession(name)) throw new CtxError(1, `a tmux session '${name}' already exists`, `supervise it with 'ctx respawn attach --target ${name}', or pick another --name`);
+    if (await tmux.hasSession(name))
+      throw new CtxError(
+        1,
+        `a tmux session '${name}' already exists`,
+        `supervise it with 'ctx respawn attach --target ${name}', or pick another --name`,
+      );
     target = await tmux.newSession(name, project, [claude, ...args.claudeArgs], deps.env);
     deps.stderr(`ctx respawn: started claude in tmux session '${name}' (attach with: tmux attach -t ${name})\n`);
   } else {
@@ -114,12 +170,24 @@ async function supervise(args: RespawnArgs, name: string, project: string, root:
   process.on("SIGTERM", onSignal);
   try {
     const final = await runDriver({
-      name, target, project, root, env: deps.env, settings: settingsFromConfig(cfg), pollMs: cfg["respawn.poll_ms"],
-      enterDelayMs: cfg["respawn.enter_delay_ms"], tmux, claude, now: deps.now, signal: ac.signal,
+      name,
+      target,
+      project,
+      root,
+      env: deps.env,
+      settings: settingsFromConfig(cfg),
+      pollMs: cfg["respawn.poll_ms"],
+      enterDelayMs: cfg["respawn.enter_delay_ms"],
+      tmux,
+      claude,
+      now: deps.now,
+      signal: ac.signal,
       log: (line) => deps.stderr(`ctx respawn: ${line}\n`),
       transcriptPct: (path) => {
         const tail = latestUsage(path, cfg["monitor.tail_bytes"]);
-        return tail ? reading(tail.usedTokens, windowFor(tail.model, tail.usedTokens, cfg["context.window_size"])).usedPct : undefined;
+        return tail
+          ? reading(tail.usedTokens, windowFor(tail.model, tail.usedTokens, cfg["context.window_size"])).usedPct
+          : undefined;
       },
     });
     deps.stderr(`ctx respawn: stopped (${final.reason ?? "done"}) after ${final.cycles} cycle(s)\n`);

@@ -31,7 +31,10 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
     return 0;
   }
   const intervalMs = Math.max(100, (opts.intervalS ?? cfg["status.watch_interval_s"]) * 1000);
-  const heading = (): string => (opts.json ? "" : `ctx status · ${new Date(deps.now()).toTimeString().slice(0, 8)} · every ${intervalMs / 1000}s · Ctrl-C quits\n\n`);
+  const heading = (): string =>
+    opts.json
+      ? ""
+      : `ctx status · ${new Date(deps.now()).toTimeString().slice(0, 8)} · every ${intervalMs / 1000}s · Ctrl-C quits\n\n`;
   await watchLoop({ frame: () => heading() + frame(), intervalMs, write: deps.stdout, inPlace: tty && !opts.json });
   return 0;
 }
@@ -39,8 +42,15 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
 /** Reads the index and applies the options, at `deps.now()`. */
 export function statusView(opts: StatusOptions, cfg: Config, deps: Pick<Deps, "env" | "now" | "cwd">): StatusView {
   const now = deps.now();
-  const thresholds = { caution: cfg["track.caution"], warning: cfg["track.warning"], auto_pause: cfg["track.auto_pause"], critical: cfg["track.critical"] };
-  const rows = readIndex(deps.env).map((s) => toRow(s.entry, now, cfg["status.stale_after_s"], thresholds, s.ended, s.supervisor));
+  const thresholds = {
+    caution: cfg["track.caution"],
+    warning: cfg["track.warning"],
+    auto_pause: cfg["track.auto_pause"],
+    critical: cfg["track.critical"],
+  };
+  const rows = readIndex(deps.env).map((s) =>
+    toRow(s.entry, now, cfg["status.stale_after_s"], thresholds, s.ended, s.supervisor),
+  );
   const projects = opts.project === undefined ? undefined : spellings(opts.project, deps.cwd);
   return filterRows(rows, { all: opts.all, minPct: opts.minPct, projects });
 }

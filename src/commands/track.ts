@@ -8,12 +8,26 @@ import { isValidSessionId } from "../core/session-id.ts";
 import { levelMessage, type Thresholds } from "../core/track/levels.ts";
 import { taskIdFor } from "../core/track/stamp.ts";
 import { initialState, type Level, type SessionState } from "../core/track/state.ts";
-import { normalizeEvent, trackStep, type FinalizeOnEnd, type StepResult, type TrackReading } from "../core/track/step.ts";
+import {
+  normalizeEvent,
+  trackStep,
+  type FinalizeOnEnd,
+  type StepResult,
+  type TrackReading,
+} from "../core/track/step.ts";
 import { addLineUsage, totalsOf } from "../core/track/tokens.ts";
 import { contextTokens, reading, windowFor } from "../core/usage.ts";
 import { envConfig, loadConfig } from "../io/config.ts";
 import { findClaudePid } from "../io/proc.ts";
-import { appendPause, findPreviousSession, linkNext, loadState, statePath, updateState, writeIndexEntry } from "../io/session-store.ts";
+import {
+  appendPause,
+  findPreviousSession,
+  linkNext,
+  loadState,
+  statePath,
+  updateState,
+  writeIndexEntry,
+} from "../io/session-store.ts";
 import { addLedgerTokens, completeCompactionEvent, writeCompactionEvent } from "../io/session-store-events.ts";
 import { readNewUsage } from "../io/transcript-stream-usage.ts";
 import { sweepStaleTemps } from "../io/sweep.ts";
@@ -49,8 +63,15 @@ interface Job {
  * `ctx track --session ID --usage JSON` (usage JSON also on stdin).
  */
 export async function run(argv: string[], deps: Deps): Promise<number | void> {
-  const { values } = parseArgs({ args: argv, options: { session: { type: "string" }, usage: { type: "string" }, model: { type: "string" } }, strict: false });
-  const stdin = await deps.readStdin({ timeoutMs: envConfig(deps.env)["track.stdin_timeout_ms"], maxBytes: 64 * 1024 * 1024 });
+  const { values } = parseArgs({
+    args: argv,
+    options: { session: { type: "string" }, usage: { type: "string" }, model: { type: "string" } },
+    strict: false,
+  });
+  const stdin = await deps.readStdin({
+    timeoutMs: envConfig(deps.env)["track.stdin_timeout_ms"],
+    maxBytes: 64 * 1024 * 1024,
+  });
   const plain = typeof values.session === "string";
   const job = plain ? plainJob(values, stdin.text, deps) : hookJob(parseHookInput(stdin.text), deps);
   if (typeof job === "string") {
@@ -73,7 +94,12 @@ export async function track(job: Job, deps: Deps): Promise<TrackResult> {
   const done = updateState(root, job.sessionId, nowMs, (prev) => {
     const s = prepare(prev, job, deps, root, iso, nowMs);
     const deltas = countTokens(s, job, cfg);
-    const step = trackStep(s, { event: job.event, iso, input: job.input, reading }, thresholds(cfg), cfg["track.finalize_on_end"] as FinalizeOnEnd);
+    const step = trackStep(
+      s,
+      { event: job.event, iso, input: job.input, reading },
+      thresholds(cfg),
+      cfg["track.finalize_on_end"] as FinalizeOnEnd,
+    );
     if (step.compactionStart) {
       const trigger = typeof job.input.trigger === "string" ? job.input.trigger : null;
       const path = writeCompactionEvent(root, step.state, nowMs, iso, trigger, step.compactionStart.tokens_before);
@@ -93,7 +119,13 @@ function hookJob(raw: Record<string, unknown>, deps: Deps): Job | undefined {
   const { event, input } = normalizeEvent(name, raw);
   const transcriptPath = str(input, "transcript_path");
   const project = projectDir(deps.env, input.cwd, deps.cwd);
-  return { sessionId: raw.session_id, event, input, project, transcriptPath: transcriptPath?.startsWith("/") ? transcriptPath : undefined };
+  return {
+    sessionId: raw.session_id,
+    event,
+    input,
+    project,
+    transcriptPath: transcriptPath?.startsWith("/") ? transcriptPath : undefined,
+  };
 }
 
 /** The plain mode's job, or the reason its input is unusable. */
@@ -109,11 +141,15 @@ function plainJob(values: Record<string, unknown>, stdinText: string, deps: Deps
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) return "the usage must be a JSON object";
   const top = parsed as Record<string, unknown>;
   // A whole Messages API response carries its usage under `usage`, next to `model`.
-  const u = top.usage && typeof top.usage === "object" && !Array.isArray(top.usage) ? (top.usage as Record<string, unknown>) : top;
+  const u =
+    top.usage && typeof top.usage === "object" && !Array.isArray(top.usage)
+      ? (top.usage as Record<string, unknown>)
+      : top;
   const project = projectDir(deps.env, undefined, deps.cwd);
   const given = typeof values.model === "string" ? values.model : typeof top.model === "string" ? top.model : undefined;
   // Without a model, the tokens belong to the model the session already has.
-  const model = given ?? loadState(statePath(stateRoot(deps.env, project), sessionId) ?? "", deps.now())?.model ?? "unknown";
+  const model =
+    given ?? loadState(statePath(stateRoot(deps.env, project), sessionId) ?? "", deps.now())?.model ?? "unknown";
   return { sessionId, event: "usage", input: {}, project, usage: { model, usage: u } };
 }
 
@@ -126,20 +162,33 @@ function readingFor(job: Job, deps: Deps, cfg: Config, nowMs: number): TrackRead
   }
   // The client writes its transcript in batches: a Stop (once per turn) always waits for the
   // turn's last message; a tool hook only near the levels, where one request late matters.
-  const wait = job.event === "Stop" || nearLevels(job, deps, cfg) ? hookWait(job.input, cfg["track.transcript_wait_ms"], deps.now) : undefined;
+  const wait =
+    job.event === "Stop" || nearLevels(job, deps, cfg)
+      ? hookWait(job.input, cfg["track.transcript_wait_ms"], deps.now)
+      : undefined;
   if (wait) wait.waitMissing = () => false; // past the first turns the transcript exists; a missing one will not appear
   const r = currentReading(deps.env, deps.now(), cfg, job.sessionId, job.transcriptPath, wait);
   return r ? { usedTokens: r.usedTokens, windowSize: r.windowSize, usedPct: r.usedPct, model: r.model } : undefined;
 }
 
 /** The state to step from: the existing one, or a new one linked to the session a /clear replaced. */
-function prepare(prev: SessionState | undefined, job: Job, deps: Deps, root: string, iso: string, nowMs: number): SessionState {
-  const s = prev ? { ...prev, models: { ...prev.models } } : initialState(job.sessionId, job.project, taskIdFor(deps.env.CTX_TASK_ID, job.sessionId), iso);
+function prepare(
+  prev: SessionState | undefined,
+  job: Job,
+  deps: Deps,
+  root: string,
+  iso: string,
+  nowMs: number,
+): SessionState {
+  const s = prev
+    ? { ...prev, models: { ...prev.models } }
+    : initialState(job.sessionId, job.project, taskIdFor(deps.env.CTX_TASK_ID, job.sessionId), iso);
   if (typeof job.input.cwd === "string") s.cwd = job.input.cwd;
   if (job.transcriptPath) s.transcript_path = job.transcriptPath;
   if (typeof job.input.model === "string") s.model = job.input.model;
   if (deps.env.CTX_TEAM?.trim()) s.team = deps.env.CTX_TEAM.trim();
-  if (job.event !== "usage" && (s.claude_pid === null || job.event === "SessionStart")) s.claude_pid = findClaudePid() ?? s.claude_pid;
+  if (job.event !== "usage" && (s.claude_pid === null || job.event === "SessionStart"))
+    s.claude_pid = findClaudePid() ?? s.claude_pid;
   if (!prev && job.event === "SessionStart" && job.input.source === "clear" && s.claude_pid !== null) {
     s.previous_session_id = findPreviousSession(root, s.claude_pid, s.session_id, nowMs)?.session_id ?? null;
   }
@@ -167,7 +216,14 @@ interface Done {
   linked: string | null;
 }
 
-async function afterUpdate(done: Done, job: Job, deps: Deps, root: string, iso: string, nowMs: number): Promise<TrackResult> {
+async function afterUpdate(
+  done: Done,
+  job: Job,
+  deps: Deps,
+  root: string,
+  iso: string,
+  nowMs: number,
+): Promise<TrackResult> {
   const { state, step } = done;
   const safe = (what: string, fn: () => void) => {
     try {
@@ -177,24 +233,37 @@ async function afterUpdate(done: Done, job: Job, deps: Deps, root: string, iso: 
     }
   };
   if (done.linked) safe("link", () => linkNext(root, done.linked!, state.session_id, nowMs));
-  if (step.compactionDone) safe("compaction", () => completeCompactionEvent(step.compactionDone!.path, step.compactionDone!.tokens_after, iso));
+  if (step.compactionDone)
+    safe("compaction", () =>
+      completeCompactionEvent(step.compactionDone!.path, step.compactionDone!.tokens_after, iso),
+    );
   safe("ledger", () => addLedgerTokens(root, state.task_id, state.session_id, done.deltas, iso));
   safe("index", () => writeIndexEntry(deps.env, root, state));
   if (job.event === "SessionStart") safe("sweep", () => sweepTemps(deps.env, root, nowMs));
-  debug(deps, `track: ${job.event} ${state.session_id}: ${state.used_pct}% (${state.used_tokens}/${state.window_size}), tool_calls ${state.tool_calls}`);
+  debug(
+    deps,
+    `track: ${job.event} ${state.session_id}: ${state.used_pct}% (${state.used_tokens}/${state.window_size}), tool_calls ${state.tool_calls}`,
+  );
   const result: TrackResult = { state, report: step.report };
   if (step.report) {
     const message = levelMessage(step.report, state.used_pct, state.used_tokens, state.window_size);
     debug(deps, `track: level ${step.report} newly crossed`);
     result.output = { systemMessage: message };
   }
-  if (step.finalize) result.finalizing = await startFinalize(deps, { project: job.project, sessionId: state.session_id, transcriptPath: state.transcript_path, ended: job.event === "SessionEnd" });
+  if (step.finalize)
+    result.finalizing = await startFinalize(deps, {
+      project: job.project,
+      sessionId: state.session_id,
+      transcriptPath: state.transcript_path,
+      ended: job.event === "SessionEnd",
+    });
   return result;
 }
 
 /** Once a session: removes temp files that writers killed mid-write left in the state directories. */
 function sweepTemps(env: Record<string, string | undefined>, root: string, nowMs: number): void {
-  for (const dir of ["state", "state/sessions", "state/monitor", "state/respawn", "sessions", "events", ""]) sweepStaleTemps(join(root, dir), nowMs);
+  for (const dir of ["state", "state/sessions", "state/monitor", "state/respawn", "sessions", "events", ""])
+    sweepStaleTemps(join(root, dir), nowMs);
   sweepStaleTemps(join(userStateDir(env), "sessions"), nowMs);
   sweepStaleTemps(tmpDir(env), nowMs, 10 * 60_000, ".claude-ctx-");
 }
@@ -208,5 +277,10 @@ function nearLevels(job: Job, deps: Deps, cfg: Config): boolean {
 }
 
 function thresholds(cfg: Config): Thresholds {
-  return { caution: cfg["track.caution"], warning: cfg["track.warning"], auto_pause: cfg["track.auto_pause"], critical: cfg["track.critical"] };
+  return {
+    caution: cfg["track.caution"],
+    warning: cfg["track.warning"],
+    auto_pause: cfg["track.auto_pause"],
+    critical: cfg["track.critical"],
+  };
 }

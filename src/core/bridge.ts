@@ -33,7 +33,8 @@ export function parseBridge(text: string): Bridge | undefined {
   }
   if (!v || typeof v !== "object") return undefined;
   const b = v as Partial<Bridge>;
-  if (typeof b.session_id !== "string" || typeof b.timestamp !== "number" || typeof b.used_pct !== "number") return undefined;
+  if (typeof b.session_id !== "string" || typeof b.timestamp !== "number" || typeof b.used_pct !== "number")
+    return undefined;
   if (typeof b.remaining_percentage !== "number") b.remaining_percentage = Math.max(0, 100 - b.used_pct);
   return b as Bridge;
 }

@@ -15,65 +15,143 @@ interface Spec<K extends Kind, V> {
 }
 
 const num = (d: number, doc: string): Spec<"number", number> => ({ kind: "number", default: d, doc });
-const thr = (d: number | false, doc: string): Spec<"threshold", number | false> => ({ kind: "threshold", default: d, doc });
+const thr = (d: number | false, doc: string): Spec<"threshold", number | false> => ({
+  kind: "threshold",
+  default: d,
+  doc,
+});
 const bool = (d: boolean, doc: string): Spec<"boolean", boolean> => ({ kind: "boolean", default: d, doc });
-const str = (d: string, doc: string, values?: readonly string[]): Spec<"string", string> => ({ kind: "string", default: d, doc, values });
+const str = (d: string, doc: string, values?: readonly string[]): Spec<"string", string> => ({
+  kind: "string",
+  default: d,
+  doc,
+  values,
+});
 
 /** The schema: one entry per key. The README's configuration table mirrors it. */
 export const SCHEMA = {
-  "context.window_size": thr(false, "Context window in tokens when Claude Code does not say (off = from the model: 1M for [1m] models or usage above 200k, else 200k)"),
-  "statusline.display": str("raw", "Percentage shown: raw (= Claude Code's used_percentage), usable (against the auto-compact threshold, as GSD shows it), footer (as the client's own 'N% context used' footer: against the window minus 20k reserved for output) or both (raw, then usable)", ["raw", "usable", "footer", "both"]),
-  "statusline.autocompact_buffer_pct": num(16.5, "Share of the window reserved before auto-compaction, for the usable display"),
+  "context.window_size": thr(
+    false,
+    "Context window in tokens when Claude Code does not say (off = from the model: 1M for [1m] models or usage above 200k, else 200k)",
+  ),
+  "statusline.display": str(
+    "raw",
+    "Percentage shown: raw (= Claude Code's used_percentage), usable (against the auto-compact threshold, as GSD shows it), footer (as the client's own 'N% context used' footer: against the window minus 20k reserved for output) or both (raw, then usable)",
+    ["raw", "usable", "footer", "both"],
+  ),
+  "statusline.autocompact_buffer_pct": num(
+    16.5,
+    "Share of the window reserved before auto-compaction, for the usable display",
+  ),
   "statusline.git_branch": bool(true, "Show the git branch (read from .git/HEAD, no subprocess)"),
   "statusline.stdin_timeout_ms": num(1000, "Give up on a stdin that never closes after this long"),
   "monitor.warning_remaining": thr(35, "WARNING when remaining context is at or below this percentage"),
   "monitor.critical_remaining": thr(25, "CRITICAL when remaining context is at or below this percentage"),
   "monitor.debounce_calls": num(5, "Tool uses between two repeated warnings of the same level"),
   "monitor.bridge_max_age_s": num(60, "A bridge file older than this is stale; the transcript is read instead"),
-  "monitor.tail_bytes": num(8 * 1024 * 1024, "How far back from the end of the transcript to look for the latest usage"),
-  "monitor.transcript_wait_ms": num(300, "Without a fresh bridge, wait up to this long for the transcript to show the tool call's request (Claude Code writes it in batches)"),
+  "monitor.tail_bytes": num(
+    8 * 1024 * 1024,
+    "How far back from the end of the transcript to look for the latest usage",
+  ),
+  "monitor.transcript_wait_ms": num(
+    300,
+    "Without a fresh bridge, wait up to this long for the transcript to show the tool call's request (Claude Code writes it in batches)",
+  ),
   "monitor.stdin_timeout_ms": num(2000, "Give up on hook stdin after this long"),
-  "resume.inject_max_age_s": thr(172800, "Resume hook: after /clear or compaction, inject only a summary younger than this (off = any age)"),
-  "resume.hint_max_age_s": thr(604800, "Resume hook: on startup, hint at an unconsumed summary younger than this (off = never hint)"),
+  "resume.inject_max_age_s": thr(
+    172800,
+    "Resume hook: after /clear or compaction, inject only a summary younger than this (off = any age)",
+  ),
+  "resume.hint_max_age_s": thr(
+    604800,
+    "Resume hook: on startup, hint at an unconsumed summary younger than this (off = never hint)",
+  ),
   "resume.pending_max_age_s": thr(3600, "Resume hook: ignore a respawn-pending.json older than this (off = any age)"),
-  "resume.finalize_wait_ms": num(2000, "Resume hook: after /clear, wait up to this long for a summary the previous session's finalize is still writing"),
-  "status.stale_after_s": num(3600, "ctx status: a session not updated for this long is stale (hidden unless --all, greyed with it)"),
+  "resume.finalize_wait_ms": num(
+    2000,
+    "Resume hook: after /clear, wait up to this long for a summary the previous session's finalize is still writing",
+  ),
+  "status.stale_after_s": num(
+    3600,
+    "ctx status: a session not updated for this long is stale (hidden unless --all, greyed with it)",
+  ),
   "status.watch_interval_s": num(2, "ctx status --watch: seconds between refreshes"),
   "track.caution": thr(70, "Caution level (used %)"),
   "track.warning": thr(85, "Warning level (used %)"),
   "track.auto_pause": thr(90, "Auto-pause level (used %): actions are captured from here on"),
   "track.critical": thr(95, "Critical level (used %)"),
-  "track.finalize_on_end": str("pause", "When SessionEnd runs ctx finalize in the background: pause (only after auto-pause), always or never", ["pause", "always", "never"]),
-  "track.read_bytes": num(32 * 1024 * 1024, "Most transcript bytes one track run reads for token totals (the rest is read by the next runs)"),
+  "track.finalize_on_end": str(
+    "pause",
+    "When SessionEnd runs ctx finalize in the background: pause (only after auto-pause), always or never",
+    ["pause", "always", "never"],
+  ),
+  "track.read_bytes": num(
+    32 * 1024 * 1024,
+    "Most transcript bytes one track run reads for token totals (the rest is read by the next runs)",
+  ),
   "track.stdin_timeout_ms": num(2000, "Give up on hook stdin after this long"),
-  "track.transcript_wait_ms": num(300, "From the caution level on, how long a tool hook waits for the client to flush the tool's request to the transcript (its usage is read from there)"),
-  "respawn.mode": str("context", "Respawn strategy: context (compact / finalize-clear-kickstart near the limit) or keep-working (cycle on every idle)", ["context", "keep-working"]),
+  "track.transcript_wait_ms": num(
+    300,
+    "From the caution level on, how long a tool hook waits for the client to flush the tool's request to the transcript (its usage is read from there)",
+  ),
+  "respawn.mode": str(
+    "context",
+    "Respawn strategy: context (compact / finalize-clear-kickstart near the limit) or keep-working (cycle on every idle)",
+    ["context", "keep-working"],
+  ),
   "respawn.strategy": str("", "Same as respawn.mode; when set, it wins", ["context", "keep-working"]),
   "respawn.compact_at": thr(85, "Respawn: send /compact when idle at or above this used % (off = never compact)"),
-  "respawn.restart_at": thr(90, "Respawn: full cycle (finalize, /clear, kickstart) when still at or above this used % after compaction, or when compaction is off"),
+  "respawn.restart_at": thr(
+    90,
+    "Respawn: full cycle (finalize, /clear, kickstart) when still at or above this used % after compaction, or when compaction is off",
+  ),
   "respawn.max_cycles_per_hour": num(6, "Respawn: at most this many cycles in any hour"),
   "respawn.cooldown_s": num(60, "Respawn: seconds to wait after a cycle before the next one"),
-  "respawn.compact_prompt": str("/compact Keep the task state: the goal, what is done, the files changed, the remaining steps and the next step.", "Respawn: the compaction command sent to the client"),
-  "respawn.update_prompt": str("Update your notes and task list with the current state of the work, so a fresh session can continue it.", "Respawn (keep-working): prompt sent first on every idle (empty = skip)"),
-  "respawn.kickstart_prompt": str("Continue the work from the previous session's summary above: pick up the remaining tasks, starting with the next step.", "Respawn: prompt sent after /clear to continue (empty = skip)"),
+  "respawn.compact_prompt": str(
+    "/compact Keep the task state: the goal, what is done, the files changed, the remaining steps and the next step.",
+    "Respawn: the compaction command sent to the client",
+  ),
+  "respawn.update_prompt": str(
+    "Update your notes and task list with the current state of the work, so a fresh session can continue it.",
+    "Respawn (keep-working): prompt sent first on every idle (empty = skip)",
+  ),
+  "respawn.kickstart_prompt": str(
+    "Continue the work from the previous session's summary above: pick up the remaining tasks, starting with the next step.",
+    "Respawn: prompt sent after /clear to continue (empty = skip)",
+  ),
   "respawn.send_clear": bool(true, "Respawn (keep-working): send /clear in the cycle"),
   "respawn.send_init": bool(false, "Respawn: send /init after /clear"),
-  "respawn.auto_accept_plans": bool(false, "Respawn: accept a plan-approval menu by pressing Enter (never permission prompts or questions)"),
-  "respawn.ai_check": bool(false, "Respawn: confirm an ambiguous idle by asking `claude -p` for an IDLE/WORKING verdict"),
+  "respawn.auto_accept_plans": bool(
+    false,
+    "Respawn: accept a plan-approval menu by pressing Enter (never permission prompts or questions)",
+  ),
+  "respawn.ai_check": bool(
+    false,
+    "Respawn: confirm an ambiguous idle by asking `claude -p` for an IDLE/WORKING verdict",
+  ),
   "respawn.ai_check_timeout_s": num(60, "Respawn: give up on one AI idle check after this long"),
   "respawn.ai_check_cooldown_s": num(180, "Respawn: wait this long after a WORKING verdict before asking again"),
   "respawn.poll_ms": num(1000, "Respawn: how often the pane is captured"),
   "respawn.quiet_ms": num(2000, "Respawn: quiet period (no new output) that confirms an idle signal"),
   "respawn.silence_s": num(30, "Respawn: output silence after which a pane showing the prompt counts as idle"),
   "respawn.step_timeout_s": num(300, "Respawn: longest wait for one step (a sent command) to be confirmed"),
-  "respawn.stuck_timeout_s": num(900, "Respawn: a cycle lasting longer than this is abandoned (recovery: back to watching)"),
+  "respawn.stuck_timeout_s": num(
+    900,
+    "Respawn: a cycle lasting longer than this is abandoned (recovery: back to watching)",
+  ),
   "respawn.enter_delay_ms": num(150, "Respawn: pause between typing text and pressing Enter"),
 } as const satisfies Record<string, Spec<Kind, unknown>>;
 
 /** A configuration key. */
 export type ConfigKey = keyof typeof SCHEMA;
 
-type ValueOf<S> = S extends { kind: "threshold" } ? number | false : S extends { kind: "number" } ? number : S extends { kind: "boolean" } ? boolean : string;
+type ValueOf<S> = S extends { kind: "threshold" }
+  ? number | false
+  : S extends { kind: "number" }
+    ? number
+    : S extends { kind: "boolean" }
+      ? boolean
+      : string;
 
 /** A fully resolved configuration: every key has a value of its kind. */
 export type Config = { [K in ConfigKey]: ValueOf<(typeof SCHEMA)[K]> };

@@ -25,7 +25,12 @@ export function initialMonitorState(nowMs: number): MonitorState {
  * (GSD's counting); an escalation to critical fires at once; usage back below
  * the warning level resets everything so the next crossing fires at once.
  */
-export function debounceStep(state: MonitorState, level: MonitorLevel, debounceCalls: number, nowMs: number): { state: MonitorState; fire: boolean } {
+export function debounceStep(
+  state: MonitorState,
+  level: MonitorLevel,
+  debounceCalls: number,
+  nowMs: number,
+): { state: MonitorState; fire: boolean } {
   if (level === "ok") return { state: initialMonitorState(nowMs), fire: false };
   const calls = state.calls_since + 1;
   const escalated = level === "critical" && state.last_level !== "critical";
@@ -40,7 +45,13 @@ export function parseMonitorState(v: unknown): MonitorState | undefined {
   const s = v as Partial<MonitorState>;
   const level = s.last_level === "warning" || s.last_level === "critical" ? s.last_level : null;
   if (typeof s.calls_since !== "number" || !Number.isFinite(s.calls_since)) return undefined;
-  return { version: 1, last_level: level, calls_since: Math.max(0, s.calls_since), fired: Number(s.fired) || 0, updated_ms: Number(s.updated_ms) || 0 };
+  return {
+    version: 1,
+    last_level: level,
+    calls_since: Math.max(0, s.calls_since),
+    fired: Number(s.fired) || 0,
+    updated_ms: Number(s.updated_ms) || 0,
+  };
 }
 
 /** The text injected into the agent's conversation. */

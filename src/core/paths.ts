@@ -5,7 +5,7 @@ type Env = Record<string, string | undefined>;
 
 /** The temp directory: `$TMPDIR`, else `/tmp`, without a trailing slash. */
 export function tmpDir(env: Env): string {
-  const dir = env.TMPDIR && env.TMPDIR.startsWith("/") ? env.TMPDIR : "/tmp";
+  const dir = env.TMPDIR?.startsWith("/") ? env.TMPDIR : "/tmp";
   return dir.length > 1 ? dir.replace(/\/+$/, "") : dir;
 }
 
@@ -16,19 +16,19 @@ export function bridgePath(env: Env, sessionId: unknown): string | undefined {
 
 /** The project a hook belongs to: `CLAUDE_PROJECT_DIR`, else the hook's `cwd`, else ours. */
 export function projectDir(env: Env, hookCwd: unknown, cwd: string): string {
-  if (env.CLAUDE_PROJECT_DIR && env.CLAUDE_PROJECT_DIR.startsWith("/")) return env.CLAUDE_PROJECT_DIR;
+  if (env.CLAUDE_PROJECT_DIR?.startsWith("/")) return env.CLAUDE_PROJECT_DIR;
   if (typeof hookCwd === "string" && hookCwd.startsWith("/") && !hookCwd.includes("\0")) return hookCwd;
   return cwd;
 }
 
 /** The per-project state root: `CTX_DIR`, else `<project>/.ctx`. */
 export function stateRoot(env: Env, project: string): string {
-  return env.CTX_DIR && env.CTX_DIR.startsWith("/") ? env.CTX_DIR : join(project, ".ctx");
+  return env.CTX_DIR?.startsWith("/") ? env.CTX_DIR : join(project, ".ctx");
 }
 
 /** The user's home directory as the environment gives it. */
 export function homeDir(env: Env): string {
-  return env.HOME && env.HOME.startsWith("/") ? env.HOME : "/";
+  return env.HOME?.startsWith("/") ? env.HOME : "/";
 }
 
 /** The per-user index directory: `${XDG_STATE_HOME:-~/.local/state}/ctx`. */

@@ -5,7 +5,10 @@
 
 /** Joins path segments with `/`, collapsing repeated slashes. */
 export function join(...parts: string[]): string {
-  return parts.filter((p) => p !== "").join("/").replace(/\/{2,}/g, "/");
+  return parts
+    .filter((p) => p !== "")
+    .join("/")
+    .replace(/\/{2,}/g, "/");
 }
 
 /** The directory part of a path: `/a/b` → `/a`, `b` → `.`. */

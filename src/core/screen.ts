@@ -29,7 +29,10 @@ export const SPINNER_GLYPHS = "·✢✳✶✻✽*";
 /** Removes ANSI/VT escape sequences (CSI, OSC, charset and keypad switches). */
 export function stripAnsi(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return text.replace(/\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][A-Za-z0-9]|\x1b[=>78NOM]/g, "");
+  return text.replace(
+    /\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][A-Za-z0-9]|\x1b[=>78NOM]/g,
+    "",
+  );
 }
 
 /** Classifies a screen (ANSI is stripped first). */
@@ -40,7 +43,13 @@ export function classifyScreen(raw: string): ScreenState {
   const completion = findCompletion(lines);
   const busy = /esc to interrupt/i.test(text) || lines.some((l) => SPINNER_LINE.test(l));
   const prompt = !blocker && hasEmptyInputBox(lines);
-  return { busy, finished: completion !== undefined, ...(completion ? { completion } : {}), prompt, ...(blocker ? { blocker } : {}) };
+  return {
+    busy,
+    finished: completion !== undefined,
+    ...(completion ? { completion } : {}),
+    prompt,
+    ...(blocker ? { blocker } : {}),
+  };
 }
 
 /** True when the line is a completion line `✻ <AnyVerb> for 1m 2s` (any verb, any spinner glyph). */
@@ -55,11 +64,15 @@ const GLYPH = `[${SPINNER_GLYPHS}]`;
 const SPINNER_LINE = new RegExp(`^\\s*${GLYPH}\\s+\\p{L}[\\p{L}'’ -]*(?:…|\\.\\.\\.)`, "u");
 const DURATION = String.raw`(?:\d+h\s*)?(?:\d+m\s*)?\d+(?:\.\d+)?s`;
 /** `✻ Baked for 0s`, `✻ Cogitated for 1m 2s`: the verb is any word, never a fixed list. */
-const COMPLETION_LINE = new RegExp(`^${GLYPH}\\s+\\p{L}[\\p{L}'’-]*(?:\\s\\p{L}[\\p{L}'’-]*)?\\s+for\\s+${DURATION}(?:\\s|$|\\W)`, "u");
+const COMPLETION_LINE = new RegExp(
+  `^${GLYPH}\\s+\\p{L}[\\p{L}'’-]*(?:\\s\\p{L}[\\p{L}'’-]*)?\\s+for\\s+${DURATION}(?:\\s|$|\\W)`,
+  "u",
+);
 /** The selected option of a menu: `❯ 1. Yes`. */
 const MENU_OPTION = /^\s*[❯>›]\s*\d+\.\s+\S/;
 const PLAN = /would you like to proceed|ready to code|keep planning|approve (?:this|the) plan|exit plan mode/i;
-const PERMISSION = /do you want to (?:allow|proceed|make this edit|create|overwrite|run|fetch|use)|permission|don't ask again/i;
+const PERMISSION =
+  /do you want to (?:allow|proceed|make this edit|create|overwrite|run|fetch|use)|permission|don't ask again/i;
 
 function findCompletion(lines: string[]): string | undefined {
   for (let i = lines.length - 1; i >= 0; i--) {

@@ -1,7 +1,17 @@
 import type { Bridge } from "./bridge.ts";
 import { asObject } from "./json.ts";
 import type { Config } from "./config-schema.ts";
-import { contextTokens, count, footerPct, formatTokens, monitorLevel, reading, usablePct, windowFor, type ContextReading } from "./usage.ts";
+import {
+  contextTokens,
+  count,
+  footerPct,
+  formatTokens,
+  monitorLevel,
+  reading,
+  usablePct,
+  windowFor,
+  type ContextReading,
+} from "./usage.ts";
 
 /** What the status line needs from Claude Code's statusLine payload. */
 export interface StatusInput {
@@ -74,7 +84,10 @@ export function renderStatus(input: StatusInput, cfg: Config, opts: RenderOption
   const parts: string[] = [];
   if (input.modelName) parts.push(paint("36", sanitize(input.modelName, 40)));
   const dir = input.projectDir ? baseName(input.projectDir) : undefined;
-  if (dir) parts.push(opts.branch ? `${sanitize(dir, 40)} ${paint("2", `(${sanitize(opts.branch, 40)})`)}` : sanitize(dir, 40));
+  if (dir)
+    parts.push(
+      opts.branch ? `${sanitize(dir, 40)} ${paint("2", `(${sanitize(opts.branch, 40)})`)}` : sanitize(dir, 40),
+    );
   parts.push(usageText(input.context, cfg, paint));
   return parts.join(paint("2", " │ "));
 }
@@ -93,7 +106,8 @@ function usageText(c: ContextReading | undefined, cfg: Config, paint: (code: str
   const colour = level === "critical" ? "31" : level === "warning" ? "33" : "32";
   const usable = usablePct(c.usedTokens, c.windowSize, cfg["statusline.autocompact_buffer_pct"]);
   const display = cfg["statusline.display"];
-  const shown = display === "usable" ? usable : display === "footer" ? footerPct(c.usedTokens, c.windowSize) : c.usedPct;
+  const shown =
+    display === "usable" ? usable : display === "footer" ? footerPct(c.usedTokens, c.windowSize) : c.usedPct;
   const extra = display === "both" ? ` (${usable}% usable)` : "";
   return `${paint(colour, `${bar(shown)} ${shown}%`)}${extra} ${formatTokens(c.usedTokens)}/${formatTokens(c.windowSize)}`;
 }
@@ -120,4 +134,3 @@ function sanitize(s: string, max: number): string {
   const clean = s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, "");
   return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
 }
-

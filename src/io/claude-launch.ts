@@ -8,10 +8,15 @@ type Env = Record<string, string | undefined>;
 /** The claude to run: `CTX_CLAUDE` (a path, or a name looked up on PATH), else `claude` on PATH. */
 export function findClaude(env: Env, cwd: string): string {
   const wanted = env.CTX_CLAUDE && env.CTX_CLAUDE.trim() !== "" ? env.CTX_CLAUDE : "claude";
-  const found = wanted.includes("/") ? executable(wanted.startsWith("/") ? wanted : `${cwd}/${wanted}`) : Bun.which(wanted, { PATH: env.PATH ?? "" });
+  const found = wanted.includes("/")
+    ? executable(wanted.startsWith("/") ? wanted : `${cwd}/${wanted}`)
+    : Bun.which(wanted, { PATH: env.PATH ?? "" });
   if (!found) {
-    throw new CtxError(1, env.CTX_CLAUDE ? `CTX_CLAUDE=${env.CTX_CLAUDE} is not an executable` : "claude not found on PATH",
-      "install Claude Code (npm install -g @anthropic-ai/claude-code) or set CTX_CLAUDE to its path");
+    throw new CtxError(
+      1,
+      env.CTX_CLAUDE ? `CTX_CLAUDE=${env.CTX_CLAUDE} is not an executable` : "claude not found on PATH",
+      "install Claude Code (npm install -g @anthropic-ai/claude-code) or set CTX_CLAUDE to its path",
+    );
   }
   return found;
 }
@@ -23,7 +28,11 @@ export function findClaude(env: Env, cwd: string): string {
  * SIGTERM and SIGHUP.
  */
 export async function runInherited(bin: string, args: readonly string[], env: Env, cwd: string): Promise<number> {
-  const proc = Bun.spawn([bin, ...args], { cwd, env: env as Record<string, string>, stdio: ["inherit", "inherit", "inherit"] });
+  const proc = Bun.spawn([bin, ...args], {
+    cwd,
+    env: env as Record<string, string>,
+    stdio: ["inherit", "inherit", "inherit"],
+  });
   const ignore = (): void => {};
   const forward = (sig: NodeJS.Signals) => () => proc.kill(sig);
   const onTerm = forward("SIGTERM");

@@ -11,7 +11,11 @@ import { readFileSafe } from "./fsx.ts";
  */
 export function loadConfig(deps: Pick<Deps, "env" | "stderr">, project: string): Config {
   const warn = (msg: string) => debug(deps, `config: ${msg}`);
-  const layers = [readYaml(userConfigPath(deps.env), warn), readYaml(projectConfigPath(project), warn), envLayer(deps.env)];
+  const layers = [
+    readYaml(userConfigPath(deps.env), warn),
+    readYaml(projectConfigPath(project), warn),
+    envLayer(deps.env),
+  ];
   return resolveConfig(layers, warn);
 }
 

@@ -26,7 +26,11 @@ export function recordHookError(deps: { env: Env; now: () => number }, command: 
   try {
     const path = errorLogPath(deps.env);
     ensureDir(join(path, ".."));
-    const fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o600);
+    const fd = openSync(
+      path,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+      0o600,
+    );
     try {
       const st = fstatSync(fd);
       if (!st.isFile()) return;
@@ -51,5 +55,8 @@ export function formatErrorLine(iso: string, command: string, err: unknown): str
 export function readRecentErrors(env: Env, n: number): string[] {
   const text = readFileSafe(errorLogPath(env), { maxBytes: MAX_BYTES * 2 });
   if (!text) return [];
-  return text.split("\n").filter((l) => l.trim() !== "").slice(-n);
+  return text
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .slice(-n);
 }

@@ -13,7 +13,13 @@ import { readJsonFile } from "./fsx.ts";
  * file: `auto_pause_active`, `last_event: "SessionEnd"`) or appended to its
  * `ACTIVE-PAUSE-<sid>.jsonl` action log. Both mean a finalize is due.
  */
-export function finalizeLikelyRunning(root: string, exceptSession: string, newestSummaryMs: number, nowMs: number, recentMs: number): boolean {
+export function finalizeLikelyRunning(
+  root: string,
+  exceptSession: string,
+  newestSummaryMs: number,
+  nowMs: number,
+  recentMs: number,
+): boolean {
   const since = Math.max(newestSummaryMs, nowMs - recentMs);
   const fresh = (dir: string, name: string): boolean => {
     try {
@@ -23,10 +29,13 @@ export function finalizeLikelyRunning(root: string, exceptSession: string, newes
     }
   };
   const records = join(root, "sessions");
-  const pauseLog = (n: string) => n.startsWith("ACTIVE-PAUSE-") && n.endsWith(".jsonl") && n !== `ACTIVE-PAUSE-${exceptSession}.jsonl`;
+  const pauseLog = (n: string) =>
+    n.startsWith("ACTIVE-PAUSE-") && n.endsWith(".jsonl") && n !== `ACTIVE-PAUSE-${exceptSession}.jsonl`;
   if (names(records).some((n) => pauseLog(n) && fresh(records, n))) return true;
   const states = join(root, "state", "sessions");
-  return names(states).some((n) => n.endsWith(".json") && n !== `${exceptSession}.json` && fresh(states, n) && endedPaused(join(states, n)));
+  return names(states).some(
+    (n) => n.endsWith(".json") && n !== `${exceptSession}.json` && fresh(states, n) && endedPaused(join(states, n)),
+  );
 }
 
 // --- internal ---

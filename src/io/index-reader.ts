@@ -68,7 +68,8 @@ const RECENT_EVENTS = 5;
 function supervisorOf(e: IndexEntry): Supervisor | undefined {
   const r = e.respawn;
   const path = r && typeof r === "object" ? (r as Record<string, unknown>).state_path : undefined;
-  if (typeof path !== "string" || !path.startsWith("/") || !/\/state\/respawn\/[A-Za-z0-9_.-]+\.json$/.test(path)) return undefined;
+  if (typeof path !== "string" || !path.startsWith("/") || !/\/state\/respawn\/[A-Za-z0-9_.-]+\.json$/.test(path))
+    return undefined;
   const rec = readJsonFile<Record<string, unknown>>(path, { maxBytes: 4 * 1024 * 1024 });
   if (rec.status !== "ok" || !rec.value || typeof rec.value !== "object") return undefined;
   const v = rec.value;
@@ -76,7 +77,12 @@ function supervisorOf(e: IndexEntry): Supervisor | undefined {
   const events = (Array.isArray(v.events) ? v.events : []).slice(-RECENT_EVENTS).flatMap((x): SupervisorEvent[] => {
     if (!x || typeof x !== "object") return [];
     const ev = x as Record<string, unknown>;
-    return typeof ev.event === "string" ? [{ at: String(ev.at ?? ""), event: ev.event, detail: typeof ev.detail === "string" ? ev.detail : null }] : [];
+    return typeof ev.event === "string"
+      ? [{ at: String(ev.at ?? ""), event: ev.event, detail: typeof ev.detail === "string" ? ev.detail : null }]
+      : [];
   });
-  return { alive: !running || (typeof v.pid === "number" && Number.isInteger(v.pid) && v.pid > 0 && pidAlive(v.pid)), events };
+  return {
+    alive: !running || (typeof v.pid === "number" && Number.isInteger(v.pid) && v.pid > 0 && pidAlive(v.pid)),
+    events,
+  };
 }

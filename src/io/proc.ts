@@ -63,10 +63,19 @@ export function selfCommand(): string[] {
  * Starts `argv` detached (its own session, no stdio), so it outlives this
  * process and the hook returns at once. Returns the child's pid, or undefined on failure.
  */
-export async function spawnDetached(argv: string[], env: Record<string, string | undefined>, cwd: string): Promise<number | undefined> {
+export async function spawnDetached(
+  argv: string[],
+  env: Record<string, string | undefined>,
+  cwd: string,
+): Promise<number | undefined> {
   const { spawn } = await import("node:child_process");
   try {
-    const child = spawn(argv[0]!, argv.slice(1), { detached: true, stdio: "ignore", env: env as NodeJS.ProcessEnv, cwd });
+    const child = spawn(argv[0]!, argv.slice(1), {
+      detached: true,
+      stdio: "ignore",
+      env: env as NodeJS.ProcessEnv,
+      cwd,
+    });
     child.on("error", () => {});
     child.unref();
     return child.pid;

@@ -25,15 +25,28 @@ export interface ChildResult {
 }
 
 /** Runs `argv` with a timeout (SIGKILL when it passes), collecting its output. */
-export async function runChild(argv: string[], opts: { cwd: string; env: Env; timeoutMs: number; stdin?: string }): Promise<ChildResult> {
-  const proc = Bun.spawn(argv, { cwd: opts.cwd, env: opts.env as Record<string, string>, stdin: opts.stdin !== undefined ? new TextEncoder().encode(opts.stdin) : "ignore", stdout: "pipe", stderr: "pipe" });
+export async function runChild(
+  argv: string[],
+  opts: { cwd: string; env: Env; timeoutMs: number; stdin?: string },
+): Promise<ChildResult> {
+  const proc = Bun.spawn(argv, {
+    cwd: opts.cwd,
+    env: opts.env as Record<string, string>,
+    stdin: opts.stdin !== undefined ? new TextEncoder().encode(opts.stdin) : "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
     proc.kill("SIGKILL");
   }, opts.timeoutMs);
   try {
-    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    const [stdout, stderr, code] = await Promise.all([
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+      proc.exited,
+    ]);
     return { code, stdout, stderr, timedOut };
   } finally {
     clearTimeout(timer);
@@ -44,18 +57,34 @@ export async function runChild(argv: string[], opts: { cwd: string; env: Env; ti
  * Runs `ctx finalize` for the session and returns the summary path it printed.
  * Throws with the reason when it fails.
  */
-export async function runFinalize(o: { project: string; env: Env; sessionId: string | null; timeoutMs: number }): Promise<string> {
+export async function runFinalize(o: {
+  project: string;
+  env: Env;
+  sessionId: string | null;
+  timeoutMs: number;
+}): Promise<string> {
   const args = ["finalize", "--project", o.project, ...(o.sessionId ? ["--session", o.sessionId] : [])];
-  const r = await runChild([...selfCommand(), ...args], { cwd: o.project, env: { ...o.env, CLAUDE_PROJECT_DIR: o.project }, timeoutMs: o.timeoutMs });
+  const r = await runChild([...selfCommand(), ...args], {
+    cwd: o.project,
+    env: { ...o.env, CLAUDE_PROJECT_DIR: o.project },
+    timeoutMs: o.timeoutMs,
+  });
   const path = r.stdout.trim().split("\n").pop()?.trim() ?? "";
   if (r.timedOut) throw new Error("timed out");
-  if (r.code !== 0 || !path.startsWith("/")) throw new Error(`exit ${r.code}: ${r.stderr.trim().split("\n").pop() ?? ""}`.slice(0, 300));
+  if (r.code !== 0 || !path.startsWith("/"))
+    throw new Error(`exit ${r.code}: ${r.stderr.trim().split("\n").pop() ?? ""}`.slice(0, 300));
   return path;
 }
 
 /** Writes `<root>/state/respawn-pending.json` so the next SessionStart injects `summaryPath` (issue 4's hand-over). */
 export function writePending(root: string, summaryPath: string, nowMs: number): void {
-  writeJsonAtomic(pendingPath(root), { version: 1, summary_path: summaryPath, created_at: new Date(nowMs).toISOString(), consumed_by: null, consumed_at: null });
+  writeJsonAtomic(pendingPath(root), {
+    version: 1,
+    summary_path: summaryPath,
+    created_at: new Date(nowMs).toISOString(),
+    consumed_by: null,
+    consumed_at: null,
+  });
 }
 
 /** The question put to the model by the AI idle check. */
@@ -74,13 +103,22 @@ export function parseVerdict(text: string): "idle" | "working" | "error" {
 }
 
 /** Runs the AI idle check with `claude -p` on the screen. */
-export async function runAiCheck(o: { claude: string; env: Env; screen: string; timeoutMs: number }): Promise<{ verdict: "idle" | "working" | "error"; detail?: string }> {
+export async function runAiCheck(o: {
+  claude: string;
+  env: Env;
+  screen: string;
+  timeoutMs: number;
+}): Promise<{ verdict: "idle" | "working" | "error"; detail?: string }> {
   // Run outside the project and without CTX_DIR, so the hooks never record the check as the project's newest session.
   const cwd = mkdtempSync(join(tmpdir(), "ctx-ai-check-"));
   const { CTX_DIR: _root, CLAUDE_PROJECT_DIR: _project, ...env } = o.env;
   let r: ChildResult;
   try {
-    r = await runChild([o.claude, "-p", aiCheckPrompt(o.screen), "--output-format", "text"], { cwd, env, timeoutMs: o.timeoutMs });
+    r = await runChild([o.claude, "-p", aiCheckPrompt(o.screen), "--output-format", "text"], {
+      cwd,
+      env,
+      timeoutMs: o.timeoutMs,
+    });
   } finally {
     rmSync(cwd, { recursive: true, force: true });
   }

@@ -33,7 +33,12 @@ export class PaneSession {
   private inPane = new Map<number, boolean>();
   private pidsAt = -Infinity;
 
-  constructor(readonly root: string, readonly panePid: number, readonly now: () => number, readonly procRoot = "/proc") {}
+  constructor(
+    readonly root: string,
+    readonly panePid: number,
+    readonly now: () => number,
+    readonly procRoot = "/proc",
+  ) {}
 
   /**
    * The pane's session: the newest-updated state whose `claude_pid` runs in the
@@ -103,5 +108,9 @@ function parse(path: string, key: string): Entry {
   const r = readJsonFile<Record<string, unknown>>(path, { maxBytes: 4 * 1024 * 1024 });
   if (r.status !== "ok") return { key, reading: undefined, claudePid: null };
   const pid = r.value && typeof r.value === "object" ? r.value.claude_pid : null;
-  return { key, reading: hookReading(r.value), claudePid: typeof pid === "number" && Number.isInteger(pid) && pid > 1 ? pid : null };
+  return {
+    key,
+    reading: hookReading(r.value),
+    claudePid: typeof pid === "number" && Number.isInteger(pid) && pid > 1 ? pid : null,
+  };
 }

@@ -97,7 +97,8 @@ class Driver {
     const text = await this.o.tmux.capture(this.o.target).catch(() => undefined);
     if (text === undefined) return this.feed({ type: "pane_gone" });
     // The pane's command was replaced (respawn-pane): follow its new process.
-    if (Math.abs(this.o.now() - this.boundAt) > PID_CACHE_MS && !existsSync(`/proc/${this.session.panePid}`)) await this.bind();
+    if (Math.abs(this.o.now() - this.boundAt) > PID_CACHE_MS && !existsSync(`/proc/${this.session.panePid}`))
+      await this.bind();
     const changed = text !== this.prevText;
     this.prevText = text;
     await this.feed({ type: "screen", screen: classifyScreen(text), changed });
@@ -156,14 +157,22 @@ class Driver {
           this.summaryPath = null;
         }
         // A newline typed into the input box would submit half the prompt: one line only.
-        return o.tmux.sendText(o.target, a.text.replace(/\s*\n\s*/g, " "), o.enterDelayMs).catch((e) => this.record("send_failed", String(e)));
+        return o.tmux
+          .sendText(o.target, a.text.replace(/\s*\n\s*/g, " "), o.enterDelayMs)
+          .catch((e) => this.record("send_failed", String(e)));
       case "send_keys":
         return o.tmux.sendKeys(o.target, a.keys).catch((e) => this.record("send_failed", String(e)));
       case "finalize":
         return void this.finalize();
       case "ai_check":
-        return void runAiCheck({ claude: o.claude, env: o.env, screen: this.prevText, timeoutMs: o.settings.aiCheckTimeoutMs })
-          .then((r) => this.queue.push({ type: "ai_verdict", verdict: r.verdict, ...(r.detail ? { detail: r.detail } : {}) }));
+        return void runAiCheck({
+          claude: o.claude,
+          env: o.env,
+          screen: this.prevText,
+          timeoutMs: o.settings.aiCheckTimeoutMs,
+        }).then((r) =>
+          this.queue.push({ type: "ai_verdict", verdict: r.verdict, ...(r.detail ? { detail: r.detail } : {}) }),
+        );
       case "exit":
         this.done = true;
         return;
@@ -173,7 +182,12 @@ class Driver {
   async finalize(): Promise<void> {
     const o = this.o;
     try {
-      this.summaryPath = await runFinalize({ project: o.project, env: o.env, sessionId: this.sessionId, timeoutMs: o.settings.stepTimeoutMs });
+      this.summaryPath = await runFinalize({
+        project: o.project,
+        env: o.env,
+        sessionId: this.sessionId,
+        timeoutMs: o.settings.stepTimeoutMs,
+      });
       this.record("summary", this.summaryPath);
       this.queue.push({ type: "finalize_done", ok: true });
     } catch (err) {
@@ -195,16 +209,37 @@ class Driver {
     const o = this.o;
     const s = this.state;
     const rec: RespawnRecord = {
-      version: 1, name: o.name, pid: process.pid, target: o.target, project: o.project, root: o.root,
-      phase: s.phase, cycles: s.cycles, reason: s.reason, brake: s.brake, session_id: this.sessionId, used_pct: s.usage?.pct ?? null,
-      started_at: this.startedAt, updated_at: new Date(now).toISOString(), events: this.events, machine: { ...s, screen: s.screen },
+      version: 1,
+      name: o.name,
+      pid: process.pid,
+      target: o.target,
+      project: o.project,
+      root: o.root,
+      phase: s.phase,
+      cycles: s.cycles,
+      reason: s.reason,
+      brake: s.brake,
+      session_id: this.sessionId,
+      used_pct: s.usage?.pct ?? null,
+      started_at: this.startedAt,
+      updated_at: new Date(now).toISOString(),
+      events: this.events,
+      machine: { ...s, screen: s.screen },
     };
     try {
       writeRecord(rec);
       // After /clear the old session is no longer supervised: its entry says so.
       if (this.indexedSid && this.indexedSid !== this.sessionId) writeIndexRespawn(o.env, this.indexedSid, o, null);
       this.indexedSid = this.sessionId;
-      if (this.sessionId) writeIndexRespawn(o.env, this.sessionId, o, { name: o.name, state: s.phase, cycles: s.cycles, reason: s.reason, state_path: `${o.root}/state/respawn/${o.name}.json`, updated_at: rec.updated_at });
+      if (this.sessionId)
+        writeIndexRespawn(o.env, this.sessionId, o, {
+          name: o.name,
+          state: s.phase,
+          cycles: s.cycles,
+          reason: s.reason,
+          state_path: `${o.root}/state/respawn/${o.name}.json`,
+          updated_at: rec.updated_at,
+        });
     } catch (err) {
       o.log(`cannot write the respawn record: ${(err as Error).message}`);
     }

@@ -10,4 +10,3 @@ export function fileStamp(path: string): { key: string; mtime: number } | undefi
     return undefined;
   }
 }
-

@@ -34,8 +34,12 @@ export function daemonize(argv: string[], root: string, name: string, deps: Pick
   try {
     const logOffset = fstatSync(fd).size;
     const proc = Bun.spawn([...selfCommand(), "respawn", ...argv], {
-      cwd: deps.cwd, env: { ...deps.env, CTX_RESPAWN_DAEMON: "1" } as Record<string, string>,
-      stdin: "ignore", stdout: fd, stderr: fd, detached: true,
+      cwd: deps.cwd,
+      env: { ...deps.env, CTX_RESPAWN_DAEMON: "1" } as Record<string, string>,
+      stdin: "ignore",
+      stdout: fd,
+      stderr: fd,
+      detached: true,
     });
     proc.unref();
     return { pid: proc.pid, exited: proc.exited, log, logOffset };
@@ -48,7 +52,10 @@ export function daemonize(argv: string[], root: string, name: string, deps: Pick
  * Watches a fresh daemon for up to `ms`: undefined when it is still running,
  * else its exit code and what it wrote to its log.
  */
-export async function daemonFailure(d: Daemon, ms = DAEMON_CHECK_MS): Promise<{ code: number; output: string } | undefined> {
+export async function daemonFailure(
+  d: Daemon,
+  ms = DAEMON_CHECK_MS,
+): Promise<{ code: number; output: string } | undefined> {
   const code = await Promise.race([d.exited, Bun.sleep(ms).then(() => undefined)]);
   if (code === undefined) return undefined;
   const bytes = readBytesSafe(d.log, { maxBytes: 16 * 1024 * 1024 });

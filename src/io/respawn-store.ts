@@ -87,13 +87,18 @@ export function writeRecord(rec: RespawnRecord): void {
 
 /** Reads a record, or undefined. */
 export function readRecord(root: string, name: string): RespawnRecord | undefined {
-  return readState(recordPath(root, name), (v) => asObject(v) as RespawnRecord | undefined, Date.now(), { maxBytes: 4 * 1024 * 1024 });
+  return readState(recordPath(root, name), (v) => asObject(v) as RespawnRecord | undefined, Date.now(), {
+    maxBytes: 4 * 1024 * 1024,
+  });
 }
 
 /** Names of every supervisor record under `root`. */
 export function listRecords(root: string): string[] {
   try {
-    return readdirSync(join(root, "state", "respawn")).filter((f) => f.endsWith(".json")).map((f) => f.slice(0, -5)).filter(isValidName);
+    return readdirSync(join(root, "state", "respawn"))
+      .filter((f) => f.endsWith(".json"))
+      .map((f) => f.slice(0, -5))
+      .filter(isValidName);
   } catch {
     return [];
   }
@@ -101,7 +106,9 @@ export function listRecords(root: string): string[] {
 
 /** The newest session's reading from `<root>/state/context-usage.json` (written by `ctx track`). */
 export function readHookState(root: string): HookReading | undefined {
-  const r = readJsonFile<Record<string, unknown>>(join(root, "state", "context-usage.json"), { maxBytes: 4 * 1024 * 1024 });
+  const r = readJsonFile<Record<string, unknown>>(join(root, "state", "context-usage.json"), {
+    maxBytes: 4 * 1024 * 1024,
+  });
   return r.status === "ok" ? hookReading(r.value) : undefined;
 }
 
@@ -113,7 +120,14 @@ export function hookReading(value: unknown): HookReading | undefined {
   const pct = typeof v.used_pct === "number" && Number.isFinite(v.used_pct) && tokens > 0 ? v.used_pct : null;
   const updated = typeof v.updated_at === "string" ? Date.parse(v.updated_at) : NaN;
   const stop = typeof v.last_stop_at === "string" ? Date.parse(v.last_stop_at) : NaN;
-  return { session_id: v.session_id, used_pct: pct, updated_ms: Number.isFinite(updated) ? updated : 0, last_stop_ms: Number.isFinite(stop) ? stop : null, transcript_path: typeof v.transcript_path === "string" && v.transcript_path.startsWith("/") ? v.transcript_path : null };
+  return {
+    session_id: v.session_id,
+    used_pct: pct,
+    updated_ms: Number.isFinite(updated) ? updated : 0,
+    last_stop_ms: Number.isFinite(stop) ? stop : null,
+    transcript_path:
+      typeof v.transcript_path === "string" && v.transcript_path.startsWith("/") ? v.transcript_path : null,
+  };
 }
 
 /**
@@ -121,15 +135,30 @@ export function hookReading(value: unknown): HookReading | undefined {
  * entry's lock, keeping every other field). A missing entry is created with
  * what the supervisor knows, so `ctx status` shows it before the first hook.
  */
-export function writeIndexRespawn(env: Env, sessionId: string, base: { project: string; root: string }, respawn: Record<string, unknown> | null): void {
+export function writeIndexRespawn(
+  env: Env,
+  sessionId: string,
+  base: { project: string; root: string },
+  respawn: Record<string, unknown> | null,
+): void {
   const dir = join(userStateDir(env), "sessions");
   const path = sessionFile(dir, sessionId);
   if (!path) return;
   ensureDir(dir);
-  withLock(`${path}.lock`, () => {
-    // A corrupt entry is kept aside (readState) and started over.
-    const prev = readState(path, asObject, Date.now(), { maxBytes: 1024 * 1024 });
-    const entry = prev ?? { version: 1, session_id: sessionId, project: base.project, root: base.root, updated_at: new Date().toISOString() };
-    writeJsonAtomic(path, { ...entry, respawn });
-  }, { timeoutMs: 1000 });
+  withLock(
+    `${path}.lock`,
+    () => {
+      // A corrupt entry is kept aside (readState) and started over.
+      const prev = readState(path, asObject, Date.now(), { maxBytes: 1024 * 1024 });
+      const entry = prev ?? {
+        version: 1,
+        session_id: sessionId,
+        project: base.project,
+        root: base.root,
+        updated_at: new Date().toISOString(),
+      };
+      writeJsonAtomic(path, { ...entry, respawn });
+    },
+    { timeoutMs: 1000 },
+  );
 }

@@ -27,9 +27,14 @@ export async function resumeHook(deps: Deps): Promise<HookDecision | undefined> 
   const project = projectDir(deps.env, input.cwd, deps.cwd);
   const root = stateRoot(deps.env, project);
   const decision = await decide(root, sessionId, str(input, "source"), loadConfig(deps, project), deps);
-  debug(deps, `resume hook: ${decision.action}${decision.action === "none" ? ` (${decision.reason})` : ` ${decision.summary}`}`);
+  debug(
+    deps,
+    `resume hook: ${decision.action}${decision.action === "none" ? ` (${decision.reason})` : ` ${decision.summary}`}`,
+  );
   if (decision.action !== "none") {
-    const out: SessionStartOutput = { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: decision.text } };
+    const out: SessionStartOutput = {
+      hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: decision.text },
+    };
     deps.stdout(`${JSON.stringify(out)}\n`);
   }
   return decision;
@@ -42,10 +47,27 @@ export async function resumeHook(deps: Deps): Promise<HookDecision | undefined> 
  * creates no file and takes no lock); an injection is decided again under the
  * ledger's lock, so two sessions never both consume one summary.
  */
-async function decide(root: string, sessionId: string, source: string | undefined, cfg: Config, deps: Deps): Promise<HookDecision> {
+async function decide(
+  root: string,
+  sessionId: string,
+  source: string | undefined,
+  cfg: Config,
+  deps: Deps,
+): Promise<HookDecision> {
   const limits = limitsOf(cfg);
-  const situation = () => ({ source, sessionId, nowMs: deps.now(), summaries: listSummaries(root), limits, load: readSummarySafe });
-  if (!existsSync(pendingPath(root)) && listSummaries(root).length === 0 && !(await waitForFinalize(root, sessionId, source, cfg, deps))) {
+  const situation = () => ({
+    source,
+    sessionId,
+    nowMs: deps.now(),
+    summaries: listSummaries(root),
+    limits,
+    load: readSummarySafe,
+  });
+  if (
+    !existsSync(pendingPath(root)) &&
+    listSummaries(root).length === 0 &&
+    !(await waitForFinalize(root, sessionId, source, cfg, deps))
+  ) {
     return { action: "none", reason: "no summary" };
   }
   let first = decideHook({ ...situation(), ...readResumeState(root, deps.now()) });
@@ -67,7 +89,13 @@ async function decide(root: string, sessionId: string, source: string | undefine
  * summary (SessionEnd runs it detached). When that looks likely, poll for up
  * to `resume.finalize_wait_ms`; true when a new summary appeared.
  */
-async function waitForFinalize(root: string, sessionId: string, source: string | undefined, cfg: Config, deps: Deps): Promise<boolean> {
+async function waitForFinalize(
+  root: string,
+  sessionId: string,
+  source: string | undefined,
+  cfg: Config,
+  deps: Deps,
+): Promise<boolean> {
   const waitMs = cfg["resume.finalize_wait_ms"];
   if ((source !== "clear" && source !== "compact") || waitMs <= 0) return false;
   const newestMs = () => newestFirst(listSummaries(root))[0]?.mtimeMs ?? 0;

@@ -31,18 +31,28 @@ export interface ResumeState {
  * writes back whatever it returns in `ledger` / `pending`. Throws on a lock
  * timeout or a failed write (the caller, a hook, then injects nothing).
  */
-export function resumeTransaction<T extends object>(root: string, nowMs: number, fn: (s: ResumeState) => T, lockTimeoutMs = 1500): T {
+export function resumeTransaction<T extends object>(
+  root: string,
+  nowMs: number,
+  fn: (s: ResumeState) => T,
+  lockTimeoutMs = 1500,
+): T {
   const ledgerFile = ledgerPath(root);
   const pendingFile = pendingPath(root);
   ensureDir(join(root, "state"));
-  return withLock(`${ledgerFile}.lock`, () => {
-    const state: ResumeState = { ledger: readLedger(ledgerFile, nowMs), pending: readPending(pendingFile, nowMs) };
-    const result = fn(state);
-    const out = result as Partial<ResumeState>;
-    if (out.ledger) writeJsonAtomic(ledgerFile, out.ledger);
-    if (out.pending) withLock(`${pendingFile}.lock`, () => writeJsonAtomic(pendingFile, out.pending), { timeoutMs: lockTimeoutMs });
-    return result;
-  }, { timeoutMs: lockTimeoutMs });
+  return withLock(
+    `${ledgerFile}.lock`,
+    () => {
+      const state: ResumeState = { ledger: readLedger(ledgerFile, nowMs), pending: readPending(pendingFile, nowMs) };
+      const result = fn(state);
+      const out = result as Partial<ResumeState>;
+      if (out.ledger) writeJsonAtomic(ledgerFile, out.ledger);
+      if (out.pending)
+        withLock(`${pendingFile}.lock`, () => writeJsonAtomic(pendingFile, out.pending), { timeoutMs: lockTimeoutMs });
+      return result;
+    },
+    { timeoutMs: lockTimeoutMs },
+  );
 }
 
 /** The ledger and pending file as they are now, read without a lock (for a look before deciding). */

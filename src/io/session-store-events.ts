@@ -25,13 +25,26 @@ export interface CompactionEvent {
 }
 
 /** Writes a new compaction event and returns its path. */
-export function writeCompactionEvent(root: string, state: SessionState, nowMs: number, iso: string, trigger: string | null, tokensBefore: number): string {
+export function writeCompactionEvent(
+  root: string,
+  state: SessionState,
+  nowMs: number,
+  iso: string,
+  trigger: string | null,
+  tokensBefore: number,
+): string {
   const dir = join(root, "events");
   ensureDir(dir);
   const path = join(dir, `session-compressed-${eventStamp(nowMs)}.json`);
   const event: CompactionEvent = {
-    version: 1, session_id: state.session_id, timestamp: iso, trigger, tokens_before: tokensBefore,
-    tokens_after: null, window_size: state.window_size, completed_at: null,
+    version: 1,
+    session_id: state.session_id,
+    timestamp: iso,
+    trigger,
+    tokens_before: tokensBefore,
+    tokens_after: null,
+    window_size: state.window_size,
+    completed_at: null,
   };
   writeJsonAtomic(path, event);
   return path;
@@ -39,23 +52,38 @@ export function writeCompactionEvent(root: string, state: SessionState, nowMs: n
 
 /** Fills in the tokens after a compaction (a missing or foreign file is left alone). */
 export function completeCompactionEvent(path: string, tokensAfter: number, iso: string): void {
-  withLock(`${path}.lock`, () => {
-    const read = readJsonFile<CompactionEvent>(path, { maxBytes: 1024 * 1024 });
-    if (read.status !== "ok" || read.value?.version !== 1) return;
-    writeJsonAtomic(path, { ...read.value, tokens_after: tokensAfter, completed_at: iso });
-  }, STATE_LOCK);
+  withLock(
+    `${path}.lock`,
+    () => {
+      const read = readJsonFile<CompactionEvent>(path, { maxBytes: 1024 * 1024 });
+      if (read.status !== "ok" || read.value?.version !== 1) return;
+      writeJsonAtomic(path, { ...read.value, tokens_after: tokensAfter, completed_at: iso });
+    },
+    STATE_LOCK,
+  );
 }
 
 /** Adds token deltas to the task's line of `<root>/token-ledger.json`, under its lock. */
-export function addLedgerTokens(root: string, taskId: string, sessionId: string, deltas: Record<string, ModelTotals>, iso: string): void {
+export function addLedgerTokens(
+  root: string,
+  taskId: string,
+  sessionId: string,
+  deltas: Record<string, ModelTotals>,
+  iso: string,
+): void {
   if (Object.keys(deltas).length === 0) return;
   const path = join(root, "token-ledger.json");
   ensureDir(root);
-  withLock(`${path}.lock`, () => {
-    // A corrupt ledger is kept aside as <file>.corrupt-<ms> (docs/state.md), never silently overwritten.
-    const ledger = readState(path, asLedger, Date.parse(iso), { maxBytes: 16 * 1024 * 1024 }) ?? parseLedger(undefined);
-    writeJsonAtomic(path, addToLedger(ledger, taskId, sessionId, deltas, iso));
-  }, STATE_LOCK);
+  withLock(
+    `${path}.lock`,
+    () => {
+      // A corrupt ledger is kept aside as <file>.corrupt-<ms> (docs/state.md), never silently overwritten.
+      const ledger =
+        readState(path, asLedger, Date.parse(iso), { maxBytes: 16 * 1024 * 1024 }) ?? parseLedger(undefined);
+      writeJsonAtomic(path, addToLedger(ledger, taskId, sessionId, deltas, iso));
+    },
+    STATE_LOCK,
+  );
 }
 
 // --- internal ---
@@ -63,5 +91,12 @@ export function addLedgerTokens(root: string, taskId: string, sessionId: string,
 /** The ledger when `v` is one, else undefined (so readState keeps the file aside). */
 function asLedger(v: unknown): Ledger | undefined {
   const l = v as Partial<Ledger> | null;
-  return l && typeof l === "object" && l.version === 1 && l.tasks && typeof l.tasks === "object" && !Array.isArray(l.tasks) ? parseLedger(v) : undefined;
+  return l &&
+    typeof l === "object" &&
+    l.version === 1 &&
+    l.tasks &&
+    typeof l.tasks === "object" &&
+    !Array.isArray(l.tasks)
+    ? parseLedger(v)
+    : undefined;
 }

@@ -56,14 +56,18 @@ export function updateState<R extends { state: SessionState } | undefined>(
   const path = statePath(root, sessionId);
   if (!path) throw new Error("unsafe session id");
   ensureDir(sessionsStateDir(root));
-  return withLock(`${path}.lock`, () => {
-    const result = fn(loadState(path, nowMs));
-    if (result) {
-      writeJsonAtomic(path, result.state);
-      writeJsonAtomic(join(root, "state", "context-usage.json"), result.state);
-    }
-    return result;
-  }, STATE_LOCK);
+  return withLock(
+    `${path}.lock`,
+    () => {
+      const result = fn(loadState(path, nowMs));
+      if (result) {
+        writeJsonAtomic(path, result.state);
+        writeJsonAtomic(join(root, "state", "context-usage.json"), result.state);
+      }
+      return result;
+    },
+    STATE_LOCK,
+  );
 }
 
 /** Appends entries to the session's pause log (one write per entry, never following a link). */
@@ -88,24 +92,42 @@ export function writeIndexEntry(env: Env, root: string, state: SessionState): vo
   const path = sessionFile(dir, state.session_id);
   if (!path) return;
   ensureDir(dir);
-  withLock(`${path}.lock`, () => {
-    // A corrupt entry is kept aside as <file>.corrupt-<ms> (docs/state.md) and rewritten.
-    const prev = readState(path, asObject, Date.parse(state.updated_at) || 0, { maxBytes: 1024 * 1024 });
-    const respawn = prev?.respawn ?? null;
-    writeJsonAtomic(path, {
-      version: 1, session_id: state.session_id, project: state.project, root,
-      state_path: statePath(root, state.session_id), model: state.model, used_pct: state.used_pct,
-      used_tokens: state.used_tokens, window_size: state.window_size, threshold_reached: state.threshold_reached,
-      auto_pause_active: state.auto_pause_active, respawn, updated_at: state.updated_at,
-    });
-  }, STATE_LOCK);
+  withLock(
+    `${path}.lock`,
+    () => {
+      // A corrupt entry is kept aside as <file>.corrupt-<ms> (docs/state.md) and rewritten.
+      const prev = readState(path, asObject, Date.parse(state.updated_at) || 0, { maxBytes: 1024 * 1024 });
+      const respawn = prev?.respawn ?? null;
+      writeJsonAtomic(path, {
+        version: 1,
+        session_id: state.session_id,
+        project: state.project,
+        root,
+        state_path: statePath(root, state.session_id),
+        model: state.model,
+        used_pct: state.used_pct,
+        used_tokens: state.used_tokens,
+        window_size: state.window_size,
+        threshold_reached: state.threshold_reached,
+        auto_pause_active: state.auto_pause_active,
+        respawn,
+        updated_at: state.updated_at,
+      });
+    },
+    STATE_LOCK,
+  );
 }
 
 /**
  * The session that the same Claude Code process ran last in this project
  * (the one a `/clear` replaced): same `claude_pid`, not `exclude`, newest update.
  */
-export function findPreviousSession(root: string, claudePid: number, exclude: string, nowMs: number): SessionState | undefined {
+export function findPreviousSession(
+  root: string,
+  claudePid: number,
+  exclude: string,
+  nowMs: number,
+): SessionState | undefined {
   const dir = sessionsStateDir(root);
   let names: string[];
   try {
@@ -129,14 +151,22 @@ export function linkNext(root: string, previousId: string, nextId: string, nowMs
 }
 
 /** Read-modify-write of a state without touching context-usage.json (no-op when missing). */
-export function updateStateOnly(root: string, sessionId: string, nowMs: number, fn: (s: SessionState) => SessionState): void {
+export function updateStateOnly(
+  root: string,
+  sessionId: string,
+  nowMs: number,
+  fn: (s: SessionState) => SessionState,
+): void {
   const path = statePath(root, sessionId);
   if (!path) return;
-  withLock(`${path}.lock`, () => {
-    const s = loadState(path, nowMs);
-    if (s) writeJsonAtomic(path, fn(s));
-  }, STATE_LOCK);
+  withLock(
+    `${path}.lock`,
+    () => {
+      const s = loadState(path, nowMs);
+      if (s) writeJsonAtomic(path, fn(s));
+    },
+    STATE_LOCK,
+  );
 }
 
 // --- internal ---
-

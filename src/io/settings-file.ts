@@ -16,7 +16,8 @@ type Env = Record<string, string | undefined>;
 export function settingsPath(env: Env, agent: Agent, project?: string): string {
   const dir = agent === "claude" ? ".claude" : ".gemini";
   if (project !== undefined) return join(project, dir, "settings.json");
-  if (agent === "claude" && env.CLAUDE_CONFIG_DIR && isAbsolute(env.CLAUDE_CONFIG_DIR)) return join(env.CLAUDE_CONFIG_DIR, "settings.json");
+  if (agent === "claude" && env.CLAUDE_CONFIG_DIR && isAbsolute(env.CLAUDE_CONFIG_DIR))
+    return join(env.CLAUDE_CONFIG_DIR, "settings.json");
   return join(homeDir(env), dir, "settings.json");
 }
 
@@ -55,7 +56,11 @@ export function backupSettings(file: SettingsText, nowMs: number): string {
   for (let n = 0; ; n++) {
     const target = n === 0 ? stem : `${stem}-${n}`;
     try {
-      const fd = openSync(target, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, file.mode);
+      const fd = openSync(
+        target,
+        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+        file.mode,
+      );
       try {
         writeFileSync(fd, file.text);
       } finally {
@@ -89,7 +94,6 @@ export function selfBinary(): string | undefined {
 }
 
 // --- internal ---
-
 
 /** The project whose settings `--project` edits: `CLAUDE_PROJECT_DIR`, else the enclosing git checkout, else `cwd`. */
 export function projectRoot(env: Env, cwd: string): string {

@@ -12,7 +12,12 @@ import { sys } from "./sys.ts";
  * value that is not a valid state). Missing, unreadable or quarantined: undefined.
  * Call it under the file's lock when the caller writes the state back.
  */
-export function readState<T>(path: string, parse: (value: unknown) => T | undefined, nowMs: number, opts: ReadOptions = {}): T | undefined {
+export function readState<T>(
+  path: string,
+  parse: (value: unknown) => T | undefined,
+  nowMs: number,
+  opts: ReadOptions = {},
+): T | undefined {
   const read = readJsonFile<unknown>(path, opts);
   if (read.status === "missing") return undefined;
   if (read.status === "ok") {

@@ -49,8 +49,11 @@ export function readSummarySafe(path: string): string | undefined {
 export function latestSummary(root: string): SummaryFile {
   const newest = newestFirst(listSummaries(root))[0];
   if (!newest) {
-    throw new CtxError(1, `no summary found in ${sessionsDir(root)}`,
-      "summaries are written by 'ctx finalize' (automatically when a session nears its limit); run it by hand or give a file");
+    throw new CtxError(
+      1,
+      `no summary found in ${sessionsDir(root)}`,
+      "summaries are written by 'ctx finalize' (automatically when a session nears its limit); run it by hand or give a file",
+    );
   }
   return newest;
 }
@@ -64,22 +67,35 @@ export function loadSummaryForCli(file: string, cwd: string): { path: string; te
   let size: number;
   try {
     const st = statSync(path);
-    if (st.isDirectory()) throw new CtxError(1, `${path} is a directory, not a summary file`, "give a summary-*.md file, or use --latest");
+    if (st.isDirectory())
+      throw new CtxError(1, `${path} is a directory, not a summary file`, "give a summary-*.md file, or use --latest");
     size = st.size;
   } catch (err) {
     if (err instanceof CtxError) throw err;
-    throw new CtxError(1, `summary not found: ${path}`, "list them with 'ls .ctx/sessions/summary-*.md', or use --latest");
+    throw new CtxError(
+      1,
+      `summary not found: ${path}`,
+      "list them with 'ls .ctx/sessions/summary-*.md', or use --latest",
+    );
   }
   if (size > SUMMARY_MAX_BYTES) {
-    throw new CtxError(1, `summary too large: ${path} is ${size} bytes (at most ${SUMMARY_MAX_BYTES})`, "shorten it, or pass it to the agent as a file to read");
+    throw new CtxError(
+      1,
+      `summary too large: ${path} is ${size} bytes (at most ${SUMMARY_MAX_BYTES})`,
+      "shorten it, or pass it to the agent as a file to read",
+    );
   }
   let text: string;
   try {
     text = readFileSync(path, "utf8");
   } catch (err) {
-    throw new CtxError(1, `cannot read summary ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, "check the file's permissions");
+    throw new CtxError(
+      1,
+      `cannot read summary ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      "check the file's permissions",
+    );
   }
-  if (!hasContent(text)) throw new CtxError(1, `summary is empty: ${path}`, "re-run 'ctx finalize' to write it again, or pick another one");
+  if (!hasContent(text))
+    throw new CtxError(1, `summary is empty: ${path}`, "re-run 'ctx finalize' to write it again, or pick another one");
   return { path, text };
 }
-

@@ -13,7 +13,26 @@ const STATX_BASIC_STATS = 0x7ff;
 const S_IFMT = 0o170000;
 const POLLIN = 0x1;
 const EINTR = 4;
-const ERRNO: Record<number, string> = { 1: "EPERM", 2: "ENOENT", 4: "EINTR", 5: "EIO", 6: "ENXIO", 9: "EBADF", 11: "EAGAIN", 13: "EACCES", 17: "EEXIST", 20: "ENOTDIR", 21: "EISDIR", 22: "EINVAL", 24: "EMFILE", 28: "ENOSPC", 30: "EROFS", 36: "ENAMETOOLONG", 40: "ELOOP", 122: "EDQUOT" };
+const ERRNO: Record<number, string> = {
+  1: "EPERM",
+  2: "ENOENT",
+  4: "EINTR",
+  5: "EIO",
+  6: "ENXIO",
+  9: "EBADF",
+  11: "EAGAIN",
+  13: "EACCES",
+  17: "EEXIST",
+  20: "ENOTDIR",
+  21: "EISDIR",
+  22: "EINVAL",
+  24: "EMFILE",
+  28: "ENOSPC",
+  30: "EROFS",
+  36: "ENAMETOOLONG",
+  40: "ELOOP",
+  122: "EDQUOT",
+};
 
 /** The Linux implementation: glibc through bun:ffi (throws if glibc cannot be loaded). */
 export function ffiSys(): Sys {
@@ -37,13 +56,17 @@ export function ffiSys(): Sys {
     const errno = read.i32(c.__errno_location()!, 0);
     throw new SysError(ERRNO[errno] ?? `E${errno}`, syscall, path);
   };
-  const check = (rc: number | bigint, syscall: string, path?: string): number => (Number(rc) < 0 ? fail(syscall, path) : Number(rc));
+  const check = (rc: number | bigint, syscall: string, path?: string): number =>
+    Number(rc) < 0 ? fail(syscall, path) : Number(rc);
   const empty = cstr("");
   return {
     openRead: (path) => check(c.open(ptr(cstr(path)), O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0), "open", path),
-    openExclusive: (path, mode) => check(c.open(ptr(cstr(path)), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode), "open", path),
-    pread: (fd, buf, offset, length, position) => (length <= 0 ? 0 : check(c.pread(fd, ptr(buf, offset), length, position), "read")),
-    write: (fd, buf, offset) => (offset >= buf.length ? 0 : check(c.write(fd, ptr(buf, offset), buf.length - offset), "write")),
+    openExclusive: (path, mode) =>
+      check(c.open(ptr(cstr(path)), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode), "open", path),
+    pread: (fd, buf, offset, length, position) =>
+      length <= 0 ? 0 : check(c.pread(fd, ptr(buf, offset), length, position), "read"),
+    write: (fd, buf, offset) =>
+      offset >= buf.length ? 0 : check(c.write(fd, ptr(buf, offset), buf.length - offset), "write"),
     writeAll(fd, buf) {
       for (let off = 0; off < buf.length; ) off += this.write(fd, buf, off);
     },

@@ -7,8 +7,10 @@ export function nodeSys(): Sys {
   const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
   return {
     openRead: (path) => wrap("open", path, () => fs.openSync(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)),
-    openExclusive: (path, mode) => wrap("open", path, () => fs.openSync(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode)),
-    pread: (fd, buf, offset, length, position) => wrap("read", undefined, () => fs.readSync(fd, buf, offset, length, position)),
+    openExclusive: (path, mode) =>
+      wrap("open", path, () => fs.openSync(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode)),
+    pread: (fd, buf, offset, length, position) =>
+      wrap("read", undefined, () => fs.readSync(fd, buf, offset, length, position)),
     write: (fd, buf, offset) => wrap("write", undefined, () => fs.writeSync(fd, buf, offset)),
     writeAll(fd, buf) {
       for (let off = 0; off < buf.length; ) off += this.write(fd, buf, off);
@@ -25,7 +27,14 @@ export function nodeSys(): Sys {
 // --- internal ---
 
 function toStat(st: NodeFs.Stats): Stat {
-  return { isFile: st.isFile(), isDirectory: st.isDirectory(), isCharDevice: st.isCharacterDevice(), size: st.size, uid: st.uid, mtimeMs: st.mtimeMs };
+  return {
+    isFile: st.isFile(),
+    isDirectory: st.isDirectory(),
+    isCharDevice: st.isCharacterDevice(),
+    size: st.size,
+    uid: st.uid,
+    mtimeMs: st.mtimeMs,
+  };
 }
 
 function wrap<T>(syscall: string, path: string | undefined, fn: () => T): T {

@@ -8,7 +8,11 @@ type Env = Record<string, string | undefined>;
 
 /** A failed tmux command. */
 export class TmuxError extends Error {
-  constructor(readonly args: string[], readonly code: number, readonly stderrText: string) {
+  constructor(
+    readonly args: string[],
+    readonly code: number,
+    readonly stderrText: string,
+  ) {
     super(`tmux ${args[0] ?? ""} failed (${code}): ${stderrText.trim()}`);
   }
 }
@@ -30,7 +34,13 @@ export interface Tmux {
   /** Runs `tmux <args>` and returns stdout; throws TmuxError on a non-zero exit. */
   run(args: string[]): Promise<string>;
   /** Creates a detached session running `argv` in `cwd` with `env` set; returns its pane id. */
-  newSession(name: string, cwd: string, argv: string[], env: Env, size?: { width: number; height: number }): Promise<string>;
+  newSession(
+    name: string,
+    cwd: string,
+    argv: string[],
+    env: Env,
+    size?: { width: number; height: number },
+  ): Promise<string>;
   /** True when a session of that name exists. */
   hasSession(name: string): Promise<boolean>;
   /** The pane's visible text (no ANSI). */
@@ -54,15 +64,37 @@ export function tmuxClient(env: Env, bin = "tmux"): Tmux {
   return {
     run,
     async newSession(name, cwd, argv, paneEnv, size = { width: 200, height: 50 }) {
-      const sets = Object.entries(paneEnv).filter(([k, v]) => v !== undefined && !PANE_ENV_SKIP.has(k) && !k.includes("=")).flatMap(([k, v]) => ["-e", `${k}=${v}`]);
+      const sets = Object.entries(paneEnv)
+        .filter(([k, v]) => v !== undefined && !PANE_ENV_SKIP.has(k) && !k.includes("="))
+        .flatMap(([k, v]) => ["-e", `${k}=${v}`]);
       // A running server adds its global environment under ours: unset what we do not have.
       const stray = strayGlobals(await run(["show-environment", "-g"]).catch(() => ""), paneEnv);
       const command = stray.length ? ["env", ...stray.flatMap((k) => ["-u", k]), "--", ...argv] : argv;
-      const out = await run(["new-session", "-d", "-P", "-F", "#{pane_id}", "-s", name, "-x", String(size.width), "-y", String(size.height), "-c", cwd, ...sets, "--", ...command]);
+      const out = await run([
+        "new-session",
+        "-d",
+        "-P",
+        "-F",
+        "#{pane_id}",
+        "-s",
+        name,
+        "-x",
+        String(size.width),
+        "-y",
+        String(size.height),
+        "-c",
+        cwd,
+        ...sets,
+        "--",
+        ...command,
+      ]);
       return out.trim();
     },
     async hasSession(name) {
-      return run(["has-session", "-t", `=${name}`]).then(() => true, () => false);
+      return run(["has-session", "-t", `=${name}`]).then(
+        () => true,
+        () => false,
+      );
     },
     capture: (target) => run(["capture-pane", "-p", "-t", target]),
     async sendText(target, text, enterDelayMs) {
@@ -76,7 +108,13 @@ export function tmuxClient(env: Env, bin = "tmux"): Tmux {
     async paneInfo(target) {
       if (target.trim() === "") throw new TmuxError(["display-message"], 1, "no pane named: the target is empty");
       // tmux turns tabs into "_": space-separated, with the path (which may hold spaces) last.
-      const out = await run(["display-message", "-p", "-t", target, "#{pane_id} #{pane_pid} #{?pane_dead,1,0} #{pane_current_path}"]);
+      const out = await run([
+        "display-message",
+        "-p",
+        "-t",
+        target,
+        "#{pane_id} #{pane_pid} #{?pane_dead,1,0} #{pane_current_path}",
+      ]);
       const [id = "", pid = "0", dead = "0", ...path] = out.replace(/\n$/, "").split(" ");
       // tmux answers an unknown target with an empty line and exit 0 (and an empty target means its
       // default pane): without a real pane id, there is no such pane.
@@ -96,12 +134,28 @@ function strayGlobals(globals: string, paneEnv: Env): string[] {
   return globals
     .split("\n")
     .map((line) => line.slice(0, line.indexOf("=")))
-    .filter((k) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(k) && paneEnv[k] === undefined && !PANE_ENV_SKIP.has(k) && k !== "TERM" && !k.startsWith("TMUX"));
+    .filter(
+      (k) =>
+        /^[A-Za-z_][A-Za-z0-9_]*$/.test(k) &&
+        paneEnv[k] === undefined &&
+        !PANE_ENV_SKIP.has(k) &&
+        k !== "TERM" &&
+        !k.startsWith("TMUX"),
+    );
 }
 
 async function runTmux(bin: string, args: string[], env: Env): Promise<string> {
-  const proc = Bun.spawn([bin, ...args], { env: env as Record<string, string>, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const proc = Bun.spawn([bin, ...args], {
+    env: env as Record<string, string>,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [out, err, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   if (code !== 0) throw new TmuxError(args, code, err);
   return out;
 }

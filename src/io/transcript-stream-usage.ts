@@ -23,17 +23,27 @@ export function readNewUsage(
   const same = cursor && cursor.path === path;
   const seen: Array<[string, ModelTotals]> = cursor ? cursor.seen.map(([k, t]) => [k, { ...t }]) : [];
   const deltas: Record<string, ModelTotals> = {};
-  const end = streamEntries(path, (entry) => {
-    const line = lineUsage(entry);
-    if (!line) return;
-    const delta = addLineUsage(models, seen, line);
-    const d = (deltas[line.model] ??= { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, requests: 0 });
-    d.input_tokens += delta.input_tokens;
-    d.output_tokens += delta.output_tokens;
-    d.cache_creation_input_tokens += delta.cache_creation_input_tokens;
-    d.cache_read_input_tokens += delta.cache_read_input_tokens;
-    d.requests += delta.requests;
-  }, { offset: same ? cursor.offset : 0, maxBytes, needles: ['"assistant"'] });
+  const end = streamEntries(
+    path,
+    (entry) => {
+      const line = lineUsage(entry);
+      if (!line) return;
+      const delta = addLineUsage(models, seen, line);
+      const d = (deltas[line.model] ??= {
+        input_tokens: 0,
+        output_tokens: 0,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 0,
+        requests: 0,
+      });
+      d.input_tokens += delta.input_tokens;
+      d.output_tokens += delta.output_tokens;
+      d.cache_creation_input_tokens += delta.cache_creation_input_tokens;
+      d.cache_read_input_tokens += delta.cache_read_input_tokens;
+      d.requests += delta.requests;
+    },
+    { offset: same ? cursor.offset : 0, maxBytes, needles: ['"assistant"'] },
+  );
   if (!end) return undefined;
   return { cursor: { path, offset: end.offset, seen }, deltas };
 }

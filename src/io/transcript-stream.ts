@@ -30,7 +30,11 @@ export interface StreamOptions {
  * whatever the file's size, and calls `onLine` with each complete line. A symlink
  * or non-regular file reads as nothing. Returns undefined when the file cannot be opened.
  */
-export function streamLines(path: string, onLine: (line: string) => void, opts: StreamOptions = {}): StreamEnd | undefined {
+export function streamLines(
+  path: string,
+  onLine: (line: string) => void,
+  opts: StreamOptions = {},
+): StreamEnd | undefined {
   return withReadFile(path, (fd, st) => {
     const size = st.isFile ? st.size : 0;
     const reset = (opts.offset ?? 0) > size;
@@ -42,22 +46,35 @@ export function streamLines(path: string, onLine: (line: string) => void, opts: 
 }
 
 /** Calls `onEntry` with each line of a JSONL file that parses to an object. */
-export function streamEntries(path: string, onEntry: (entry: Record<string, any>) => void, opts: StreamOptions = {}): StreamEnd | undefined {
-  return streamLines(path, (line) => {
-    let v: unknown;
-    try {
-      v = JSON.parse(line);
-    } catch {
-      return; // a broken line (a crash mid-write): skip it
-    }
-    if (v && typeof v === "object" && !Array.isArray(v)) onEntry(v as Record<string, any>);
-  }, opts);
+export function streamEntries(
+  path: string,
+  onEntry: (entry: Record<string, any>) => void,
+  opts: StreamOptions = {},
+): StreamEnd | undefined {
+  return streamLines(
+    path,
+    (line) => {
+      let v: unknown;
+      try {
+        v = JSON.parse(line);
+      } catch {
+        return; // a broken line (a crash mid-write): skip it
+      }
+      if (v && typeof v === "object" && !Array.isArray(v)) onEntry(v as Record<string, any>);
+    },
+    opts,
+  );
 }
 
 // --- internal ---
 
-
-function readRange(fd: number, start: number, stop: number, onLine: (line: string) => void, opts: StreamOptions): number {
+function readRange(
+  fd: number,
+  start: number,
+  stop: number,
+  onLine: (line: string) => void,
+  opts: StreamOptions,
+): number {
   const maxLine = opts.maxLineBytes ?? 16 * 1024 * 1024;
   const needles = opts.needles?.map((s) => Buffer.from(s));
   const chunk = Buffer.allocUnsafe(CHUNK);

@@ -45,7 +45,10 @@ export function usageOfLine(line: string): TailUsage | undefined {
     return { usedTokens: contextTokens(e.message.usage), model };
   }
   if (e.tokens && typeof e.tokens === "object" && typeof e.tokens.input === "number") {
-    return { usedTokens: count(e.tokens.input) + count(e.tokens.tool), model: typeof e.model === "string" ? e.model : undefined };
+    return {
+      usedTokens: count(e.tokens.input) + count(e.tokens.tool),
+      model: typeof e.model === "string" ? e.model : undefined,
+    };
   }
   return undefined;
 }
@@ -61,7 +64,14 @@ export type WaitOutcome = "found" | "absent" | "missing";
  * file may not exist yet. `waitMissing: false` gives up at once on a missing
  * file. "missing" means the file never showed up.
  */
-export function waitForLine(path: string, needle: string, waitMs: number, now: () => number, waitMissing = true, windowBytes = 2 * 1024 * 1024): WaitOutcome {
+export function waitForLine(
+  path: string,
+  needle: string,
+  waitMs: number,
+  now: () => number,
+  waitMissing = true,
+  windowBytes = 2 * 1024 * 1024,
+): WaitOutcome {
   const want = Buffer.from(needle);
   const deadline = now() + waitMs;
   for (;;) {

@@ -64,9 +64,12 @@ export function currentReading(
     };
   }
   if (!transcriptPath || !transcriptPath.startsWith("/")) return undefined;
-  if (wait && wait.ms > 0 && wait.needle.length >= 8) wait.outcome = waitForLine(transcriptPath, wait.needle, wait.ms, wait.now, wait.waitMissing?.() ?? true);
+  if (wait && wait.ms > 0 && wait.needle.length >= 8)
+    wait.outcome = waitForLine(transcriptPath, wait.needle, wait.ms, wait.now, wait.waitMissing?.() ?? true);
   const tail = latestUsage(transcriptPath, cfg["monitor.tail_bytes"]);
   if (!tail) return undefined;
-  const size = bridge?.context_window_size || windowFor(tail.model ?? bridge?.model ?? undefined, tail.usedTokens, cfg["context.window_size"]);
+  const size =
+    bridge?.context_window_size ||
+    windowFor(tail.model ?? bridge?.model ?? undefined, tail.usedTokens, cfg["context.window_size"]);
   return { source: "transcript", ...reading(tail.usedTokens, size), model: tail.model };
 }

@@ -89,7 +89,9 @@ describe("ctx doctor", () => {
     mkdirSync(join(h.home, ".claude"));
     writeFileSync(join(h.home, ".claude", "settings.json"), "{\n  nope\n}");
     expect(doctor([], h.deps, bin)).toBe(1);
-    expect(h.out()).toContain(`FAIL  settings: ${join(h.home, ".claude", "settings.json")}:2:3: expected a property name in double quotes`);
+    expect(h.out()).toContain(
+      `FAIL  settings: ${join(h.home, ".claude", "settings.json")}:2:3: expected a property name in double quotes`,
+    );
   });
 
   test("--gemini checks Gemini's settings", () => {

@@ -14,9 +14,27 @@ beforeEach(() => {
 afterEach(() => t.cleanup());
 
 function bridge(usedPct: number): void {
-  writeFileSync(join(env.TMPDIR!, "claude-ctx-s1.json"), JSON.stringify({ session_id: "s1", used_pct: usedPct, remaining_percentage: 100 - usedPct, timestamp: Math.floor(Date.now() / 1000), used_tokens: usedPct * 2000, context_window_size: 200000 }));
+  writeFileSync(
+    join(env.TMPDIR!, "claude-ctx-s1.json"),
+    JSON.stringify({
+      session_id: "s1",
+      used_pct: usedPct,
+      remaining_percentage: 100 - usedPct,
+      timestamp: Math.floor(Date.now() / 1000),
+      used_tokens: usedPct * 2000,
+      context_window_size: 200000,
+    }),
+  );
 }
-const hookInput = () => JSON.stringify({ session_id: "s1", transcript_path: FIXTURE, cwd: project, hook_event_name: "PostToolUse", tool_name: "Bash", tool_input: { command: "ls" } });
+const hookInput = () =>
+  JSON.stringify({
+    session_id: "s1",
+    transcript_path: FIXTURE,
+    cwd: project,
+    hook_event_name: "PostToolUse",
+    tool_name: "Bash",
+    tool_input: { command: "ls" },
+  });
 
 test("ctx monitor at CRITICAL starts one background finalize per crossing", async () => {
   const marker = join(project, ".ctx", "state", "monitor", "s1.finalize");

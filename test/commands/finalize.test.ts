@@ -15,19 +15,26 @@ beforeEach(() => {
 afterEach(() => t.cleanup());
 
 const sessions = () => join(project, ".ctx", "sessions");
-const hook = (event: string, over: Record<string, unknown> = {}) => JSON.stringify({ session_id: SID, transcript_path: FIXTURE, cwd: project, hook_event_name: event, ...over });
+const hook = (event: string, over: Record<string, unknown> = {}) =>
+  JSON.stringify({ session_id: SID, transcript_path: FIXTURE, cwd: project, hook_event_name: event, ...over });
 
 describe("ctx finalize", () => {
   test("writes the records, archives the action log and prints the summary path; a rerun rewrites the same files", async () => {
     await runCtx(["track"], { stdin: hook("SessionStart", { source: "startup" }), env });
-    await runCtx(["track"], { stdin: hook("PostToolUse", { tool_name: "Edit", tool_input: { file_path: "/a.ts" } }), env });
+    await runCtx(["track"], {
+      stdin: hook("PostToolUse", { tool_name: "Edit", tool_input: { file_path: "/a.ts" } }),
+      env,
+    });
     // Task files as the client stores them.
     mkdirSync(join(env.HOME!, ".claude", "tasks", SID), { recursive: true });
-    writeFileSync(join(env.HOME!, ".claude", "tasks", SID, "2.json"), JSON.stringify({ id: "2", subject: "Write the docs", status: "in_progress" }));
+    writeFileSync(
+      join(env.HOME!, ".claude", "tasks", SID, "2.json"),
+      JSON.stringify({ id: "2", subject: "Write the docs", status: "in_progress" }),
+    );
     const r = await runCtx(["finalize", "--session", SID], { env, cwd: project });
     expect(r.code).toBe(0);
     const summaryPath = r.stdout.trim();
-    expect(summaryPath).toMatch(new RegExp(`/\\.ctx/sessions/summary-task-42-\\d{8}-\\d{6}\\.md$`));
+    expect(summaryPath).toMatch(/\/\.ctx\/sessions\/summary-task-42-\d{8}-\d{6}\.md$/);
     const md = readFileSync(summaryPath, "utf8");
     expect(md).toContain("- Task: task-42");
     expect(md).toContain("- Team: team-5");
@@ -36,10 +43,18 @@ describe("ctx finalize", () => {
     expect(md).toContain("- [ ] #2 Write the docs (in progress)");
     const stamp = /-(\d{8}-\d{6})\.md$/.exec(summaryPath)![1];
     const name = `session-${stamp}`;
-    for (const ext of [".json", ".yaml", ".md", "-incremental.jsonl"]) expect(existsSync(join(sessions(), `${name}${ext}`))).toBe(true);
+    for (const ext of [".json", ".yaml", ".md", "-incremental.jsonl"])
+      expect(existsSync(join(sessions(), `${name}${ext}`))).toBe(true);
     expect(readFileSync(join(sessions(), "LATEST-SESSION.txt"), "utf8").trim()).toBe(`${name}.json`);
     const record = JSON.parse(readFileSync(join(sessions(), `${name}.json`), "utf8"));
-    expect(record).toMatchObject({ version: 1, session_id: SID, task_id: "task-42", team: "team-5", pause_actions: 2, summary_path: summaryPath });
+    expect(record).toMatchObject({
+      version: 1,
+      session_id: SID,
+      task_id: "task-42",
+      team: "team-5",
+      pause_actions: 2,
+      summary_path: summaryPath,
+    });
     expect(record.state.cursor).toBeUndefined();
     expect(readFileSync(join(sessions(), `${name}.yaml`), "utf8")).toContain(`session_id: ${SID}`);
     // Idempotent: the same files, no duplicates.
@@ -47,7 +62,11 @@ describe("ctx finalize", () => {
     const again = await runCtx(["finalize", "--session", SID], { env, cwd: project });
     expect(again.stdout.trim()).toBe(summaryPath);
     expect(readdirSync(sessions()).sort()).toEqual(before);
-    expect(readFileSync(join(sessions(), `${name}-incremental.jsonl`), "utf8").trim().split("\n")).toHaveLength(2);
+    expect(
+      readFileSync(join(sessions(), `${name}-incremental.jsonl`), "utf8")
+        .trim()
+        .split("\n"),
+    ).toHaveLength(2);
   });
 
   test("--ended removes the ACTIVE-PAUSE log after archiving it", async () => {
@@ -73,7 +92,16 @@ describe("ctx finalize", () => {
     const first = (await runCtx(["finalize", "--session", SID], { env, cwd: project })).stdout.trim();
     const statesDir = join(project, ".ctx", "state", "sessions");
     const old = JSON.parse(readFileSync(join(statesDir, `${SID}.json`), "utf8"));
-    writeFileSync(join(statesDir, "s-next.json"), JSON.stringify({ ...old, session_id: "s-next", previous_session_id: SID, finalized_stamp: null, finalized_at: null }));
+    writeFileSync(
+      join(statesDir, "s-next.json"),
+      JSON.stringify({
+        ...old,
+        session_id: "s-next",
+        previous_session_id: SID,
+        finalized_stamp: null,
+        finalized_at: null,
+      }),
+    );
     const r = await runCtx(["finalize", "--session", "s-next"], { env, cwd: project });
     const md = readFileSync(r.stdout.trim(), "utf8");
     expect(md).toContain(`- Sessions: ${SID} → s-next`);

@@ -1,5 +1,15 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { install } from "../../src/commands/install.ts";
 import { CtxError } from "../../src/core/deps.ts";
@@ -21,7 +31,9 @@ function read(): any {
   return JSON.parse(readFileSync(settingsFile(), "utf8"));
 }
 function backups(dir = join(h.home, ".claude")): string[] {
-  return readdirSync(dir).filter((f) => f.includes(".bak-")).sort();
+  return readdirSync(dir)
+    .filter((f) => f.includes(".bak-"))
+    .sort();
 }
 
 /** Odd formatting: tabs, no spaces, key order, unicode, another statusLine, other hooks. */
@@ -96,7 +108,9 @@ describe("ctx install", () => {
     writeSettings(ODD);
     install(["--force-statusline"], h.deps, BIN);
     expect(read().statusLine.command).toBe(`${BIN} statusline`);
-    expect(JSON.parse(readFileSync(join(h.home, ".claude", backups()[0]!), "utf8")).statusLine.command).toBe("~/bin/my-line");
+    expect(JSON.parse(readFileSync(join(h.home, ".claude", backups()[0]!), "utf8")).statusLine.command).toBe(
+      "~/bin/my-line",
+    );
   });
 
   test("--dry-run prints the result and writes nothing", () => {
@@ -126,11 +140,21 @@ describe("ctx install", () => {
     const s = JSON.parse(readFileSync(join(h.home, ".gemini", "settings.json"), "utf8"));
     expect(s.theme).toBe("GitHub");
     expect(s.statusLine).toBeUndefined();
-    expect(s.hooks.AfterTool[0]).toEqual({ matcher: ".*", hooks: [
-      { type: "command", command: `${BIN} monitor`, timeout: 10000 },
-      { type: "command", command: `${BIN} track`, timeout: 10000 },
-    ] });
-    expect(Object.keys(s.hooks).sort()).toEqual(["AfterAgent", "AfterTool", "BeforeAgent", "PreCompress", "SessionEnd", "SessionStart"]);
+    expect(s.hooks.AfterTool[0]).toEqual({
+      matcher: ".*",
+      hooks: [
+        { type: "command", command: `${BIN} monitor`, timeout: 10000 },
+        { type: "command", command: `${BIN} track`, timeout: 10000 },
+      ],
+    });
+    expect(Object.keys(s.hooks).sort()).toEqual([
+      "AfterAgent",
+      "AfterTool",
+      "BeforeAgent",
+      "PreCompress",
+      "SessionEnd",
+      "SessionStart",
+    ]);
     expect(backups(join(h.home, ".gemini"))).toHaveLength(1);
   });
 

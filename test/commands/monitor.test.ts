@@ -16,10 +16,29 @@ beforeEach(() => {
 afterEach(() => t.cleanup());
 
 function hook(over: Record<string, unknown> = {}): string {
-  return JSON.stringify({ session_id: "s1", transcript_path: transcript, cwd: project, hook_event_name: "PostToolUse", tool_name: "Bash", tool_input: { command: "ls" }, tool_response: { stdout: "" }, ...over });
+  return JSON.stringify({
+    session_id: "s1",
+    transcript_path: transcript,
+    cwd: project,
+    hook_event_name: "PostToolUse",
+    tool_name: "Bash",
+    tool_input: { command: "ls" },
+    tool_response: { stdout: "" },
+    ...over,
+  });
 }
 function bridge(usedPct: number, ageS = 0, sid = "s1"): void {
-  writeFileSync(join(env.TMPDIR!, `claude-ctx-${sid}.json`), JSON.stringify({ session_id: sid, used_pct: usedPct, remaining_percentage: 100 - usedPct, timestamp: Math.floor(Date.now() / 1000) - ageS, used_tokens: usedPct * 2000, context_window_size: 200000 }));
+  writeFileSync(
+    join(env.TMPDIR!, `claude-ctx-${sid}.json`),
+    JSON.stringify({
+      session_id: sid,
+      used_pct: usedPct,
+      remaining_percentage: 100 - usedPct,
+      timestamp: Math.floor(Date.now() / 1000) - ageS,
+      used_tokens: usedPct * 2000,
+      context_window_size: 200000,
+    }),
+  );
 }
 async function monitor(input = hook(), extraEnv: Record<string, string> = {}) {
   const r = await runCtx(["monitor"], { stdin: input, env: { ...env, ...extraEnv } });
@@ -138,7 +157,13 @@ describe("ctx monitor", () => {
 describe("ctx monitor without a bridge", () => {
   test("waits for the transcript to show the request that called the tool", async () => {
     writeFileSync(transcript, `${assistantLine(100_000)}\n`);
-    const late = { ...JSON.parse(assistantLine(140_000)), message: { ...JSON.parse(assistantLine(140_000)).message, content: [{ type: "tool_use", id: "toolu_late1", name: "Bash", input: {} }] } };
+    const late = {
+      ...JSON.parse(assistantLine(140_000)),
+      message: {
+        ...JSON.parse(assistantLine(140_000)).message,
+        content: [{ type: "tool_use", id: "toolu_late1", name: "Bash", input: {} }],
+      },
+    };
     setTimeout(() => appendFileSync(transcript, `${JSON.stringify(late)}\n`), 80);
     const out = await monitor(hook({ tool_use_id: "toolu_late1" }));
     expect(out?.hookSpecificOutput.additionalContext).toContain("70% of the context window is used");
@@ -146,8 +171,18 @@ describe("ctx monitor without a bridge", () => {
 
   test("waits for a transcript that does not exist yet (a session's first hook), but only once if it never comes", async () => {
     const late = join(t.dir, "late.jsonl");
-    setTimeout(() => writeFileSync(late, `${JSON.stringify({ ...JSON.parse(assistantLine(140_000)), message: { ...JSON.parse(assistantLine(140_000)).message, content: [{ type: "tool_use", id: "toolu_first1", name: "Bash", input: {} }] } })}\n`), 80);
-    expect((await monitor(hook({ tool_use_id: "toolu_first1", transcript_path: late })))?.hookSpecificOutput.additionalContext).toContain("70%");
+    setTimeout(
+      () =>
+        writeFileSync(
+          late,
+          `${JSON.stringify({ ...JSON.parse(assistantLine(140_000)), message: { ...JSON.parse(assistantLine(140_000)).message, content: [{ type: "tool_use", id: "toolu_first1", name: "Bash", input: {} }] } })}\n`,
+        ),
+      80,
+    );
+    expect(
+      (await monitor(hook({ tool_use_id: "toolu_first1", transcript_path: late })))?.hookSpecificOutput
+        .additionalContext,
+    ).toContain("70%");
 
     const never = hook({ session_id: "s2", tool_use_id: "toolu_missing", transcript_path: join(t.dir, "nope.jsonl") });
     let started = Date.now();

@@ -23,14 +23,19 @@ beforeEach(() => {
 });
 afterEach(async () => {
   await runCtx(["respawn", "stop"], { env, cwd: sb.project }).catch(() => {});
-  await tmuxClient(env).run(["kill-server"]).catch(() => {});
+  await tmuxClient(env)
+    .run(["kill-server"])
+    .catch(() => {});
   sb.t.cleanup();
 });
 
 const ctx = (...args: string[]) => runCtx(["respawn", ...args], { env, cwd: sb.project });
 
 test("--daemon: a supervisor that dies at once (claude missing) is an error with its log's message, not a success", async () => {
-  const r = await runCtx(["respawn", "start", "--name", "w1", "--daemon"], { env: { ...env, CTX_CLAUDE: join(sb.t.dir, "no-such-claude") }, cwd: sb.project });
+  const r = await runCtx(["respawn", "start", "--name", "w1", "--daemon"], {
+    env: { ...env, CTX_CLAUDE: join(sb.t.dir, "no-such-claude") },
+    cwd: sb.project,
+  });
   expect(r.code).toBe(1);
   expect(r.stdout).toBe("");
   expect(r.stderr).toContain("no-such-claude is not an executable");
@@ -51,13 +56,20 @@ test("one supervisor per name and per pane: a second start, attach or foreground
   expect(first.stdout).toContain("supervising 'a1' in the background");
   const pane = (await tmuxClient(env).paneInfo("a1")).id;
 
-  for (const args of [["start", "--name", "a1", "--daemon"], ["attach", "--name", "a1", "--target", "a1"], ["attach", "--name", "a1", "--target", "a1", "--daemon"]]) {
+  for (const args of [
+    ["start", "--name", "a1", "--daemon"],
+    ["attach", "--name", "a1", "--target", "a1"],
+    ["attach", "--name", "a1", "--target", "a1", "--daemon"],
+  ]) {
     const r = await ctx(...args);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("a supervisor named 'a1' is already running");
     expect(r.stderr).toContain("ctx respawn stop --name a1");
   }
-  for (const args of [["attach", "--name", "b2", "--target", "a1"], ["attach", "--target", pane, "--daemon"]]) {
+  for (const args of [
+    ["attach", "--name", "b2", "--target", "a1"],
+    ["attach", "--target", pane, "--daemon"],
+  ]) {
     const r = await ctx(...args);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`pane ${pane}`);

@@ -5,7 +5,10 @@ import { CtxError } from "../../src/core/deps.ts";
 describe("parseRespawnArgs", () => {
   test.each([
     [["start"], { action: "start", daemon: false, claudeArgs: [] }],
-    [["start", "--name", "w1", "--daemon", "--", "--model", "m", "--", "go"], { action: "start", name: "w1", daemon: true, claudeArgs: ["--model", "m", "--", "go"] }],
+    [
+      ["start", "--name", "w1", "--daemon", "--", "--model", "m", "--", "go"],
+      { action: "start", name: "w1", daemon: true, claudeArgs: ["--model", "m", "--", "go"] },
+    ],
     [["attach", "--target", "work:0.1"], { action: "attach", target: "work:0.1", daemon: false, claudeArgs: [] }],
     [["stop", "--name", "w1"], { action: "stop", name: "w1", daemon: false, claudeArgs: [] }],
   ])("%j", (argv, expected) => {

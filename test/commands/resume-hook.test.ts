@@ -25,7 +25,17 @@ function summary(name: string, text: string): string {
   return p;
 }
 async function hook(sid: string, source: string | undefined, extra: Record<string, unknown> = {}, stdin?: string) {
-  const input = stdin ?? JSON.stringify({ session_id: sid, transcript_path: "/x.jsonl", cwd: project, hook_event_name: "SessionStart", source, model: "claude-sonnet-4-5", ...extra });
+  const input =
+    stdin ??
+    JSON.stringify({
+      session_id: sid,
+      transcript_path: "/x.jsonl",
+      cwd: project,
+      hook_event_name: "SessionStart",
+      source,
+      model: "claude-sonnet-4-5",
+      ...extra,
+    });
   const r = await runCtx(["resume", "--hook"], { env, stdin: input, cwd: project });
   expect(r.code).toBe(0);
   expect(r.stderr).toBe("");
@@ -45,7 +55,10 @@ describe("ctx resume --hook", () => {
     expect((await hook("s3", "clear")).stdout).toBe("");
     expect((await hook("s2", "compact")).stdout).toBe("");
     const ledger = JSON.parse(readFileSync(join(root, "state", "resume-ledger.json"), "utf8"));
-    expect(ledger).toEqual({ version: 1, consumed: { "summary-t-20250101-110000.md": { session_id: "s2", via: "clear", at: expect.any(String) } } });
+    expect(ledger).toEqual({
+      version: 1,
+      consumed: { "summary-t-20250101-110000.md": { session_id: "s2", via: "clear", at: expect.any(String) } },
+    });
   });
 
   test("after a compaction injects a summary written for it", async () => {
@@ -68,7 +81,10 @@ describe("ctx resume --hook", () => {
     summary("summary-t-20250101-110000.md", "NEWER BODY");
     mkdirSync(join(root, "state"), { recursive: true });
     const pendingFile = join(root, "state", "respawn-pending.json");
-    writeFileSync(pendingFile, JSON.stringify({ version: 1, summary_path: p, created_at: new Date().toISOString(), consumed_by: null }));
+    writeFileSync(
+      pendingFile,
+      JSON.stringify({ version: 1, summary_path: p, created_at: new Date().toISOString(), consumed_by: null }),
+    );
     const r = await hook("s5", "startup");
     expect(ctxOf(r.json)).toContain("PENDING BODY");
     const pending = JSON.parse(readFileSync(pendingFile, "utf8"));
@@ -85,7 +101,10 @@ describe("ctx resume --hook", () => {
 
   test.each([
     ["garbage stdin", "not json {"],
-    ["an unsafe session id", JSON.stringify({ session_id: "../../etc", hook_event_name: "SessionStart", source: "clear" })],
+    [
+      "an unsafe session id",
+      JSON.stringify({ session_id: "../../etc", hook_event_name: "SessionStart", source: "clear" }),
+    ],
     ["another event", JSON.stringify({ session_id: "s1", hook_event_name: "PostToolUse", source: "clear" })],
     ["empty stdin", ""],
   ])("%s: exit 0, nothing printed, nothing consumed", async (_n, stdin) => {
@@ -98,7 +117,11 @@ describe("ctx resume --hook", () => {
   test("a state directory that cannot be written: exit 0, nothing injected (no loop guard, no injection)", async () => {
     summary("summary-t-20250101-100000.md", "BODY");
     writeFileSync(join(root, "state"), "a file where the state directory should be"); // fails even for root
-    const r = await runCtx(["resume", "--hook"], { env: { ...env, CTX_DEBUG: "1" }, cwd: project, stdin: JSON.stringify({ session_id: "s1", hook_event_name: "SessionStart", source: "clear", cwd: project }) });
+    const r = await runCtx(["resume", "--hook"], {
+      env: { ...env, CTX_DEBUG: "1" },
+      cwd: project,
+      stdin: JSON.stringify({ session_id: "s1", hook_event_name: "SessionStart", source: "clear", cwd: project }),
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("");
     expect(r.stderr).toContain("nothing injected");

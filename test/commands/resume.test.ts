@@ -34,7 +34,8 @@ function summary(name: string, text: string, ageS = 0): string {
   return p;
 }
 const claudeArgv = () => readFileSync(argvFile, "utf8").split("\0").slice(0, -1);
-const resume = (args: string[], extra: Record<string, string> = {}, stdin?: string) => runCtx(["resume", ...args], { env: { ...env, ...extra }, cwd: project, stdin });
+const resume = (args: string[], extra: Record<string, string> = {}, stdin?: string) =>
+  runCtx(["resume", ...args], { env: { ...env, ...extra }, cwd: project, stdin });
 
 describe("ctx resume <summary>", () => {
   test("starts claude with the pass-through args, then -- and the prompt carrying the summary; exits with claude's code", async () => {
@@ -52,7 +53,10 @@ describe("ctx resume <summary>", () => {
   test("a relative path is resolved against the working directory; claude found on PATH without CTX_CLAUDE", async () => {
     summary("summary-t-20250101-120000.md", "rel body");
     const { CTX_CLAUDE: _drop, ...rest } = env;
-    const r = await runCtx(["resume", ".ctx/sessions/summary-t-20250101-120000.md"], { env: { ...rest, PATH: `${join(t.dir, "bin")}:${env.PATH}` }, cwd: project });
+    const r = await runCtx(["resume", ".ctx/sessions/summary-t-20250101-120000.md"], {
+      env: { ...rest, PATH: `${join(t.dir, "bin")}:${env.PATH}` },
+      cwd: project,
+    });
     expect(r.code).toBe(0);
     expect(claudeArgv()[1]).toContain("rel body");
   });
@@ -128,7 +132,11 @@ describe("ctx resume <summary>", () => {
     expect((await resume(["--latest"])).code).toBe(0);
     const ledger = JSON.parse(readFileSync(join(project, ".ctx", "state", "resume-ledger.json"), "utf8"));
     expect(ledger.consumed["summary-t-20250101-120000.md"]).toMatchObject({ session_id: null, via: "cli" });
-    const hook = await resume(["--hook"], {}, JSON.stringify({ session_id: "s2", hook_event_name: "SessionStart", source: "clear", cwd: project }));
+    const hook = await resume(
+      ["--hook"],
+      {},
+      JSON.stringify({ session_id: "s2", hook_event_name: "SessionStart", source: "clear", cwd: project }),
+    );
     expect(hook.stdout).toBe("");
   });
 });

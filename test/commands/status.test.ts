@@ -18,13 +18,32 @@ afterEach(() => t.cleanup());
 /** Writes an index entry in the documented format (docs/state.md), updated `ageS` ago. */
 function entry(sid: string, project: string, usedPct: number, ageS = 5, over: Record<string, unknown> = {}): void {
   const root = join(project, ".ctx");
-  writeFileSync(join(index, `${sid}.json`), JSON.stringify({
-    version: 1, session_id: sid, project, root, state_path: join(root, "state", "sessions", `${sid}.json`),
-    model: "claude-sonnet-4-5", used_pct: usedPct, used_tokens: usedPct * 2000, window_size: 200000,
-    threshold_reached: null, auto_pause_active: false, respawn: null, updated_at: new Date(Date.now() - ageS * 1000).toISOString(), ...over,
-  }, null, 2));
+  writeFileSync(
+    join(index, `${sid}.json`),
+    JSON.stringify(
+      {
+        version: 1,
+        session_id: sid,
+        project,
+        root,
+        state_path: join(root, "state", "sessions", `${sid}.json`),
+        model: "claude-sonnet-4-5",
+        used_pct: usedPct,
+        used_tokens: usedPct * 2000,
+        window_size: 200000,
+        threshold_reached: null,
+        auto_pause_active: false,
+        respawn: null,
+        updated_at: new Date(Date.now() - ageS * 1000).toISOString(),
+        ...over,
+      },
+      null,
+      2,
+    ),
+  );
 }
-const status = (args: string[], extra: Record<string, string> = {}) => runCtx(["status", ...args], { env: { ...env, NO_COLOR: "1", ...extra }, cwd: t.dir });
+const status = (args: string[], extra: Record<string, string> = {}) =>
+  runCtx(["status", ...args], { env: { ...env, NO_COLOR: "1", ...extra }, cwd: t.dir });
 const json = async (args: string[], extra: Record<string, string> = {}) => {
   const r = await status(["--json", ...args], extra);
   expect(r.code).toBe(0);
@@ -34,13 +53,19 @@ const json = async (args: string[], extra: Record<string, string> = {}) => {
 describe("ctx status", () => {
   test("a table of live sessions, highest usage first, stale ones hidden and counted", async () => {
     entry("aaaaaaaa-1111", "/work/alpha", 42);
-    entry("bbbbbbbb-2222", "/work/beta", 91, 10, { threshold_reached: "auto_pause", auto_pause_active: true, respawn: { state: "watching" } });
+    entry("bbbbbbbb-2222", "/work/beta", 91, 10, {
+      threshold_reached: "auto_pause",
+      auto_pause_active: true,
+      respawn: { state: "watching" },
+    });
     entry("cccccccc-3333", "/work/gamma", 99, 7200);
     const r = await status([]);
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split("\n");
     expect(lines[0]).toMatch(/^PROJECT\s+SESSION\s+MODEL\s+USED\s+TOKENS\s+LEVEL\s+STATE\s+UPDATED$/);
-    expect(lines[1]).toMatch(/^\/work\/beta\s+bbbbbbbb\s+claude-sonnet-4-5\s+█████████░  91%\s+182k\/200k\s+auto_pause\s+paused,respawn:watching\s+10s ago$/);
+    expect(lines[1]).toMatch(
+      /^\/work\/beta\s+bbbbbbbb\s+claude-sonnet-4-5\s+█████████░ {2}91%\s+182k\/200k\s+auto_pause\s+paused,respawn:watching\s+10s ago$/,
+    );
     expect(lines[2]).toMatch(/^\/work\/alpha\s+aaaaaaaa\s+.*42%\s+84k\/200k\s+ok\s+-\s+5s ago$/);
     expect(lines[3]).toBe("1 stale session hidden (--all shows it)");
     expect(r.stdout).not.toContain("\x1b[");
@@ -56,7 +81,10 @@ describe("ctx status", () => {
     const project = join(t.dir, "p");
     entry("ended1", project, 50);
     mkdirSync(join(project, ".ctx", "state", "sessions"), { recursive: true });
-    writeFileSync(join(project, ".ctx", "state", "sessions", "ended1.json"), JSON.stringify({ version: 1, session_id: "ended1", last_event: "SessionEnd" }));
+    writeFileSync(
+      join(project, ".ctx", "state", "sessions", "ended1.json"),
+      JSON.stringify({ version: 1, session_id: "ended1", last_event: "SessionEnd" }),
+    );
     const doc = await json(["--all"]);
     expect(doc.sessions[0]).toMatchObject({ session_id: "ended1", ended: true, stale: true });
     expect((await json([])).hidden_stale).toBe(1);
@@ -69,7 +97,17 @@ describe("ctx status", () => {
     const doc = await json(["--min", "80"]);
     expect(doc.version).toBe(1);
     expect(doc.sessions.map((s: any) => s.session_id)).toEqual(["s95", "s80"]);
-    expect(doc.sessions[0]).toMatchObject({ project: "/work/c", model: "claude-sonnet-4-5", used_pct: 95, used_tokens: 190000, window_size: 200000, level: "critical", stale: false, auto_pause_active: false, respawn: null });
+    expect(doc.sessions[0]).toMatchObject({
+      project: "/work/c",
+      model: "claude-sonnet-4-5",
+      used_pct: 95,
+      used_tokens: 190000,
+      window_size: 200000,
+      level: "critical",
+      stale: false,
+      auto_pause_active: false,
+      respawn: null,
+    });
     expect(doc.sessions[0].age_s).toBeLessThan(60);
   });
 
@@ -118,9 +156,15 @@ describe("ctx status", () => {
 
   test("--watch refreshes until SIGINT, then exits 0", async () => {
     entry("w1", "/work/a", 10);
-    const proc = Bun.spawn([CTX_BIN, "status", "--watch", "--interval", "0.2"], { env: { ...env, NO_COLOR: "1" }, stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn([CTX_BIN, "status", "--watch", "--interval", "0.2"], {
+      env: { ...env, NO_COLOR: "1" },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const chunks: string[] = [];
-    const reader = (async () => { for await (const c of proc.stdout) chunks.push(new TextDecoder().decode(c)); })();
+    const reader = (async () => {
+      for await (const c of proc.stdout) chunks.push(new TextDecoder().decode(c));
+    })();
     await Bun.sleep(700);
     entry("w2", "/work/b", 20);
     await Bun.sleep(500);
@@ -136,7 +180,11 @@ describe("ctx status", () => {
 
   test("--watch --json prints one document per line", async () => {
     entry("w3", "/work/c", 30);
-    const proc = Bun.spawn([CTX_BIN, "status", "--watch", "--json", "--interval", "0.2"], { env: { ...env, NO_COLOR: "1" }, stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn([CTX_BIN, "status", "--watch", "--json", "--interval", "0.2"], {
+      env: { ...env, NO_COLOR: "1" },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     await Bun.sleep(800);
     proc.kill("SIGINT");
     expect(await proc.exited).toBe(0);
@@ -151,12 +199,22 @@ describe("ctx status", () => {
     const dead = Bun.spawn(["sleep", "30"]);
     dead.kill(9);
     await dead.exited;
-    const events = Array.from({ length: 8 }, (_, i) => ({ at: new Date().toISOString(), event: i === 7 ? "cycle_done" : "idle", detail: `n${i}` }));
+    const events = Array.from({ length: 8 }, (_, i) => ({
+      at: new Date().toISOString(),
+      event: i === 7 ? "cycle_done" : "idle",
+      detail: `n${i}`,
+    }));
     writeFileSync(rec, JSON.stringify({ version: 1, name: "sup", pid: dead.pid, phase: "watching", events }));
     entry("sup1", join(t.dir, "w"), 80, 5, { respawn: { name: "sup", state: "watching", cycles: 1, state_path: rec } });
     const doc = await json([]);
     expect(doc.sessions[0].respawn).toBe("gone");
-    expect(doc.sessions[0].respawn_events.map((e: { detail: string }) => e.detail)).toEqual(["n3", "n4", "n5", "n6", "n7"]);
+    expect(doc.sessions[0].respawn_events.map((e: { detail: string }) => e.detail)).toEqual([
+      "n3",
+      "n4",
+      "n5",
+      "n6",
+      "n7",
+    ]);
     expect((await status([])).stdout).toContain("respawn:gone");
     writeFileSync(rec, JSON.stringify({ version: 1, name: "sup", pid: process.pid, phase: "watching", events }));
     expect((await json([])).sessions[0].respawn).toBe("watching");

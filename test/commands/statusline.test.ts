@@ -23,7 +23,12 @@ function payload(over: Record<string, unknown> = {}): string {
     cwd: join(t.dir, "proj"),
     model: { id: "claude-sonnet-4-5", display_name: "Sonnet 4.5" },
     workspace: { current_dir: join(t.dir, "proj"), project_dir: join(t.dir, "proj") },
-    context_window: { context_window_size: 200000, current_usage: { input_tokens: 50, cache_creation_input_tokens: 1000, cache_read_input_tokens: 129000 }, used_percentage: 65, remaining_percentage: 35 },
+    context_window: {
+      context_window_size: 200000,
+      current_usage: { input_tokens: 50, cache_creation_input_tokens: 1000, cache_read_input_tokens: 129000 },
+      used_percentage: 65,
+      remaining_percentage: 35,
+    },
     ...over,
   });
 }
@@ -35,7 +40,14 @@ describe("ctx statusline", () => {
     expect(r.stdout).toBe("Sonnet 4.5 │ proj (feat) │ ███████░░░ 65% 130k/200k\n");
     const bridgePath = join(env.TMPDIR!, "claude-ctx-sess-1.json");
     const bridge = JSON.parse(readFileSync(bridgePath, "utf8"));
-    expect(bridge).toMatchObject({ session_id: "sess-1", used_pct: 65, remaining_percentage: 35, used_tokens: 130050, context_window_size: 200000, model: "claude-sonnet-4-5" });
+    expect(bridge).toMatchObject({
+      session_id: "sess-1",
+      used_pct: 65,
+      remaining_percentage: 35,
+      used_tokens: 130050,
+      context_window_size: 200000,
+      model: "claude-sonnet-4-5",
+    });
     expect(Math.abs(bridge.timestamp - Date.now() / 1000)).toBeLessThan(30);
     expect(lstatSync(bridgePath).mode & 0o777).toBe(0o600);
   });
@@ -46,7 +58,13 @@ describe("ctx statusline", () => {
     expect(r.stdout).toContain("\x1b[33m");
   });
 
-  test.each([["{not json"], [""], ["[]"], ["null"], ['{"context_window":"x"}']])("input %j prints the fallback line and exits 0", async (input) => {
+  test.each([
+    ["{not json"],
+    [""],
+    ["[]"],
+    ["null"],
+    ['{"context_window":"x"}'],
+  ])("input %j prints the fallback line and exits 0", async (input) => {
     const r = await runCtx(["statusline"], { stdin: input, env });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`${FALLBACK_LINE}\n`);
@@ -59,7 +77,11 @@ describe("ctx statusline", () => {
   });
 
   test("a stdin that never closes is given up on", async () => {
-    const proc = Bun.spawn([join(import.meta.dir, "..", "..", "dist", "ctx"), "statusline"], { stdin: "pipe", stdout: "pipe", env: { ...env, CTX_STATUSLINE_STDIN_TIMEOUT_MS: "300" } });
+    const proc = Bun.spawn([join(import.meta.dir, "..", "..", "dist", "ctx"), "statusline"], {
+      stdin: "pipe",
+      stdout: "pipe",
+      env: { ...env, CTX_STATUSLINE_STDIN_TIMEOUT_MS: "300" },
+    });
     proc.stdin.write(payload().slice(0, 40));
     proc.stdin.flush();
     const started = Date.now();
@@ -84,7 +106,11 @@ describe("ctx statusline", () => {
     const r = await runCtx(["statusline"], { stdin: payload({ session_id: "../../evil" }), env });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("65%");
-    expect([...new Bun.Glob("**").scanSync({ cwd: t.dir, dot: true, onlyFiles: true })].filter((f) => f.includes("claude-ctx"))).toEqual([]);
+    expect(
+      [...new Bun.Glob("**").scanSync({ cwd: t.dir, dot: true, onlyFiles: true })].filter((f) =>
+        f.includes("claude-ctx"),
+      ),
+    ).toEqual([]);
   });
 
   test("a missing TMPDIR still prints the line", async () => {

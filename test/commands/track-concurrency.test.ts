@@ -14,7 +14,15 @@ beforeEach(() => {
 afterEach(() => t.cleanup());
 
 const hook = (sid: string, i: number) =>
-  JSON.stringify({ session_id: sid, transcript_path: FIXTURE, cwd: project, hook_event_name: "PostToolUse", tool_name: "Bash", tool_input: { command: `echo ${i}` }, tool_use_id: `toolu_${i}` });
+  JSON.stringify({
+    session_id: sid,
+    transcript_path: FIXTURE,
+    cwd: project,
+    hook_event_name: "PostToolUse",
+    tool_name: "Bash",
+    tool_input: { command: `echo ${i}` },
+    tool_use_id: `toolu_${i}`,
+  });
 
 /** Every file below `dir`, recursively. */
 function walk(dir: string): string[] {
@@ -25,7 +33,9 @@ function walk(dir: string): string[] {
 }
 
 test("ctx track: 32 simultaneous PostToolUse events count exactly 32 and leave a valid state", async () => {
-  const runs = await Promise.all(Array.from({ length: 32 }, (_, i) => runCtx(["track"], { stdin: hook("s1", i), env, timeoutMs: 60_000 })));
+  const runs = await Promise.all(
+    Array.from({ length: 32 }, (_, i) => runCtx(["track"], { stdin: hook("s1", i), env, timeoutMs: 60_000 })),
+  );
   expect(runs.map((r) => r.code)).toEqual(Array(32).fill(0));
   const s = JSON.parse(readFileSync(join(project, ".ctx", "state", "sessions", "s1.json"), "utf8"));
   expect(s.tool_calls).toBe(32);
@@ -33,14 +43,27 @@ test("ctx track: 32 simultaneous PostToolUse events count exactly 32 and leave a
   const ledger = JSON.parse(readFileSync(join(project, ".ctx", "token-ledger.json"), "utf8"));
   expect(ledger.tasks.s1.requests).toBe(4);
   // The session is past auto-pause: every call is in the action log exactly once.
-  const log = readFileSync(join(project, ".ctx", "sessions", "ACTIVE-PAUSE-s1.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
-  expect(log.filter((e) => e.type === "tool_call").map((e) => e.data.tool_use_id).sort()).toEqual(Array.from({ length: 32 }, (_, i) => `toolu_${i}`).sort());
+  const log = readFileSync(join(project, ".ctx", "sessions", "ACTIVE-PAUSE-s1.jsonl"), "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
+  expect(
+    log
+      .filter((e) => e.type === "tool_call")
+      .map((e) => e.data.tool_use_id)
+      .sort(),
+  ).toEqual(Array.from({ length: 32 }, (_, i) => `toolu_${i}`).sort());
 }, 90_000);
 
 test("ctx track: kill -9 in the middle of writes leaves every state file parseable", async () => {
   for (let round = 0; round < 4; round++) {
     const procs = Array.from({ length: 12 }, (_, i) => {
-      const p = Bun.spawn([CTX_BIN, "track"], { stdin: new Blob([hook(`k${i % 3}`, round * 100 + i)]), env, stdout: "ignore", stderr: "ignore" });
+      const p = Bun.spawn([CTX_BIN, "track"], {
+        stdin: new Blob([hook(`k${i % 3}`, round * 100 + i)]),
+        env,
+        stdout: "ignore",
+        stderr: "ignore",
+      });
       setTimeout(() => p.kill(9), 5 + Math.floor(Math.random() * 60));
       return p;
     });
@@ -51,12 +74,17 @@ test("ctx track: kill -9 in the middle of writes leaves every state file parseab
   expect(json.length).toBeGreaterThan(0);
   for (const f of json) expect(() => JSON.parse(readFileSync(f, "utf8"))).not.toThrow();
   for (const f of files.filter((f) => f.endsWith(".jsonl"))) {
-    for (const line of readFileSync(f, "utf8").split("\n").filter(Boolean)) expect(() => JSON.parse(line)).not.toThrow();
+    for (const line of readFileSync(f, "utf8").split("\n").filter(Boolean))
+      expect(() => JSON.parse(line)).not.toThrow();
   }
   expect(files.filter((f) => f.includes(".corrupt-"))).toEqual([]);
   // Locks left by killed holders are taken over: the next event still counts.
-  const before = json.some((f) => f.endsWith("k0.json")) ? JSON.parse(readFileSync(join(project, ".ctx", "state", "sessions", "k0.json"), "utf8")).tool_calls : 0;
+  const before = json.some((f) => f.endsWith("k0.json"))
+    ? JSON.parse(readFileSync(join(project, ".ctx", "state", "sessions", "k0.json"), "utf8")).tool_calls
+    : 0;
   const r = await runCtx(["track"], { stdin: hook("k0", 999), env, timeoutMs: 30_000 });
   expect(r.code).toBe(0);
-  expect(JSON.parse(readFileSync(join(project, ".ctx", "state", "sessions", "k0.json"), "utf8")).tool_calls).toBe(before + 1);
+  expect(JSON.parse(readFileSync(join(project, ".ctx", "state", "sessions", "k0.json"), "utf8")).tool_calls).toBe(
+    before + 1,
+  );
 }, 90_000);

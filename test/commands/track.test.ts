@@ -1,5 +1,14 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { CTX_BIN, runCtx } from "../helpers/ctx.ts";
 import { projectSandbox, type ProjectSandbox } from "../helpers/tmp.ts";
@@ -30,57 +39,153 @@ describe("ctx track (hook)", () => {
     const r = await track(hook("SessionStart", { source: "startup" }), { CTX_TASK_ID: "T-7" });
     expect(JSON.parse(r.stdout).systemMessage).toContain("93% used (185000/200000 tokens), AUTO-PAUSE");
     const s = state();
-    expect(s).toMatchObject({ version: 1, session_id: "s1", project, model: "claude-sonnet-4-5", window_size: 200000, used_tokens: 185000, used_pct: 93, threshold_reached: "auto_pause", auto_pause_active: true, task_id: "T-7", tool_calls: 0 });
-    expect(s.models["claude-sonnet-4-5"]).toEqual({ input_tokens: 338000, output_tokens: 80, cache_creation_input_tokens: 0, cache_read_input_tokens: 30000, requests: 4 });
+    expect(s).toMatchObject({
+      version: 1,
+      session_id: "s1",
+      project,
+      model: "claude-sonnet-4-5",
+      window_size: 200000,
+      used_tokens: 185000,
+      used_pct: 93,
+      threshold_reached: "auto_pause",
+      auto_pause_active: true,
+      task_id: "T-7",
+      tool_calls: 0,
+    });
+    expect(s.models["claude-sonnet-4-5"]).toEqual({
+      input_tokens: 338000,
+      output_tokens: 80,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 30000,
+      requests: 4,
+    });
     expect(readJson(join(root(), "state", "context-usage.json")).session_id).toBe("s1");
     const index = readJson(join(env.XDG_STATE_HOME!, "ctx", "sessions", "s1.json"));
-    expect(index).toMatchObject({ version: 1, session_id: "s1", root: root(), state_path: join(root(), "state", "sessions", "s1.json"), used_pct: 93, auto_pause_active: true, respawn: null });
-    expect(readJson(join(root(), "token-ledger.json")).tasks["T-7"]).toMatchObject({ input_tokens: 338000, requests: 4, sessions: ["s1"] });
+    expect(index).toMatchObject({
+      version: 1,
+      session_id: "s1",
+      root: root(),
+      state_path: join(root(), "state", "sessions", "s1.json"),
+      used_pct: 93,
+      auto_pause_active: true,
+      respawn: null,
+    });
+    expect(readJson(join(root(), "token-ledger.json")).tasks["T-7"]).toMatchObject({
+      input_tokens: 338000,
+      requests: 4,
+      sessions: ["s1"],
+    });
     // Reported once: the next event says nothing; the ledger does not grow again.
     const again = await track(hook("Stop", { last_assistant_message: "All done." }));
     expect(again.stdout).toBe("");
     expect(readJson(join(root(), "token-ledger.json")).tasks["T-7"].requests).toBe(4);
-    const log = readFileSync(join(root(), "sessions", "ACTIVE-PAUSE-s1.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const log = readFileSync(join(root(), "sessions", "ACTIVE-PAUSE-s1.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(log.map((e) => e.type)).toEqual(["pause_started", "assistant_response"]);
     expect(log[1]).toMatchObject({ session_id: "s1", data: { summary: "All done." }, context_percentage: 93 });
   });
 
   test("the plain mode takes usage as a flag or on stdin, and levels reset when usage drops", async () => {
     const plain = (usage: object, viaStdin = false) =>
-      runCtx(viaStdin ? ["track", "--session", "bot1", "--model", "claude-sonnet-4-5"] : ["track", "--session", "bot1", "--usage", JSON.stringify(usage)], { stdin: viaStdin ? JSON.stringify(usage) : undefined, env, cwd: project });
-    expect(JSON.parse((await plain({ input_tokens: 100, cache_read_input_tokens: 141000, output_tokens: 50, model: "claude-sonnet-4-5" })).stdout).systemMessage).toContain("71%");
+      runCtx(
+        viaStdin
+          ? ["track", "--session", "bot1", "--model", "claude-sonnet-4-5"]
+          : ["track", "--session", "bot1", "--usage", JSON.stringify(usage)],
+        { stdin: viaStdin ? JSON.stringify(usage) : undefined, env, cwd: project },
+      );
+    expect(
+      JSON.parse(
+        (
+          await plain({
+            input_tokens: 100,
+            cache_read_input_tokens: 141000,
+            output_tokens: 50,
+            model: "claude-sonnet-4-5",
+          })
+        ).stdout,
+      ).systemMessage,
+    ).toContain("71%");
     expect((await plain({ input_tokens: 100, cache_read_input_tokens: 142000 }, true)).stdout).toBe("");
     expect((await plain({ input_tokens: 20000 })).stdout).toBe("");
     expect(JSON.parse((await plain({ input_tokens: 150000 }, true)).stdout).systemMessage).toContain("CAUTION");
     const s = state("bot1");
-    expect(s).toMatchObject({ used_tokens: 150000, used_pct: 75, peak_pct: 75, peak_tokens: 150000, threshold_reached: "caution", last_event: "usage" });
+    expect(s).toMatchObject({
+      used_tokens: 150000,
+      used_pct: 75,
+      peak_pct: 75,
+      peak_tokens: 150000,
+      threshold_reached: "caution",
+      last_event: "usage",
+    });
     // The call without a model counts for the model the session already has.
-    expect(s.models["claude-sonnet-4-5"]).toMatchObject({ requests: 4, input_tokens: 170200, cache_read_input_tokens: 283000, output_tokens: 50 });
+    expect(s.models["claude-sonnet-4-5"]).toMatchObject({
+      requests: 4,
+      input_tokens: 170200,
+      cache_read_input_tokens: 283000,
+      output_tokens: 50,
+    });
     expect(s.models.unknown).toBeUndefined();
   });
 
   test("the plain mode takes a whole API response, and says what is wrong with a bad call (still exit 0)", async () => {
-    const response = { id: "msg_1", model: "claude-opus-4-8[1m]", usage: { input_tokens: 10, cache_read_input_tokens: 300_000, output_tokens: 5 } };
+    const response = {
+      id: "msg_1",
+      model: "claude-opus-4-8[1m]",
+      usage: { input_tokens: 10, cache_read_input_tokens: 300_000, output_tokens: 5 },
+    };
     const ok = await runCtx(["track", "--session", "bot2"], { stdin: JSON.stringify(response), env, cwd: project });
     expect(ok.code).toBe(0);
-    expect(state("bot2")).toMatchObject({ used_tokens: 300_010, window_size: 1_000_000, used_pct: 30, model: "claude-opus-4-8[1m]" });
-    for (const args of [["--session", "bot2", "--usage", "notjson"], ["--session", "../x", "--usage", "{}"], ["--session", "bot2", "--usage", "[1]"]]) {
+    expect(state("bot2")).toMatchObject({
+      used_tokens: 300_010,
+      window_size: 1_000_000,
+      used_pct: 30,
+      model: "claude-opus-4-8[1m]",
+    });
+    for (const args of [
+      ["--session", "bot2", "--usage", "notjson"],
+      ["--session", "../x", "--usage", "{}"],
+      ["--session", "bot2", "--usage", "[1]"],
+    ]) {
       const bad = await runCtx(["track", ...args], { env, cwd: project });
-      expect({ args, code: bad.code, said: bad.stderr.startsWith("ctx track: ") }).toEqual({ args, code: 0, said: true });
+      expect({ args, code: bad.code, said: bad.stderr.startsWith("ctx track: ") }).toEqual({
+        args,
+        code: 0,
+        said: true,
+      });
     }
   });
 
   test("Stop waits for the client to write the turn's last message before reading usage", async () => {
     const tr = join(t.dir, "late.jsonl");
-    const line = (id: string, n: number, text: string) => JSON.stringify({ type: "assistant", requestId: `r${id}`, message: { id, model: "claude-sonnet-4-5", usage: { input_tokens: n, output_tokens: 1 }, content: [{ type: "text", text }] } });
+    const line = (id: string, n: number, text: string) =>
+      JSON.stringify({
+        type: "assistant",
+        requestId: `r${id}`,
+        message: {
+          id,
+          model: "claude-sonnet-4-5",
+          usage: { input_tokens: n, output_tokens: 1 },
+          content: [{ type: "text", text }],
+        },
+      });
     writeFileSync(tr, `${line("a", 20000, "Working on it.")}\n`);
-    setTimeout(() => appendFileSync(tr, `${line("b", 120000, "Finished: all \"tests\" pass.\nDetails follow.")}\n`), 100);
-    await track(hook("Stop", { transcript_path: tr, last_assistant_message: 'Finished: all "tests" pass.\nDetails follow.' }));
+    setTimeout(() => appendFileSync(tr, `${line("b", 120000, 'Finished: all "tests" pass.\nDetails follow.')}\n`), 100);
+    await track(
+      hook("Stop", { transcript_path: tr, last_assistant_message: 'Finished: all "tests" pass.\nDetails follow.' }),
+    );
     expect(state()).toMatchObject({ used_tokens: 120000, used_pct: 60 });
   });
 
   test("Gemini CLI's events count like Claude Code's: AfterTool is a tool call, AfterAgent a Stop", async () => {
-    await track(hook("AfterTool", { tool_name: "run_shell_command", tool_input: { command: "ls" }, tool_response: { llmContent: "" } }));
+    await track(
+      hook("AfterTool", {
+        tool_name: "run_shell_command",
+        tool_input: { command: "ls" },
+        tool_response: { llmContent: "" },
+      }),
+    );
     await track(hook("AfterTool", { tool_name: "write_file", tool_input: { file_path: "/a" } }));
     await track(hook("AfterAgent", { prompt_response: "All done." }));
     expect(state()).toMatchObject({ tool_calls: 2, last_event: "Stop" });
@@ -89,14 +194,27 @@ describe("ctx track (hook)", () => {
 
   test("PreCompact writes an event whose tokens_after the next usage fills in", async () => {
     const tr = join(t.dir, "c.jsonl");
-    const line = (id: string, n: number) => JSON.stringify({ type: "assistant", requestId: `r${id}`, message: { id, model: "claude-sonnet-4-5", usage: { input_tokens: n, output_tokens: 1 }, content: [] } });
+    const line = (id: string, n: number) =>
+      JSON.stringify({
+        type: "assistant",
+        requestId: `r${id}`,
+        message: { id, model: "claude-sonnet-4-5", usage: { input_tokens: n, output_tokens: 1 }, content: [] },
+      });
     writeFileSync(tr, `${line("a", 150000)}\n`);
     await track(hook("PreCompact", { transcript_path: tr, trigger: "manual" }));
     const dir = join(root(), "events");
     const [name] = readdirSync(dir).filter((n) => n.endsWith(".json"));
     expect(name).toMatch(/^session-compressed-\d{8}-\d{6}-\d{3}\.json$/);
-    expect(readJson(join(dir, name!))).toMatchObject({ session_id: "s1", tokens_before: 150000, tokens_after: null, trigger: "manual" });
-    writeFileSync(tr, `${line("a", 150000)}\n${JSON.stringify({ type: "system", subtype: "compact_boundary", compactMetadata: { preTokens: 150000, postTokens: 9000 } })}\n`);
+    expect(readJson(join(dir, name!))).toMatchObject({
+      session_id: "s1",
+      tokens_before: 150000,
+      tokens_after: null,
+      trigger: "manual",
+    });
+    writeFileSync(
+      tr,
+      `${line("a", 150000)}\n${JSON.stringify({ type: "system", subtype: "compact_boundary", compactMetadata: { preTokens: 150000, postTokens: 9000 } })}\n`,
+    );
     await track(hook("SessionStart", { transcript_path: tr, source: "compact" }));
     expect(readJson(join(dir, name!))).toMatchObject({ tokens_before: 150000, tokens_after: 9000 });
     expect(state()).toMatchObject({ compactions: 1, used_tokens: 9000, pending_compaction: null });
@@ -122,10 +240,14 @@ describe("ctx track (hook)", () => {
   });
 
   test("bad input, unsafe session ids and a read-only project exit 0 and write nothing", async () => {
-    for (const input of ["", "not json", "[]", hook("PostToolUse", { session_id: "../../etc" })]) expect((await track(input)).stdout).toBe("");
+    for (const input of ["", "not json", "[]", hook("PostToolUse", { session_id: "../../etc" })])
+      expect((await track(input)).stdout).toBe("");
     expect(existsSync(join(root(), "state", "sessions"))).toBe(false);
     chmodSync(project, 0o500);
-    const r = await runCtx(["track"], { stdin: hook("PostToolUse"), env: { ...env, CLAUDE_PROJECT_DIR: "/proc/nonexistent" } });
+    const r = await runCtx(["track"], {
+      stdin: hook("PostToolUse"),
+      env: { ...env, CLAUDE_PROJECT_DIR: "/proc/nonexistent" },
+    });
     expect([r.code, r.stdout]).toEqual([0, ""]);
     chmodSync(project, 0o700);
   });

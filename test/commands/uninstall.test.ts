@@ -13,7 +13,14 @@ const USER = {
   model: "sonnet",
   hooks: {
     PostToolUse: [{ matcher: "Write", hooks: [{ type: "command", command: "lint.sh" }] }],
-    Stop: [{ hooks: [{ type: "command", command: "notify" }, { type: "command", command: "/elsewhere/ctx finalize" }] }],
+    Stop: [
+      {
+        hooks: [
+          { type: "command", command: "notify" },
+          { type: "command", command: "/elsewhere/ctx finalize" },
+        ],
+      },
+    ],
   },
   statusLine: { type: "command", command: "my-line" },
 };
@@ -78,11 +85,17 @@ describe("ctx uninstall", () => {
 
   test("--gemini removes ctx's Gemini hooks only", async () => {
     h = makeHome();
-    seed({ theme: "x", hooks: { AfterTool: [{ matcher: "write_file", hooks: [{ type: "command", command: "audit" }] }] } }, ".gemini");
+    seed(
+      { theme: "x", hooks: { AfterTool: [{ matcher: "write_file", hooks: [{ type: "command", command: "audit" }] }] } },
+      ".gemini",
+    );
     install(["--gemini"], h.deps, BIN);
     install([], h.deps, BIN); // Claude Code's settings must survive a Gemini uninstall
     await uninstall(["--gemini"], h.deps);
-    expect(JSON.parse(readFileSync(file(".gemini"), "utf8"))).toEqual({ theme: "x", hooks: { AfterTool: [{ matcher: "write_file", hooks: [{ type: "command", command: "audit" }] }] } });
+    expect(JSON.parse(readFileSync(file(".gemini"), "utf8"))).toEqual({
+      theme: "x",
+      hooks: { AfterTool: [{ matcher: "write_file", hooks: [{ type: "command", command: "audit" }] }] },
+    });
     expect(JSON.parse(readFileSync(file(), "utf8")).hooks.Stop).toHaveLength(1);
   });
 });

@@ -33,7 +33,11 @@ describe("resolveConfig()", () => {
     expect(d["track.auto_pause"]).toBe(90);
   });
   test("later layers win: user < project < env", () => {
-    const cfg = resolveConfig([{ "monitor.debounce_calls": 3 }, { "monitor.debounce_calls": 4 }, envLayer({ CTX_MONITOR_DEBOUNCE_CALLS: "7" })]);
+    const cfg = resolveConfig([
+      { "monitor.debounce_calls": 3 },
+      { "monitor.debounce_calls": 4 },
+      envLayer({ CTX_MONITOR_DEBOUNCE_CALLS: "7" }),
+    ]);
     expect(cfg["monitor.debounce_calls"]).toBe(7);
   });
   test("off disables a threshold, from YAML or env", () => {
@@ -43,14 +47,26 @@ describe("resolveConfig()", () => {
   });
   test("bad values and unknown keys are skipped and reported", () => {
     const warnings: string[] = [];
-    const cfg = resolveConfig([{ "monitor.debounce_calls": "many", "monitor.nope": 1, "statusline.display": "fancy", "statusline.git_branch": "maybe" }], (m) => warnings.push(m));
+    const cfg = resolveConfig(
+      [
+        {
+          "monitor.debounce_calls": "many",
+          "monitor.nope": 1,
+          "statusline.display": "fancy",
+          "statusline.git_branch": "maybe",
+        },
+      ],
+      (m) => warnings.push(m),
+    );
     expect(cfg["monitor.debounce_calls"]).toBe(5);
     expect(cfg["statusline.display"]).toBe("raw");
     expect(cfg["statusline.git_branch"]).toBe(true);
     expect(warnings).toHaveLength(4);
   });
   test("numbers are accepted as strings, booleans as words", () => {
-    const cfg = resolveConfig([{ "context.window_size": "500000", "statusline.git_branch": "no", "statusline.display": "both" }]);
+    const cfg = resolveConfig([
+      { "context.window_size": "500000", "statusline.git_branch": "no", "statusline.display": "both" },
+    ]);
     expect(cfg["context.window_size"]).toBe(500000);
     expect(cfg["statusline.git_branch"]).toBe(false);
     expect(cfg["statusline.display"]).toBe("both");

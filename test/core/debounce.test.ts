@@ -1,5 +1,11 @@
 import { describe, expect, test } from "bun:test";
-import { debounceStep, initialMonitorState, parseMonitorState, warningText, type MonitorState } from "../../src/core/debounce.ts";
+import {
+  debounceStep,
+  initialMonitorState,
+  parseMonitorState,
+  warningText,
+  type MonitorState,
+} from "../../src/core/debounce.ts";
 import type { MonitorLevel } from "../../src/core/usage.ts";
 
 /** Runs a sequence of levels through the debounce and returns which calls fired (1-based). */

@@ -1,5 +1,13 @@
 import { expect, test } from "bun:test";
-import { bridgePath, projectDir, sessionFile, stateRoot, tmpDir, userConfigPath, userStateDir } from "../../src/core/paths.ts";
+import {
+  bridgePath,
+  projectDir,
+  sessionFile,
+  stateRoot,
+  tmpDir,
+  userConfigPath,
+  userStateDir,
+} from "../../src/core/paths.ts";
 import { isValidSessionId } from "../../src/core/session-id.ts";
 
 test.each([

@@ -2,7 +2,15 @@ import { expect, test } from "bun:test";
 import * as node from "node:path";
 import { basename, dirname, isAbsolute, join } from "../../src/core/pathx.ts";
 
-test.each([["/a/b/c"], ["/a/b/"], ["/a"], ["/"], ["a/b"], ["a"], ["/a//b"]])("dirname/basename(%j) agree with node:path", (p) => {
+test.each([
+  ["/a/b/c"],
+  ["/a/b/"],
+  ["/a"],
+  ["/"],
+  ["a/b"],
+  ["a"],
+  ["/a//b"],
+])("dirname/basename(%j) agree with node:path", (p) => {
   expect(dirname(p)).toBe(node.dirname(p));
   expect(basename(p)).toBe(node.basename(p));
 });

@@ -13,7 +13,12 @@ const RECORDED = {
     total_input_tokens: 171050,
     total_output_tokens: 20,
     context_window_size: 1000000,
-    current_usage: { input_tokens: 50, output_tokens: 20, cache_creation_input_tokens: 1000, cache_read_input_tokens: 170000 },
+    current_usage: {
+      input_tokens: 50,
+      output_tokens: 20,
+      cache_creation_input_tokens: 1000,
+      cache_read_input_tokens: 170000,
+    },
     used_percentage: 17,
     remaining_percentage: 83,
   },
@@ -31,16 +36,35 @@ describe("statusInput()", () => {
     expect(s.context?.usedPct).toBe(18);
   });
   test("null usage before the first reply means no reading", () => {
-    const s = statusInput({ ...RECORDED, context_window: { context_window_size: 200000, current_usage: null, used_percentage: null, remaining_percentage: null } }, cfg);
+    const s = statusInput(
+      {
+        ...RECORDED,
+        context_window: {
+          context_window_size: 200000,
+          current_usage: null,
+          used_percentage: null,
+          remaining_percentage: null,
+        },
+      },
+      cfg,
+    );
     expect(s.context).toBeUndefined();
   });
   test("without used_percentage (old clients) the math is ours", () => {
-    const s = statusInput({ model: { id: "claude-sonnet-4-5" }, context_window: { current_usage: { input_tokens: 130000 } } }, cfg);
+    const s = statusInput(
+      { model: { id: "claude-sonnet-4-5" }, context_window: { current_usage: { input_tokens: 130000 } } },
+      cfg,
+    );
     expect(s.context).toEqual({ usedTokens: 130000, windowSize: 200000, usedPct: 65, remainingPct: 35 });
   });
   test("garbage fields are ignored", () => {
     expect(statusInput({ model: 5, workspace: "x", context_window: [1] } as never, cfg)).toEqual({
-      sessionId: undefined, modelId: undefined, modelName: undefined, projectDir: undefined, cwd: undefined, transcriptPath: undefined,
+      sessionId: undefined,
+      modelId: undefined,
+      modelName: undefined,
+      projectDir: undefined,
+      cwd: undefined,
+      transcriptPath: undefined,
     });
   });
 });
@@ -49,8 +73,14 @@ describe("bridgeOf()", () => {
   test("has the GSD fields and ours", () => {
     const b = bridgeOf(statusInput(RECORDED, cfg), 1_700_000_000_500);
     expect(b).toEqual({
-      session_id: "abc", remaining_percentage: 83, used_pct: 17, timestamp: 1_700_000_000,
-      used_tokens: 171050, context_window_size: 1_000_000, model: "claude-opus-4-8[1m]", cwd: "/work/proj",
+      session_id: "abc",
+      remaining_percentage: 83,
+      used_pct: 17,
+      timestamp: 1_700_000_000,
+      used_tokens: 171050,
+      context_window_size: 1_000_000,
+      model: "claude-opus-4-8[1m]",
+      cwd: "/work/proj",
       transcript_path: "/h/.claude/projects/-p/abc.jsonl",
     });
   });
@@ -60,27 +90,44 @@ describe("bridgeOf()", () => {
 });
 
 describe("renderStatus()", () => {
-  const sonnet = { ...RECORDED, model: { id: "claude-sonnet-4-5", display_name: "Sonnet 4.5" }, context_window: { context_window_size: 200000, current_usage: { input_tokens: 130000 }, used_percentage: 65 } };
+  const sonnet = {
+    ...RECORDED,
+    model: { id: "claude-sonnet-4-5", display_name: "Sonnet 4.5" },
+    context_window: { context_window_size: 200000, current_usage: { input_tokens: 130000 }, used_percentage: 65 },
+  };
   test("plain: model │ dir (branch) │ bar pct tokens", () => {
-    expect(renderStatus(statusInput(sonnet, cfg), cfg, { color: false, branch: "main" })).toBe("Sonnet 4.5 │ proj (main) │ ███████░░░ 65% 130k/200k");
+    expect(renderStatus(statusInput(sonnet, cfg), cfg, { color: false, branch: "main" })).toBe(
+      "Sonnet 4.5 │ proj (main) │ ███████░░░ 65% 130k/200k",
+    );
   });
   test("colours by level", () => {
     const line = renderStatus(statusInput(sonnet, cfg), cfg, { color: true });
     expect(line).toContain("\x1b[33m███████░░░ 65%");
-    const low = { ...sonnet, context_window: { ...sonnet.context_window, used_percentage: 10, current_usage: { input_tokens: 20000 } } };
+    const low = {
+      ...sonnet,
+      context_window: { ...sonnet.context_window, used_percentage: 10, current_usage: { input_tokens: 20000 } },
+    };
     expect(renderStatus(statusInput(low, cfg), cfg, { color: true })).toContain("\x1b[32m");
-    const high = { ...sonnet, context_window: { ...sonnet.context_window, used_percentage: 80, current_usage: { input_tokens: 160000 } } };
+    const high = {
+      ...sonnet,
+      context_window: { ...sonnet.context_window, used_percentage: 80, current_usage: { input_tokens: 160000 } },
+    };
     expect(renderStatus(statusInput(high, cfg), cfg, { color: true })).toContain("\x1b[31m");
   });
   test("usable and both display modes", () => {
     const both = resolveConfig([{ "statusline.display": "both" }]);
-    expect(renderStatus(statusInput(sonnet, both), both, { color: false })).toBe("Sonnet 4.5 │ proj │ ███████░░░ 65% (78% usable) 130k/200k");
+    expect(renderStatus(statusInput(sonnet, both), both, { color: false })).toBe(
+      "Sonnet 4.5 │ proj │ ███████░░░ 65% (78% usable) 130k/200k",
+    );
     const usable = resolveConfig([{ "statusline.display": "usable" }]);
     expect(renderStatus(statusInput(sonnet, usable), usable, { color: false })).toContain("████████░░ 78%");
   });
   test("footer display matches the client's own footer", () => {
     const footer = resolveConfig([{ "statusline.display": "footer" }]);
-    const p = { ...sonnet, context_window: { context_window_size: 200000, current_usage: { input_tokens: 151050 }, used_percentage: 76 } };
+    const p = {
+      ...sonnet,
+      context_window: { context_window_size: 200000, current_usage: { input_tokens: 151050 }, used_percentage: 76 },
+    };
     expect(renderStatus(statusInput(p, footer), footer, { color: false })).toContain("████████░░ 83% 151k/200k");
   });
   test("no reading yet shows dashes", () => {

@@ -1,9 +1,21 @@
 import { describe, expect, test } from "bun:test";
-import { contextTokens, footerPct, formatTokens, monitorLevel, percentOf, reading, usablePct, windowFor } from "../../src/core/usage.ts";
+import {
+  contextTokens,
+  footerPct,
+  formatTokens,
+  monitorLevel,
+  percentOf,
+  reading,
+  usablePct,
+  windowFor,
+} from "../../src/core/usage.ts";
 
 describe("contextTokens()", () => {
   test.each([
-    [{ input_tokens: 50, cache_creation_input_tokens: 1000, cache_read_input_tokens: 170000, output_tokens: 20 }, 171050],
+    [
+      { input_tokens: 50, cache_creation_input_tokens: 1000, cache_read_input_tokens: 170000, output_tokens: 20 },
+      171050,
+    ],
     [{ input_tokens: 10 }, 10],
     [{ input_tokens: -5, cache_read_input_tokens: "9" }, 0],
     [{ input_tokens: Number.NaN, cache_creation_input_tokens: 7 }, 7],

@@ -2,14 +2,45 @@
  * Helpers to run the real Claude Code client in an isolated sandbox:
  * fresh HOME, XDG_* dirs, TMPDIR and project dir under os.tmpdir(), never the real home.
  */
-import { mkdtempSync, mkdirSync, writeFileSync, realpathSync, rmSync, readdirSync, statSync, existsSync } from "node:fs";
+import {
+  mkdtempSync,
+  mkdirSync,
+  writeFileSync,
+  realpathSync,
+  rmSync,
+  readdirSync,
+  statSync,
+  existsSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 /** Repository root (two levels above this file). */
 export const REPO_ROOT = resolve(import.meta.dir, "..", "..");
-/** The pinned real Claude Code client. */
-export const CLAUDE_BIN = join(REPO_ROOT, "node_modules", ".bin", "claude");
+/**
+ * The real Claude Code clients the suite runs against, both pinned devDependencies:
+ * `pinned` (2.1.197, the default) and `newest` (2.1.328, the npm alias `claude-code-next`).
+ * `CTX_TEST_CLIENT` picks one; never `node_modules/.bin/claude`, which either package may own.
+ */
+export const CLIENTS = {
+  pinned: {
+    version: "2.1.197",
+    bin: join(REPO_ROOT, "node_modules", "@anthropic-ai", "claude-code", "bin", "claude.exe"),
+  },
+  newest: { version: "2.1.328", bin: join(REPO_ROOT, "node_modules", "claude-code-next", "bin", "claude.exe") },
+} as const;
+/** Which client this run uses (`CTX_TEST_CLIENT`: pinned or newest; a version number works too). */
+export const CLIENT = pickClient(process.env.CTX_TEST_CLIENT);
+/** The real Claude Code client of this run. */
+export const CLAUDE_BIN = CLIENT.bin;
+
+function pickClient(name: string | undefined): (typeof CLIENTS)[keyof typeof CLIENTS] {
+  if (!name || name === "pinned" || name === CLIENTS.pinned.version) return CLIENTS.pinned;
+  if (name === "newest" || name === CLIENTS.newest.version) return CLIENTS.newest;
+  throw new Error(
+    `CTX_TEST_CLIENT=${name}: use pinned (${CLIENTS.pinned.version}) or newest (${CLIENTS.newest.version})`,
+  );
+}
 /** Model used by tests: a 200k-context one (the default model is a 1M one). */
 export const TEST_MODEL = "claude-sonnet-4-5";
 /** Tools allowed without prompting (root cannot use --dangerously-skip-permissions). */
@@ -50,19 +81,35 @@ const STRIP_ENV = /^(CLAUDECODE|CLAUDE_.*|ANTHROPIC_.*|CTX_.*|XDG_.*|TMUX|TMUX_P
 /** Creates a fresh sandbox with onboarding done, the key approved and the project trusted. */
 export async function makeSandbox(opts: SandboxOptions): Promise<Sandbox> {
   const root = realpathSync(mkdtempSync(join(tmpdir(), "ctx-e2e-")));
-  const d = (name: string): string => { const p = join(root, name); mkdirSync(p, { recursive: true }); return p; };
+  const d = (name: string): string => {
+    const p = join(root, name);
+    mkdirSync(p, { recursive: true });
+    return p;
+  };
   const home = d("home");
   const project = d("project");
   const tmp = d("tmp");
-  const xdg = { XDG_CONFIG_HOME: d("xdg/config"), XDG_STATE_HOME: d("xdg/state"), XDG_CACHE_HOME: d("xdg/cache"), XDG_DATA_HOME: d("xdg/data") };
+  const xdg = {
+    XDG_CONFIG_HOME: d("xdg/config"),
+    XDG_STATE_HOME: d("xdg/state"),
+    XDG_CACHE_HOME: d("xdg/cache"),
+    XDG_DATA_HOME: d("xdg/data"),
+  };
   mkdirSync(join(home, ".claude"), { recursive: true });
 
-  writeFileSync(join(home, ".claude.json"), JSON.stringify({
-    hasCompletedOnboarding: true,
-    theme: "dark",
-    customApiKeyResponses: { approved: [TEST_API_KEY.slice(-20)], rejected: [] },
-    projects: { [project]: { hasTrustDialogAccepted: true, allowedTools: ["Bash", "Read", "Write", "Edit"] } },
-  }, null, 2));
+  writeFileSync(
+    join(home, ".claude.json"),
+    JSON.stringify(
+      {
+        hasCompletedOnboarding: true,
+        theme: "dark",
+        customApiKeyResponses: { approved: [TEST_API_KEY.slice(-20)], rejected: [] },
+        projects: { [project]: { hasTrustDialogAccepted: true, allowedTools: ["Bash", "Read", "Write", "Edit"] } },
+      },
+      null,
+      2,
+    ),
+  );
   writeFileSync(join(home, ".claude", "settings.json"), JSON.stringify(opts.settings ?? {}, null, 2));
   for (const [rel, text] of Object.entries(opts.projectFiles ?? {})) {
     const p = join(project, rel);
@@ -83,7 +130,8 @@ export async function makeSandbox(opts: SandboxOptions): Promise<Sandbox> {
     DISABLE_TELEMETRY: "1",
     ...opts.extraEnv,
   });
-  if (env.CLAUDE_CONFIG_DIR !== undefined && !env.CLAUDE_CONFIG_DIR.startsWith(home + "/")) delete env.CLAUDE_CONFIG_DIR;
+  if (env.CLAUDE_CONFIG_DIR !== undefined && !env.CLAUDE_CONFIG_DIR.startsWith(`${home}/`))
+    delete env.CLAUDE_CONFIG_DIR;
   assertIsolated(env, root);
 
   return { root, home, project, tmp, env, cleanup: () => rmSync(root, { recursive: true, force: true }) };
@@ -93,9 +141,10 @@ export async function makeSandbox(opts: SandboxOptions): Promise<Sandbox> {
 export function assertIsolated(env: Record<string, string>, root: string): void {
   for (const k of ["HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "TMPDIR"]) {
     const v = env[k];
-    if (!v || !(v === root || v.startsWith(root + "/"))) throw new Error(`sandbox env ${k}=${v} escapes ${root}`);
+    if (!v || !(v === root || v.startsWith(`${root}/`))) throw new Error(`sandbox env ${k}=${v} escapes ${root}`);
   }
-  if (env.CLAUDE_CONFIG_DIR && !env.CLAUDE_CONFIG_DIR.startsWith(root + "/")) throw new Error("CLAUDE_CONFIG_DIR escapes sandbox");
+  if (env.CLAUDE_CONFIG_DIR && !env.CLAUDE_CONFIG_DIR.startsWith(`${root}/`))
+    throw new Error("CLAUDE_CONFIG_DIR escapes sandbox");
 }
 
 /** Result of one headless run. */
@@ -133,11 +182,22 @@ export async function runClaudeP(sandbox: Sandbox, prompt: string, opts: RunOpti
     stderr: "pipe",
   });
   let timedOut = false;
-  const timer = setTimeout(() => { timedOut = true; proc.kill("SIGKILL"); }, opts.timeoutMs ?? 45_000);
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const timer = setTimeout(() => {
+    timedOut = true;
+    proc.kill("SIGKILL");
+  }, opts.timeoutMs ?? 45_000);
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   clearTimeout(timer);
   let json: any;
-  try { json = JSON.parse(stdout); } catch { /* not JSON */ }
+  try {
+    json = JSON.parse(stdout);
+  } catch {
+    /* not JSON */
+  }
   return { code, stdout, stderr, json, timedOut };
 }
 
@@ -160,7 +220,16 @@ export function findTranscripts(sandbox: Sandbox): string[] {
 /** Parses a JSONL file into objects (skipping blank/broken lines). */
 export async function readJsonl(path: string): Promise<any[]> {
   const text = await Bun.file(path).text();
-  return text.split("\n").filter((l) => l.trim()).flatMap((l) => { try { return [JSON.parse(l)]; } catch { return []; } });
+  return text
+    .split("\n")
+    .filter((l) => l.trim())
+    .flatMap((l) => {
+      try {
+        return [JSON.parse(l)];
+      } catch {
+        return [];
+      }
+    });
 }
 
 /** A settings.json `hooks` entry running `command` for `event`. */

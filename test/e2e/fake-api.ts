@@ -85,17 +85,29 @@ export interface FakeApi {
   stop(): Promise<void>;
 }
 
-const DEFAULT_DONE: Turn = { content: [{ type: "text", text: "done." }], usage: { input_tokens: 100, output_tokens: 5 } };
+const DEFAULT_DONE: Turn = {
+  content: [{ type: "text", text: "done." }],
+  usage: { input_tokens: 100, output_tokens: 5 },
+};
 const DEFAULT_COMPACT: Turn = {
-  content: [{ type: "text", text: "<summary>\n1. Primary Request and Intent:\n   The user ran a scripted e2e session.\n</summary>" }],
+  content: [
+    {
+      type: "text",
+      text: "<summary>\n1. Primary Request and Intent:\n   The user ran a scripted e2e session.\n</summary>",
+    },
+  ],
   usage: { input_tokens: 200, output_tokens: 40 },
 };
-const DEFAULT_SIDE: Turn = { content: [{ type: "text", text: "Side reply" }], usage: { input_tokens: 20, output_tokens: 3 } };
+const DEFAULT_SIDE: Turn = {
+  content: [{ type: "text", text: "Side reply" }],
+  usage: { input_tokens: 20, output_tokens: 3 },
+};
 
 const HEADER_KEEP = /^(user-agent|anthropic-.*|x-api-key|authorization|content-type|x-app)$/i;
 
 let idCounter = 0;
-const newId = (prefix: string): string => `${prefix}_${Date.now().toString(36)}${(++idCounter).toString(36).padStart(6, "0")}`;
+const newId = (prefix: string): string =>
+  `${prefix}_${Date.now().toString(36)}${(++idCounter).toString(36).padStart(6, "0")}`;
 
 const COMPACT_MARKER = /CRITICAL: Respond with TEXT ONLY|Your task is to create a detailed summary of the conversation/;
 
@@ -113,7 +125,9 @@ function defaultIsMain(body: any): boolean {
 /** Normalises a Turn into API content blocks (tool_use ids filled in) and stop reason. */
 function materialise(turn: Turn): { blocks: any[]; stop: string; usage: Required<Usage> } {
   const blocks = turn.content.map((b) =>
-    b.type === "text" ? { type: "text", text: b.text } : { type: "tool_use", id: b.id ?? newId("toolu"), name: b.name, input: b.input },
+    b.type === "text"
+      ? { type: "text", text: b.text }
+      : { type: "tool_use", id: b.id ?? newId("toolu"), name: b.name, input: b.input },
   );
   const stop = turn.stop_reason ?? (blocks.some((b) => b.type === "tool_use") ? "tool_use" : "end_turn");
   const u = turn.usage ?? { input_tokens: 100 };
@@ -137,25 +151,47 @@ export function sseBody(turn: Turn, model: string): string {
   let out = sse("message_start", {
     type: "message_start",
     message: {
-      id: newId("msg"), type: "message", role: "assistant", model, content: [],
-      stop_reason: null, stop_sequence: null, usage: { ...startUsage, output_tokens: 1 },
+      id: newId("msg"),
+      type: "message",
+      role: "assistant",
+      model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { ...startUsage, output_tokens: 1 },
     },
   });
   blocks.forEach((b, index) => {
     if (b.type === "text") {
-      out += sse("content_block_start", { type: "content_block_start", index, content_block: { type: "text", text: "" } });
-      out += sse("content_block_delta", { type: "content_block_delta", index, delta: { type: "text_delta", text: b.text } });
-    } else {
       out += sse("content_block_start", {
-        type: "content_block_start", index, content_block: { type: "tool_use", id: b.id, name: b.name, input: {} },
+        type: "content_block_start",
+        index,
+        content_block: { type: "text", text: "" },
       });
       out += sse("content_block_delta", {
-        type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: JSON.stringify(b.input) },
+        type: "content_block_delta",
+        index,
+        delta: { type: "text_delta", text: b.text },
+      });
+    } else {
+      out += sse("content_block_start", {
+        type: "content_block_start",
+        index,
+        content_block: { type: "tool_use", id: b.id, name: b.name, input: {} },
+      });
+      out += sse("content_block_delta", {
+        type: "content_block_delta",
+        index,
+        delta: { type: "input_json_delta", partial_json: JSON.stringify(b.input) },
       });
     }
     out += sse("content_block_stop", { type: "content_block_stop", index });
   });
-  out += sse("message_delta", { type: "message_delta", delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens } });
+  out += sse("message_delta", {
+    type: "message_delta",
+    delta: { stop_reason: stop, stop_sequence: null },
+    usage: { output_tokens },
+  });
   out += sse("message_stop", { type: "message_stop" });
   return out;
 }
@@ -163,7 +199,16 @@ export function sseBody(turn: Turn, model: string): string {
 /** Builds a non-streaming JSON message for one reply. */
 export function jsonMessage(turn: Turn, model: string): unknown {
   const { blocks, stop, usage } = materialise(turn);
-  return { id: newId("msg"), type: "message", role: "assistant", model, content: blocks, stop_reason: stop, stop_sequence: null, usage };
+  return {
+    id: newId("msg"),
+    type: "message",
+    role: "assistant",
+    model,
+    content: blocks,
+    stop_reason: stop,
+    stop_sequence: null,
+    usage,
+  };
 }
 
 /** Starts the fake API on 127.0.0.1 with a random port. */
@@ -199,22 +244,42 @@ export async function startFakeApi(script: Script): Promise<FakeApi> {
     async fetch(r) {
       const u = new URL(r.url);
       const headers: Record<string, string> = {};
-      r.headers.forEach((v, k) => { if (HEADER_KEEP.test(k)) headers[k] = v; });
+      r.headers.forEach((v, k) => {
+        if (HEADER_KEEP.test(k)) headers[k] = v;
+      });
       let body: any;
       const raw = r.method === "GET" || r.method === "HEAD" ? "" : await r.text();
-      if (raw) { try { body = JSON.parse(raw); } catch { body = raw; } }
+      if (raw) {
+        try {
+          body = JSON.parse(raw);
+        } catch {
+          body = raw;
+        }
+      }
       const isMessages = r.method === "POST" && u.pathname === "/v1/messages";
       const main = isMessages && isMain(body);
       const kind = !isMessages ? "other" : main ? "main" : isCompactBody(body) ? "compact" : "side";
-      const req: LoggedRequest = { method: r.method, path: u.pathname + u.search, headers, body, isMain: main, kind, index: -1 };
+      const req: LoggedRequest = {
+        method: r.method,
+        path: u.pathname + u.search,
+        headers,
+        body,
+        isMain: main,
+        kind,
+        index: -1,
+      };
       requests.push(req);
 
-      if ((r.method === "HEAD" || r.method === "GET") && u.pathname === "/") return new Response(r.method === "HEAD" ? null : "ok");
+      if ((r.method === "HEAD" || r.method === "GET") && u.pathname === "/")
+        return new Response(r.method === "HEAD" ? null : "ok");
       if (r.method === "POST" && u.pathname === "/v1/messages/count_tokens") {
         return Response.json({ input_tokens: Math.max(1, Math.ceil(raw.length / 4)) });
       }
       if (!isMessages) {
-        return Response.json({ type: "error", error: { type: "not_found_error", message: `no route ${r.method} ${u.pathname}` } }, { status: 404 });
+        return Response.json(
+          { type: "error", error: { type: "not_found_error", message: `no route ${r.method} ${u.pathname}` } },
+          { status: 404 },
+        );
       }
       const turn = kind === "main" ? nextMain(req) : kind === "compact" ? nextCompact(req) : nextSide(req);
       if (turn.delayMs) await Bun.sleep(turn.delayMs);
@@ -236,7 +301,9 @@ export async function startFakeApi(script: Script): Promise<FakeApi> {
     mainRequests: () => requests.filter((q) => q.isMain),
     sideRequests: () => requests.filter((q) => q.kind === "side"),
     compactRequests: () => requests.filter((q) => q.kind === "compact"),
-    stop: async () => { await server.stop(true); },
+    stop: async () => {
+      await server.stop(true);
+    },
   };
 }
 

@@ -14,12 +14,17 @@ afterEach(async () => {
   await tmux?.kill();
   await api?.stop();
   sb?.cleanup();
-  tmux = undefined; api = undefined; sb = undefined;
+  tmux = undefined;
+  api = undefined;
+  sb = undefined;
 });
 
 test("headless: tool_use Bash round-trips through the fake API", async () => {
   api = await startFakeApi([
-    { content: [{ type: "tool_use", name: "Bash", input: { command: "echo hello-e2e", description: "echo" } }], usage: { input_tokens: 1000 } },
+    {
+      content: [{ type: "tool_use", name: "Bash", input: { command: "echo hello-e2e", description: "echo" } }],
+      usage: { input_tokens: 1000 },
+    },
     { content: [{ type: "text", text: "All good" }], usage: { input_tokens: 2000 } },
   ]);
   sb = await makeSandbox({ apiUrl: api.url });
@@ -65,19 +70,33 @@ test("interactive: statusLine in tmux shows SL-OK and gets the scripted usage", 
   api = await startFakeApi([{ content: [{ type: "text", text: "Hello from fake" }], usage }]);
   sb = await makeSandbox({ apiUrl: api.url });
   const rec = join(sb.tmp, "sl.jsonl");
-  await Bun.write(join(sb.home, ".claude", "settings.json"), JSON.stringify({
-    statusLine: { type: "command", command: `sh -c 'cat >> ${rec}; echo >> ${rec}; echo SL-OK'` },
-  }));
-  tmux = await startTmux({ dir: sb.tmp, command: [CLAUDE_BIN, "--model", TEST_MODEL], env: sb.env, cwd: sb.project, width: 200, height: 50 });
+  await Bun.write(
+    join(sb.home, ".claude", "settings.json"),
+    JSON.stringify({
+      statusLine: { type: "command", command: `sh -c 'cat >> ${rec}; echo >> ${rec}; echo SL-OK'` },
+    }),
+  );
+  tmux = await startTmux({
+    dir: sb.tmp,
+    command: [CLAUDE_BIN, "--model", TEST_MODEL],
+    env: sb.env,
+    cwd: sb.project,
+    width: 200,
+    height: 50,
+  });
   await tmux.waitFor(/^❯/m, 30_000);
   await tmux.sendText("hello there");
   await tmux.waitFor(/Hello from fake/, 30_000);
   // The status line is re-run (debounced ~300 ms) after the reply's usage arrives.
-  const expected = Math.round((50 + 1000 + 30000) / 200000 * 100);
+  const expected = Math.round(((50 + 1000 + 30000) / 200000) * 100);
   let last: any;
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
-    const lines = existsSync(rec) ? readFileSync(rec, "utf8").split("\n").filter((l) => l.trim()) : [];
+    const lines = existsSync(rec)
+      ? readFileSync(rec, "utf8")
+          .split("\n")
+          .filter((l) => l.trim())
+      : [];
     last = lines.length ? JSON.parse(lines[lines.length - 1]!) : undefined;
     if (last?.context_window?.used_percentage != null) break;
     await Bun.sleep(200);

@@ -21,7 +21,11 @@ const snapshot = args.includes("--snapshot");
 
 const raw = await new Response(Bun.stdin.stream()).text();
 let stdin: unknown = raw;
-try { stdin = JSON.parse(raw); } catch { /* keep raw */ }
+try {
+  stdin = JSON.parse(raw);
+} catch {
+  /* keep raw */
+}
 const rec: Record<string, unknown> = { label, at: Date.now(), stdin };
 const tp = (stdin as { transcript_path?: string } | null)?.transcript_path;
 const t0 = Date.now();
@@ -30,14 +34,18 @@ if (snapshot && typeof tp === "string") {
   rec.transcriptAtCall = read(tp);
   const id = (stdin as { tool_use_id?: string }).tool_use_id;
   if (typeof id === "string") {
-    const has = (t: string | null): boolean => !!t && t.split("\n").some((l) => l.includes('"type":"assistant"') && l.includes(id));
+    const has = (t: string | null): boolean =>
+      !!t && t.split("\n").some((l) => l.includes('"type":"assistant"') && l.includes(id));
     rec.flushWaitMs = null;
     while (Date.now() - t0 < 3000) {
-      if (has(read(tp))) { rec.flushWaitMs = Date.now() - t0; break; }
+      if (has(read(tp))) {
+        rec.flushWaitMs = Date.now() - t0;
+        break;
+      }
       await Bun.sleep(5);
     }
   }
 }
 const dir = process.env.E2E_RECORD_DIR;
-if (dir) appendFileSync(join(dir, "records.jsonl"), JSON.stringify(rec) + "\n");
-if (toPrint !== undefined) process.stdout.write(toPrint + "\n");
+if (dir) appendFileSync(join(dir, "records.jsonl"), `${JSON.stringify(rec)}\n`);
+if (toPrint !== undefined) process.stdout.write(`${toPrint}\n`);

@@ -20,13 +20,22 @@ afterEach(async () => {
 });
 
 const turns: Turn[] = [
-  { content: [{ type: "tool_use", name: "Bash", input: { command: "echo step-1", description: "step" } }], usage: { input_tokens: 100, cache_read_input_tokens: 131_900, output_tokens: 20 } },
-  { content: [{ type: "text", text: "Done." }], usage: { input_tokens: 100, cache_read_input_tokens: 132_500, output_tokens: 10 } },
+  {
+    content: [{ type: "tool_use", name: "Bash", input: { command: "echo step-1", description: "step" } }],
+    usage: { input_tokens: 100, cache_read_input_tokens: 131_900, output_tokens: 20 },
+  },
+  {
+    content: [{ type: "text", text: "Done." }],
+    usage: { input_tokens: 100, cache_read_input_tokens: 132_500, output_tokens: 10 },
+  },
 ];
 
 test("e2e: the hooks ctx install wrote fire in the real client; uninstall restores the user's settings", async () => {
   api = await startFakeApi((_req, i) => turns[i % turns.length]);
-  const userHook = { matcher: "Bash", hooks: [{ type: "command", command: 'touch "$CLAUDE_PROJECT_DIR/user-hook-ran"' }] };
+  const userHook = {
+    matcher: "Bash",
+    hooks: [{ type: "command", command: 'touch "$CLAUDE_PROJECT_DIR/user-hook-ran"' }],
+  };
   const original = { cleanupPeriodDays: 30, hooks: { PostToolUse: [userHook] } };
   sandbox = await makeSandbox({ apiUrl: api.url, settings: original });
   const env = { ...sandbox.env, PATH: `${dirname(CTX_BIN)}:${sandbox.env.PATH}` };

@@ -11,30 +11,61 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { startFakeApi, contentText, type Block, type FakeApi, type LoggedRequest, type Turn } from "./fake-api.ts";
-import { makeSandbox, runClaudeP, findTranscripts, readJsonl, CLAUDE_BIN, REPO_ROOT, TEST_MODEL, type Sandbox } from "./claude.ts";
+import { makeSandbox, runClaudeP, findTranscripts, CLAUDE_BIN, REPO_ROOT, TEST_MODEL, type Sandbox } from "./claude.ts";
 import { startTmux } from "./tmux.ts";
 
 const OUT = join(REPO_ROOT, "test", "fixtures");
 const BUN = join(REPO_ROOT, "node_modules", ".bin", "bun");
 const RECORDER = join(REPO_ROOT, "test", "e2e", "hook-recorder.ts");
 const PLACEHOLDER = "/tmp/ctx-fixture";
-const EVENTS = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "Stop",
-  "SubagentStart", "SubagentStop", "PreCompact", "PostCompact", "Notification", "SessionEnd"];
+const EVENTS = [
+  "SessionStart",
+  "UserPromptSubmit",
+  "PreToolUse",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "Stop",
+  "SubagentStart",
+  "SubagentStop",
+  "PreCompact",
+  "PostCompact",
+  "Notification",
+  "SessionEnd",
+];
 
-interface Rec { label: string; at: number; stdin: any; transcriptAtCall?: string | null; flushWaitMs?: number | null }
+interface Rec {
+  label: string;
+  at: number;
+  stdin: any;
+  transcriptAtCall?: string | null;
+  flushWaitMs?: number | null;
+}
 
 const text = (t: string): Block => ({ type: "text", text: t });
 const tool = (name: string, input: Record<string, unknown>): Block => ({ type: "tool_use", name, input });
 /** Usage totalling `total` context tokens, mostly cache reads. */
-const u = (total: number, out = 120) => ({ input_tokens: 50, cache_creation_input_tokens: 1500, cache_read_input_tokens: total - 1550, output_tokens: out });
+const u = (total: number, out = 120) => ({
+  input_tokens: 50,
+  cache_creation_input_tokens: 1500,
+  cache_read_input_tokens: total - 1550,
+  output_tokens: out,
+});
 
 /** settings.json recording every hook event (and the statusLine) via hook-recorder.ts. */
 function recordingSettings(): object {
   const hooks: Record<string, object[]> = {};
   for (const e of EVENTS) {
-    hooks[e] = [{ ...(/Tool/.test(e) ? { matcher: "*" } : {}), hooks: [{ type: "command", command: `${BUN} ${RECORDER} ${e} --snapshot` }] }];
+    hooks[e] = [
+      {
+        ...(/Tool/.test(e) ? { matcher: "*" } : {}),
+        hooks: [{ type: "command", command: `${BUN} ${RECORDER} ${e} --snapshot` }],
+      },
+    ];
   }
-  return { hooks, statusLine: { type: "command", command: `${BUN} ${RECORDER} statusLine --print SL-REC`, padding: 0 } };
+  return {
+    hooks,
+    statusLine: { type: "command", command: `${BUN} ${RECORDER} statusLine --print SL-REC`, padding: 0 },
+  };
 }
 
 async function sandbox(api: FakeApi): Promise<Sandbox> {
@@ -46,7 +77,10 @@ async function sandbox(api: FakeApi): Promise<Sandbox> {
 function records(sb: Sandbox): Rec[] {
   const p = join(sb.root, "records.jsonl");
   if (!existsSync(p)) return [];
-  return readFileSync(p, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Rec);
+  return readFileSync(p, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Rec);
 }
 
 /** Replaces sandbox paths (and their dashed project-dir form) with the placeholder. */
@@ -79,20 +113,38 @@ function copyTranscript(sb: Sandbox, sessionId: string, name: string): void {
   walk(companion);
 }
 
-const pretty = (v: unknown, sb: Sandbox): string => sanitize(JSON.stringify(v, null, 2), sb) + "\n";
+const pretty = (v: unknown, sb: Sandbox): string => `${sanitize(JSON.stringify(v, null, 2), sb)}\n`;
 
 /** For each PostToolUse record: was the requesting assistant line (with usage) already in the transcript? */
 function postToolUseFlush(recs: Rec[]): object[] {
-  return recs.filter((r) => r.label === "PostToolUse" || r.label === "PostToolUseFailure").map((r) => {
-    const lines = (r.transcriptAtCall ?? "").split("\n").filter(Boolean).map((l) => JSON.parse(l));
-    const asst = lines.find((l) => l.type === "assistant" && JSON.stringify(l.message?.content ?? []).includes(r.stdin.tool_use_id));
-    const result = lines.find((l) => l.type === "user" && JSON.stringify(l.message?.content ?? []).includes(r.stdin.tool_use_id));
-    return { event: r.label, tool: r.stdin.tool_name, flushWaitMs: r.flushWaitMs, assistantLineWritten: !!asst, assistantHasUsage: !!asst?.message?.usage, toolResultWritten: !!result, transcriptLines: lines.length };
-  });
+  return recs
+    .filter((r) => r.label === "PostToolUse" || r.label === "PostToolUseFailure")
+    .map((r) => {
+      const lines = (r.transcriptAtCall ?? "")
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l));
+      const asst = lines.find(
+        (l) => l.type === "assistant" && JSON.stringify(l.message?.content ?? []).includes(r.stdin.tool_use_id),
+      );
+      const result = lines.find(
+        (l) => l.type === "user" && JSON.stringify(l.message?.content ?? []).includes(r.stdin.tool_use_id),
+      );
+      return {
+        event: r.label,
+        tool: r.stdin.tool_name,
+        flushWaitMs: r.flushWaitMs,
+        assistantLineWritten: !!asst,
+        assistantHasUsage: !!asst?.message?.usage,
+        toolResultWritten: !!result,
+        transcriptLines: lines.length,
+      };
+    });
 }
 
 const observations: Record<string, unknown> = { clientVersion: "2.1.197", recordedAt: new Date().toISOString() };
-const firstOf = (recs: Rec[], label: string, pred: (r: Rec) => boolean = () => true): Rec | undefined => recs.find((r) => r.label === label && pred(r));
+const firstOf = (recs: Rec[], label: string, pred: (r: Rec) => boolean = () => true): Rec | undefined =>
+  recs.find((r) => r.label === label && pred(r));
 
 /** (a) TaskCreate/TaskUpdate, Write, Read, Edit, failing Bash; usage rising per turn. */
 async function recordToolsSession(): Promise<void> {
@@ -100,14 +152,30 @@ async function recordToolsSession(): Promise<void> {
   const file = (): string => join(sbRef!.project, "notes.txt");
   const api = await startFakeApi((_req, i) => {
     const turns: Turn[] = [
-      { content: [text("I'll track this."), tool("TaskCreate", { subject: "Write notes file", description: "Create notes.txt and fix its second line", activeForm: "Writing notes file" })], usage: u(8000) },
+      {
+        content: [
+          text("I'll track this."),
+          tool("TaskCreate", {
+            subject: "Write notes file",
+            description: "Create notes.txt and fix its second line",
+            activeForm: "Writing notes file",
+          }),
+        ],
+        usage: u(8000),
+      },
       { content: [tool("TaskUpdate", { taskId: "1", status: "in_progress" })], usage: u(9500) },
       { content: [tool("Write", { file_path: file(), content: "alpha\nbeta\n" })], usage: u(11000) },
       { content: [tool("Read", { file_path: file() })], usage: u(12500) },
       { content: [tool("Edit", { file_path: file(), old_string: "beta", new_string: "gamma" })], usage: u(14000) },
-      { content: [tool("Bash", { command: "ls /nonexistent-ctx-fixture", description: "List a missing directory" })], usage: u(15500) },
+      {
+        content: [tool("Bash", { command: "ls /nonexistent-ctx-fixture", description: "List a missing directory" })],
+        usage: u(15500),
+      },
       { content: [tool("TaskUpdate", { taskId: "1", status: "completed" })], usage: u(17000) },
-      { content: [text("Done: notes.txt written and edited; the missing directory does not exist.")], usage: u(18500, 40) },
+      {
+        content: [text("Done: notes.txt written and edited; the missing directory does not exist.")],
+        usage: u(18500, 40),
+      },
     ];
     return turns[i];
   });
@@ -118,14 +186,22 @@ async function recordToolsSession(): Promise<void> {
     const sid = r.json.session_id as string;
     copyTranscript(sb, sid, "tools-session");
     const recs = records(sb);
-    for (const e of ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "Stop", "SessionEnd"]) {
+    for (const e of [
+      "SessionStart",
+      "UserPromptSubmit",
+      "PreToolUse",
+      "PostToolUse",
+      "PostToolUseFailure",
+      "Stop",
+      "SessionEnd",
+    ]) {
       const rec = firstOf(recs, e);
       if (rec) writeOut(`hooks/${e}.json`, pretty(rec.stdin, sb));
     }
     const task = firstOf(recs, "PostToolUse", (x) => x.stdin.tool_name === "TaskCreate");
     if (task) writeOut("hooks/PostToolUse-TaskCreate.json", pretty(task.stdin, sb));
     const headlessResult = JSON.parse(sanitize(r.stdout, sb));
-    writeOut("headless-result.json", JSON.stringify(headlessResult, null, 2) + "\n");
+    writeOut("headless-result.json", `${JSON.stringify(headlessResult, null, 2)}\n`);
     observations.headless = {
       hookOrder: recs.map((x) => x.label + (x.stdin?.tool_name ? `:${x.stdin.tool_name}` : "")),
       statusLineCalls: recs.filter((x) => x.label === "statusLine").length,
@@ -134,12 +210,16 @@ async function recordToolsSession(): Promise<void> {
       mainRequests: api.mainRequests().length,
       sideRequests: api.sideRequests().map((q) => contentText(q.body?.messages?.at(-1)?.content).slice(0, 120)),
     };
-  } finally { await api.stop(); sb.cleanup(); }
+  } finally {
+    await api.stop();
+    sb.cleanup();
+  }
 }
 
 /** (b) A subagent via the Agent tool: parent transcript + `<session>/subagents/agent-*.jsonl`. */
 async function recordSubagentSession(): Promise<void> {
-  const isSub = (req: LoggedRequest): boolean => contentText(req.body?.messages?.[0]?.content).includes("SUBAGENT-TASK");
+  const isSub = (req: LoggedRequest): boolean =>
+    contentText(req.body?.messages?.[0]?.content).includes("SUBAGENT-TASK");
   const api = await startFakeApi((req) => {
     const step = (req.body?.messages ?? []).filter((m: any) => m.role === "assistant").length;
     if (isSub(req)) {
@@ -148,7 +228,16 @@ async function recordSubagentSession(): Promise<void> {
         : { content: [text("Subagent result: the answer is 42.")], usage: u(7000, 30) };
     }
     return step === 0
-      ? { content: [tool("Agent", { description: "Find the answer", prompt: "SUBAGENT-TASK: run echo and report the answer", subagent_type: "general-purpose" })], usage: u(20000) }
+      ? {
+          content: [
+            tool("Agent", {
+              description: "Find the answer",
+              prompt: "SUBAGENT-TASK: run echo and report the answer",
+              subagent_type: "general-purpose",
+            }),
+          ],
+          usage: u(20000),
+        }
       : { content: [text("The subagent says 42.")], usage: u(21000, 20) };
   });
   const sb = await sandbox(api);
@@ -157,16 +246,27 @@ async function recordSubagentSession(): Promise<void> {
     if (r.code !== 0) throw new Error(`subagent session failed: ${r.stderr}`);
     copyTranscript(sb, r.json.session_id, "subagent-session");
     const recs = records(sb);
-    for (const e of ["SubagentStart", "SubagentStop"]) { const x = firstOf(recs, e); if (x) writeOut(`hooks/${e}.json`, pretty(x.stdin, sb)); }
+    for (const e of ["SubagentStart", "SubagentStop"]) {
+      const x = firstOf(recs, e);
+      if (x) writeOut(`hooks/${e}.json`, pretty(x.stdin, sb));
+    }
     const agentPost = firstOf(recs, "PostToolUse", (x) => x.stdin.tool_name === "Agent");
     if (agentPost) writeOut("hooks/PostToolUse-Agent.json", pretty(agentPost.stdin, sb));
     observations.subagent = {
-      hookOrder: recs.map((x) => x.label + (x.stdin?.tool_name ? `:${x.stdin.tool_name}` : "") + (x.stdin?.agent_id ? `@${x.stdin.agent_id}` : "")),
+      hookOrder: recs.map(
+        (x) =>
+          x.label +
+          (x.stdin?.tool_name ? `:${x.stdin.tool_name}` : "") +
+          (x.stdin?.agent_id ? `@${x.stdin.agent_id}` : ""),
+      ),
       files: findTranscripts(sb).map((f) => sanitize(f, sb)),
       subagentToolCount: api.mainRequests().filter(isSub)[0]?.body?.tools?.length,
       parentToolCount: api.mainRequests().find((q) => !isSub(q))?.body?.tools?.length,
     };
-  } finally { await api.stop(); sb.cleanup(); }
+  } finally {
+    await api.stop();
+    sb.cleanup();
+  }
 }
 
 /** (c) Headless compaction: a run, then `-p /compact --resume`, then one more `--resume` turn. */
@@ -177,7 +277,14 @@ async function recordCompactSession(): Promise<void> {
       { content: [text("Built.")], usage: u(90000, 30) },
       { content: [text("Continuing after compaction.")], usage: u(6000, 20) },
     ],
-    compact: () => ({ content: [text("<analysis>scripted</analysis>\n<summary>\n1. Primary Request and Intent:\n   Build the project.\n2. Pending Tasks:\n   None.\n</summary>")], usage: u(90100, 800) }),
+    compact: () => ({
+      content: [
+        text(
+          "<analysis>scripted</analysis>\n<summary>\n1. Primary Request and Intent:\n   Build the project.\n2. Pending Tasks:\n   None.\n</summary>",
+        ),
+      ],
+      usage: u(90100, 800),
+    }),
   });
   const sb = await sandbox(api);
   try {
@@ -188,7 +295,10 @@ async function recordCompactSession(): Promise<void> {
     if (r1.code || r2.code || r3.code) throw new Error(`compact session failed: ${r1.stderr}${r2.stderr}${r3.stderr}`);
     copyTranscript(sb, sid, "compact-session");
     const recs = records(sb);
-    for (const e of ["PreCompact", "PostCompact"]) { const x = firstOf(recs, e); if (x) writeOut(`hooks/${e}.json`, pretty(x.stdin, sb)); }
+    for (const e of ["PreCompact", "PostCompact"]) {
+      const x = firstOf(recs, e);
+      if (x) writeOut(`hooks/${e}.json`, pretty(x.stdin, sb));
+    }
     for (const src of ["resume", "compact"]) {
       const x = firstOf(recs, "SessionStart", (y) => y.stdin.source === src);
       if (x) writeOut(`hooks/SessionStart-${src}.json`, pretty(x.stdin, sb));
@@ -197,12 +307,17 @@ async function recordCompactSession(): Promise<void> {
     observations.compact = {
       hookOrderOfCompactRun: recs.map((x) => x.label + (x.stdin?.source ? `(${x.stdin.source})` : "")),
       compactRequest: cq && {
-        tools: cq.body?.tools?.length ?? 0, stream: cq.body?.stream, model: cq.body?.model,
+        tools: cq.body?.tools?.length ?? 0,
+        stream: cq.body?.stream,
+        model: cq.body?.model,
         lastUserTextHead: contentText(cq.body?.messages?.at(-1)?.content).slice(0, 300),
       },
       compactResult: JSON.parse(sanitize(r2.stdout, sb)),
     };
-  } finally { await api.stop(); sb.cleanup(); }
+  } finally {
+    await api.stop();
+    sb.cleanup();
+  }
 }
 
 /** Interactive in tmux: statusLine payloads before/after replies and after /compact; PostToolUse flush timing. */
@@ -215,11 +330,21 @@ async function recordInteractive(): Promise<void> {
     ],
   });
   const sb = await sandbox(api);
-  const t = await startTmux({ dir: sb.tmp, command: [CLAUDE_BIN, "--model", TEST_MODEL], env: sb.env, cwd: sb.project, width: 200, height: 50 });
+  const t = await startTmux({
+    dir: sb.tmp,
+    command: [CLAUDE_BIN, "--model", TEST_MODEL],
+    env: sb.env,
+    cwd: sb.project,
+    width: 200,
+    height: 50,
+  });
   const sl = (): Rec[] => records(sb).filter((r) => r.label === "statusLine");
   const until = async (cond: () => boolean, ms: number, what: string): Promise<void> => {
     const end = Date.now() + ms;
-    while (!cond()) { if (Date.now() > end) throw new Error(`timeout: ${what}\n${await t.capture()}`); await Bun.sleep(200); }
+    while (!cond()) {
+      if (Date.now() > end) throw new Error(`timeout: ${what}\n${await t.capture()}`);
+      await Bun.sleep(200);
+    }
   };
   try {
     await t.waitFor(/^❯/m, 30_000);
@@ -230,7 +355,10 @@ async function recordInteractive(): Promise<void> {
     await until(() => sl().some((r) => r.stdin?.context_window?.used_percentage === 76), 15_000, "statusLine at 76%");
     const mid = sl().find((r) => r.stdin?.context_window?.used_percentage === 60);
     if (mid) writeOut("statusline/after-tool-turn-120k.json", pretty(mid.stdin, sb));
-    writeOut("statusline/after-reply-151k.json", pretty(sl().find((r) => r.stdin?.context_window?.used_percentage === 76)!.stdin, sb));
+    writeOut(
+      "statusline/after-reply-151k.json",
+      pretty(sl().find((r) => r.stdin?.context_window?.used_percentage === 76)!.stdin, sb),
+    );
     const before = sl().length;
     await t.sendText("/compact");
     await until(() => api.compactRequests().length > 0, 30_000, "compact request");
@@ -244,7 +372,12 @@ async function recordInteractive(): Promise<void> {
     const end = firstOf(recs, "SessionEnd");
     if (end) writeOut("hooks/SessionEnd-interactive.json", pretty(end.stdin, sb));
     observations.interactive = {
-      hookOrder: recs.map((x) => x.label + (x.stdin?.tool_name ? `:${x.stdin.tool_name}` : "") + (x.label === "statusLine" ? `(${x.stdin?.context_window?.used_percentage})` : "")),
+      hookOrder: recs.map(
+        (x) =>
+          x.label +
+          (x.stdin?.tool_name ? `:${x.stdin.tool_name}` : "") +
+          (x.label === "statusLine" ? `(${x.stdin?.context_window?.used_percentage})` : ""),
+      ),
       postToolUseFlush: postToolUseFlush(recs),
       statusLineCalls: sl().length,
       compactRequestTools: api.compactRequests()[0]?.body?.tools?.length ?? 0,
@@ -252,7 +385,11 @@ async function recordInteractive(): Promise<void> {
     };
     const sid = end?.stdin?.session_id;
     if (sid) copyTranscript(sb, sid, "interactive-compact-session");
-  } finally { await t.kill(); await api.stop(); sb.cleanup(); }
+  } finally {
+    await t.kill();
+    await api.stop();
+    sb.cleanup();
+  }
 }
 
 // Remove only the transcript fixtures this script owns; hooks/ and statusline/ files are overwritten
@@ -260,11 +397,17 @@ async function recordInteractive(): Promise<void> {
 const tdir = join(OUT, "transcripts");
 if (existsSync(tdir)) {
   for (const n of readdirSync(tdir)) {
-    if (/^(tools-session|subagent-session|compact-session|interactive-compact-session)/.test(n)) rmSync(join(tdir, n), { recursive: true, force: true });
+    if (/^(tools-session|subagent-session|compact-session|interactive-compact-session)/.test(n))
+      rmSync(join(tdir, n), { recursive: true, force: true });
   }
 }
 await recordToolsSession();
 await recordSubagentSession();
 await recordCompactSession();
 await recordInteractive();
-writeOut("observations.json", JSON.stringify(observations, null, 2).replace(/\/tmp\/ctx-e2e-[A-Za-z0-9]+/g, PLACEHOLDER).replace(/-tmp-ctx-e2e-[A-Za-z0-9]+/g, "-tmp-ctx-fixture") + "\n");
+writeOut(
+  "observations.json",
+  `${JSON.stringify(observations, null, 2)
+    .replace(/\/tmp\/ctx-e2e-[A-Za-z0-9]+/g, PLACEHOLDER)
+    .replace(/-tmp-ctx-e2e-[A-Za-z0-9]+/g, "-tmp-ctx-fixture")}\n`,
+);

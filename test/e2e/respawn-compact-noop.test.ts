@@ -20,13 +20,21 @@ const describe = () => explain(sup);
 
 test("e2e respawn: a /compact that leaves usage at 91 % is followed by the full cycle (finalize, /clear, kickstart)", async () => {
   api = await startFakeApi({
-    main: (req): Turn => lastUserText(req).includes(KICK) && !lastToolResults(req).length
-      ? { content: [{ type: "text", text: "Resumed." }], usage: usageAt(20) }
-      : { content: [{ type: "text", text: "Done with the first part." }], usage: usageAt(91) },
+    main: (req): Turn =>
+      lastUserText(req).includes(KICK) && !lastToolResults(req).length
+        ? { content: [{ type: "text", text: "Resumed." }], usage: usageAt(20) }
+        : { content: [{ type: "text", text: "Done with the first part." }], usage: usageAt(91) },
     side: () => undefined,
   });
   sup = await superviseSession(api, "Do the first part", { CTX_RESPAWN_KICKSTART_PROMPT: KICK });
-  const rec = await waitUntil(() => { const r = sup!.record(); return r?.cycles >= 2 && r; }, 120_000, describe);
+  const rec = await waitUntil(
+    () => {
+      const r = sup!.record();
+      return r?.cycles >= 2 && r;
+    },
+    120_000,
+    describe,
+  );
   const steps = rec.events.filter((e: any) => e.event === "step").map((e: any) => e.detail);
   expect(steps).toEqual(["compact", "finalize", "clear", "kickstart"]);
   const progress = rec.events.find((e: any) => e.event === "progress");

@@ -27,22 +27,59 @@ export interface Supervised {
   cleanup(): Promise<void>;
 }
 
-const EVENTS = ["SessionStart", "UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "Stop", "PreCompact", "SessionEnd"];
+const EVENTS = [
+  "SessionStart",
+  "UserPromptSubmit",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "Stop",
+  "PreCompact",
+  "SessionEnd",
+];
 
 /** Starts (with `events`: only those wired to ctx track) `ctx respawn start --name e2e -- <claude args> <prompt>` in a fresh sandbox. */
-export async function superviseSession(api: FakeApi, prompt: string, respawnEnv: Record<string, string>, events = EVENTS): Promise<Supervised> {
+export async function superviseSession(
+  api: FakeApi,
+  prompt: string,
+  respawnEnv: Record<string, string>,
+  events = EVENTS,
+): Promise<Supervised> {
   const hooks: Record<string, object[]> = { SessionStart: [] };
   for (const e of events) hooks[e] = hookEntry(`${CTX_BIN} track`, e.startsWith("PostToolUse") ? "*" : undefined);
   hooks.SessionStart = [...hooks.SessionStart!, ...hookEntry(`${CTX_BIN} resume --hook`)];
   const sandbox = await makeSandbox({ apiUrl: api.url, settings: { hooks } });
   const env: Record<string, string> = {
-    ...sandbox.env, TMUX_TMPDIR: sandbox.tmp, CTX_CLAUDE: CLAUDE_BIN, CTX_RESPAWN_POLL_MS: "250", CTX_RESPAWN_QUIET_MS: "1200",
-    CTX_RESPAWN_COOLDOWN_S: "0", CTX_RESPAWN_ENTER_DELAY_MS: "150", ...respawnEnv,
+    ...sandbox.env,
+    TMUX_TMPDIR: sandbox.tmp,
+    CTX_CLAUDE: CLAUDE_BIN,
+    CTX_RESPAWN_POLL_MS: "250",
+    CTX_RESPAWN_QUIET_MS: "1200",
+    CTX_RESPAWN_COOLDOWN_S: "0",
+    CTX_RESPAWN_ENTER_DELAY_MS: "150",
+    ...respawnEnv,
   };
   delete env.TMUX;
   delete env.TMUX_PANE;
-  const args = ["respawn", "start", "--name", "e2e", "--", "--model", TEST_MODEL, "--allowedTools", ...ALLOWED_TOOLS, "--", prompt];
-  const proc = Bun.spawn([CTX_BIN, ...args], { cwd: sandbox.project, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const args = [
+    "respawn",
+    "start",
+    "--name",
+    "e2e",
+    "--",
+    "--model",
+    TEST_MODEL,
+    "--allowedTools",
+    ...ALLOWED_TOOLS,
+    "--",
+    prompt,
+  ];
+  const proc = Bun.spawn([CTX_BIN, ...args], {
+    cwd: sandbox.project,
+    env,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   let stderr = "";
   void (async () => {
     for await (const chunk of proc.stderr as ReadableStream<Uint8Array>) stderr += new TextDecoder().decode(chunk);
@@ -54,7 +91,10 @@ export async function superviseSession(api: FakeApi, prompt: string, respawnEnv:
     return { code, out };
   };
   return {
-    sandbox, proc, env, tmux,
+    sandbox,
+    proc,
+    env,
+    tmux,
     record: () => {
       try {
         return JSON.parse(readFileSync(recordFile, "utf8"));
@@ -73,7 +113,11 @@ export async function superviseSession(api: FakeApi, prompt: string, respawnEnv:
 }
 
 /** Polls `check` until it returns a truthy value; throws with `describe()` on timeout. */
-export async function waitUntil<T>(check: () => T | undefined | false, timeoutMs: number, describe: () => string): Promise<T> {
+export async function waitUntil<T>(
+  check: () => T | undefined | false,
+  timeoutMs: number,
+  describe: () => string,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = check();

@@ -18,13 +18,32 @@ const describe = () => explain(sup);
 
 test("e2e respawn: at compact_at the idle session is compacted with the configured instructions", async () => {
   api = await startFakeApi({
-    main: (_req, i): Turn => i < 3
-      ? { content: [{ type: "tool_use", name: "Bash", input: { command: `echo step-${i}`, description: "migrate" } }], usage: usageAt(40 + 10 * i) }
-      : { content: [{ type: "text", text: "Half of the migration is done." }], usage: usageAt(87) },
-    side: (req) => (allText(req).includes("KEEP-STATE-5521") ? { content: [{ type: "text", text: "<summary>Migration half done; next: the other half.</summary>" }], usage: { input_tokens: 5000, output_tokens: 50 } } : undefined),
+    main: (_req, i): Turn =>
+      i < 3
+        ? {
+            content: [{ type: "tool_use", name: "Bash", input: { command: `echo step-${i}`, description: "migrate" } }],
+            usage: usageAt(40 + 10 * i),
+          }
+        : { content: [{ type: "text", text: "Half of the migration is done." }], usage: usageAt(87) },
+    side: (req) =>
+      allText(req).includes("KEEP-STATE-5521")
+        ? {
+            content: [{ type: "text", text: "<summary>Migration half done; next: the other half.</summary>" }],
+            usage: { input_tokens: 5000, output_tokens: 50 },
+          }
+        : undefined,
   });
-  sup = await superviseSession(api, "Migrate the database layer", { CTX_RESPAWN_COMPACT_PROMPT: "/compact KEEP-STATE-5521 keep the task state" });
-  const rec = await waitUntil(() => { const r = sup!.record(); return r?.cycles >= 1 && r; }, 90_000, describe);
+  sup = await superviseSession(api, "Migrate the database layer", {
+    CTX_RESPAWN_COMPACT_PROMPT: "/compact KEEP-STATE-5521 keep the task state",
+  });
+  const rec = await waitUntil(
+    () => {
+      const r = sup!.record();
+      return r?.cycles >= 1 && r;
+    },
+    90_000,
+    describe,
+  );
   expect(rec.events.filter((e: any) => e.event === "step").map((e: any) => e.detail)).toEqual(["compact"]);
   expect(rec.events.find((e: any) => e.event === "cycle_start").detail).toContain("compact at 87%");
   // The client ran the compaction with our instructions.
@@ -37,15 +56,35 @@ test("e2e respawn: at compact_at the idle session is compacted with the configur
 test("e2e respawn: keep-working without a Stop hook reads the completion line (any verb) and the hourly cap stops it", async () => {
   const KICK = "KEEP-GOING-9034 next item";
   api = await startFakeApi((req, i): Turn => {
-    if (lastToolResults(req).length) return { content: [{ type: "text", text: `Item ${i} done.` }], usage: usageAt(10) };
-    if (lastUserText(req).includes(KICK)) return { content: [{ type: "tool_use", name: "Bash", input: { command: `echo item-${i}`, description: "work" } }], usage: usageAt(10) };
+    if (lastToolResults(req).length)
+      return { content: [{ type: "text", text: `Item ${i} done.` }], usage: usageAt(10) };
+    if (lastUserText(req).includes(KICK))
+      return {
+        content: [{ type: "tool_use", name: "Bash", input: { command: `echo item-${i}`, description: "work" } }],
+        usage: usageAt(10),
+      };
     return { content: [{ type: "text", text: "First item done." }], usage: usageAt(5) };
   });
-  sup = await superviseSession(api, "Work through the list", {
-    CTX_RESPAWN_MODE: "keep-working", CTX_RESPAWN_UPDATE_PROMPT: "off", CTX_RESPAWN_SEND_CLEAR: "false",
-    CTX_RESPAWN_KICKSTART_PROMPT: KICK, CTX_RESPAWN_MAX_CYCLES_PER_HOUR: "2",
-  }, []);
-  const rec = await waitUntil(() => { const r = sup!.record(); return r?.brake === "max_cycles_per_hour" && r; }, 120_000, describe);
+  sup = await superviseSession(
+    api,
+    "Work through the list",
+    {
+      CTX_RESPAWN_MODE: "keep-working",
+      CTX_RESPAWN_UPDATE_PROMPT: "off",
+      CTX_RESPAWN_SEND_CLEAR: "false",
+      CTX_RESPAWN_KICKSTART_PROMPT: KICK,
+      CTX_RESPAWN_MAX_CYCLES_PER_HOUR: "2",
+    },
+    [],
+  );
+  const rec = await waitUntil(
+    () => {
+      const r = sup!.record();
+      return r?.brake === "max_cycles_per_hour" && r;
+    },
+    120_000,
+    describe,
+  );
   expect(rec.cycles).toBe(2);
   const idles = rec.events.filter((e: any) => e.event === "idle").map((e: any) => e.detail);
   expect(idles.length).toBeGreaterThanOrEqual(3);

@@ -7,7 +7,15 @@ import { afterEach, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { PaneSession } from "../../src/io/respawn-binding.ts";
 import { CTX_BIN } from "../helpers/ctx.ts";
-import { allText, lastToolResults, lastUserText, startFakeApi, type FakeApi, type LoggedRequest, type Turn } from "./fake-api.ts";
+import {
+  allText,
+  lastToolResults,
+  lastUserText,
+  startFakeApi,
+  type FakeApi,
+  type LoggedRequest,
+  type Turn,
+} from "./fake-api.ts";
 import { explain, superviseSession, usageAt, waitUntil, type Supervised } from "./respawn-harness.ts";
 
 const KICK = "KICKSTART-7731: continue the work from the summary.";
@@ -25,18 +33,39 @@ const describe = () => explain(sup);
 test("e2e respawn: two full cycles unattended (finalize, /clear, summary injected, kickstart, session continues)", async () => {
   let kicks = 0;
   api = await startFakeApi((req, i): Turn => {
-    if (i === 0) return { content: [{ type: "text", text: "Step one of the greeting task done." }], usage: usageAt(91) };
+    if (i === 0)
+      return { content: [{ type: "text", text: "Step one of the greeting task done." }], usage: usageAt(91) };
     if (isKickstart(req)) {
       kicks++;
-      return { content: [{ type: "tool_use", name: "Bash", input: { command: `echo continuing-${kicks}`, description: "continue" } }], usage: usageAt(20) };
+      return {
+        content: [
+          { type: "tool_use", name: "Bash", input: { command: `echo continuing-${kicks}`, description: "continue" } },
+        ],
+        usage: usageAt(20),
+      };
     }
     // The tool result of the kickstart turn: climb past the trigger again (twice), then stay low.
     return { content: [{ type: "text", text: `Continued (${kicks}).` }], usage: usageAt(kicks < 2 ? 92 : 30) };
   });
-  sup = await superviseSession(api, "Write the greeting module", { CTX_RESPAWN_COMPACT_AT: "off", CTX_RESPAWN_RESTART_AT: "90", CTX_RESPAWN_KICKSTART_PROMPT: KICK });
-  const rec = await waitUntil(() => { const r = sup!.record(); return r?.cycles >= 2 && r; }, 150_000, describe);
+  sup = await superviseSession(api, "Write the greeting module", {
+    CTX_RESPAWN_COMPACT_AT: "off",
+    CTX_RESPAWN_RESTART_AT: "90",
+    CTX_RESPAWN_KICKSTART_PROMPT: KICK,
+  });
+  const rec = await waitUntil(
+    () => {
+      const r = sup!.record();
+      return r?.cycles >= 2 && r;
+    },
+    150_000,
+    describe,
+  );
   // The session after the second cycle carried on: its tool result reached the server.
-  await waitUntil(() => api!.mainRequests().some((r) => lastToolResults(r).some((t) => t.text.includes("continuing-2"))), 30_000, describe);
+  await waitUntil(
+    () => api!.mainRequests().some((r) => lastToolResults(r).some((t) => t.text.includes("continuing-2"))),
+    30_000,
+    describe,
+  );
 
   const kickReqs = api.mainRequests().filter(isKickstart);
   expect(kickReqs.length).toBe(2);
@@ -61,8 +90,12 @@ test("e2e respawn: two full cycles unattended (finalize, /clear, summary injecte
   // ctx status sees the supervisor through the supervised session's index entry.
   await waitUntil(() => sup!.record()?.session_id, 10_000, describe);
   // It is bound to the session whose Claude Code process runs in its pane (claude_pid recorded by ctx track).
-  const bound = JSON.parse(readFileSync(`${sup.sandbox.project}/.ctx/state/sessions/${sup.record().session_id}.json`, "utf8"));
-  const panePid = Number((await sup.tmux("display-message", "-p", "-t", sup.record().target, "#{pane_pid}")).out.trim());
+  const bound = JSON.parse(
+    readFileSync(`${sup.sandbox.project}/.ctx/state/sessions/${sup.record().session_id}.json`, "utf8"),
+  );
+  const panePid = Number(
+    (await sup.tmux("display-message", "-p", "-t", sup.record().target, "#{pane_pid}")).out.trim(),
+  );
   expect(new PaneSession(`${sup.sandbox.project}/.ctx`, panePid, Date.now).runsInPane(bound.claude_pid)).toBe(true);
   await Bun.sleep(1200);
   const status = Bun.spawnSync([CTX_BIN, "status", "--json", "--all"], { cwd: sup.sandbox.project, env: sup.env });
@@ -70,10 +103,19 @@ test("e2e respawn: two full cycles unattended (finalize, /clear, summary injecte
   const row = (Array.isArray(rows) ? rows : rows.sessions).find((r: any) => r.session_id === sup!.record().session_id);
   expect(row.respawn).toBe(sup.record().phase); // the supervisor's phase, as `respawn:<phase>` in the table
   const entry = JSON.parse(readFileSync(`${sup.env.XDG_STATE_HOME}/ctx/sessions/${row.session_id}.json`, "utf8"));
-  expect(entry.respawn).toMatchObject({ name: "e2e", cycles: 2, state_path: expect.stringContaining("state/respawn/e2e.json") });
+  expect(entry.respawn).toMatchObject({
+    name: "e2e",
+    cycles: 2,
+    state_path: expect.stringContaining("state/respawn/e2e.json"),
+  });
 
   // stop ends supervision and leaves the pane running.
-  const stop = Bun.spawn([CTX_BIN, "respawn", "stop", "--name", "e2e"], { cwd: sup.sandbox.project, env: sup.env, stdout: "pipe", stderr: "pipe" });
+  const stop = Bun.spawn([CTX_BIN, "respawn", "stop", "--name", "e2e"], {
+    cwd: sup.sandbox.project,
+    env: sup.env,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   expect(await stop.exited).toBe(0);
   expect(await sup.proc.exited).toBe(0);
   expect(sup.record().phase).toBe("stopped");
@@ -81,9 +123,24 @@ test("e2e respawn: two full cycles unattended (finalize, /clear, summary injecte
 }, 240_000);
 
 test("e2e respawn: the no-progress breaker stops an endless loop when usage stays high", async () => {
-  api = await startFakeApi((req): Turn => ({ content: [{ type: "text", text: isKickstart(req) ? "Resumed, still huge." : "Working." }], usage: usageAt(93) }));
-  sup = await superviseSession(api, "Refactor everything", { CTX_RESPAWN_COMPACT_AT: "off", CTX_RESPAWN_KICKSTART_PROMPT: KICK });
-  const rec = await waitUntil(() => { const r = sup!.record(); return r?.phase === "halted" && r; }, 150_000, describe);
+  api = await startFakeApi(
+    (req): Turn => ({
+      content: [{ type: "text", text: isKickstart(req) ? "Resumed, still huge." : "Working." }],
+      usage: usageAt(93),
+    }),
+  );
+  sup = await superviseSession(api, "Refactor everything", {
+    CTX_RESPAWN_COMPACT_AT: "off",
+    CTX_RESPAWN_KICKSTART_PROMPT: KICK,
+  });
+  const rec = await waitUntil(
+    () => {
+      const r = sup!.record();
+      return r?.phase === "halted" && r;
+    },
+    150_000,
+    describe,
+  );
   expect(rec.cycles).toBe(2);
   expect(rec.brake).toBe("no_progress");
   expect(rec.reason).toContain("cycling stopped");

@@ -27,25 +27,52 @@ const MARK = "<previous-session-summary>";
 const count = (text: string, needle: string): number => text.split(needle).length - 1;
 /** Text of the user messages of a request (not the system prompt). */
 const userText = (req: LoggedRequest): string =>
-  (Array.isArray(req.body?.messages) ? req.body.messages : []).filter((m: any) => m?.role === "user").map((m: any) => contentText(m.content)).join("\n");
+  (Array.isArray(req.body?.messages) ? req.body.messages : [])
+    .filter((m: any) => m?.role === "user")
+    .map((m: any) => contentText(m.content))
+    .join("\n");
 
 async function ctx(args: string[], env: Record<string, string>, cwd: string) {
-  const proc = Bun.spawn([CTX_BIN, ...args], { env, cwd, stdin: "ignore", stdout: "pipe", stderr: "pipe", timeout: 60_000 });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const proc = Bun.spawn([CTX_BIN, ...args], {
+    env,
+    cwd,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+    timeout: 60_000,
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   return { stdout, stderr, code };
 }
 
 test("headless: ctx resume s.md -- -p … puts the summary in the first request and returns claude's result", async () => {
-  api = await startFakeApi([{ content: [{ type: "text", text: "Continuing with the parser." }], usage: { input_tokens: 900, output_tokens: 8 } }]);
+  api = await startFakeApi([
+    {
+      content: [{ type: "text", text: "Continuing with the parser." }],
+      usage: { input_tokens: 900, output_tokens: 8 },
+    },
+  ]);
   sandbox = await makeSandbox({ apiUrl: api.url });
   const sessions = join(sandbox.project, ".ctx", "sessions");
   mkdirSync(sessions, { recursive: true });
   const s = join(sessions, "summary-task-7-20250101-120000.md");
   writeFileSync(s, "# Handoff summary: task-7\n\n## Remaining work\n- [ ] finish PARSER-42 error recovery\n");
   const env = { ...sandbox.env, CTX_CLAUDE: CLAUDE_BIN };
-  const r = await ctx(["resume", s, "--", "-p", "--model", TEST_MODEL, "--allowedTools", ...ALLOWED_TOOLS, "--output-format", "json"], env, sandbox.project);
+  const r = await ctx(
+    ["resume", s, "--", "-p", "--model", TEST_MODEL, "--allowedTools", ...ALLOWED_TOOLS, "--output-format", "json"],
+    env,
+    sandbox.project,
+  );
   expect(r.code).toBe(0);
-  expect(JSON.parse(r.stdout)).toMatchObject({ type: "result", is_error: false, result: "Continuing with the parser." });
+  expect(JSON.parse(r.stdout)).toMatchObject({
+    type: "result",
+    is_error: false,
+    result: "Continuing with the parser.",
+  });
 
   const first = api.mainRequests()[0]!;
   const text = userText(first);
@@ -63,17 +90,28 @@ test("headless: claude's failure exit code comes back through ctx resume", async
   sandbox = await makeSandbox({ apiUrl: api.url });
   const s = join(sandbox.project, "s.md");
   writeFileSync(s, "some summary\n");
-  const r = await ctx(["resume", s, "--", "-p", "--model", TEST_MODEL, "--output-format", "no-such-format"], { ...sandbox.env, CTX_CLAUDE: CLAUDE_BIN }, sandbox.project);
+  const r = await ctx(
+    ["resume", s, "--", "-p", "--model", TEST_MODEL, "--output-format", "no-such-format"],
+    { ...sandbox.env, CTX_CLAUDE: CLAUDE_BIN },
+    sandbox.project,
+  );
   expect(r.code).not.toBe(0);
   expect(api.mainRequests()).toHaveLength(0);
 }, 60_000);
 
 test("interactive: ctx resume s.md starts claude in the terminal with the summary as its first message", async () => {
-  api = await startFakeApi([{ content: [{ type: "text", text: "Resumed: on it." }], usage: { input_tokens: 900, output_tokens: 5 } }]);
+  api = await startFakeApi([
+    { content: [{ type: "text", text: "Resumed: on it." }], usage: { input_tokens: 900, output_tokens: 5 } },
+  ]);
   sandbox = await makeSandbox({ apiUrl: api.url, extraEnv: { CTX_CLAUDE: CLAUDE_BIN } });
   const s = join(sandbox.project, "handoff.md");
   writeFileSync(s, "# Handoff\n- [ ] INTERACTIVE-MARK wire the CLI\n");
-  tmux = await startTmux({ dir: sandbox.tmp, command: [CTX_BIN, "resume", s, "--", "--model", TEST_MODEL], env: sandbox.env, cwd: sandbox.project });
+  tmux = await startTmux({
+    dir: sandbox.tmp,
+    command: [CTX_BIN, "resume", s, "--", "--model", TEST_MODEL],
+    env: sandbox.env,
+    cwd: sandbox.project,
+  });
   await tmux.waitFor(/Resumed: on it\./, 30_000);
   const text = userText(api.mainRequests()[0]!);
   expect(count(text, MARK)).toBe(1);
@@ -93,7 +131,14 @@ const TRACK_EVENTS = ["UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "
 function resumeSettings(): object {
   const hooks: Record<string, object[]> = {};
   for (const e of TRACK_EVENTS) hooks[e] = hookEntry(`${CTX_BIN} track`, e.startsWith("PostToolUse") ? "*" : undefined);
-  hooks.SessionStart = [{ hooks: [{ type: "command", command: `${CTX_BIN} track` }, { type: "command", command: `${CTX_BIN} resume --hook` }] }];
+  hooks.SessionStart = [
+    {
+      hooks: [
+        { type: "command", command: `${CTX_BIN} track` },
+        { type: "command", command: `${CTX_BIN} resume --hook` },
+      ],
+    },
+  ];
   return { hooks };
 }
 
@@ -108,22 +153,37 @@ async function waitUntil(what: string, ok: () => boolean, timeoutMs = 20_000): P
 test("interactive: /clear brings the finalized summary into the next request once; a second /clear does not", async () => {
   const turns: Turn[] = [
     // Session 1 climbs to 92 %: track turns auto-pause on, so /clear finalizes it.
-    { content: [{ type: "text", text: "Parser half done; error recovery remains." }], usage: { input_tokens: 100, cache_read_input_tokens: 183_900, output_tokens: 12 } },
-    { content: [{ type: "text", text: "Picking up error recovery." }], usage: { input_tokens: 3000, output_tokens: 6 } },
+    {
+      content: [{ type: "text", text: "Parser half done; error recovery remains." }],
+      usage: { input_tokens: 100, cache_read_input_tokens: 183_900, output_tokens: 12 },
+    },
+    {
+      content: [{ type: "text", text: "Picking up error recovery." }],
+      usage: { input_tokens: 3000, output_tokens: 6 },
+    },
     { content: [{ type: "text", text: "Nothing pending." }], usage: { input_tokens: 500, output_tokens: 4 } },
   ];
   api = await startFakeApi(turns);
   sandbox = await makeSandbox({ apiUrl: api.url, settings: resumeSettings(), extraEnv: { CTX_TASK_ID: "task-1091" } });
   const root = join(sandbox.project, ".ctx");
   const sessions = join(root, "sessions");
-  tmux = await startTmux({ dir: sandbox.tmp, command: [CLAUDE_BIN, "--model", TEST_MODEL], env: sandbox.env, cwd: sandbox.project });
+  tmux = await startTmux({
+    dir: sandbox.tmp,
+    command: [CLAUDE_BIN, "--model", TEST_MODEL],
+    env: sandbox.env,
+    cwd: sandbox.project,
+  });
   await tmux.waitFor(/^❯/m, 30_000);
 
   await submit(tmux, "PROMPT-ALPHA build the parser with error recovery", () => api!.mainRequests().length >= 1);
   await tmux.waitFor(/error recovery remains/, 30_000);
   const summaries = () => (existsSync(sessions) ? readdirSync(sessions).filter((n) => n.startsWith("summary-")) : []);
   const states = join(root, "state", "sessions");
-  const stopped = () => existsSync(states) && readdirSync(states).some((n) => n.endsWith(".json") && JSON.parse(readFileSync(join(states, n), "utf8")).last_event === "Stop");
+  const stopped = () =>
+    existsSync(states) &&
+    readdirSync(states).some(
+      (n) => n.endsWith(".json") && JSON.parse(readFileSync(join(states, n), "utf8")).last_event === "Stop",
+    );
   await waitUntil("the Stop hook", stopped);
   expect(summaries()).toEqual([]);
   expect(count(userText(api.mainRequests()[0]!), MARK)).toBe(0);

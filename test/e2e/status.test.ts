@@ -22,12 +22,32 @@ afterEach(async () => {
   tmux = api = sandbox = undefined;
 });
 
-const EVENTS = ["SessionStart", "UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "Stop", "PreCompact", "SessionEnd"];
-const reply = (used: number): Turn => ({ content: [{ type: "text", text: `at ${used}` }], usage: { input_tokens: 100, cache_read_input_tokens: used - 100, output_tokens: 5 } });
+const EVENTS = [
+  "SessionStart",
+  "UserPromptSubmit",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "Stop",
+  "PreCompact",
+  "SessionEnd",
+];
+const reply = (used: number): Turn => ({
+  content: [{ type: "text", text: `at ${used}` }],
+  usage: { input_tokens: 100, cache_read_input_tokens: used - 100, output_tokens: 5 },
+});
 
 async function status(args: string[]) {
-  const proc = Bun.spawn([CTX_BIN, "status", ...args], { env: { ...sandbox!.env, NO_COLOR: "1" }, cwd: sandbox!.project, stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const proc = Bun.spawn([CTX_BIN, "status", ...args], {
+    env: { ...sandbox!.env, NO_COLOR: "1" },
+    cwd: sandbox!.project,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   expect(stderr).toBe("");
   expect(code).toBe(0);
   return stdout;
@@ -44,7 +64,12 @@ test("e2e: status lists sessions that real runs tracked: table, JSON, --min, sta
   const low = await runClaudeP(sandbox, "second job");
   expect([high.code, low.code]).toEqual([0, 0]);
 
-  tmux = await startTmux({ dir: sandbox.tmp, command: [CLAUDE_BIN, "--model", TEST_MODEL], env: sandbox.env, cwd: sandbox.project });
+  tmux = await startTmux({
+    dir: sandbox.tmp,
+    command: [CLAUDE_BIN, "--model", TEST_MODEL],
+    env: sandbox.env,
+    cwd: sandbox.project,
+  });
   await tmux.waitFor(/^❯/m, 30_000);
   await submit(tmux, "interactive job", () => api!.mainRequests().length >= 3);
   await tmux.waitFor(/at 172000/, 30_000);
@@ -54,7 +79,10 @@ test("e2e: status lists sessions that real runs tracked: table, JSON, --min, sta
   const deadline = Date.now() + 30_000;
   let live: any;
   while (!live) {
-    if (Date.now() > deadline) throw new Error(`no live session in the index: ${await status(["--json", "--all"])}; screen:\n${await tmux.capture()}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `no live session in the index: ${await status(["--json", "--all"])}; screen:\n${await tmux.capture()}`,
+      );
     await Bun.sleep(500);
     if (existsSync(index) && readdirSync(index).filter((n) => n.endsWith(".json")).length === 3) {
       live = (await json(["--all"])).sessions.find((s: any) => s.used_pct === 86);
@@ -65,7 +93,16 @@ test("e2e: status lists sessions that real runs tracked: table, JSON, --min, sta
   const shown = await json([]);
   expect(shown.hidden_stale).toBe(2);
   expect(shown.sessions).toHaveLength(1);
-  expect(shown.sessions[0]).toMatchObject({ project: sandbox.project, model: "claude-sonnet-4-5", used_pct: 86, used_tokens: 172_000, window_size: 200_000, level: "warning", ended: false, stale: false });
+  expect(shown.sessions[0]).toMatchObject({
+    project: sandbox.project,
+    model: "claude-sonnet-4-5",
+    used_pct: 86,
+    used_tokens: 172_000,
+    window_size: 200_000,
+    level: "warning",
+    ended: false,
+    stale: false,
+  });
   expect(shown.sessions[0].age_s).toBeLessThan(30);
 
   const all = await json(["--all"]);
@@ -82,7 +119,11 @@ test("e2e: status lists sessions that real runs tracked: table, JSON, --min, sta
 
   const table = (await status([])).trimEnd().split("\n");
   expect(table).toHaveLength(3);
-  expect(table[1]).toMatch(new RegExp(`${shown.sessions[0].session_id.slice(0, 8)}\\s+claude-sonnet-4-5\\s+█████████░  86%\\s+172k/200k\\s+warning\\s+-\\s+\\d+s ago$`));
+  expect(table[1]).toMatch(
+    new RegExp(
+      `${shown.sessions[0].session_id.slice(0, 8)}\\s+claude-sonnet-4-5\\s+█████████░  86%\\s+172k/200k\\s+warning\\s+-\\s+\\d+s ago$`,
+    ),
+  );
   expect(table[2]).toBe("2 stale sessions hidden (--all shows them)");
   const full = (await status(["--all"])).trimEnd().split("\n");
   expect(full).toHaveLength(4);

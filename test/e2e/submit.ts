@@ -7,12 +7,18 @@
 import type { TmuxSession } from "./tmux.ts";
 
 /** Types `text`, presses Enter, and repeats what got lost until `done()` holds. */
-export async function submit(t: TmuxSession, text: string, done: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+export async function submit(
+  t: TmuxSession,
+  text: string,
+  done: () => boolean | Promise<boolean>,
+  timeoutMs = 30_000,
+): Promise<void> {
   await t.sendText(text);
   const deadline = Date.now() + timeoutMs;
   let last = Date.now();
   while (!(await done())) {
-    if (Date.now() > deadline) throw new Error(`no effect of typing ${JSON.stringify(text)}; screen:\n${await t.capture()}`);
+    if (Date.now() > deadline)
+      throw new Error(`no effect of typing ${JSON.stringify(text)}; screen:\n${await t.capture()}`);
     if (Date.now() - last > 2500) {
       const screen = await t.capture();
       if (screen.includes(`❯ ${text}`)) await t.sendKeys("Enter");

@@ -59,19 +59,50 @@ export async function startTmux(opts: TmuxOptions): Promise<TmuxSession> {
   const name = opts.name ?? "e2e";
   const env: Record<string, string> = { TERM: "xterm-256color", ...opts.env };
   const launcher = join(opts.dir, `launch-${name}.sh`);
-  const assigns = Object.entries(env).map(([k, v]) => `${k}=${shq(v)}`).join(" \\\n  ");
-  writeFileSync(launcher, `#!/bin/sh\ncd ${shq(opts.cwd)} || exit 1\nexec env -i \\\n  ${assigns} \\\n  ${opts.command.map(shq).join(" ")}\n`);
+  const assigns = Object.entries(env)
+    .map(([k, v]) => `${k}=${shq(v)}`)
+    .join(" \\\n  ");
+  writeFileSync(
+    launcher,
+    `#!/bin/sh\ncd ${shq(opts.cwd)} || exit 1\nexec env -i \\\n  ${assigns} \\\n  ${opts.command.map(shq).join(" ")}\n`,
+  );
   chmodSync(launcher, 0o755);
 
-  const clientEnv: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: env.HOME ?? opts.dir, TERM: "xterm-256color", TMUX_TMPDIR: opts.dir };
+  const clientEnv: Record<string, string> = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: env.HOME ?? opts.dir,
+    TERM: "xterm-256color",
+    TMUX_TMPDIR: opts.dir,
+  };
   const tmux = async (...args: string[]): Promise<string> => {
-    const p = Bun.spawn(["tmux", "-S", socket, ...args], { env: clientEnv, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
-    const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+    const p = Bun.spawn(["tmux", "-S", socket, ...args], {
+      env: clientEnv,
+      stdout: "pipe",
+      stderr: "pipe",
+      stdin: "ignore",
+    });
+    const [out, err, code] = await Promise.all([
+      new Response(p.stdout).text(),
+      new Response(p.stderr).text(),
+      p.exited,
+    ]);
     if (code !== 0) throw new Error(`tmux ${args.join(" ")} failed (${code}): ${err.trim()}`);
     return out;
   };
 
-  await tmux("-f", "/dev/null", "new-session", "-d", "-s", name, "-x", String(opts.width ?? 200), "-y", String(opts.height ?? 50), launcher);
+  await tmux(
+    "-f",
+    "/dev/null",
+    "new-session",
+    "-d",
+    "-s",
+    name,
+    "-x",
+    String(opts.width ?? 200),
+    "-y",
+    String(opts.height ?? 50),
+    launcher,
+  );
   await tmux("set-option", "-t", name, "remain-on-exit", "on").catch(() => {});
   await tmux("set-option", "-g", "history-limit", "5000").catch(() => {});
 
@@ -99,7 +130,8 @@ export async function startTmux(opts: TmuxOptions): Promise<TmuxSession> {
       for (;;) {
         screen = stripAnsi(await capture().catch(() => screen));
         if (test(screen)) return screen;
-        if (Date.now() > deadline) throw new Error(`waitFor ${String(match)} timed out after ${timeoutMs} ms; screen:\n${screen}`);
+        if (Date.now() > deadline)
+          throw new Error(`waitFor ${String(match)} timed out after ${timeoutMs} ms; screen:\n${screen}`);
         await Bun.sleep(150);
       }
     },

@@ -19,7 +19,15 @@ afterEach(async () => {
   api = sandbox = undefined;
 });
 
-const EVENTS = ["SessionStart", "UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "Stop", "PreCompact", "SessionEnd"];
+const EVENTS = [
+  "SessionStart",
+  "UserPromptSubmit",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "Stop",
+  "PreCompact",
+  "SessionEnd",
+];
 
 function turn(used: number, ...content: Block[]): Turn {
   return { content, usage: { input_tokens: 100, cache_read_input_tokens: used - 100, output_tokens: 30 } };
@@ -30,11 +38,31 @@ test("e2e: track follows a real session past auto-pause and SessionEnd finalizes
   const script = (_req: unknown, i: number): Turn | undefined => {
     const p = (name: string) => join(project, name);
     const turns: Turn[] = [
-      turn(20_000, { type: "tool_use", name: "TaskCreate", input: { subject: "Implement greeting", description: "greet.txt", activeForm: "Implementing" } }),
-      turn(40_000, { type: "tool_use", name: "TaskCreate", input: { subject: "Write tests", description: "tests", activeForm: "Writing tests" } }),
+      turn(20_000, {
+        type: "tool_use",
+        name: "TaskCreate",
+        input: { subject: "Implement greeting", description: "greet.txt", activeForm: "Implementing" },
+      }),
+      turn(40_000, {
+        type: "tool_use",
+        name: "TaskCreate",
+        input: { subject: "Write tests", description: "tests", activeForm: "Writing tests" },
+      }),
       turn(60_000, { type: "tool_use", name: "Write", input: { file_path: p("greet.txt"), content: "hello\n" } }),
-      turn(100_000, { type: "tool_use", name: "Edit", input: { file_path: p("greet.txt"), old_string: "hello", new_string: "hello world" } }, { type: "tool_use", name: "TaskUpdate", input: { taskId: "1", status: "completed" } }),
-      turn(150_000, { type: "tool_use", name: "Bash", input: { command: "ls /nonexistent-dir-xyz", description: "look" } }),
+      turn(
+        100_000,
+        {
+          type: "tool_use",
+          name: "Edit",
+          input: { file_path: p("greet.txt"), old_string: "hello", new_string: "hello world" },
+        },
+        { type: "tool_use", name: "TaskUpdate", input: { taskId: "1", status: "completed" } },
+      ),
+      turn(150_000, {
+        type: "tool_use",
+        name: "Bash",
+        input: { command: "ls /nonexistent-dir-xyz", description: "look" },
+      }),
       turn(172_000, { type: "tool_use", name: "Bash", input: { command: "echo checked", description: "check" } }),
       turn(182_000, { type: "tool_use", name: "Write", input: { file_path: p("notes.md"), content: "# notes\n" } }),
       turn(184_000, { type: "text", text: "Greeting done; the tests are still to write." }),
@@ -44,7 +72,11 @@ test("e2e: track follows a real session past auto-pause and SessionEnd finalizes
   api = await startFakeApi(script);
   const hooks: Record<string, object[]> = {};
   for (const e of EVENTS) hooks[e] = hookEntry(`${CTX_BIN} track`, e.startsWith("PostToolUse") ? "*" : undefined);
-  sandbox = await makeSandbox({ apiUrl: api.url, settings: { hooks }, extraEnv: { CTX_TASK_ID: "task-1091", CTX_TEAM: "team-5" } });
+  sandbox = await makeSandbox({
+    apiUrl: api.url,
+    settings: { hooks },
+    extraEnv: { CTX_TASK_ID: "task-1091", CTX_TEAM: "team-5" },
+  });
   project = sandbox.project;
   const r = await runClaudeP(sandbox, "Implement the greeting, then write tests", { timeoutMs: 90_000 });
   expect(r.code).toBe(0);
@@ -58,18 +90,39 @@ test("e2e: track follows a real session past auto-pause and SessionEnd finalizes
   await Bun.sleep(200);
 
   const state = JSON.parse(readFileSync(join(root, "state", "sessions", `${sid}.json`), "utf8"));
-  expect(state).toMatchObject({ session_id: sid, model: "claude-sonnet-4-5", window_size: 200000, used_tokens: 184000, used_pct: 92, threshold_reached: "auto_pause", auto_pause_active: true, tool_calls: 8, task_id: "task-1091", last_event: "SessionEnd" });
+  expect(state).toMatchObject({
+    session_id: sid,
+    model: "claude-sonnet-4-5",
+    window_size: 200000,
+    used_tokens: 184000,
+    used_pct: 92,
+    threshold_reached: "auto_pause",
+    auto_pause_active: true,
+    tool_calls: 8,
+    task_id: "task-1091",
+    last_event: "SessionEnd",
+  });
   expect(state.peak_pct).toBe(92);
   expect(typeof state.claude_pid).toBe("number");
   expect(state.models["claude-sonnet-4-5"].requests).toBe(8);
   expect(state.finalized_stamp).toMatch(/^\d{8}-\d{6}$/);
 
-  const name = readFileSync(join(sessions, "LATEST-SESSION.txt"), "utf8").trim().replace(/\.json$/, "");
-  for (const ext of [".json", ".yaml", ".md", "-incremental.jsonl"]) expect(existsSync(join(sessions, `${name}${ext}`))).toBe(true);
+  const name = readFileSync(join(sessions, "LATEST-SESSION.txt"), "utf8")
+    .trim()
+    .replace(/\.json$/, "");
+  for (const ext of [".json", ".yaml", ".md", "-incremental.jsonl"])
+    expect(existsSync(join(sessions, `${name}${ext}`))).toBe(true);
   expect(existsSync(join(sessions, `ACTIVE-PAUSE-${sid}.jsonl`))).toBe(false);
-  const log = readFileSync(join(sessions, `${name}-incremental.jsonl`), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  const log = readFileSync(join(sessions, `${name}-incremental.jsonl`), "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
   expect(log.map((e) => e.type)).toEqual(["pause_started", "tool_call", "assistant_response"]);
-  expect(log[1]).toMatchObject({ session_id: sid, data: { tool: "Write", args_summary: { file_path: join(project, "notes.md") } }, context_percentage: 91 });
+  expect(log[1]).toMatchObject({
+    session_id: sid,
+    data: { tool: "Write", args_summary: { file_path: join(project, "notes.md") } },
+    context_percentage: 91,
+  });
   expect(log[2].data.summary).toContain("tests are still to write");
 
   const [summaryName] = readdirSync(sessions).filter((n) => n.startsWith("summary-task-1091-"));

@@ -18,7 +18,18 @@ beforeEach(() => {
   // One warning per session and level: with a debounce this long, a second WARNING is a duplicate.
   sb = makeSandbox({ CTX_MONITOR_DEBOUNCE_CALLS: "100000", CTX_TRACK_FINALIZE_ON_END: "never", NO_COLOR: "1" });
   // 72 % used: the monitor's WARNING (<= 35 % remaining) and track's caution level (70 %).
-  writeFileSync(join(sb.env.TMPDIR!, `claude-ctx-${SID}.json`), JSON.stringify({ session_id: SID, used_pct: 72, remaining_percentage: 28, timestamp: Date.now() / 1000, used_tokens: 144000, context_window_size: 200000, model: "claude-sonnet-4-5" }));
+  writeFileSync(
+    join(sb.env.TMPDIR!, `claude-ctx-${SID}.json`),
+    JSON.stringify({
+      session_id: SID,
+      used_pct: 72,
+      remaining_percentage: 28,
+      timestamp: Date.now() / 1000,
+      used_tokens: 144000,
+      context_window_size: 200000,
+      model: "claude-sonnet-4-5",
+    }),
+  );
 });
 afterEach(async () => {
   await waitForStrays(sb.dir);
@@ -26,7 +37,15 @@ afterEach(async () => {
 });
 
 function hook(event: string, i: number): string {
-  return JSON.stringify({ session_id: SID, transcript_path: sb.transcript, cwd: sb.project, hook_event_name: event, tool_name: "Bash", tool_input: { command: `echo ${i}` }, tool_response: { stdout: `${i}\n` } });
+  return JSON.stringify({
+    session_id: SID,
+    transcript_path: sb.transcript,
+    cwd: sb.project,
+    hook_event_name: event,
+    tool_name: "Bash",
+    tool_input: { command: `echo ${i}` },
+    tool_response: { stdout: `${i}\n` },
+  });
 }
 
 /** Starts N track and N monitor calls at once; returns their runs. */
@@ -40,7 +59,8 @@ async function storm(): Promise<{ track: CtxRun[]; monitor: CtxRun[] }> {
 }
 
 function expectExact(r: { track: CtxRun[]; monitor: CtxRun[] }): void {
-  for (const run of [...r.track, ...r.monitor]) expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
+  for (const run of [...r.track, ...r.monitor])
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
   const warnings = r.monitor.filter((m) => m.stdout.includes("CONTEXT WARNING"));
   expect(warnings.length).toBe(1);
   expect(r.monitor.filter((m) => m.stdout !== "" && !m.stdout.includes("CONTEXT WARNING"))).toEqual([]);
@@ -62,14 +82,30 @@ describe("concurrency", () => {
   }, 120_000);
 
   test("the same while ctx status --watch and ctx finalize run on the same session", async () => {
-    const watch = Bun.spawn([CTX_BIN, "status", "--watch", "--interval", "0.1", "--all"], { stdin: "ignore", stdout: "pipe", stderr: "pipe", env: sb.env, cwd: sb.project });
+    const watch = Bun.spawn([CTX_BIN, "status", "--watch", "--interval", "0.1", "--all"], {
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+      env: sb.env,
+      cwd: sb.project,
+    });
     const finalizes = Array.from({ length: 4 }, (_, i) =>
-      Bun.sleep(i * 150).then(() => runCtx(["finalize", "--session", SID, "--transcript", sb.transcript, "--project", sb.project], { env: sb.env, cwd: sb.project, timeoutMs: 60_000 })),
+      Bun.sleep(i * 150).then(() =>
+        runCtx(["finalize", "--session", SID, "--transcript", sb.transcript, "--project", sb.project], {
+          env: sb.env,
+          cwd: sb.project,
+          timeoutMs: 60_000,
+        }),
+      ),
     );
     const r = await storm();
     const fin = await Promise.all(finalizes);
     watch.kill("SIGINT");
-    const [watchOut, watchErr, watchCode] = await Promise.all([new Response(watch.stdout).text(), new Response(watch.stderr).text(), watch.exited]);
+    const [watchOut, watchErr, watchCode] = await Promise.all([
+      new Response(watch.stdout).text(),
+      new Response(watch.stderr).text(),
+      watch.exited,
+    ]);
     expectExact(r);
     for (const f of fin) expect({ code: f.code, stderr: f.stderr }).toEqual({ code: 0, stderr: "" });
     expect(fin[0]!.stdout).toMatch(/summary-.*\.md\n$/);

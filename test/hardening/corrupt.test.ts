@@ -14,13 +14,37 @@ const SID = "corrupt-session";
 let sb: Sandbox;
 let root: string;
 beforeEach(() => {
-  sb = makeSandbox({ CTX_TRACK_FINALIZE_ON_END: "never", CTX_MONITOR_TRANSCRIPT_WAIT_MS: "0", CTX_TRACK_TRANSCRIPT_WAIT_MS: "0" });
+  sb = makeSandbox({
+    CTX_TRACK_FINALIZE_ON_END: "never",
+    CTX_MONITOR_TRANSCRIPT_WAIT_MS: "0",
+    CTX_TRACK_TRANSCRIPT_WAIT_MS: "0",
+  });
   root = join(sb.project, ".ctx");
-  writeFileSync(join(sb.env.TMPDIR!, `claude-ctx-${SID}.json`), JSON.stringify({ session_id: SID, used_pct: 66, remaining_percentage: 34, timestamp: Date.now() / 1000, used_tokens: 132000, context_window_size: 200000 }));
+  writeFileSync(
+    join(sb.env.TMPDIR!, `claude-ctx-${SID}.json`),
+    JSON.stringify({
+      session_id: SID,
+      used_pct: 66,
+      remaining_percentage: 34,
+      timestamp: Date.now() / 1000,
+      used_tokens: 132000,
+      context_window_size: 200000,
+    }),
+  );
 });
 afterEach(() => sb.cleanup());
 
-const hook = (event = "PostToolUse", extra: Record<string, unknown> = {}) => JSON.stringify({ session_id: SID, transcript_path: sb.transcript, cwd: sb.project, hook_event_name: event, tool_name: "Bash", tool_input: { command: "ls" }, tool_response: { stdout: "" }, ...extra });
+const hook = (event = "PostToolUse", extra: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    session_id: SID,
+    transcript_path: sb.transcript,
+    cwd: sb.project,
+    hook_event_name: event,
+    tool_name: "Bash",
+    tool_input: { command: "ls" },
+    tool_response: { stdout: "" },
+    ...extra,
+  });
 
 function plant(path: string, content: string): void {
   mkdirSync(dirname(path), { recursive: true });
@@ -85,7 +109,20 @@ describe("corrupt config files", () => {
     plant(user, badUser);
     plant(project, badProject);
     expect((await ok(["monitor"], hook())).stdout).toContain("CONTEXT WARNING");
-    expect((await ok(["statusline"], JSON.stringify({ session_id: SID, cwd: sb.project, workspace: { project_dir: sb.project }, model: { display_name: "Sonnet" }, context_window: { used_percentage: 66, context_window_size: 200000 } }))).stdout).toContain("66%");
+    expect(
+      (
+        await ok(
+          ["statusline"],
+          JSON.stringify({
+            session_id: SID,
+            cwd: sb.project,
+            workspace: { project_dir: sb.project },
+            model: { display_name: "Sonnet" },
+            context_window: { used_percentage: 66, context_window_size: 200000 },
+          }),
+        )
+      ).stdout,
+    ).toContain("66%");
     await ok(["track"], hook());
     const loud = await runCtx(["monitor"], { stdin: hook(), env: { ...sb.env, CTX_DEBUG: "1" }, cwd: sb.project });
     expect(loud.code).toBe(0);

@@ -25,12 +25,42 @@ afterAll(async () => {
 });
 
 function bridge(usedPct: number): void {
-  writeFileSync(join(sb.env.TMPDIR!, `claude-ctx-${SID}.json`), JSON.stringify({ session_id: SID, used_pct: usedPct, remaining_percentage: 100 - usedPct, timestamp: Date.now() / 1000, used_tokens: usedPct * 2000, context_window_size: 200000 }));
+  writeFileSync(
+    join(sb.env.TMPDIR!, `claude-ctx-${SID}.json`),
+    JSON.stringify({
+      session_id: SID,
+      used_pct: usedPct,
+      remaining_percentage: 100 - usedPct,
+      timestamp: Date.now() / 1000,
+      used_tokens: usedPct * 2000,
+      context_window_size: 200000,
+    }),
+  );
 }
 
 function payload(cmd: string, i: number): string {
-  if (cmd === "statusline") return JSON.stringify({ session_id: SID, cwd: sb.project, model: { id: "claude-sonnet-4-5", display_name: "Sonnet" }, workspace: { current_dir: sb.project, project_dir: sb.project }, context_window: { context_window_size: 200000, current_usage: { input_tokens: 180000 + i }, used_percentage: 91, remaining_percentage: 9 } });
-  return JSON.stringify({ session_id: SID, transcript_path: sb.transcript, cwd: sb.project, hook_event_name: "PostToolUse", tool_name: "Bash", tool_input: { command: `echo ${i}` }, tool_response: { stdout: "x".repeat(i % 50) } });
+  if (cmd === "statusline")
+    return JSON.stringify({
+      session_id: SID,
+      cwd: sb.project,
+      model: { id: "claude-sonnet-4-5", display_name: "Sonnet" },
+      workspace: { current_dir: sb.project, project_dir: sb.project },
+      context_window: {
+        context_window_size: 200000,
+        current_usage: { input_tokens: 180000 + i },
+        used_percentage: 91,
+        remaining_percentage: 9,
+      },
+    });
+  return JSON.stringify({
+    session_id: SID,
+    transcript_path: sb.transcript,
+    cwd: sb.project,
+    hook_event_name: "PostToolUse",
+    tool_name: "Bash",
+    tool_input: { command: `echo ${i}` },
+    tool_response: { stdout: "x".repeat(i % 50) },
+  });
 }
 
 /** Temp files of writes interrupted by a kill (they never replace a state file). */
@@ -72,16 +102,24 @@ describe("crash safety", () => {
     let completedTrack = 0;
     let startedTrack = 0;
     for (let at = 0; at < KILLS; at += PARALLEL) {
-      await Promise.all(Array.from({ length: PARALLEL }, async (_, k) => {
-        const cmd = rng.pick(["track", "track", "monitor", "statusline"]);
-        if (cmd === "track") startedTrack++;
-        const proc = Bun.spawn([CTX_BIN, cmd], { stdin: new Blob([payload(cmd, at + k)]), stdout: "ignore", stderr: "ignore", env: sb.env, cwd: sb.project });
-        const delay = rng.next() * 40; // from start-up to the last write of a run on a loaded machine
-        const timer = setTimeout(() => proc.kill(9), delay);
-        const code = await proc.exited;
-        clearTimeout(timer);
-        if (cmd === "track" && code === 0) completedTrack++;
-      }));
+      await Promise.all(
+        Array.from({ length: PARALLEL }, async (_, k) => {
+          const cmd = rng.pick(["track", "track", "monitor", "statusline"]);
+          if (cmd === "track") startedTrack++;
+          const proc = Bun.spawn([CTX_BIN, cmd], {
+            stdin: new Blob([payload(cmd, at + k)]),
+            stdout: "ignore",
+            stderr: "ignore",
+            env: sb.env,
+            cwd: sb.project,
+          });
+          const delay = rng.next() * 40; // from start-up to the last write of a run on a loaded machine
+          const timer = setTimeout(() => proc.kill(9), delay);
+          const code = await proc.exited;
+          clearTimeout(timer);
+          if (cmd === "track" && code === 0) completedTrack++;
+        }),
+      );
     }
     const broken = stateFiles().filter((p) => {
       try {
@@ -98,7 +136,9 @@ describe("crash safety", () => {
     expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
     expect(performance.now() - started).toBeLessThan(15_000);
     const calls = toolCalls();
-    console.log(`crash: ${startedTrack} track runs started, ${completedTrack} completed, tool_calls ${calls - 1} before the last run, ${leftoverTemps} temp files of interrupted writes left`);
+    console.log(
+      `crash: ${startedTrack} track runs started, ${completedTrack} completed, tool_calls ${calls - 1} before the last run, ${leftoverTemps} temp files of interrupted writes left`,
+    );
     expect(calls - 1).toBeGreaterThanOrEqual(completedTrack);
     expect(calls - 1).toBeLessThanOrEqual(startedTrack);
   }, 180_000);
@@ -108,7 +148,10 @@ describe("crash safety", () => {
     const state = join(sb.project, ".ctx", "state");
     const locks = [join(state, "sessions", `${SID}.json.lock`), join(state, "monitor", `${SID}.json.lock`)];
     mkdirSync(join(state, "monitor"), { recursive: true });
-    const holder = Bun.spawn([process.execPath, join(import.meta.dir, "lock-holder.ts"), ...locks], { stdout: "pipe", stderr: "inherit" });
+    const holder = Bun.spawn([process.execPath, join(import.meta.dir, "lock-holder.ts"), ...locks], {
+      stdout: "pipe",
+      stderr: "inherit",
+    });
     const reader = holder.stdout.getReader();
     expect(new TextDecoder().decode((await reader.read()).value)).toBe("locked\n");
     holder.kill(9);
@@ -116,7 +159,10 @@ describe("crash safety", () => {
     const before = toolCalls();
     const monitorBefore = monitorUpdated();
     const started = performance.now();
-    const [t, m] = await Promise.all([runCtx(["track"], { stdin: payload("track", 1), env: sb.env, cwd: sb.project }), runCtx(["monitor"], { stdin: payload("monitor", 1), env: sb.env, cwd: sb.project })]);
+    const [t, m] = await Promise.all([
+      runCtx(["track"], { stdin: payload("track", 1), env: sb.env, cwd: sb.project }),
+      runCtx(["monitor"], { stdin: payload("monitor", 1), env: sb.env, cwd: sb.project }),
+    ]);
     const ms = performance.now() - started;
     expect([t.code, m.code, t.stderr, m.stderr]).toEqual([0, 0, "", ""]);
     expect(toolCalls()).toBe(before + 1);

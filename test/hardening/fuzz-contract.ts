@@ -21,12 +21,14 @@ const MAX_LINE = 300;
 
 /** The statusline prints exactly one line: no control characters, bounded width. */
 export function checkStatusline(out: string): string | undefined {
-  if (!out.endsWith("\n") || out.indexOf("\n") !== out.length - 1) return `not exactly one line: ${JSON.stringify(out.slice(0, 200))}`;
+  if (!out.endsWith("\n") || out.indexOf("\n") !== out.length - 1)
+    return `not exactly one line: ${JSON.stringify(out.slice(0, 200))}`;
   const visible = out.slice(0, -1).replace(ANSI_SGR, "");
   if (visible.trim() === "") return "blank line";
   // eslint-disable-next-line no-control-regex
   // C0/C1 controls, line separators, and bidi controls (which reorder the rest of the line on screen)
-  if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/.test(visible)) return `control character in ${JSON.stringify(visible.slice(0, 200))}`;
+  if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/.test(visible))
+    return `control character in ${JSON.stringify(visible.slice(0, 200))}`;
   if ([...visible].length > MAX_LINE) return `line of ${[...visible].length} characters`;
   return undefined;
 }
@@ -36,15 +38,21 @@ export function checkMonitor(out: string): string | undefined {
   return checkJson(out, (v) => {
     const h = v.hookSpecificOutput as Record<string, unknown> | undefined;
     if (Object.keys(v).join() !== "hookSpecificOutput" || !h) return "unexpected keys";
-    if (!["PostToolUse", "PostToolUseFailure", "AfterTool"].includes(h.hookEventName as string)) return `bad hookEventName ${String(h.hookEventName)}`;
-    if (typeof h.additionalContext !== "string" || !/^CONTEXT (WARNING|CRITICAL): \d+% /.test(h.additionalContext)) return "bad additionalContext";
+    if (!["PostToolUse", "PostToolUseFailure", "AfterTool"].includes(h.hookEventName as string))
+      return `bad hookEventName ${String(h.hookEventName)}`;
+    if (typeof h.additionalContext !== "string" || !/^CONTEXT (WARNING|CRITICAL): \d+% /.test(h.additionalContext))
+      return "bad additionalContext";
     return undefined;
   });
 }
 
 /** track prints nothing or `{"systemMessage": "..."}`. */
 export function checkTrack(out: string): string | undefined {
-  return checkJson(out, (v) => (Object.keys(v).join() === "systemMessage" && typeof v.systemMessage === "string" && v.systemMessage.length > 0 ? undefined : "not a systemMessage"));
+  return checkJson(out, (v) =>
+    Object.keys(v).join() === "systemMessage" && typeof v.systemMessage === "string" && v.systemMessage.length > 0
+      ? undefined
+      : "not a systemMessage",
+  );
 }
 
 /** resume --hook prints nothing or a SessionStart additionalContext. */
@@ -52,7 +60,11 @@ export function checkResumeHook(out: string): string | undefined {
   return checkJson(out, (v) => {
     const h = v.hookSpecificOutput as Record<string, unknown> | undefined;
     if (Object.keys(v).join() !== "hookSpecificOutput" || !h) return "unexpected keys";
-    return h.hookEventName === "SessionStart" && typeof h.additionalContext === "string" && h.additionalContext.length > 0 ? undefined : "bad SessionStart output";
+    return h.hookEventName === "SessionStart" &&
+      typeof h.additionalContext === "string" &&
+      h.additionalContext.length > 0
+      ? undefined
+      : "bad SessionStart output";
   });
 }
 
@@ -68,7 +80,8 @@ export const FUZZ_TARGETS: FuzzTarget[] = [
 
 function checkJson(out: string, shape: (v: Record<string, unknown>) => string | undefined): string | undefined {
   if (out === "") return undefined;
-  if (!out.endsWith("\n") || out.indexOf("\n") !== out.length - 1) return `not one JSON line: ${JSON.stringify(out.slice(0, 200))}`;
+  if (!out.endsWith("\n") || out.indexOf("\n") !== out.length - 1)
+    return `not one JSON line: ${JSON.stringify(out.slice(0, 200))}`;
   let v: unknown;
   try {
     v = JSON.parse(out);

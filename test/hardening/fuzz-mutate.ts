@@ -19,13 +19,54 @@ export interface FuzzInput {
 
 /** Values that have broken parsers and path builders before. */
 export const HOSTILE_STRINGS = [
-  "", " ", "../../../../etc/passwd", "../x", "a/b", "/", ".", "..", "x".repeat(129), "x".repeat(100_000),
-  "\u0000", "a\u0000b", "\n", "a\nb\r\n", "\u001b[31mred\u001b[0m", "\u202eevil", "\u2066iso\u2069", "a\u2028b\u2029", "a\u0085b", "\u009b31m", "\ud800", "😀".repeat(50),
-  "%s%n", "${HOME}", "$(touch pwned)", "`id`", "C:\\\\x", "~", "~/.ssh/id_rsa", "NaN", "-1", "1e999", "null",
+  "",
+  " ",
+  "../../../../etc/passwd",
+  "../x",
+  "a/b",
+  "/",
+  ".",
+  "..",
+  "x".repeat(129),
+  "x".repeat(100_000),
+  "\u0000",
+  "a\u0000b",
+  "\n",
+  "a\nb\r\n",
+  "\u001b[31mred\u001b[0m",
+  "\u202eevil",
+  "\u2066iso\u2069",
+  "a\u2028b\u2029",
+  "a\u0085b",
+  "\u009b31m",
+  "\ud800",
+  "😀".repeat(50),
+  "%s%n",
+  "${HOME}",
+  "$(touch pwned)",
+  "`id`",
+  "C:\\\\x",
+  "~",
+  "~/.ssh/id_rsa",
+  "NaN",
+  "-1",
+  "1e999",
+  "null",
 ];
 
 /** Hostile transcript paths: devices, a FIFO, a directory, relative and missing paths (the sandbox adds its own). */
-export const HOSTILE_PATHS = ["/dev/zero", "/dev/urandom", "/dev/null", "/proc/self/mem", "/proc/self/status", "/", "/nonexistent/x.jsonl", "relative.jsonl", "", "/etc/shadow"];
+export const HOSTILE_PATHS = [
+  "/dev/zero",
+  "/dev/urandom",
+  "/dev/null",
+  "/proc/self/mem",
+  "/proc/self/status",
+  "/",
+  "/nonexistent/x.jsonl",
+  "relative.jsonl",
+  "",
+  "/etc/shadow",
+];
 
 const NUMBERS = [0, -1, -0, 1, 0.5, 1e308, -1e308, 2 ** 53 + 1, 101, 100, 99.999, 1e-300, Number.MAX_SAFE_INTEGER];
 
@@ -61,7 +102,8 @@ function structuralMutation(rng: Rng, root: unknown, paths: string[], recipe: st
     return root;
   };
   switch (kind) {
-    case 0: return set(randomValue(rng), "wrong-type");
+    case 0:
+      return set(randomValue(rng), "wrong-type");
     case 1: {
       recipe.push(`drop@${slot.path}`);
       if (slot.parent === undefined) return {};
@@ -69,12 +111,18 @@ function structuralMutation(rng: Rng, root: unknown, paths: string[], recipe: st
       else delete (slot.parent as Record<string, unknown>)[slot.key!];
       return root;
     }
-    case 2: return set(rng.pick(HOSTILE_STRINGS), "hostile-string");
-    case 3: return set(rng.pick([...HOSTILE_PATHS, ...paths]), "hostile-path");
-    case 4: return set(rng.pick(NUMBERS), "edge-number");
-    case 5: return set("y".repeat(rng.pick([1024, 65_536, 1_000_000, 3_000_000])), "huge-string");
-    case 6: return set(nested(rng.pick([100, 1000, 5000])), "nested");
-    default: return set(typeof slot.value === "number" ? String(slot.value) : slot.value, "stringified");
+    case 2:
+      return set(rng.pick(HOSTILE_STRINGS), "hostile-string");
+    case 3:
+      return set(rng.pick([...HOSTILE_PATHS, ...paths]), "hostile-path");
+    case 4:
+      return set(rng.pick(NUMBERS), "edge-number");
+    case 5:
+      return set("y".repeat(rng.pick([1024, 65_536, 1_000_000, 3_000_000])), "huge-string");
+    case 6:
+      return set(nested(rng.pick([100, 1000, 5000])), "nested");
+    default:
+      return set(typeof slot.value === "number" ? String(slot.value) : slot.value, "stringified");
   }
 }
 
@@ -108,15 +156,30 @@ function nested(depth: number): unknown {
   return v;
 }
 
-const INVALID_UTF8 = [[0xff], [0xfe, 0xff], [0xc3], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xc0, 0xaf], [0x80, 0x80]];
+const INVALID_UTF8 = [
+  [0xff],
+  [0xfe, 0xff],
+  [0xc3],
+  [0xed, 0xa0, 0x80],
+  [0xf4, 0x90, 0x80, 0x80],
+  [0xc0, 0xaf],
+  [0x80, 0x80],
+];
 
 function byteMutation(rng: Rng, bytes: Uint8Array, recipe: string[]): Uint8Array {
   const at = rng.int(bytes.length + 1);
-  const splice = (insert: Uint8Array | number[]) => Buffer.concat([bytes.subarray(0, at), Buffer.from(insert), bytes.subarray(at)]);
+  const splice = (insert: Uint8Array | number[]) =>
+    Buffer.concat([bytes.subarray(0, at), Buffer.from(insert), bytes.subarray(at)]);
   switch (rng.int(9)) {
-    case 0: recipe.push(`truncate@${at}`); return bytes.subarray(0, at);
-    case 1: recipe.push(`invalid-utf8@${at}`); return splice(rng.pick(INVALID_UTF8));
-    case 2: recipe.push(`nul@${at}`); return splice([0, 0, 0].slice(0, 1 + rng.int(3)));
+    case 0:
+      recipe.push(`truncate@${at}`);
+      return bytes.subarray(0, at);
+    case 1:
+      recipe.push(`invalid-utf8@${at}`);
+      return splice(rng.pick(INVALID_UTF8));
+    case 2:
+      recipe.push(`nul@${at}`);
+      return splice([0, 0, 0].slice(0, 1 + rng.int(3)));
     case 3: {
       const depth = rng.pick([1000, 10_000, 100_000]);
       recipe.push(`deep-nesting-${depth}@${at}`);
@@ -129,13 +192,19 @@ function byteMutation(rng: Rng, bytes: Uint8Array, recipe: string[]): Uint8Array
       recipe.push(`flip-${n}`);
       return out;
     }
-    case 5: recipe.push("doubled"); return Buffer.concat([bytes, bytes]);
-    case 6: recipe.push("bom"); return Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), bytes]);
+    case 5:
+      recipe.push("doubled");
+      return Buffer.concat([bytes, bytes]);
+    case 6:
+      recipe.push("bom");
+      return Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), bytes]);
     case 7: {
-      const whole = rng.pick(["", " \n\t", "null", "[]", "\"str\"", "1e999", "{", "}", "{\"session_id\":", "true"]);
+      const whole = rng.pick(["", " \n\t", "null", "[]", '"str"', "1e999", "{", "}", '{"session_id":', "true"]);
       recipe.push(`replace:${JSON.stringify(whole)}`);
       return Buffer.from(whole);
     }
-    default: recipe.push(`garbage@${at}`); return splice(Array.from({ length: 1 + rng.int(64) }, () => rng.int(256)));
+    default:
+      recipe.push(`garbage@${at}`);
+      return splice(Array.from({ length: 1 + rng.int(64) }, () => rng.int(256)));
   }
 }

@@ -14,7 +14,20 @@ export const FUZZ_SESSIONS = ["fz-warn", "fz-crit", "fz-ok", "fz-future", "fz-st
 export function plantState(sb: Sandbox, nowMs: number): void {
   const s = nowMs / 1000;
   const bridge = (sid: string, used: number, ts: number) =>
-    writeFileSync(join(sb.env.TMPDIR!, `claude-ctx-${sid}.json`), JSON.stringify({ session_id: sid, used_pct: used, remaining_percentage: 100 - used, timestamp: ts, used_tokens: used * 2000, context_window_size: 200000, model: "claude-sonnet-4-5", cwd: sb.project, transcript_path: sb.transcript }));
+    writeFileSync(
+      join(sb.env.TMPDIR!, `claude-ctx-${sid}.json`),
+      JSON.stringify({
+        session_id: sid,
+        used_pct: used,
+        remaining_percentage: 100 - used,
+        timestamp: ts,
+        used_tokens: used * 2000,
+        context_window_size: 200000,
+        model: "claude-sonnet-4-5",
+        cwd: sb.project,
+        transcript_path: sb.transcript,
+      }),
+    );
   bridge("fz-warn", 66, s);
   bridge("fz-crit", 80, s);
   bridge("fz-ok", 10, s);
@@ -23,5 +36,8 @@ export function plantState(sb: Sandbox, nowMs: number): void {
   writeFileSync(join(sb.env.TMPDIR!, "claude-ctx-fz-corrupt.json"), '{"session_id":"fz-corrupt","used_pct":');
   const sessions = join(sb.project, ".ctx", "sessions");
   mkdirSync(sessions, { recursive: true });
-  writeFileSync(join(sessions, "summary-fz-task-20250101-000000.md"), "# Handoff summary\n\n## Remaining\n- finish the tests\n");
+  writeFileSync(
+    join(sessions, "summary-fz-task-20250101-000000.md"),
+    "# Handoff summary\n\n## Remaining\n- finish the tests\n",
+  );
 }

@@ -23,24 +23,44 @@ const BIN_SLACK_MS = 2500;
 const PARALLEL = 6;
 
 /** Hooks do not wait for flushes or spawn finalize in the in-process bulk (the binary runs keep the defaults). */
-const FAST_ENV = { CTX_MONITOR_TRANSCRIPT_WAIT_MS: "0", CTX_TRACK_TRANSCRIPT_WAIT_MS: "0", CTX_TRACK_FINALIZE_ON_END: "never", CTX_RESUME_FINALIZE_WAIT_MS: "0" };
+const FAST_ENV = {
+  CTX_MONITOR_TRANSCRIPT_WAIT_MS: "0",
+  CTX_TRACK_TRANSCRIPT_WAIT_MS: "0",
+  CTX_TRACK_FINALIZE_ON_END: "never",
+  CTX_RESUME_FINALIZE_WAIT_MS: "0",
+};
 /** The background finalizes the monitor starts at CRITICAL run from source in the in-process bulk: no transpiler cache in the sandbox home. */
 const CHILD_ENV = { BUN_RUNTIME_TRANSPILER_CACHE_PATH: "0" };
 
-beforeAll(() => console.log(`fuzz: seed ${FUZZ_SEED} (CTX_FUZZ_SEED), ${FUZZ_COUNT} in-process + ${FUZZ_BIN_COUNT} binary inputs per command`));
+beforeAll(() =>
+  console.log(
+    `fuzz: seed ${FUZZ_SEED} (CTX_FUZZ_SEED), ${FUZZ_COUNT} in-process + ${FUZZ_BIN_COUNT} binary inputs per command`,
+  ),
+);
 
 /** The n-th input for a target: a recorded seed pointed at the sandbox, then mutated. */
 function* inputs(t: FuzzTarget, sb: Sandbox, rng: Rng, n: number): Generator<FuzzInput & { i: number }> {
   const seeds = seedPayloads(t.seeds);
   for (let i = 0; i < n; i++) {
-    const seed = retarget(rng.pick(seeds), { sessionId: rng.pick(FUZZ_SESSIONS), project: sb.project, transcript: rng.chance(0.8) ? sb.transcript : rng.pick(sb.hostilePaths) });
-    yield { i, ...(rng.chance(0.05) ? { bytes: Buffer.from(JSON.stringify(seed)), recipe: ["unmutated"] } : mutate(rng, seed, sb.hostilePaths)) };
+    const seed = retarget(rng.pick(seeds), {
+      sessionId: rng.pick(FUZZ_SESSIONS),
+      project: sb.project,
+      transcript: rng.chance(0.8) ? sb.transcript : rng.pick(sb.hostilePaths),
+    });
+    yield {
+      i,
+      ...(rng.chance(0.05)
+        ? { bytes: Buffer.from(JSON.stringify(seed)), recipe: ["unmutated"] }
+        : mutate(rng, seed, sb.hostilePaths)),
+    };
   }
 }
 
 function errorLog(sb: Sandbox): string[] {
   try {
-    return readFileSync(join(sb.env.XDG_STATE_HOME!, "ctx", "errors.log"), "utf8").split("\n").filter(Boolean);
+    return readFileSync(join(sb.env.XDG_STATE_HOME!, "ctx", "errors.log"), "utf8")
+      .split("\n")
+      .filter(Boolean);
   } catch {
     return [];
   }
@@ -62,15 +82,29 @@ for (const target of FUZZ_TARGETS) {
       let slowest = 0;
       let printed = 0;
       for (const input of inputs(target, sb, rng, FUZZ_COUNT)) {
-        const r = await runInproc(target.argv, { env: { ...sb.env, ...FAST_ENV }, cwd: sb.project, stdin: input.bytes });
+        const r = await runInproc(target.argv, {
+          env: { ...sb.env, ...FAST_ENV },
+          cwd: sb.project,
+          stdin: input.bytes,
+        });
         slowest = Math.max(slowest, r.ms);
         if (r.stdout) printed++;
-        const bad = r.thrown ? `main threw ${String(r.thrown)}` : r.code !== 0 ? `exit ${r.code}` : r.stderr ? `stderr ${r.stderr.slice(0, 200)}` : r.ms > INPROC_BUDGET_MS ? `took ${r.ms.toFixed(0)} ms` : target.check(r.stdout);
+        const bad = r.thrown
+          ? `main threw ${String(r.thrown)}`
+          : r.code !== 0
+            ? `exit ${r.code}`
+            : r.stderr
+              ? `stderr ${r.stderr.slice(0, 200)}`
+              : r.ms > INPROC_BUDGET_MS
+                ? `took ${r.ms.toFixed(0)} ms`
+                : target.check(r.stdout);
         if (bad && failures.length < 10) failures.push(`#${input.i} [${input.recipe.join(", ")}]: ${bad}`);
       }
       expect(await waitForStrays(sb.dir)).toBe(0);
       const outside = changesOutsideState(sb, before, snapshot(sb.dir));
-      console.log(`fuzz ${target.name}: ${FUZZ_COUNT} in-process runs, ${printed} printed output, slowest ${slowest.toFixed(0)} ms`);
+      console.log(
+        `fuzz ${target.name}: ${FUZZ_COUNT} in-process runs, ${printed} printed output, slowest ${slowest.toFixed(0)} ms`,
+      );
       expect(printed).toBeGreaterThan(0); // the inputs reach the working paths, not only the rejections
       expect(failures).toEqual([]);
       expect(outside).toEqual([]);
@@ -85,9 +119,20 @@ for (const target of FUZZ_TARGETS) {
       const budget = target.stdinTimeoutMs + BIN_SLACK_MS;
       for (let at = 0; at < all.length; at += PARALLEL) {
         const batch = all.slice(at, at + PARALLEL);
-        const runs = await Promise.all(batch.map((input) => runCtx(target.argv, { stdin: input.bytes, env: sb.env, cwd: sb.project, timeoutMs: budget * 3 })));
+        const runs = await Promise.all(
+          batch.map((input) =>
+            runCtx(target.argv, { stdin: input.bytes, env: sb.env, cwd: sb.project, timeoutMs: budget * 3 }),
+          ),
+        );
         runs.forEach((r, k) => {
-          const bad = r.code !== 0 ? `exit ${r.code}` : r.stderr ? `stderr ${r.stderr.slice(0, 200)}` : r.ms > budget ? `took ${r.ms.toFixed(0)} ms` : target.check(r.stdout);
+          const bad =
+            r.code !== 0
+              ? `exit ${r.code}`
+              : r.stderr
+                ? `stderr ${r.stderr.slice(0, 200)}`
+                : r.ms > budget
+                  ? `took ${r.ms.toFixed(0)} ms`
+                  : target.check(r.stdout);
           if (bad) failures.push(`#${batch[k]!.i} [${batch[k]!.recipe.join(", ")}]: ${bad}`);
         });
       }

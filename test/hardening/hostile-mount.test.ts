@@ -19,7 +19,13 @@ let env: Record<string, string>;
 beforeEach(() => {
   sb = makeSandbox();
   mnt = join(sb.dir, "mnt");
-  env = { ...sb.env, CTX_DIR: join(mnt, "ctx"), TMPDIR: join(mnt, "tmp"), XDG_STATE_HOME: join(mnt, "state"), CTX_TRACK_FINALIZE_ON_END: "never" };
+  env = {
+    ...sb.env,
+    CTX_DIR: join(mnt, "ctx"),
+    TMPDIR: join(mnt, "tmp"),
+    XDG_STATE_HOME: join(mnt, "state"),
+    CTX_TRACK_FINALIZE_ON_END: "never",
+  };
 });
 afterEach(() => {
   unmount(mnt);
@@ -27,15 +33,45 @@ afterEach(() => {
 });
 
 function payload(name: string): string {
-  if (name === "statusline") return JSON.stringify({ session_id: SID, cwd: sb.project, model: { id: "claude-sonnet-4-5", display_name: "Sonnet" }, workspace: { current_dir: sb.project, project_dir: sb.project }, context_window: { context_window_size: 200000, current_usage: { input_tokens: 160000 }, used_percentage: 80, remaining_percentage: 20 } });
-  const event = name === "resume --hook" ? { hook_event_name: "SessionStart", source: "clear" } : { hook_event_name: "PostToolUse", tool_name: "Bash", tool_input: { command: "ls" }, tool_response: { stdout: "" } };
+  if (name === "statusline")
+    return JSON.stringify({
+      session_id: SID,
+      cwd: sb.project,
+      model: { id: "claude-sonnet-4-5", display_name: "Sonnet" },
+      workspace: { current_dir: sb.project, project_dir: sb.project },
+      context_window: {
+        context_window_size: 200000,
+        current_usage: { input_tokens: 160000 },
+        used_percentage: 80,
+        remaining_percentage: 20,
+      },
+    });
+  const event =
+    name === "resume --hook"
+      ? { hook_event_name: "SessionStart", source: "clear" }
+      : {
+          hook_event_name: "PostToolUse",
+          tool_name: "Bash",
+          tool_input: { command: "ls" },
+          tool_response: { stdout: "" },
+        };
   return JSON.stringify({ session_id: SID, transcript_path: sb.transcript, cwd: sb.project, ...event });
 }
 
 function prepare(): void {
   mountTmpfs(mnt, 64);
   for (const d of ["ctx/sessions", "tmp", "state"]) mkdirSync(join(mnt, d), { recursive: true });
-  writeFileSync(join(mnt, "tmp", `claude-ctx-${SID}.json`), JSON.stringify({ session_id: SID, used_pct: 80, remaining_percentage: 20, timestamp: Date.now() / 1000, used_tokens: 160000, context_window_size: 200000 }));
+  writeFileSync(
+    join(mnt, "tmp", `claude-ctx-${SID}.json`),
+    JSON.stringify({
+      session_id: SID,
+      used_pct: 80,
+      remaining_percentage: 20,
+      timestamp: Date.now() / 1000,
+      used_tokens: 160000,
+      context_window_size: 200000,
+    }),
+  );
   writeFileSync(join(mnt, "ctx", "sessions", "summary-t-20250101-000000.md"), "# Summary\n- next step\n");
 }
 
@@ -44,10 +80,19 @@ async function runAll(): Promise<Record<string, string>> {
   const debugOut: Record<string, string> = {};
   for (const t of FUZZ_TARGETS) {
     const quiet = await runCtx(t.argv, { stdin: payload(t.name), env, cwd: sb.project });
-    expect({ cmd: t.name, code: quiet.code, stderr: quiet.stderr, contract: t.check(quiet.stdout) }).toEqual({ cmd: t.name, code: 0, stderr: "", contract: undefined });
+    expect({ cmd: t.name, code: quiet.code, stderr: quiet.stderr, contract: t.check(quiet.stdout) }).toEqual({
+      cmd: t.name,
+      code: 0,
+      stderr: "",
+      contract: undefined,
+    });
     expect(quiet.ms).toBeLessThan(3000);
     const loud = await runCtx(t.argv, { stdin: payload(t.name), env: { ...env, CTX_DEBUG: "1" }, cwd: sb.project });
-    expect({ cmd: t.name, code: loud.code, contract: t.check(loud.stdout) }).toEqual({ cmd: t.name, code: 0, contract: undefined });
+    expect({ cmd: t.name, code: loud.code, contract: t.check(loud.stdout) }).toEqual({
+      cmd: t.name,
+      code: 0,
+      contract: undefined,
+    });
     debugOut[t.name] = loud.stderr;
   }
   return debugOut;
@@ -58,19 +103,23 @@ describe.skipIf(!canMount)("hostile filesystem: mounts", () => {
     prepare();
     remountReadOnly(mnt);
     const debugOut = await runAll();
-    for (const name of ["statusline", "monitor", "track", "resume --hook"]) expect({ name, reported: /EROFS|read-only|not writ/i.test(debugOut[name]!) }).toEqual({ name, reported: true });
+    for (const name of ["statusline", "monitor", "track", "resume --hook"])
+      expect({ name, reported: /EROFS|read-only|not writ/i.test(debugOut[name]!) }).toEqual({ name, reported: true });
   }, 60_000);
 
   test("a full disk: hooks exit 0, report ENOSPC under CTX_DEBUG, keep the state they had, and recover once there is space", async () => {
     prepare();
     const hook = payload("track");
     expect((await runCtx(["track"], { stdin: hook, env, cwd: sb.project })).code).toBe(0);
-    expect((await runCtx(["monitor"], { stdin: payload("monitor"), env, cwd: sb.project })).stdout).toContain("CONTEXT CRITICAL");
+    expect((await runCtx(["monitor"], { stdin: payload("monitor"), env, cwd: sb.project })).stdout).toContain(
+      "CONTEXT CRITICAL",
+    );
     const statePath = join(mnt, "ctx", "state", "sessions", `${SID}.json`);
     const stateBefore = readFileSync(statePath, "utf8");
     fillUp(mnt);
     const debugOut = await runAll();
-    for (const name of ["statusline", "monitor", "track"]) expect({ name, reported: /ENOSPC|no space/i.test(debugOut[name]!) }).toEqual({ name, reported: true });
+    for (const name of ["statusline", "monitor", "track"])
+      expect({ name, reported: /ENOSPC|no space/i.test(debugOut[name]!) }).toEqual({ name, reported: true });
     expect(readFileSync(statePath, "utf8")).toBe(stateBefore); // a failed atomic write leaves the old state whole
     rmSync(join(mnt, "filler"));
     const after = await runCtx(["track"], { stdin: hook, env, cwd: sb.project });

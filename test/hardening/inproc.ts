@@ -45,7 +45,10 @@ export async function runInproc(argv: string[], opts: InprocOptions): Promise<In
     stderr: (s) => void (stderr += s),
     readStdin: async ({ maxBytes }) => {
       const n = Math.min(opts.stdin.byteLength, maxBytes);
-      return { text: Buffer.from(opts.stdin.buffer, opts.stdin.byteOffset, n).toString("utf8"), truncated: n < opts.stdin.byteLength };
+      return {
+        text: Buffer.from(opts.stdin.buffer, opts.stdin.byteOffset, n).toString("utf8"),
+        truncated: n < opts.stdin.byteLength,
+      };
     },
   };
   const started = performance.now();

@@ -10,7 +10,8 @@ import { join } from "node:path";
 /** True when this process may mount a tmpfs. */
 export const canMount: boolean = probe();
 
-if (!canMount) console.warn("hardening: mount -t tmpfs is not permitted here: the read-only and full-disk tests are SKIPPED");
+if (!canMount)
+  console.warn("hardening: mount -t tmpfs is not permitted here: the read-only and full-disk tests are SKIPPED");
 
 /** Mounts a tmpfs of `sizeKb` at `dir` (created if needed). */
 export function mountTmpfs(dir: string, sizeKb: number): void {
@@ -32,7 +33,8 @@ export function unmount(dir: string): void {
 export function fillUp(dir: string): void {
   Bun.spawnSync(["dd", "if=/dev/zero", `of=${join(dir, "filler")}`, "bs=4k"], { stderr: "ignore" });
   // and the last inodes / blocks with small files
-  for (let i = 0; i < 64; i++) Bun.spawnSync(["sh", "-c", `head -c 512 /dev/zero > ${join(dir, `f${i}`)}`], { stderr: "ignore" });
+  for (let i = 0; i < 64; i++)
+    Bun.spawnSync(["sh", "-c", `head -c 512 /dev/zero > ${join(dir, `f${i}`)}`], { stderr: "ignore" });
 }
 
 // --- internal ---
@@ -45,7 +47,8 @@ function run(argv: string[]): void {
 function probe(): boolean {
   const dir = mkdtempSync(join(tmpdir(), "ctx-mount-probe-"));
   try {
-    const ok = Bun.spawnSync(["mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", dir], { stderr: "ignore" }).exitCode === 0;
+    const ok =
+      Bun.spawnSync(["mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", dir], { stderr: "ignore" }).exitCode === 0;
     if (ok) Bun.spawnSync(["umount", dir]);
     return ok;
   } catch {

@@ -13,7 +13,11 @@ beforeAll(() => (sb = makeSandbox()));
 afterAll(() => sb.cleanup());
 
 async function statusline(payload: Record<string, unknown>): Promise<string> {
-  const r = await runInproc(["statusline"], { env: sb.env, cwd: sb.project, stdin: Buffer.from(JSON.stringify(payload)) });
+  const r = await runInproc(["statusline"], {
+    env: sb.env,
+    cwd: sb.project,
+    stdin: Buffer.from(JSON.stringify(payload)),
+  });
   expect(r.code).toBe(0);
   return r.stdout;
 }
@@ -26,7 +30,12 @@ describe("fuzz regressions: ctx statusline", () => {
     ["line and paragraph separators in the model name", { model: { display_name: "a\u2028b\u2029c" } }],
     ["a left-to-right mark in the model name", { model: { display_name: "\u200eSonnet\u200f" } }],
   ])("%s is stripped: the line stays one plain line", async (_name, over) => {
-    const out = await statusline({ session_id: "reg", model: { display_name: "Sonnet 4.5" }, context_window: { used_percentage: 76, context_window_size: 200000 }, ...over });
+    const out = await statusline({
+      session_id: "reg",
+      model: { display_name: "Sonnet 4.5" },
+      context_window: { used_percentage: 76, context_window_size: 200000 },
+      ...over,
+    });
     expect(checkStatusline(out)).toBeUndefined();
     expect(out).toMatch(/evil|iso|abc|Sonnet/);
   });

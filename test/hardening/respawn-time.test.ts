@@ -27,14 +27,24 @@ beforeEach(() => {
 });
 afterEach(() => box.cleanup());
 
-
 test("clock jumps and a rotated, truncated, deleted transcript neither crash the supervisor nor make it act", async () => {
   const project = join(t.dir, "proj");
   const root = join(project, ".ctx");
   mkdirSync(join(root, "state"), { recursive: true });
   const transcript = join(t.dir, "session.jsonl");
   writeFileSync(transcript, `${assistantLine(100_000)}\n`); // 50 %: below every trigger
-  writeFileSync(join(root, "state", "context-usage.json"), JSON.stringify({ version: 1, session_id: "s1", used_tokens: 100_000, used_pct: 50, updated_at: new Date().toISOString(), last_stop_at: new Date().toISOString(), transcript_path: transcript }));
+  writeFileSync(
+    join(root, "state", "context-usage.json"),
+    JSON.stringify({
+      version: 1,
+      session_id: "s1",
+      used_tokens: 100_000,
+      used_pct: 50,
+      updated_at: new Date().toISOString(),
+      last_stop_at: new Date().toISOString(),
+      transcript_path: transcript,
+    }),
+  );
 
   const tmux = tmuxClient(env);
   const pane = await idlePane(box, "rt", project);
@@ -43,8 +53,19 @@ test("clock jumps and a rotated, truncated, deleted transcript neither crash the
   const cfg = resolveConfig([]);
   const logs: string[] = [];
   const run = runDriver({
-    name: "rt", target: pane, project, root, env, settings: { ...settingsFromConfig(cfg), quietMs: 200 }, pollMs: 100, enterDelayMs: 50, tmux,
-    claude: "/bin/false", now: () => clock, signal: ac.signal, log: (l) => logs.push(l),
+    name: "rt",
+    target: pane,
+    project,
+    root,
+    env,
+    settings: { ...settingsFromConfig(cfg), quietMs: 200 },
+    pollMs: 100,
+    enterDelayMs: 50,
+    tmux,
+    claude: "/bin/false",
+    now: () => clock,
+    signal: ac.signal,
+    log: (l) => logs.push(l),
     transcriptPct: (p) => {
       const tail = latestUsage(p, 1 << 20);
       return tail ? reading(tail.usedTokens, windowFor(tail.model, tail.usedTokens, false)).usedPct : undefined;

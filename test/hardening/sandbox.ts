@@ -4,7 +4,19 @@
  * symlink), and a tree snapshot that tells what a run changed outside the
  * state directories.
  */
-import { accessSync, constants, copyFileSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  accessSync,
+  constants,
+  copyFileSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { isolatedEnv } from "../helpers/tmp.ts";
@@ -46,7 +58,14 @@ export function makeSandbox(extraEnv: Record<string, string> = {}, memory = fals
   mkdirSync(join(t.dir, "dir.jsonl"));
   const other = join(t.dir, "compact-session.jsonl");
   copyFileSync(join(FIXTURE_TRANSCRIPT, "..", "compact-session.jsonl"), other);
-  return { dir: t.dir, project, transcript, env, hostilePaths: [fifo, link, join(t.dir, "dir.jsonl"), other], cleanup: t.cleanup };
+  return {
+    dir: t.dir,
+    project,
+    transcript,
+    env,
+    hostilePaths: [fifo, link, join(t.dir, "dir.jsonl"), other],
+    cleanup: t.cleanup,
+  };
 }
 
 /** Path → "size mtime mode" of every entry under `dir` (symlinks not followed). */
@@ -87,7 +106,13 @@ export function changesOutsideState(sb: Sandbox, before: Map<string, string>, af
     allowed.some((a) => p === a || p.startsWith(`${a}/`)) ||
     new RegExp(`^${tmp}/claude-ctx-[A-Za-z0-9_-]{1,128}\\.json$`).test(p) ||
     // directories that hold state: their mtime changes when state is created in them
-    [relative(sb.dir, sb.project), tmp, relative(sb.dir, sb.env.XDG_STATE_HOME!), relative(sb.dir, sb.env.HOME!), "home/.local"].includes(p);
+    [
+      relative(sb.dir, sb.project),
+      tmp,
+      relative(sb.dir, sb.env.XDG_STATE_HOME!),
+      relative(sb.dir, sb.env.HOME!),
+      "home/.local",
+    ].includes(p);
   const changed: string[] = [];
   for (const [p, v] of after) if (before.get(p) !== v && !ok(p)) changed.push(p);
   for (const p of before.keys()) if (!after.has(p) && !ok(p)) changed.push(`(removed) ${p}`);
@@ -98,7 +123,9 @@ export function changesOutsideState(sb: Sandbox, before: Map<string, string>, af
 export async function waitForStrays(dir: string, ms = 15_000): Promise<number> {
   const deadline = Date.now() + ms;
   for (;;) {
-    const strays = readdirSync("/proc").filter((p) => /^\d+$/.test(p) && Number(p) !== process.pid && cmdline(p).includes(dir));
+    const strays = readdirSync("/proc").filter(
+      (p) => /^\d+$/.test(p) && Number(p) !== process.pid && cmdline(p).includes(dir),
+    );
     if (strays.length === 0 || Date.now() > deadline) return strays.length;
     await Bun.sleep(50);
   }

@@ -26,12 +26,26 @@ function seedFor(t: FuzzTarget): Record<string, unknown> {
 }
 
 /** Runs the binary with stdin open and `head` written to it, never closing it; closes it after exit. */
-async function runOpenStdin(t: FuzzTarget, head: string): Promise<{ code: number; stdout: string; stderr: string; ms: number }> {
+async function runOpenStdin(
+  t: FuzzTarget,
+  head: string,
+): Promise<{ code: number; stdout: string; stderr: string; ms: number }> {
   const started = performance.now();
-  const proc = Bun.spawn([CTX_BIN, ...t.argv], { stdin: "pipe", stdout: "pipe", stderr: "pipe", env: sb.env, cwd: sb.project, timeout: 20_000 });
+  const proc = Bun.spawn([CTX_BIN, ...t.argv], {
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "pipe",
+    env: sb.env,
+    cwd: sb.project,
+    timeout: 20_000,
+  });
   if (head) proc.stdin.write(head);
   proc.stdin.flush();
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   const ms = performance.now() - started;
   try {
     proc.stdin.end();
@@ -49,10 +63,14 @@ for (const t of FUZZ_TARGETS) {
       const before = snapshot(sb.dir);
       const seed = seedFor(t);
       const huge = Buffer.from(JSON.stringify({ ...seed, padding: "p".repeat(MB50) }));
-      const garbage = Buffer.alloc(MB50, "{[\"\\\u00ff");
+      const garbage = Buffer.alloc(MB50, '{["\\\u00ff');
       for (const stdin of [huge, garbage]) {
         const r = await runCtx(t.argv, { stdin, env: sb.env, cwd: sb.project, timeoutMs: budget * 3 });
-        expect({ code: r.code, stderr: r.stderr, contract: t.check(r.stdout) }).toEqual({ code: 0, stderr: "", contract: undefined });
+        expect({ code: r.code, stderr: r.stderr, contract: t.check(r.stdout) }).toEqual({
+          code: 0,
+          stderr: "",
+          contract: undefined,
+        });
         expect(r.ms).toBeLessThan(budget + 2000); // piping 50 MB in costs time on its own
       }
       expect(await waitForStrays(sb.dir)).toBe(0);
@@ -61,7 +79,11 @@ for (const t of FUZZ_TARGETS) {
 
     test("no input (stdin closed at once): exit 0, contract output", async () => {
       const r = await runCtx(t.argv, { stdin: "", env: sb.env, cwd: sb.project });
-      expect({ code: r.code, stderr: r.stderr, contract: t.check(r.stdout) }).toEqual({ code: 0, stderr: "", contract: undefined });
+      expect({ code: r.code, stderr: r.stderr, contract: t.check(r.stdout) }).toEqual({
+        code: 0,
+        stderr: "",
+        contract: undefined,
+      });
       if (t.name === "statusline") expect(r.stdout).not.toBe("");
     });
 
@@ -69,7 +91,11 @@ for (const t of FUZZ_TARGETS) {
       const partial = JSON.stringify(seedFor(t)).slice(0, 120);
       const runs = await Promise.all([runOpenStdin(t, ""), runOpenStdin(t, partial)]);
       for (const r of runs) {
-        expect({ code: r.code, stderr: r.stderr, contract: t.check(r.stdout) }).toEqual({ code: 0, stderr: "", contract: undefined });
+        expect({ code: r.code, stderr: r.stderr, contract: t.check(r.stdout) }).toEqual({
+          code: 0,
+          stderr: "",
+          contract: undefined,
+        });
         expect(r.ms).toBeLessThan(budget);
         expect(r.ms).toBeGreaterThanOrEqual(t.stdinTimeoutMs - 50); // it did wait for the rest
       }

@@ -19,17 +19,47 @@ const DAY = 86_400_000;
 let sb: Sandbox;
 let transcript: string;
 beforeEach(() => {
-  sb = makeSandbox({ CTX_MONITOR_TRANSCRIPT_WAIT_MS: "0", CTX_TRACK_TRANSCRIPT_WAIT_MS: "0", CTX_TRACK_FINALIZE_ON_END: "never" });
+  sb = makeSandbox({
+    CTX_MONITOR_TRANSCRIPT_WAIT_MS: "0",
+    CTX_TRACK_TRANSCRIPT_WAIT_MS: "0",
+    CTX_TRACK_FINALIZE_ON_END: "never",
+  });
   transcript = join(sb.dir, "live.jsonl");
 });
 afterEach(() => sb.cleanup());
 
-const hook = () => Buffer.from(JSON.stringify({ session_id: SID, transcript_path: transcript, cwd: sb.project, hook_event_name: "PostToolUse", tool_name: "Bash", tool_input: {}, tool_response: {} }));
-const bridge = (used: number, tsMs: number) => writeFileSync(join(sb.env.TMPDIR!, `claude-ctx-${SID}.json`), JSON.stringify({ session_id: SID, used_pct: used, remaining_percentage: 100 - used, timestamp: tsMs / 1000, used_tokens: used * 2000, context_window_size: 200000 }));
+const hook = () =>
+  Buffer.from(
+    JSON.stringify({
+      session_id: SID,
+      transcript_path: transcript,
+      cwd: sb.project,
+      hook_event_name: "PostToolUse",
+      tool_name: "Bash",
+      tool_input: {},
+      tool_response: {},
+    }),
+  );
+const bridge = (used: number, tsMs: number) =>
+  writeFileSync(
+    join(sb.env.TMPDIR!, `claude-ctx-${SID}.json`),
+    JSON.stringify({
+      session_id: SID,
+      used_pct: used,
+      remaining_percentage: 100 - used,
+      timestamp: tsMs / 1000,
+      used_tokens: used * 2000,
+      context_window_size: 200000,
+    }),
+  );
 
 async function monitorAt(nowMs: number): Promise<string> {
   const r = await runInproc(["monitor"], { env: sb.env, cwd: sb.project, stdin: hook(), now: () => nowMs });
-  expect({ code: r.code, stderr: r.stderr, contract: checkMonitor(r.stdout) }).toEqual({ code: 0, stderr: "", contract: undefined });
+  expect({ code: r.code, stderr: r.stderr, contract: checkMonitor(r.stdout) }).toEqual({
+    code: 0,
+    stderr: "",
+    contract: undefined,
+  });
   return r.stdout;
 }
 
@@ -106,17 +136,35 @@ describe("the transcript changing under a running monitor and track", () => {
   test("truncated, rotated or deleted while the binary reads a 30 MB transcript: exit 0 and valid output every time", async () => {
     const rng = rngFor("time/race");
     const big = `${`${JSON.stringify({ type: "user", message: { content: "x".repeat(4000) } })}\n`.repeat(30 * 256)}${assistantLine(150_000)}\n`;
-    const input = JSON.stringify({ session_id: SID, transcript_path: transcript, cwd: sb.project, hook_event_name: "PostToolUse", tool_name: "Bash", tool_input: {}, tool_response: {} });
+    const input = JSON.stringify({
+      session_id: SID,
+      transcript_path: transcript,
+      cwd: sb.project,
+      hook_event_name: "PostToolUse",
+      tool_name: "Bash",
+      tool_input: {},
+      tool_response: {},
+    });
     for (let i = 0; i < 12; i++) {
       writeFileSync(transcript, big);
-      const run = runCtx(["monitor"], { stdin: input, env: { ...sb.env, CTX_MONITOR_TAIL_BYTES: String(64 * 1024 * 1024) }, cwd: sb.project });
+      const run = runCtx(["monitor"], {
+        stdin: input,
+        env: { ...sb.env, CTX_MONITOR_TAIL_BYTES: String(64 * 1024 * 1024) },
+        cwd: sb.project,
+      });
       await Bun.sleep(rng.next() * 15);
       const action = i % 3;
       if (action === 0) truncateSync(transcript, rng.int(big.length));
-      else if (action === 1) renameSync(transcript, `${transcript}.old`), appendFileSync(transcript, `${assistantLine(10_000)}\n`);
+      else if (action === 1)
+        renameSync(transcript, `${transcript}.old`), appendFileSync(transcript, `${assistantLine(10_000)}\n`);
       else rmSync(transcript);
       const r = await run;
-      expect({ i, code: r.code, stderr: r.stderr, contract: checkMonitor(r.stdout) }).toEqual({ i, code: 0, stderr: "", contract: undefined });
+      expect({ i, code: r.code, stderr: r.stderr, contract: checkMonitor(r.stdout) }).toEqual({
+        i,
+        code: 0,
+        stderr: "",
+        contract: undefined,
+      });
     }
   }, 60_000);
 });

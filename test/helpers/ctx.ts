@@ -13,7 +13,10 @@ export interface CtxRun {
 }
 
 /** Runs the compiled ctx with `args`, `stdin` and `env`; fails the test early if the binary is missing. */
-export async function runCtx(args: string[], opts: { stdin?: string | Uint8Array; env: Record<string, string>; cwd?: string; timeoutMs?: number }): Promise<CtxRun> {
+export async function runCtx(
+  args: string[],
+  opts: { stdin?: string | Uint8Array; env: Record<string, string>; cwd?: string; timeoutMs?: number },
+): Promise<CtxRun> {
   if (!existsSync(CTX_BIN)) throw new Error(`${CTX_BIN} is missing: run 'bun build.ts' first`);
   const started = performance.now();
   const proc = Bun.spawn([CTX_BIN, ...args], {
@@ -24,6 +27,10 @@ export async function runCtx(args: string[], opts: { stdin?: string | Uint8Array
     cwd: opts.cwd,
     timeout: opts.timeoutMs ?? 20_000,
   });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   return { code, stdout, stderr, ms: performance.now() - started };
 }

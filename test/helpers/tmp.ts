@@ -15,7 +15,14 @@ export function tempDir(prefix = "ctx-test-"): { dir: string; cleanup: () => voi
 export function isolatedEnv(root: string, extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (v === undefined || /^(CTX_|CLAUDE|ANTHROPIC_|XDG_)/.test(k) || k === "HOME" || k === "TMPDIR" || k === "NO_COLOR") continue;
+    if (
+      v === undefined ||
+      /^(CTX_|CLAUDE|ANTHROPIC_|XDG_)/.test(k) ||
+      k === "HOME" ||
+      k === "TMPDIR" ||
+      k === "NO_COLOR"
+    )
+      continue;
     env[k] = v;
   }
   return {

@@ -23,7 +23,9 @@ export function tmuxBox(): TmuxBox {
     t,
     env,
     async cleanup() {
-      await tmuxClient(env).run(["kill-server"]).catch(() => {});
+      await tmuxClient(env)
+        .run(["kill-server"])
+        .catch(() => {});
       t.cleanup();
     },
   };

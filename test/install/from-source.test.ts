@@ -36,8 +36,14 @@ test("README quick start: `sh install.sh --hooks` in a checkout builds, installs
   const settings = JSON.parse(readFileSync(join(claudeDir, "settings.json"), "utf8"));
   expect(settings.model).toBe("opus");
   expect(settings.statusLine.command).toBe(`${bin} statusline`);
-  expect(settings.hooks.Stop.map((g: { hooks: { command: string }[] }) => g.hooks[0]!.command)).toEqual(["notify-send done", `${bin} track`]);
-  expect(settings.hooks.SessionStart[0].hooks.map((h: { command: string }) => h.command)).toEqual([`${bin} track`, `${bin} resume --hook`]);
+  expect(settings.hooks.Stop.map((g: { hooks: { command: string }[] }) => g.hooks[0]!.command)).toEqual([
+    "notify-send done",
+    `${bin} track`,
+  ]);
+  expect(settings.hooks.SessionStart[0].hooks.map((h: { command: string }) => h.command)).toEqual([
+    `${bin} track`,
+    `${bin} resume --hook`,
+  ]);
   const backups = readdirSync(claudeDir).filter((f) => f.startsWith("settings.json.bak-"));
   expect(backups).toHaveLength(1);
   expect(JSON.parse(readFileSync(join(claudeDir, backups[0]!), "utf8"))).toEqual(original);

@@ -2,7 +2,18 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
-import { buildHostRelease, type FileServer, hostTarget, makeSandbox, REPO, runInstallSh, type Sandbox, serveDirs, toolShim, writeScript } from "./sandbox.ts";
+import {
+  buildHostRelease,
+  type FileServer,
+  hostTarget,
+  makeSandbox,
+  REPO,
+  runInstallSh,
+  type Sandbox,
+  serveDirs,
+  toolShim,
+  writeScript,
+} from "./sandbox.ts";
 
 const SCRIPT = join(REPO, "install.sh");
 const ARCHIVE = `ctx-${pkg.version}-${hostTarget()}.tar.gz`;
@@ -55,7 +66,9 @@ describe("install.sh from a release URL", () => {
       expect(version(u.bin)).toBe(`ctx ${pkg.version}`);
       expect(statSync(u.bin).mode & 0o777).toBe(0o755);
       expect(server.requests.slice(before)).toEqual(["/good/SHA256SUMS", `/good/${ARCHIVE}`]);
-      expect(readFileSync(join(u.home, ".profile"), "utf8")).toContain(`export PATH="${join(u.home, ".local", "bin")}:$PATH"`);
+      expect(readFileSync(join(u.home, ".profile"), "utf8")).toContain(
+        `export PATH="${join(u.home, ".local", "bin")}:$PATH"`,
+      );
       expect(readdirSync(u.tmp)).toEqual([]); // temp files cleaned up
     } finally {
       u.cleanup();
@@ -116,7 +129,10 @@ describe("install.sh from a release URL", () => {
       expect(r.code).toBe(0);
       const settings = JSON.parse(readFileSync(join(u.home, ".claude", "settings.json"), "utf8"));
       expect(settings.statusLine.command).toBe(`${u.bin} statusline`);
-      expect(settings.hooks.PostToolUse[0].hooks.map((h: { command: string }) => h.command)).toEqual([`${u.bin} monitor`, `${u.bin} track`]);
+      expect(settings.hooks.PostToolUse[0].hooks.map((h: { command: string }) => h.command)).toEqual([
+        `${u.bin} monitor`,
+        `${u.bin} track`,
+      ]);
     } finally {
       u.cleanup();
     }
@@ -237,7 +253,11 @@ describe("install.sh --binary", () => {
 });
 
 test("install.sh --help works when piped into sh (curl … | sh -s -- --help)", async () => {
-  const proc = Bun.spawn(["/bin/sh", "-s", "--", "--help"], { stdin: Bun.file(SCRIPT), stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn(["/bin/sh", "-s", "--", "--help"], {
+    stdin: Bun.file(SCRIPT),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
   expect(code).toBe(0);
   expect(out).toContain("Usage: install.sh");

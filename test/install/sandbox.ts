@@ -51,7 +51,10 @@ export function hostTarget(): string {
 
 /** Builds the release archive of the host target plus SHA256SUMS into `outDir` (as `npm run release` does for all). */
 export function buildHostRelease(outDir: string): void {
-  const proc = Bun.spawnSync([BUN, "build.ts", "--release", "--targets", hostTarget(), "--out-dir", outDir], { cwd: REPO, stderr: "pipe" });
+  const proc = Bun.spawnSync([BUN, "build.ts", "--release", "--targets", hostTarget(), "--out-dir", outDir], {
+    cwd: REPO,
+    stderr: "pipe",
+  });
   if (proc.exitCode !== 0) throw new Error(`release build failed: ${proc.stderr.toString()}`);
 }
 
@@ -85,7 +88,27 @@ export function serveDirs(mounts: Record<string, string>): FileServer {
 /** A directory of symlinks to just the tools install.sh needs (to hide curl and/or wget). */
 export function toolShim(dir: string, extra: string[]): string {
   mkdirSync(dir, { recursive: true });
-  const tools = ["sh", "uname", "mktemp", "rm", "ls", "grep", "sed", "tail", "awk", "cut", "sha256sum", "tar", "gzip", "mkdir", "cp", "chmod", "mv", "dirname", "cat"];
+  const tools = [
+    "sh",
+    "uname",
+    "mktemp",
+    "rm",
+    "ls",
+    "grep",
+    "sed",
+    "tail",
+    "awk",
+    "cut",
+    "sha256sum",
+    "tar",
+    "gzip",
+    "mkdir",
+    "cp",
+    "chmod",
+    "mv",
+    "dirname",
+    "cat",
+  ];
   for (const t of [...tools, ...extra]) {
     const real = Bun.which(t, { PATH: "/usr/local/bin:/usr/bin:/bin" });
     if (real) symlinkSync(real, join(dir, t));
@@ -100,8 +123,17 @@ export function writeScript(path: string, body: string): void {
 }
 
 /** Runs `sh install.sh args` with `env` in `cwd` (async: the file server lives in this process). */
-export async function runInstallSh(script: string, args: string[], env: Record<string, string>, cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function runInstallSh(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const proc = Bun.spawn(["/bin/sh", script, ...args], { cwd, env, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   return { code, stdout, stderr };
 }

@@ -21,7 +21,11 @@ function file(path: string, text: string, ageMs: number): void {
   utimesSync(path, when, when);
 }
 const state = (sid: string, fields: object, ageMs = 1000) =>
-  file(join(root, "state", "sessions", `${sid}.json`), JSON.stringify({ version: 1, session_id: sid, ...fields }), ageMs);
+  file(
+    join(root, "state", "sessions", `${sid}.json`),
+    JSON.stringify({ version: 1, session_id: sid, ...fields }),
+    ageMs,
+  );
 
 describe("finalizeLikelyRunning", () => {
   test("a session that just ended with auto-pause on means a finalize is due", () => {

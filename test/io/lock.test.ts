@@ -58,7 +58,9 @@ test("withLock() loses no update across 16 processes × 10 increments", async ()
   const counter = join(t.dir, "counter");
   writeFileSync(counter, "0");
   const worker = join(import.meta.dir, "lock-worker.ts");
-  const procs = Array.from({ length: 16 }, () => Bun.spawn([process.execPath, worker, counter, "10"], { stderr: "inherit" }));
+  const procs = Array.from({ length: 16 }, () =>
+    Bun.spawn([process.execPath, worker, counter, "10"], { stderr: "inherit" }),
+  );
   const codes = await Promise.all(procs.map((p) => p.exited));
   expect(codes.every((c) => c === 0)).toBe(true);
   expect(readFileSync(counter, "utf8")).toBe("160");

@@ -20,8 +20,24 @@ afterEach(() => {
 });
 
 /** A session state as ctx track writes it. */
-function state(sid: string, pct: number, claudePid: number | null, updated: string, stop: string | null = null): Record<string, unknown> {
-  return { version: 1, session_id: sid, project: t.dir, used_tokens: pct * 2000, used_pct: pct, updated_at: updated, last_stop_at: stop, claude_pid: claudePid, transcript_path: null };
+function state(
+  sid: string,
+  pct: number,
+  claudePid: number | null,
+  updated: string,
+  stop: string | null = null,
+): Record<string, unknown> {
+  return {
+    version: 1,
+    session_id: sid,
+    project: t.dir,
+    used_tokens: pct * 2000,
+    used_pct: pct,
+    updated_at: updated,
+    last_stop_at: stop,
+    claude_pid: claudePid,
+    transcript_path: null,
+  };
 }
 /** Writes it the way track does: a temp file renamed over the old one. */
 function put(s: Record<string, unknown>): void {
@@ -46,7 +62,11 @@ test("PaneSession.read() follows the session whose claude_pid runs in the pane, 
   put(other);
   writeFileSync(join(root, "state", "context-usage.json"), JSON.stringify(other)); // the latest reporter
   const ps = new PaneSession(root, pane, () => 0);
-  expect(ps.read()).toMatchObject({ session_id: "mine", used_pct: 40, last_stop_ms: Date.parse("2026-01-01T00:00:00.500Z") });
+  expect(ps.read()).toMatchObject({
+    session_id: "mine",
+    used_pct: 40,
+    last_stop_ms: Date.parse("2026-01-01T00:00:00.500Z"),
+  });
   expect(ps.runsInPane(child)).toBe(true);
   expect(ps.runsInPane(pane)).toBe(true);
   expect(ps.runsInPane(process.pid)).toBe(false);
@@ -67,7 +87,10 @@ test("PaneSession.read() returns nothing when states carry claude_pids but none 
   const { pane } = await paneTree();
   put(state("other", 95, process.pid, "2026-01-01T00:00:09.000Z"));
   put(state("old", 95, null, "2026-01-01T00:00:10.000Z"));
-  writeFileSync(join(root, "state", "context-usage.json"), JSON.stringify(state("old", 95, null, "2026-01-01T00:00:10.000Z")));
+  writeFileSync(
+    join(root, "state", "context-usage.json"),
+    JSON.stringify(state("old", 95, null, "2026-01-01T00:00:10.000Z")),
+  );
   expect(new PaneSession(root, pane, () => 0).read()).toBeUndefined();
 });
 

@@ -20,11 +20,20 @@ beforeEach(() => {
 });
 afterEach(() => box.cleanup());
 
-
 /** A session state as ctx track writes it (and its copy in context-usage.json when `latest`). */
 function writeSession(root: string, sid: string, pct: number, claudePid: number, latest: boolean): void {
   const now = new Date().toISOString();
-  const s = { version: 1, session_id: sid, project: root, used_tokens: pct * 2000, used_pct: pct, updated_at: now, last_stop_at: now, claude_pid: claudePid, transcript_path: null };
+  const s = {
+    version: 1,
+    session_id: sid,
+    project: root,
+    used_tokens: pct * 2000,
+    used_pct: pct,
+    updated_at: now,
+    last_stop_at: now,
+    claude_pid: claudePid,
+    transcript_path: null,
+  };
   writeFileSync(join(root, "state", "sessions", `${sid}.json`), JSON.stringify(s));
   if (latest) writeFileSync(join(root, "state", "context-usage.json"), JSON.stringify(s));
 }
@@ -40,8 +49,20 @@ async function supervise(name: string, setup: (root: string, panePid: number) =>
   const ac = new AbortController();
   const settings = { ...settingsFromConfig(resolveConfig([])), quietMs: 200, cooldownMs: 0 };
   const run = runDriver({
-    name, target: pane, project, root, env, settings, pollMs: 100, enterDelayMs: 50, tmux,
-    claude: "/bin/false", now: Date.now, signal: ac.signal, log: () => {}, transcriptPct: () => undefined,
+    name,
+    target: pane,
+    project,
+    root,
+    env,
+    settings,
+    pollMs: 100,
+    enterDelayMs: 50,
+    tmux,
+    claude: "/bin/false",
+    now: Date.now,
+    signal: ac.signal,
+    log: () => {},
+    transcriptPct: () => undefined,
   });
   await Bun.sleep(ms);
   ac.abort();
@@ -51,10 +72,14 @@ async function supervise(name: string, setup: (root: string, panePid: number) =>
 }
 
 test("another session of the project at 95 % (reported last) triggers nothing: the supervisor follows its pane's claude_pid", async () => {
-  const { final, record, screen } = await supervise("two", (root, panePid) => {
-    writeSession(root, "in-pane", 40, panePid, false);
-    writeSession(root, "elsewhere", 95, process.pid, true);
-  }, 2500);
+  const { final, record, screen } = await supervise(
+    "two",
+    (root, panePid) => {
+      writeSession(root, "in-pane", 40, panePid, false);
+      writeSession(root, "elsewhere", 95, process.pid, true);
+    },
+    2500,
+  );
   expect(final.cycles).toBe(0);
   expect(final.usage?.pct).toBe(40);
   expect(record.session_id).toBe("in-pane");
@@ -63,10 +88,14 @@ test("another session of the project at 95 % (reported last) triggers nothing: t
 });
 
 test("control: the pane's own session at 95 % is compacted", async () => {
-  const { record, screen } = await supervise("own", (root, panePid) => {
-    writeSession(root, "elsewhere", 40, process.pid, true);
-    writeSession(root, "in-pane", 95, panePid, false);
-  }, 2500);
+  const { record, screen } = await supervise(
+    "own",
+    (root, panePid) => {
+      writeSession(root, "elsewhere", 40, process.pid, true);
+      writeSession(root, "in-pane", 95, panePid, false);
+    },
+    2500,
+  );
   expect(record.session_id).toBe("in-pane");
   expect(record.events.map((e: { event: string }) => e.event)).toContain("cycle_start");
   expect(screen).toContain("/compact");

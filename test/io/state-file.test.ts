@@ -8,7 +8,8 @@ let t: ReturnType<typeof tempDir>;
 beforeEach(() => (t = tempDir()));
 afterEach(() => t.cleanup());
 
-const parseCount = (v: unknown) => (v && typeof v === "object" && typeof (v as { n?: unknown }).n === "number" ? (v as { n: number }) : undefined);
+const parseCount = (v: unknown) =>
+  v && typeof v === "object" && typeof (v as { n?: unknown }).n === "number" ? (v as { n: number }) : undefined;
 
 describe("readState()", () => {
   test("returns the parsed state of a good file and leaves it in place", () => {

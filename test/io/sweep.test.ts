@@ -23,7 +23,13 @@ test("sweepStaleTemps() removes only old temp files of ours, never state or fres
   const other = file(".hidden-config", 3_600_000);
   mkdirSync(join(t.dir, ".d.1.a.tmp"));
   expect(sweepStaleTemps(t.dir, Date.now())).toBe(1);
-  expect([existsSync(old), existsSync(fresh), existsSync(state), existsSync(other), existsSync(join(t.dir, ".d.1.a.tmp"))]).toEqual([false, true, true, true, true]);
+  expect([
+    existsSync(old),
+    existsSync(fresh),
+    existsSync(state),
+    existsSync(other),
+    existsSync(join(t.dir, ".d.1.a.tmp")),
+  ]).toEqual([false, true, true, true, true]);
 });
 
 test("sweepStaleTemps() with a prefix leaves other programs' temp files alone", () => {

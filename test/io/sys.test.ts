@@ -34,7 +34,13 @@ describe.each(impls)("%s sys", (_name, make) => {
     s.rename(p, join(t.dir, "a"));
     const rd = s.openRead(join(t.dir, "a"));
     const st = s.fstat(rd);
-    expect(st).toMatchObject({ isFile: true, isDirectory: false, isCharDevice: false, size: 13, uid: process.getuid!() });
+    expect(st).toMatchObject({
+      isFile: true,
+      isDirectory: false,
+      isCharDevice: false,
+      size: 13,
+      uid: process.getuid!(),
+    });
     expect(Math.abs(st.mtimeMs - Date.now())).toBeLessThan(60_000);
     const buf = Buffer.alloc(20);
     expect(s.pread(rd, buf, 2, 5, 1)).toBe(5);

@@ -12,7 +12,9 @@ beforeAll(() => {
   env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir, TMUX_TMPDIR: dir, TERM: "xterm-256color" };
 });
 afterAll(async () => {
-  await tmuxClient(env).run(["kill-server"]).catch(() => {});
+  await tmuxClient(env)
+    .run(["kill-server"])
+    .catch(() => {});
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -20,7 +22,13 @@ test("tmuxClient uses the default server under TMUX_TMPDIR, passes the environme
   const tmux = tmuxClient(env);
   expect(await tmux.hasSession("t1")).toBe(false);
   const script = 'printf "ready %s\\n" "$CTX_PROBE"; while IFS= read -r line; do printf "got[%s]\\n" "$line"; done';
-  const pane = await tmux.newSession("t1", dir, ["sh", "-c", script], { ...env, CTX_PROBE: "probe-42", TMUX: "/elsewhere,1,0" }, { width: 80, height: 20 });
+  const pane = await tmux.newSession(
+    "t1",
+    dir,
+    ["sh", "-c", script],
+    { ...env, CTX_PROBE: "probe-42", TMUX: "/elsewhere,1,0" },
+    { width: 80, height: 20 },
+  );
   expect(pane).toMatch(/^%\d+$/);
   expect(await tmux.hasSession("t1")).toBe(true);
   // The server's socket lives in TMUX_TMPDIR, as tmux itself does it.
@@ -48,7 +56,13 @@ test("newSession() gives the pane exactly our environment, not the running serve
   const tmux = tmuxClient(env);
   await tmux.newSession("g1", dir, ["sh", "-c", "sleep 30"], env, { width: 80, height: 20 });
   await tmux.run(["set-environment", "-g", "CTX_LEAK_PROBE", "leaked"]);
-  const pane = await tmux.newSession("g2", dir, ["sh", "-c", 'printf "probe=[%s] mine=[%s]\\n" "$CTX_LEAK_PROBE" "$CTX_MINE"; exec sleep 30'], { ...env, CTX_MINE: "yes" }, { width: 80, height: 20 });
+  const pane = await tmux.newSession(
+    "g2",
+    dir,
+    ["sh", "-c", 'printf "probe=[%s] mine=[%s]\\n" "$CTX_LEAK_PROBE" "$CTX_MINE"; exec sleep 30'],
+    { ...env, CTX_MINE: "yes" },
+    { width: 80, height: 20 },
+  );
   await waitFor(async () => (await tmux.capture(pane)).includes("probe=["));
   expect(await tmux.capture(pane)).toContain("probe=[] mine=[yes]");
 });

@@ -9,7 +9,10 @@ let t: ReturnType<typeof tempDir>;
 beforeEach(() => (t = tempDir()));
 afterEach(() => t.cleanup());
 
-const userLine = JSON.stringify({ type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: "t", content: "x" }] } });
+const userLine = JSON.stringify({
+  type: "user",
+  message: { role: "user", content: [{ type: "tool_result", tool_use_id: "t", content: "x" }] },
+});
 
 describe("usageOfLine()", () => {
   test("an assistant line gives input + cache creation + cache read", () => {
@@ -22,18 +25,40 @@ describe("usageOfLine()", () => {
     expect(usageOfLine("{not json")).toBeUndefined();
   });
   test("a compact boundary gives the post-compaction size", () => {
-    const line = JSON.stringify({ type: "system", subtype: "compact_boundary", compactMetadata: { trigger: "manual", preTokens: 150_000, postTokens: 12_000 } });
+    const line = JSON.stringify({
+      type: "system",
+      subtype: "compact_boundary",
+      compactMetadata: { trigger: "manual", preTokens: 150_000, postTokens: 12_000 },
+    });
     expect(usageOfLine(line)).toEqual({ usedTokens: 12_000, compacted: true });
   });
   test("a Gemini CLI chat line gives tokens.input", () => {
-    expect(usageOfLine(JSON.stringify({ type: "gemini", model: "gemini-2.5-pro", tokens: { input: 5000, output: 10, cached: 4000, tool: 0, total: 5010 } }))).toEqual({ usedTokens: 5000, model: "gemini-2.5-pro" });
+    expect(
+      usageOfLine(
+        JSON.stringify({
+          type: "gemini",
+          model: "gemini-2.5-pro",
+          tokens: { input: 5000, output: 10, cached: 4000, tool: 0, total: 5010 },
+        }),
+      ),
+    ).toEqual({ usedTokens: 5000, model: "gemini-2.5-pro" });
   });
 });
 
 describe("latestUsage()", () => {
   test("finds the newest main-chain usage, skipping later sidechain lines", () => {
     const p = join(t.dir, "t.jsonl");
-    writeFileSync(p, [assistantLine(50_000), userLine, assistantLine(90_000), assistantLine(7_000, { isSidechain: true }), userLine, ""].join("\n"));
+    writeFileSync(
+      p,
+      [
+        assistantLine(50_000),
+        userLine,
+        assistantLine(90_000),
+        assistantLine(7_000, { isSidechain: true }),
+        userLine,
+        "",
+      ].join("\n"),
+    );
     expect(latestUsage(p, 1 << 20)?.usedTokens).toBe(90_000);
   });
   test("handles a last line without a newline and a line longer than a read chunk", () => {
@@ -51,7 +76,11 @@ describe("latestUsage()", () => {
   });
   test("a compaction after the last request means the small post-compaction context", () => {
     const p = join(t.dir, "t.jsonl");
-    const boundary = JSON.stringify({ type: "system", subtype: "compact_boundary", compactMetadata: { preTokens: 150_000, postTokens: 9_000 } });
+    const boundary = JSON.stringify({
+      type: "system",
+      subtype: "compact_boundary",
+      compactMetadata: { preTokens: 150_000, postTokens: 9_000 },
+    });
     writeFileSync(p, [assistantLine(150_000), boundary, ""].join("\n"));
     expect(latestUsage(p, 1 << 20)).toEqual({ usedTokens: 9_000, compacted: true });
   });

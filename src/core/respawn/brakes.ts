@@ -28,10 +28,18 @@ export function activeBrake(state: RespawnState, now: number): Brake | null {
   }
   const recent = recentStarts(state.cycleStarts, now);
   if (recent.length >= s.maxCyclesPerHour) {
-    return { kind: "wait", name: "max_cycles_per_hour", message: `ctx respawn: ${recent.length} cycles in the last hour (respawn.max_cycles_per_hour); waiting.` };
+    return {
+      kind: "wait",
+      name: "max_cycles_per_hour",
+      message: `ctx respawn: ${recent.length} cycles in the last hour (respawn.max_cycles_per_hour); waiting.`,
+    };
   }
   if (now < state.cooldownUntil) {
-    return { kind: "wait", name: "cooldown", message: `ctx respawn: cooling down for ${Math.ceil((state.cooldownUntil - now) / 1000)} s.` };
+    return {
+      kind: "wait",
+      name: "cooldown",
+      message: `ctx respawn: cooling down for ${Math.ceil((state.cooldownUntil - now) / 1000)} s.`,
+    };
   }
   return null;
 }
@@ -46,9 +54,14 @@ export function recentStarts(starts: number[], now: number): number[] {
  * usage back at the cycle's trigger counts one more cycle without progress,
  * anything lower resets the count.
  */
-export function checkProgress(state: RespawnState, pct: number, at: number): Pick<RespawnState, "awaitingProgress" | "noProgress"> {
+export function checkProgress(
+  state: RespawnState,
+  pct: number,
+  at: number,
+): Pick<RespawnState, "awaitingProgress" | "noProgress"> {
   const last = state.lastCycle;
-  if (!state.awaitingProgress || !last || at <= last.freshAfter) return { awaitingProgress: state.awaitingProgress, noProgress: state.noProgress };
+  if (!state.awaitingProgress || !last || at <= last.freshAfter)
+    return { awaitingProgress: state.awaitingProgress, noProgress: state.noProgress };
   if (last.trigger === null) return { awaitingProgress: false, noProgress: state.noProgress };
   return { awaitingProgress: false, noProgress: pct >= last.trigger ? state.noProgress + 1 : 0 };
 }
@@ -60,7 +73,10 @@ export function checkProgress(state: RespawnState, pct: number, at: number): Pic
  * ended without one, the latest reading decides the no-progress check instead.
  * Returns the settled state and what to record, or null while still waiting.
  */
-export function settleProgress(state: RespawnState, now: number): { state: RespawnState; actions: RespawnAction[] } | null {
+export function settleProgress(
+  state: RespawnState,
+  now: number,
+): { state: RespawnState; actions: RespawnAction[] } | null {
   const last = state.lastCycle;
   if (!state.awaitingProgress || !state.usage || last?.kind !== "compact" || last.trigger === null) return null;
   if (now - last.endedAt < state.settings.progressWaitMs) return null;
@@ -69,6 +85,12 @@ export function settleProgress(state: RespawnState, now: number): { state: Respa
   const waited = Math.round(state.settings.progressWaitMs / 1000);
   return {
     state: { ...state, awaitingProgress: false, noProgress },
-    actions: [{ type: "record", event: "progress", detail: `${pct}% after compact (trigger ${last.trigger}%; no newer reading within ${waited} s, the latest decides), no-progress count ${noProgress}` }],
+    actions: [
+      {
+        type: "record",
+        event: "progress",
+        detail: `${pct}% after compact (trigger ${last.trigger}%; no newer reading within ${waited} s, the latest decides), no-progress count ${noProgress}`,
+      },
+    ],
   };
 }

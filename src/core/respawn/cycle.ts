@@ -10,8 +10,26 @@ const RETRY_ENTER_MIN_MS = 5000;
 /** Starts a cycle: records its start (hourly cap) and sends its first step. */
 export function startCycle(state: RespawnState, choice: Choice, now: number): Transition {
   const steps = buildSteps(choice.kind, state.settings);
-  const cycle: Cycle = { kind: choice.kind, steps, index: 0, startedAt: now, stepStartedAt: now, sawBusy: false, sawChange: false, retried: false, trigger: choice.trigger, resetAt: null };
-  const s: RespawnState = { ...state, phase: "cycling", phaseSince: now, cycle, brake: null, cycleStarts: [...state.cycleStarts, now] };
+  const cycle: Cycle = {
+    kind: choice.kind,
+    steps,
+    index: 0,
+    startedAt: now,
+    stepStartedAt: now,
+    sawBusy: false,
+    sawChange: false,
+    retried: false,
+    trigger: choice.trigger,
+    resetAt: null,
+  };
+  const s: RespawnState = {
+    ...state,
+    phase: "cycling",
+    phaseSince: now,
+    cycle,
+    brake: null,
+    cycleStarts: [...state.cycleStarts, now],
+  };
   const detail = `${choice.kind} at ${state.usage ? `${state.usage.pct}%` : "?"}: ${steps.map((x) => x.kind).join(", ") || "no steps"}`;
   const rec: RespawnAction = { type: "record", event: "cycle_start", detail };
   if (steps.length === 0) return finish(s, now, [rec]);
@@ -24,9 +42,13 @@ export function onCycling(state: RespawnState, event: RespawnEvent, now: number)
   const cycle = state.cycle!;
   const step = cycle.steps[cycle.index]!;
   const s = state.settings;
-  if (now - cycle.startedAt > s.stuckTimeoutMs) return abort(state, now, `stuck in ${step.kind} for ${Math.round((now - cycle.startedAt) / 1000)} s`);
+  if (now - cycle.startedAt > s.stuckTimeoutMs)
+    return abort(state, now, `stuck in ${step.kind} for ${Math.round((now - cycle.startedAt) / 1000)} s`);
   if (step.kind === "finalize") {
-    if (event.type === "finalize_done") return event.ok ? advance(state, now) : abort(state, now, `ctx finalize failed${event.detail ? `: ${event.detail}` : ""}`);
+    if (event.type === "finalize_done")
+      return event.ok
+        ? advance(state, now)
+        : abort(state, now, `ctx finalize failed${event.detail ? `: ${event.detail}` : ""}`);
     return now - cycle.stepStartedAt > s.stepTimeoutMs ? abort(state, now, "ctx finalize timed out") : stay(state);
   }
   if (confirmed(state, step, now)) {
@@ -38,20 +60,39 @@ export function onCycling(state: RespawnState, event: RespawnEvent, now: number)
   const textLeft = sc !== null && !sc.busy && !sc.blocker && !sc.prompt && !cycle.sawBusy;
   if (!cycle.retried && textLeft && elapsed > Math.max(RETRY_ENTER_MIN_MS, 3 * s.quietMs)) {
     const next = { ...state, cycle: { ...cycle, retried: true, stepStartedAt: now } };
-    return { state: next, actions: [{ type: "send_keys", keys: ["Enter"] }, { type: "record", event: "retry_enter", detail: step.kind }] };
+    return {
+      state: next,
+      actions: [
+        { type: "send_keys", keys: ["Enter"] },
+        { type: "record", event: "retry_enter", detail: step.kind },
+      ],
+    };
   }
-  return elapsed > s.stepTimeoutMs ? abort(state, now, `step ${step.kind} not confirmed within ${Math.round(s.stepTimeoutMs / 1000)} s`) : stay(state);
+  return elapsed > s.stepTimeoutMs
+    ? abort(state, now, `step ${step.kind} not confirmed within ${Math.round(s.stepTimeoutMs / 1000)} s`)
+    : stay(state);
 }
 
 /** Ends the cycle in progress without finishing it (stop, recovery). */
 export function abort(state: RespawnState, now: number, reason: string): Transition {
   const c = state.cycle;
   const s: RespawnState = {
-    ...state, phase: "watching", phaseSince: now, cycle: null, handledAt: now, awaitingProgress: false,
+    ...state,
+    phase: "watching",
+    phaseSince: now,
+    cycle: null,
+    handledAt: now,
+    awaitingProgress: false,
     cooldownUntil: now + state.settings.cooldownMs,
     lastCycle: c ? { kind: c.kind, endedAt: now, trigger: c.trigger, ok: false, freshAfter: now } : state.lastCycle,
   };
-  return { state: s, actions: [{ type: "record", event: "cycle_aborted", detail: reason }, { type: "notify", message: `ctx respawn: cycle abandoned: ${reason}` }] };
+  return {
+    state: s,
+    actions: [
+      { type: "record", event: "cycle_aborted", detail: reason },
+      { type: "notify", message: `ctx respawn: cycle abandoned: ${reason}` },
+    ],
+  };
 }
 
 // --- internal ---
@@ -84,16 +125,27 @@ function advance(state: RespawnState, now: number): Transition {
 function sendStep(state: RespawnState, now: number): Transition {
   const c = state.cycle!;
   const step = c.steps[c.index]!;
-  const s: RespawnState = { ...state, handledAt: now, cycle: { ...c, stepStartedAt: now, sawBusy: false, sawChange: false, retried: false } };
-  const act: RespawnAction = step.kind === "finalize" ? { type: "finalize" } : { type: "send_text", text: step.text ?? "" };
+  const s: RespawnState = {
+    ...state,
+    handledAt: now,
+    cycle: { ...c, stepStartedAt: now, sawBusy: false, sawChange: false, retried: false },
+  };
+  const act: RespawnAction =
+    step.kind === "finalize" ? { type: "finalize" } : { type: "send_text", text: step.text ?? "" };
   return { state: s, actions: [{ type: "record", event: "step", detail: step.kind }, act] };
 }
 
 function finish(state: RespawnState, now: number, pre: RespawnAction[]): Transition {
   const c = state.cycle!;
   const s: RespawnState = {
-    ...state, phase: "watching", phaseSince: now, cycle: null, handledAt: now, cycles: state.cycles + 1,
-    cooldownUntil: now + state.settings.cooldownMs, awaitingProgress: c.trigger !== null,
+    ...state,
+    phase: "watching",
+    phaseSince: now,
+    cycle: null,
+    handledAt: now,
+    cycles: state.cycles + 1,
+    cooldownUntil: now + state.settings.cooldownMs,
+    awaitingProgress: c.trigger !== null,
     lastCycle: { kind: c.kind, endedAt: now, trigger: c.trigger, ok: true, freshAfter: c.resetAt ?? now },
   };
   return { state: s, actions: [...pre, { type: "record", event: "cycle_done", detail: `${c.kind} #${s.cycles}` }] };

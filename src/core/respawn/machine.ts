@@ -14,10 +14,29 @@ export const AI_MAX_ERRORS = 3;
 /** The state a supervisor starts in. */
 export function initialState(settings: RespawnSettings, now: number): RespawnState {
   return {
-    version: 1, settings, phase: "watching", phaseSince: now, screen: null, lastChangeAt: now, lastBusyAt: null,
-    lastStopAt: null, handledAt: now, usage: null, usageChangedAt: null, idleSignal: null, cycle: null,
-    cycleStarts: [], cycles: 0, lastCycle: null, awaitingProgress: false, noProgress: 0, cooldownUntil: 0,
-    brake: null, ai: { errors: 0, disabled: false, cooldownUntil: 0 }, planAcceptedAt: null, reason: null,
+    version: 1,
+    settings,
+    phase: "watching",
+    phaseSince: now,
+    screen: null,
+    lastChangeAt: now,
+    lastBusyAt: null,
+    lastStopAt: null,
+    handledAt: now,
+    usage: null,
+    usageChangedAt: null,
+    idleSignal: null,
+    cycle: null,
+    cycleStarts: [],
+    cycles: 0,
+    lastCycle: null,
+    awaitingProgress: false,
+    noProgress: 0,
+    cooldownUntil: 0,
+    brake: null,
+    ai: { errors: 0, disabled: false, cooldownUntil: 0 },
+    planAcceptedAt: null,
+    reason: null,
   };
 }
 
@@ -27,7 +46,13 @@ export function transition(state: RespawnState, event: RespawnEvent, now: number
   if (event.type === "stop" || event.type === "pane_gone") {
     const reason = event.type === "stop" ? event.reason : "the pane is gone";
     const s = { ...state, phase: "stopped" as const, phaseSince: now, cycle: null, reason };
-    return { state: s, actions: [{ type: "record", event: "stopped", detail: reason }, { type: "exit", reason }] };
+    return {
+      state: s,
+      actions: [
+        { type: "record", event: "stopped", detail: reason },
+        { type: "exit", reason },
+      ],
+    };
   }
   const absorbed = absorb(state, event, now);
   const s = absorbed.state;
@@ -61,16 +86,30 @@ function absorb(state: RespawnState, event: RespawnEvent, now: number): Transiti
     const { screen, changed } = event;
     const c = state.cycle;
     const cycle = c ? { ...c, sawBusy: c.sawBusy || screen.busy, sawChange: c.sawChange || changed } : null;
-    return { state: { ...state, screen, cycle, lastChangeAt: changed ? now : state.lastChangeAt, lastBusyAt: screen.busy ? now : state.lastBusyAt }, actions: [] };
+    return {
+      state: {
+        ...state,
+        screen,
+        cycle,
+        lastChangeAt: changed ? now : state.lastChangeAt,
+        lastBusyAt: screen.busy ? now : state.lastBusyAt,
+      },
+      actions: [],
+    };
   }
-  if (event.type === "stop_hook") return { state: { ...state, lastStopAt: Math.max(event.at, state.lastStopAt ?? 0) }, actions: [] };
+  if (event.type === "stop_hook")
+    return { state: { ...state, lastStopAt: Math.max(event.at, state.lastStopAt ?? 0) }, actions: [] };
   if (event.type !== "usage") return { state, actions: [] };
   const changedAt = state.usage?.pct === event.pct ? state.usageChangedAt : now;
   const progress = checkProgress(state, event.pct, event.at);
   const s = { ...state, ...progress, usage: { pct: event.pct, at: event.at }, usageChangedAt: changedAt };
   const actions: RespawnAction[] = [];
   if (state.awaitingProgress && !progress.awaitingProgress && state.lastCycle?.trigger != null) {
-    actions.push({ type: "record", event: "progress", detail: `${event.pct}% after ${state.lastCycle.kind} (trigger ${state.lastCycle.trigger}%), no-progress count ${progress.noProgress}` });
+    actions.push({
+      type: "record",
+      event: "progress",
+      detail: `${event.pct}% after ${state.lastCycle.kind} (trigger ${state.lastCycle.trigger}%), no-progress count ${progress.noProgress}`,
+    });
   }
   return { state: s, actions };
 }
@@ -95,9 +134,13 @@ function onWatching(s: RespawnState, now: number): Transition {
 function onConfirming(s: RespawnState, now: number): Transition {
   const sc = s.screen;
   if (!sc || sc.busy || sc.blocker || !sc.prompt || s.lastChangeAt > s.phaseSince) {
-    return { state: enter(s, "watching", now), actions: [{ type: "record", event: "idle_cancelled", detail: s.idleSignal ?? undefined }] };
+    return {
+      state: enter(s, "watching", now),
+      actions: [{ type: "record", event: "idle_cancelled", detail: s.idleSignal ?? undefined }],
+    };
   }
-  if (now - s.phaseSince < s.settings.quietMs || now - s.lastChangeAt < s.settings.quietMs) return { state: s, actions: [] };
+  if (now - s.phaseSince < s.settings.quietMs || now - s.lastChangeAt < s.settings.quietMs)
+    return { state: s, actions: [] };
   return confirmIdle(s, s.idleSignal ?? "completion", now);
 }
 
@@ -110,21 +153,28 @@ function confirmIdle(s: RespawnState, signal: IdleSignal, now: number): Transiti
 function onAiChecking(s: RespawnState, event: RespawnEvent, now: number): Transition {
   const sc = s.screen;
   if (!sc || sc.busy || sc.blocker || s.lastChangeAt > s.phaseSince) {
-    return { state: enter(s, "watching", now), actions: [{ type: "record", event: "idle_cancelled", detail: "ai_check" }] };
+    return {
+      state: enter(s, "watching", now),
+      actions: [{ type: "record", event: "idle_cancelled", detail: "ai_check" }],
+    };
   }
   const timedOut = now - s.phaseSince > s.settings.aiCheckTimeoutMs;
   if (event.type !== "ai_verdict" && !timedOut) return { state: s, actions: [] };
   const verdict = event.type === "ai_verdict" ? event.verdict : "error";
   if (verdict === "idle") return confirmIdle(s, "ai_check", now);
   if (verdict === "working") {
-    const next = { ...enter(s, "watching", now), ai: { ...s.ai, errors: 0, cooldownUntil: now + s.settings.aiCheckCooldownMs } };
+    const next = {
+      ...enter(s, "watching", now),
+      ai: { ...s.ai, errors: 0, cooldownUntil: now + s.settings.aiCheckCooldownMs },
+    };
     return { state: next, actions: [{ type: "record", event: "ai_verdict", detail: "working" }] };
   }
   const errors = s.ai.errors + 1;
   const disabled = errors >= AI_MAX_ERRORS;
   const detail = event.type === "ai_verdict" && event.detail ? event.detail : timedOut ? "timeout" : "error";
   const actions: RespawnAction[] = [{ type: "record", event: "ai_error", detail }];
-  if (disabled) actions.push({ type: "notify", message: `ctx respawn: AI idle check failed ${errors} times in a row; disabled` });
+  if (disabled)
+    actions.push({ type: "notify", message: `ctx respawn: AI idle check failed ${errors} times in a row; disabled` });
   // The silence was already observed: fall back to it, as if the check were off.
   const next = confirmIdle({ ...s, ai: { ...s.ai, errors, disabled } }, "silence", now);
   return { state: next.state, actions: [...actions, ...next.actions] };
@@ -133,7 +183,8 @@ function onAiChecking(s: RespawnState, event: RespawnEvent, now: number): Transi
 /** Idle and settled: start a cycle when one is needed and no brake holds it; leave on new activity. */
 function onIdle(s: RespawnState, now: number): Transition {
   const sc = s.screen;
-  const active = !sc || sc.busy || sc.blocker || !sc.prompt || s.lastChangeAt > s.phaseSince || (s.lastStopAt ?? 0) > s.handledAt;
+  const active =
+    !sc || sc.busy || sc.blocker || !sc.prompt || s.lastChangeAt > s.phaseSince || (s.lastStopAt ?? 0) > s.handledAt;
   if (active) return onWatching(enter(s, "watching", now), now);
   const settled = settleProgress(s, now);
   if (settled) {
@@ -146,10 +197,22 @@ function onIdle(s: RespawnState, now: number): Transition {
   if (!brake) return startCycle(s, choice, now);
   if (brake.kind === "halt") {
     const halted = { ...enter(s, "halted", now), reason: brake.message, brake: brake.name };
-    return { state: halted, actions: [{ type: "record", event: "halted", detail: brake.name }, { type: "notify", message: brake.message }] };
+    return {
+      state: halted,
+      actions: [
+        { type: "record", event: "halted", detail: brake.name },
+        { type: "notify", message: brake.message },
+      ],
+    };
   }
   if (s.brake === brake.name) return { state: s, actions: [] };
-  return { state: { ...s, brake: brake.name }, actions: [{ type: "record", event: "brake", detail: brake.name }, ...(brake.name === "max_cycles_per_hour" ? [{ type: "notify" as const, message: brake.message }] : [])] };
+  return {
+    state: { ...s, brake: brake.name },
+    actions: [
+      { type: "record", event: "brake", detail: brake.name },
+      ...(brake.name === "max_cycles_per_hour" ? [{ type: "notify" as const, message: brake.message }] : []),
+    ],
+  };
 }
 
 /** With `auto_accept_plans`, a plan-approval menu that has sat still for the quiet period gets Enter. */
@@ -158,6 +221,11 @@ function acceptPlan(s: RespawnState, now: number): Transition | null {
   if (!s.settings.autoAcceptPlans || sc?.blocker !== "plan") return null;
   if (now - s.lastChangeAt < s.settings.quietMs) return null;
   if (s.planAcceptedAt !== null && now - s.planAcceptedAt < Math.max(5000, 2 * s.settings.quietMs)) return null;
-  return { state: { ...s, planAcceptedAt: now }, actions: [{ type: "send_keys", keys: ["Enter"] }, { type: "record", event: "plan_accepted" }] };
+  return {
+    state: { ...s, planAcceptedAt: now },
+    actions: [
+      { type: "send_keys", keys: ["Enter"] },
+      { type: "record", event: "plan_accepted" },
+    ],
+  };
 }
-

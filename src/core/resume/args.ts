@@ -53,7 +53,8 @@ export function parseResumeArgs(argv: readonly string[]): ResumeOptions {
     else positional.push(a);
   }
   if (print && dry) throw usage("--print and --dry-run exclude each other");
-  if (positional.length > 1) throw usage(`one summary at a time (got ${positional.length}); put claude's arguments after '--'`);
+  if (positional.length > 1)
+    throw usage(`one summary at a time (got ${positional.length}); put claude's arguments after '--'`);
   const summary = positional[0];
   if (latest && summary !== undefined) throw usage("give either a summary file or --latest, not both");
   if (!latest && summary === undefined) throw usage("which summary? give a file or --latest");

@@ -58,7 +58,8 @@ export function decideHook(s: HookSituation): HookDecision {
   const newest = fresh[0];
   if (!newest) return { action: "none", reason: "no unconsumed summary" };
   const age = s.nowMs - newest.mtimeMs;
-  if (s.limits.hintMaxAgeMs === false || tooOld(age, s.limits.hintMaxAgeMs)) return { action: "none", reason: "summary too old for a hint" };
+  if (s.limits.hintMaxAgeMs === false || tooOld(age, s.limits.hintMaxAgeMs))
+    return { action: "none", reason: "summary too old for a hint" };
   return { action: "hint", text: hintText(newest.name, ageText(age)), summary: newest.name };
 }
 

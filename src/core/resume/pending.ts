@@ -23,7 +23,8 @@ export interface RespawnPending {
 export function parsePending(value: unknown): RespawnPending | undefined {
   if (!value || typeof value !== "object") return undefined;
   const r = value as Record<string, unknown>;
-  if (typeof r.summary_path !== "string" || !r.summary_path.startsWith("/") || r.summary_path.includes("\0")) return undefined;
+  if (typeof r.summary_path !== "string" || !r.summary_path.startsWith("/") || r.summary_path.includes("\0"))
+    return undefined;
   const created = typeof r.created_at === "string" ? r.created_at : "";
   const by = typeof r.consumed_by === "string" && r.consumed_by !== "" ? r.consumed_by : null;
   const at = typeof r.consumed_at === "string" ? r.consumed_at : null;

@@ -37,8 +37,10 @@ export function buildResumePrompt(summary: string, summaryPath: string, via: Pro
 
 /** The one-line startup hint that an unconsumed summary exists. */
 export function hintText(summaryName: string, ageText: string): string {
-  return `ctx: an unconsumed handoff summary from a previous session exists (${summaryName}, ${ageText} old); ` +
-    "if the user wants to continue that work, run `ctx resume --latest` in a terminal or read the file under .ctx/sessions/.";
+  return (
+    `ctx: an unconsumed handoff summary from a previous session exists (${summaryName}, ${ageText} old); ` +
+    "if the user wants to continue that work, run `ctx resume --latest` in a terminal or read the file under .ctx/sessions/."
+  );
 }
 
 /** True when `text` holds something besides white space. */

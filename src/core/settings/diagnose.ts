@@ -43,7 +43,13 @@ export function checkHooks(facts: HookFacts): Check[] {
   const checks: Check[] = [];
   const valid: Record<string, unknown>[] = [];
   for (const s of facts.settings) {
-    if ("error" in s.value) checks.push({ level: "fail", name: "settings", detail: `${s.path}:${s.value.error}`, fix: `fix the JSON in ${s.path}` });
+    if ("error" in s.value)
+      checks.push({
+        level: "fail",
+        name: "settings",
+        detail: `${s.path}:${s.value.error}`,
+        fix: `fix the JSON in ${s.path}`,
+      });
     else valid.push(s.value);
   }
   const found = collect(valid);
@@ -55,11 +61,23 @@ export function checkHooks(facts: HookFacts): Check[] {
       continue;
     }
     checks.push(timeoutCheck(name, hits[0]!.timeout, spec.timeout, facts.agent, installCmd));
-    checks.push(...binaryChecks(name, hits.map((h) => h.binary), facts, installCmd));
+    checks.push(
+      ...binaryChecks(
+        name,
+        hits.map((h) => h.binary),
+        facts,
+        installCmd,
+      ),
+    );
   }
   if (facts.agent === "claude") checks.push(statuslineCheck(valid, facts, installCmd));
   if (valid.some((v) => v.disableAllHooks === true)) {
-    checks.push({ level: "fail", name: "disableAllHooks", detail: "settings disable every hook", fix: 'remove "disableAllHooks": true' });
+    checks.push({
+      level: "fail",
+      name: "disableAllHooks",
+      detail: "settings disable every hook",
+      fix: 'remove "disableAllHooks": true',
+    });
   }
   return checks;
 }
@@ -95,18 +113,31 @@ function timeoutCheck(name: string, timeout: unknown, expected: number, agent: A
   const unit = agent === "claude" ? "s" : "ms";
   if (typeof timeout !== "number") {
     const dflt = agent === "claude" ? "600 s" : "60000 ms";
-    return { level: "warn", name, detail: `no timeout: a stuck hook could block the agent for the default ${dflt}`, fix };
+    return {
+      level: "warn",
+      name,
+      detail: `no timeout: a stuck hook could block the agent for the default ${dflt}`,
+      fix,
+    };
   }
-  if (timeout < expected / 2) return { level: "warn", name, detail: `timeout ${timeout} ${unit} is low (ctx uses ${expected} ${unit})`, fix };
+  if (timeout < expected / 2)
+    return { level: "warn", name, detail: `timeout ${timeout} ${unit} is low (ctx uses ${expected} ${unit})`, fix };
   return { level: "ok", name, detail: `timeout ${timeout} ${unit}` };
 }
 
 function binaryChecks(name: string, binaries: string[], facts: HookFacts, fix: string): Check[] {
   const checks: Check[] = [];
-  if (binaries.length > 1) checks.push({ level: "warn", name, detail: `registered ${binaries.length} times: it runs more than once`, fix: `ctx uninstall, then ${fix}` });
+  if (binaries.length > 1)
+    checks.push({
+      level: "warn",
+      name,
+      detail: `registered ${binaries.length} times: it runs more than once`,
+      fix: `ctx uninstall, then ${fix}`,
+    });
   const bin = binaries[0]!;
   const real = bin.includes("/") ? facts.realpath(bin) : undefined;
-  if (bin.includes("/") && real === undefined) return [...checks, { level: "fail", name, detail: `${bin} does not exist`, fix }];
+  if (bin.includes("/") && real === undefined)
+    return [...checks, { level: "fail", name, detail: `${bin} does not exist`, fix }];
   if (facts.binary !== undefined && real !== undefined && real !== facts.binary) {
     checks.push({ level: "warn", name, detail: `runs ${bin}, not ${facts.binary}`, fix });
   }
@@ -120,9 +151,15 @@ function statuslineCheck(settings: Record<string, unknown>[], facts: HookFacts, 
   if (last === undefined) return { level: "fail", name: "statusLine", detail: "missing", fix };
   const parsed = parseCtxCommand(command);
   if (parsed?.sub !== "statusline") {
-    return { level: "warn", name: "statusLine", detail: `another statusLine (${String(command)}): the bridge file is not written, the monitor reads the transcript`, fix: `${fix} --force-statusline` };
+    return {
+      level: "warn",
+      name: "statusLine",
+      detail: `another statusLine (${String(command)}): the bridge file is not written, the monitor reads the transcript`,
+      fix: `${fix} --force-statusline`,
+    };
   }
   const real = parsed.binary.includes("/") ? facts.realpath(parsed.binary) : undefined;
-  if (parsed.binary.includes("/") && real === undefined) return { level: "fail", name: "statusLine", detail: `${parsed.binary} does not exist`, fix };
+  if (parsed.binary.includes("/") && real === undefined)
+    return { level: "fail", name: "statusLine", detail: `${parsed.binary} does not exist`, fix };
   return { level: "ok", name: "statusLine", detail: String(command) };
 }

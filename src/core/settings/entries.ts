@@ -93,7 +93,7 @@ export function parseCtxCommand(command: unknown): ParsedCtxCommand | undefined 
 
 /** Quotes `word` for sh when it holds anything but safe path characters. */
 export function shellQuote(word: string): string {
-  return /^[A-Za-z0-9_\/.+:@%=,~-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+  return /^[A-Za-z0-9_/.+:@%=,~-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 // --- internal ---

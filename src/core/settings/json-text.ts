@@ -66,7 +66,10 @@ export function findSyntaxError(text: string): { offset: number; message: string
 // --- internal ---
 
 class SyntaxAt extends Error {
-  constructor(readonly offset: number, message: string) {
+  constructor(
+    readonly offset: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -90,7 +93,9 @@ class Scanner {
     if (c === "{") return this.container("}", true);
     if (c === "[") return this.container("]", false);
     if (c === '"') return this.string();
-    const m = /^(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(this.text.slice(this.pos, this.pos + 400));
+    const m = /^(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(
+      this.text.slice(this.pos, this.pos + 400),
+    );
     if (!m) this.fail(c === undefined ? "unexpected end of file" : `unexpected character ${JSON.stringify(c)}`);
     this.pos += m[0].length;
   }
@@ -102,7 +107,8 @@ class Scanner {
     for (;;) {
       if (isObject) {
         this.ws();
-        if (this.text[this.pos] !== '"') this.fail(this.text[this.pos] === close ? "trailing comma" : "expected a property name in double quotes");
+        if (this.text[this.pos] !== '"')
+          this.fail(this.text[this.pos] === close ? "trailing comma" : "expected a property name in double quotes");
         this.string();
         this.ws();
         if (this.text[this.pos] !== ":") this.fail("expected ':'");

@@ -100,7 +100,6 @@ export function removeFrom(settings: Record<string, unknown>): RemoveResult {
   return { settings: out, removed };
 }
 
-
 // --- internal ---
 
 function hooksObject(settings: Record<string, unknown>, create: boolean): Record<string, unknown> | undefined {
@@ -113,7 +112,13 @@ function hooksObject(settings: Record<string, unknown>, create: boolean): Record
 }
 
 /** Refreshes the first ctx hook of each wanted subcommand in place, then appends one group with the missing ones. */
-function mergeEvent(hooks: Record<string, unknown>, event: string, specs: CtxHookSpec[], binary: string, result: InstallResult): void {
+function mergeEvent(
+  hooks: Record<string, unknown>,
+  event: string,
+  specs: CtxHookSpec[],
+  binary: string,
+  result: InstallResult,
+): void {
   const groups = hooks[event] ?? [];
   if (!Array.isArray(groups)) throw new SettingsShapeError(`"hooks.${event}" is not a JSON array`);
   const seen = new Set<string>();
@@ -124,7 +129,12 @@ function mergeEvent(hooks: Record<string, unknown>, event: string, specs: CtxHoo
       const spec = parsed && specs.find((s) => s.sub === parsed.sub);
       if (!spec || seen.has(spec.sub)) return h;
       seen.add(spec.sub);
-      const fresh = { ...(h as Record<string, unknown>), type: "command", command: ctxCommand(binary, spec.sub), timeout: spec.timeout };
+      const fresh = {
+        ...(h as Record<string, unknown>),
+        type: "command",
+        command: ctxCommand(binary, spec.sub),
+        timeout: spec.timeout,
+      };
       if (JSON.stringify(fresh) !== JSON.stringify(h)) result.updated.push(`${event}: ${fresh.command}`);
       return fresh;
     });

@@ -44,7 +44,8 @@ function splitFlag(a: string): [string, string | undefined] {
 
 function number(flag: string, v: string, min: number, max: number): number {
   const n = Number(v.replace(/%$/, ""));
-  if (v.trim() === "" || !Number.isFinite(n) || n < min || n > max) throw usage(`${flag} wants a number from ${min} to ${max}, not '${v}'`);
+  if (v.trim() === "" || !Number.isFinite(n) || n < min || n > max)
+    throw usage(`${flag} wants a number from ${min} to ${max}, not '${v}'`);
   return n;
 }
 

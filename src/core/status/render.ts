@@ -14,12 +14,21 @@ export interface TableOptions {
 }
 
 const HEADERS = ["PROJECT", "SESSION", "MODEL", "USED", "TOKENS", "LEVEL", "STATE", "UPDATED"];
-const LEVEL_COLOUR: Record<Level, string> = { ok: "32", caution: "36", warning: "33", auto_pause: "35", critical: "31" };
+const LEVEL_COLOUR: Record<Level, string> = {
+  ok: "32",
+  caution: "36",
+  warning: "33",
+  auto_pause: "35",
+  critical: "31",
+};
 
 /** The table, one line per row, with a header and a footer about hidden stale sessions. */
 export function renderTable(rows: readonly StatusRow[], o: TableOptions): string {
   const paint = (code: string, s: string) => (o.color ? `\x1b[${code}m${s}\x1b[0m` : s);
-  const footer = o.hiddenStale > 0 ? `${o.hiddenStale} stale session${o.hiddenStale === 1 ? "" : "s"} hidden (--all shows ${o.hiddenStale === 1 ? "it" : "them"})\n` : "";
+  const footer =
+    o.hiddenStale > 0
+      ? `${o.hiddenStale} stale session${o.hiddenStale === 1 ? "" : "s"} hidden (--all shows ${o.hiddenStale === 1 ? "it" : "them"})\n`
+      : "";
   if (rows.length === 0) return `No ctx sessions to show.\n${footer}`;
   const cells = rows.map((r) => cellsOf(r, o.home));
   const widths = HEADERS.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
@@ -47,8 +56,12 @@ export function renderJson(rows: readonly StatusRow[], hiddenStale: number, nowM
 
 /** The cells of one row, in HEADERS order, without colour. */
 export function cellsOf(r: StatusRow, home?: string): string[] {
-  const used = r.used_pct === null ? `${bar(0)}   --` : `${bar(r.used_pct)} ${`${Math.round(r.used_pct)}%`.padStart(4)}`;
-  const tokens = r.used_tokens === null ? "--" : `${formatTokens(r.used_tokens)}/${r.window_size === null ? "?" : formatTokens(r.window_size)}`;
+  const used =
+    r.used_pct === null ? `${bar(0)}   --` : `${bar(r.used_pct)} ${`${Math.round(r.used_pct)}%`.padStart(4)}`;
+  const tokens =
+    r.used_tokens === null
+      ? "--"
+      : `${formatTokens(r.used_tokens)}/${r.window_size === null ? "?" : formatTokens(r.window_size)}`;
   return [
     truncateLeft(clean(tildify(r.project, home)) || "?", 32),
     r.session_id.slice(0, 8),

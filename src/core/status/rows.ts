@@ -63,7 +63,14 @@ export interface RowFilter {
 }
 
 /** The row of an entry at `nowMs`. `ended` comes from the session's state file when readable. */
-export function toRow(e: IndexEntry, nowMs: number, staleAfterS: number, thresholds: LevelThresholds, ended = false, supervisor?: Supervisor): StatusRow {
+export function toRow(
+  e: IndexEntry,
+  nowMs: number,
+  staleAfterS: number,
+  thresholds: LevelThresholds,
+  ended = false,
+  supervisor?: Supervisor,
+): StatusRow {
   const age = Number.isFinite(e.updated_ms) ? Math.max(0, Math.floor((nowMs - e.updated_ms) / 1000)) : null;
   return {
     session_id: e.session_id,
@@ -85,7 +92,8 @@ export function toRow(e: IndexEntry, nowMs: number, staleAfterS: number, thresho
 
 /** The entry's own level when it names a known one, else the level of its used % under `t`. */
 export function levelOf(e: Pick<IndexEntry, "threshold_reached" | "used_pct">, t: LevelThresholds): Level {
-  if (typeof e.threshold_reached === "string" && (LEVELS as readonly string[]).includes(e.threshold_reached)) return e.threshold_reached as Level;
+  if (typeof e.threshold_reached === "string" && (LEVELS as readonly string[]).includes(e.threshold_reached))
+    return e.threshold_reached as Level;
   if (e.threshold_reached === null || e.used_pct === null) return "ok";
   const pct = e.used_pct;
   for (const level of ["critical", "auto_pause", "warning", "caution"] as const) {
@@ -101,7 +109,8 @@ export function respawnState(v: unknown): string | null {
   if (typeof v === "string") return v === "" ? null : v;
   if (typeof v === "object" && !Array.isArray(v)) {
     const r = v as Record<string, unknown>;
-    for (const k of ["state", "status", "phase", "mode"]) if (typeof r[k] === "string" && r[k] !== "") return r[k] as string;
+    for (const k of ["state", "status", "phase", "mode"])
+      if (typeof r[k] === "string" && r[k] !== "") return r[k] as string;
   }
   return "on";
 }
@@ -124,8 +133,12 @@ export function filterRows(rows: readonly StatusRow[], f: RowFilter): { rows: St
 
 /** Live sessions first, then by used % (highest first), then the most recently updated. */
 export function sortRows(rows: readonly StatusRow[]): StatusRow[] {
-  return [...rows].sort((a, b) =>
-    Number(a.stale) - Number(b.stale) || (b.used_pct ?? -1) - (a.used_pct ?? -1) || (a.age_s ?? Infinity) - (b.age_s ?? Infinity) || (a.session_id < b.session_id ? -1 : 1),
+  return [...rows].sort(
+    (a, b) =>
+      Number(a.stale) - Number(b.stale) ||
+      (b.used_pct ?? -1) - (a.used_pct ?? -1) ||
+      (a.age_s ?? Infinity) - (b.age_s ?? Infinity) ||
+      (a.session_id < b.session_id ? -1 : 1),
   );
 }
 

@@ -19,10 +19,12 @@ export function addEntry(f: Facts, e: Record<string, any>): void {
   if (e.type === "assistant" && Array.isArray(content)) {
     for (const block of content) {
       if (block?.type === "tool_use" && typeof block.id === "string") onToolUse(f, block);
-      else if (!side && block?.type === "text" && typeof block.text === "string" && block.text.trim()) f.lastAgentText = oneLine(block.text, 400);
+      else if (!side && block?.type === "text" && typeof block.text === "string" && block.text.trim())
+        f.lastAgentText = oneLine(block.text, 400);
     }
   } else if (e.type === "user") {
-    if (Array.isArray(content)) for (const block of content) if (block?.type === "tool_result") onToolResult(f, block, e.toolUseResult);
+    if (Array.isArray(content))
+      for (const block of content) if (block?.type === "tool_result") onToolResult(f, block, e.toolUseResult);
     if (!side && !e.isMeta && !e.isCompactSummary) onUserText(f, content);
   }
 }
@@ -38,9 +40,19 @@ function noteUsage(f: Facts, message: Record<string, any> | undefined): void {
 export function userText(content: unknown): string | null {
   let text = "";
   if (typeof content === "string") text = content;
-  else if (Array.isArray(content)) text = content.filter((b) => b?.type === "text" && typeof b.text === "string").map((b) => b.text).join("\n");
+  else if (Array.isArray(content))
+    text = content
+      .filter((b) => b?.type === "text" && typeof b.text === "string")
+      .map((b) => b.text)
+      .join("\n");
   text = text.replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, "").trim();
-  if (!text || /^<(command-|local-command-)/.test(text) || text.startsWith("Caveat:") || text.startsWith("[Request interrupted")) return null;
+  if (
+    !text ||
+    /^<(command-|local-command-)/.test(text) ||
+    text.startsWith("Caveat:") ||
+    text.startsWith("[Request interrupted")
+  )
+    return null;
   return text;
 }
 
@@ -56,7 +68,10 @@ export function toolTarget(name: string, input: Record<string, unknown>): string
   if (name === "Bash") return oneLine(s("command"), 160);
   if (name === "TaskUpdate") return `#${s("taskId")}${s("status") ? ` → ${s("status")}` : ""}`;
   if (name === "TaskCreate") return oneLine(s("subject"), 120);
-  return oneLine(s("file_path") || s("notebook_path") || s("path") || s("pattern") || s("url") || s("description"), 160);
+  return oneLine(
+    s("file_path") || s("notebook_path") || s("path") || s("pattern") || s("url") || s("description"),
+    160,
+  );
 }
 
 // --- internal ---
@@ -77,7 +92,11 @@ function onToolResult(f: Facts, block: Record<string, any>, structured: unknown)
   const failed = block.is_error === true;
   if (call.name === "Bash") push(f.commands, { command: oneLine(String(call.input.command ?? ""), 160), ok: !failed });
   if (failed) {
-    push(f.errors, { tool: call.name, target: toolTarget(call.name, call.input), message: oneLine(resultText(block.content), 240) });
+    push(f.errors, {
+      tool: call.name,
+      target: toolTarget(call.name, call.input),
+      message: oneLine(resultText(block.content), 240),
+    });
     return;
   }
   f.successes += 1;
@@ -95,7 +114,12 @@ function onUserText(f: Facts, content: unknown): void {
 }
 
 function addFile(f: Facts, tool: string, input: Record<string, unknown>): void {
-  const path = typeof input.file_path === "string" ? input.file_path : typeof input.notebook_path === "string" ? input.notebook_path : "";
+  const path =
+    typeof input.file_path === "string"
+      ? input.file_path
+      : typeof input.notebook_path === "string"
+        ? input.notebook_path
+        : "";
   if (!path) return;
   const prev = f.files.get(path);
   const item = prev ?? { path, ops: {} };
@@ -111,6 +135,10 @@ function addFile(f: Facts, tool: string, input: Record<string, unknown>): void {
 /** The text of a tool_result's content (a string or text blocks). */
 function resultText(content: unknown): string {
   if (typeof content === "string") return content;
-  if (Array.isArray(content)) return content.filter((b) => b?.type === "text").map((b) => String(b.text ?? "")).join("\n");
+  if (Array.isArray(content))
+    return content
+      .filter((b) => b?.type === "text")
+      .map((b) => String(b.text ?? ""))
+      .join("\n");
   return "";
 }

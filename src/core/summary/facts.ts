@@ -75,8 +75,23 @@ export const MAX_PENDING = 5000;
 /** Empty facts. */
 export function emptyFacts(): Facts {
   return {
-    firstRequest: null, lastRequest: null, userRequests: 0, lastAgentText: null, files: new Map(), filesDropped: 0,
-    errors: ring(40), commands: ring(40), tasks: new Map(), todos: null, lastSuccess: null, successes: 0,
-    toolResults: 0, compactions: 0, sidechainLines: 0, peakTokens: 0, model: null, pending: new Map(),
+    firstRequest: null,
+    lastRequest: null,
+    userRequests: 0,
+    lastAgentText: null,
+    files: new Map(),
+    filesDropped: 0,
+    errors: ring(40),
+    commands: ring(40),
+    tasks: new Map(),
+    todos: null,
+    lastSuccess: null,
+    successes: 0,
+    toolResults: 0,
+    compactions: 0,
+    sidechainLines: 0,
+    peakTokens: 0,
+    model: null,
+    pending: new Map(),
   };
 }

@@ -28,12 +28,30 @@ export interface SessionRecord {
 /** Builds the record. */
 export function buildRecord(
   state: SessionState,
-  meta: { name: string; team: string | null; chain: string[]; finalizedAt: string; reason: string; summaryPath: string; incrementalPath: string | null; pauseActions: number },
+  meta: {
+    name: string;
+    team: string | null;
+    chain: string[];
+    finalizedAt: string;
+    reason: string;
+    summaryPath: string;
+    incrementalPath: string | null;
+    pauseActions: number;
+  },
 ): SessionRecord {
   return {
-    version: 1, name: meta.name, session_id: state.session_id, task_id: state.task_id, team: meta.team, chain: meta.chain,
-    finalized_at: meta.finalizedAt, reason: meta.reason, summary_path: meta.summaryPath, incremental_path: meta.incrementalPath,
-    pause_actions: meta.pauseActions, state: publicState(state),
+    version: 1,
+    name: meta.name,
+    session_id: state.session_id,
+    task_id: state.task_id,
+    team: meta.team,
+    chain: meta.chain,
+    finalized_at: meta.finalizedAt,
+    reason: meta.reason,
+    summary_path: meta.summaryPath,
+    incremental_path: meta.incrementalPath,
+    pause_actions: meta.pauseActions,
+    state: publicState(state),
   };
 }
 
@@ -59,11 +77,16 @@ export function recordMarkdown(record: SessionRecord, recent: PauseEntry[]): str
     "",
     "| model | requests | input | output | cache write | cache read |",
     "|---|---|---|---|---|---|",
-    ...Object.entries(s.models).map(([m, t]) => `| ${m} | ${t.requests} | ${t.input_tokens} | ${t.output_tokens} | ${t.cache_creation_input_tokens} | ${t.cache_read_input_tokens} |`),
+    ...Object.entries(s.models).map(
+      ([m, t]) =>
+        `| ${m} | ${t.requests} | ${t.input_tokens} | ${t.output_tokens} | ${t.cache_creation_input_tokens} | ${t.cache_read_input_tokens} |`,
+    ),
     "",
     `## Actions captured after auto-pause (${record.pause_actions})`,
     "",
-    ...(recent.length ? recent.map((e) => `- ${e.timestamp} ${e.type} (${e.context_percentage}%): ${describe(e)}`) : ["- (none)"]),
+    ...(recent.length
+      ? recent.map((e) => `- ${e.timestamp} ${e.type} (${e.context_percentage}%): ${describe(e)}`)
+      : ["- (none)"]),
     "",
   ];
   return lines.join("\n");
@@ -73,7 +96,8 @@ export function recordMarkdown(record: SessionRecord, recent: PauseEntry[]): str
 
 function describe(e: PauseEntry): string {
   const d = e.data;
-  if (e.type === "tool_call") return `${String(d.tool)} ${JSON.stringify(d.args_summary ?? {}).slice(0, 160)}${d.is_error ? " (failed)" : ""}`;
+  if (e.type === "tool_call")
+    return `${String(d.tool)} ${JSON.stringify(d.args_summary ?? {}).slice(0, 160)}${d.is_error ? " (failed)" : ""}`;
   const text = typeof d.summary === "string" ? d.summary : typeof d.reason === "string" ? d.reason : JSON.stringify(d);
   return text.replace(/\s+/g, " ").slice(0, 200);
 }

@@ -13,7 +13,14 @@ export interface SummaryInput {
   chain: string[];
   /** Handoff summaries the earlier sessions of the chain left, oldest first. */
   earlierSummaries?: string[];
-  usage: { usedPct: number; usedTokens: number; windowSize: number; peakPct: number; compactions: number; model: string | null };
+  usage: {
+    usedPct: number;
+    usedTokens: number;
+    windowSize: number;
+    peakPct: number;
+    compactions: number;
+    model: string | null;
+  };
   /** ISO-8601 time of writing. */
   generatedAt: string;
   transcriptPath: string | null;
@@ -50,7 +57,14 @@ function renderWith(s: SummaryInput, limit: number): string {
     `- Task: ${s.taskId}`,
     `- Team: ${s.team ?? "(none)"}`,
     `- Sessions: ${s.chain.join(" → ")}`,
-    ...(s.earlierSummaries?.length ? [`- Earlier summaries: ${s.earlierSummaries.slice(-3).map((p) => `\`${p}\``).join(", ")}`] : []),
+    ...(s.earlierSummaries?.length
+      ? [
+          `- Earlier summaries: ${s.earlierSummaries
+            .slice(-3)
+            .map((p) => `\`${p}\``)
+            .join(", ")}`,
+        ]
+      : []),
     `- Context at handoff: ${u.usedPct}% used (${u.usedTokens} / ${u.windowSize} tokens, peak ${u.peakPct}%, ${u.compactions} compaction${u.compactions === 1 ? "" : "s"})${u.model ? `, model ${u.model}` : ""}`,
     `- Written: ${s.generatedAt} by ctx finalize${s.transcriptPath ? ` from ${s.transcriptPath}` : ""}`,
     "",
@@ -61,25 +75,57 @@ function renderWith(s: SummaryInput, limit: number): string {
     quote(f.lastRequest === f.firstRequest && f.userRequests <= 1 ? "(same as the original request)" : f.lastRequest),
     "",
     "## Progress",
-    ...newest(completed.map((t) => `- [x] #${t.id} ${t.subject}`), limit, "completed tasks"),
+    ...newest(
+      completed.map((t) => `- [x] #${t.id} ${t.subject}`),
+      limit,
+      "completed tasks",
+    ),
     `- ${f.toolResults} tool calls: ${f.successes} succeeded, ${f.errors.total} failed; ${f.files.size + f.filesDropped} files changed; ${f.commands.total} commands; ${f.userRequests} user messages`,
     ...(f.lastAgentText ? [`- Agent's latest message: ${oneLine(f.lastAgentText, 300)}`] : []),
     "",
     "## Files modified",
-    ...orNone(newest(files.map((x) => `- \`${x.path}\` (${ops(x.ops)})`), limit, "files", f.filesDropped)),
+    ...orNone(
+      newest(
+        files.map((x) => `- \`${x.path}\` (${ops(x.ops)})`),
+        limit,
+        "files",
+        f.filesDropped,
+      ),
+    ),
     ...gitLines(s.gitStatus, limit),
     "",
     "## Remaining work",
-    ...orNone(newest(remaining.map((t) => `- [ ] #${t.id} ${t.subject}${t.status === "in_progress" ? " (in progress)" : ""}`), limit * 2, "tasks"), "- (no open tasks recorded)"),
+    ...orNone(
+      newest(
+        remaining.map((t) => `- [ ] #${t.id} ${t.subject}${t.status === "in_progress" ? " (in progress)" : ""}`),
+        limit * 2,
+        "tasks",
+      ),
+      "- (no open tasks recorded)",
+    ),
     "",
     "## Last successful step",
     f.lastSuccess ? `- ${f.lastSuccess}` : "- (none)",
     "",
     "## Errors and failures",
-    ...orNone(newest(f.errors.items.map((e) => `- ${e.tool}${e.target ? ` \`${e.target}\`` : ""}: ${e.message}`), limit, "errors", f.errors.total - f.errors.items.length)),
+    ...orNone(
+      newest(
+        f.errors.items.map((e) => `- ${e.tool}${e.target ? ` \`${e.target}\`` : ""}: ${e.message}`),
+        limit,
+        "errors",
+        f.errors.total - f.errors.items.length,
+      ),
+    ),
     "",
     "## Commands run",
-    ...orNone(newest(f.commands.items.map((c) => `- ${c.ok ? "ok  " : "FAIL"} \`${c.command}\``), limit, "commands", f.commands.total - f.commands.items.length)),
+    ...orNone(
+      newest(
+        f.commands.items.map((c) => `- ${c.ok ? "ok  " : "FAIL"} \`${c.command}\``),
+        limit,
+        "commands",
+        f.commands.total - f.commands.items.length,
+      ),
+    ),
     "",
     "## How to continue",
     "Read this summary, check `git status` and the files above, then carry on with the first open item of Remaining work. Do not redo completed tasks.",
@@ -104,7 +150,9 @@ function orNone(lines: string[], none = "- (none)"): string[] {
 }
 
 function ops(o: Record<string, number>): string {
-  return Object.entries(o).map(([k, n]) => (n > 1 ? `${k} ×${n}` : k)).join(", ");
+  return Object.entries(o)
+    .map(([k, n]) => (n > 1 ? `${k} ×${n}` : k))
+    .join(", ");
 }
 
 function gitLines(status: string[] | null, limit: number): string[] {

@@ -13,20 +13,38 @@ export function onTaskUse(f: Facts, name: string, input: Record<string, unknown>
   f.todos = (input.todos as unknown[]).slice(0, MAX_TASKS).flatMap((t, i) => {
     if (!t || typeof t !== "object") return [];
     const todo = t as Record<string, unknown>;
-    const subject = typeof todo.content === "string" ? todo.content : typeof todo.subject === "string" ? todo.subject : "";
-    return subject ? [{ id: String(i + 1), subject: oneLine(subject, 160), status: typeof todo.status === "string" ? todo.status : "pending" }] : [];
+    const subject =
+      typeof todo.content === "string" ? todo.content : typeof todo.subject === "string" ? todo.subject : "";
+    return subject
+      ? [
+          {
+            id: String(i + 1),
+            subject: oneLine(subject, 160),
+            status: typeof todo.status === "string" ? todo.status : "pending",
+          },
+        ]
+      : [];
   });
 }
 
 /** Applies a successful TaskCreate / TaskUpdate result. */
-export function onTaskResult(f: Facts, name: string, input: Record<string, unknown>, _id: string, text: string, structured: unknown): void {
+export function onTaskResult(
+  f: Facts,
+  name: string,
+  input: Record<string, unknown>,
+  _id: string,
+  text: string,
+  structured: unknown,
+): void {
   if (name === "TaskCreate") {
     const s = structured as { task?: { id?: unknown; subject?: unknown } } | undefined;
     const id = typeof s?.task?.id === "string" ? s.task.id : /Task #(\w+)/.exec(text)?.[1];
-    const subject = typeof input.subject === "string" ? input.subject : typeof s?.task?.subject === "string" ? s.task.subject : "";
+    const subject =
+      typeof input.subject === "string" ? input.subject : typeof s?.task?.subject === "string" ? s.task.subject : "";
     if (id && f.tasks.size < MAX_TASKS) f.tasks.set(id, { id, subject: oneLine(subject, 160), status: "pending" });
   } else if (name === "TaskUpdate") {
-    const id = typeof input.taskId === "string" ? input.taskId : typeof input.taskId === "number" ? String(input.taskId) : "";
+    const id =
+      typeof input.taskId === "string" ? input.taskId : typeof input.taskId === "number" ? String(input.taskId) : "";
     const task = f.tasks.get(id) ?? (id ? { id, subject: `task #${id}`, status: "pending" } : undefined);
     if (!task) return;
     if (typeof input.status === "string") task.status = input.status;

@@ -22,12 +22,19 @@ export interface Ledger {
 /** A ledger read from disk, or an empty one for anything unexpected. */
 export function parseLedger(value: unknown): Ledger {
   const v = value as Partial<Ledger> | undefined;
-  if (!v || typeof v !== "object" || v.version !== 1 || !v.tasks || typeof v.tasks !== "object") return { version: 1, tasks: {} };
+  if (!v || typeof v !== "object" || v.version !== 1 || !v.tasks || typeof v.tasks !== "object")
+    return { version: 1, tasks: {} };
   return v as Ledger;
 }
 
 /** Adds per-model token deltas of `sessionId` to `taskId` (pure: returns a new ledger). */
-export function addToLedger(ledger: Ledger, taskId: string, sessionId: string, deltas: Record<string, ModelTotals>, iso: string): Ledger {
+export function addToLedger(
+  ledger: Ledger,
+  taskId: string,
+  sessionId: string,
+  deltas: Record<string, ModelTotals>,
+  iso: string,
+): Ledger {
   const prev = ledger.tasks[taskId];
   const task: LedgerTask = prev
     ? { ...prev, sessions: [...(prev.sessions ?? [])], models: { ...(prev.models ?? {}) } }

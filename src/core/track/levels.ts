@@ -16,7 +16,8 @@ const MESSAGES: Record<Level, string> = {
   caution: "Consider wrapping up current work.",
   warning: "Session nearing capacity.",
   auto_pause: "Auto-pause activated: actions are being recorded for session continuity.",
-  critical: "Session nearly exhausted. Wrap up now; the handoff summary is written when the session ends (or now, with ctx finalize).",
+  critical:
+    "Session nearly exhausted. Wrap up now; the handoff summary is written when the session ends (or now, with ctx finalize).",
 };
 
 /** The highest level whose threshold `usedPct` has reached, or null. */

@@ -42,18 +42,27 @@ export function summarizeArgs(input: unknown): Record<string, unknown> {
  * What a hook event contributes to the pause log, or undefined for events that
  * carry no action: tool calls, the agent's last response at Stop, the user's prompt.
  */
-export function pauseItem(event: string, input: Record<string, unknown>): { type: string; data: Record<string, unknown> } | undefined {
+export function pauseItem(
+  event: string,
+  input: Record<string, unknown>,
+): { type: string; data: Record<string, unknown> } | undefined {
   const text = (k: string) => (typeof input[k] === "string" ? (input[k] as string) : "");
   switch (event) {
     case "PostToolUse":
     case "PostToolUseFailure": {
-      const data: Record<string, unknown> = { tool: text("tool_name") || "unknown", args_summary: summarizeArgs(input.tool_input) };
+      const data: Record<string, unknown> = {
+        tool: text("tool_name") || "unknown",
+        args_summary: summarizeArgs(input.tool_input),
+      };
       if (text("tool_use_id")) data.tool_use_id = text("tool_use_id");
-      if (event === "PostToolUseFailure") Object.assign(data, { is_error: true, error: truncate(text("error"), MAX_TEXT) });
+      if (event === "PostToolUseFailure")
+        Object.assign(data, { is_error: true, error: truncate(text("error"), MAX_TEXT) });
       return { type: "tool_call", data };
     }
     case "Stop":
-      return text("last_assistant_message") ? { type: "assistant_response", data: { summary: truncate(text("last_assistant_message")) } } : undefined;
+      return text("last_assistant_message")
+        ? { type: "assistant_response", data: { summary: truncate(text("last_assistant_message")) } }
+        : undefined;
     case "UserPromptSubmit":
       return text("prompt") ? { type: "user_message", data: { summary: truncate(text("prompt")) } } : undefined;
     case "PreCompact":

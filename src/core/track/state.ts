@@ -93,11 +93,35 @@ export interface SessionState {
 /** Fresh state for a session first seen at `iso`. */
 export function initialState(sessionId: string, project: string, taskId: string, iso: string): SessionState {
   return {
-    version: 1, session_id: sessionId, project, cwd: null, transcript_path: null, model: null,
-    window_size: 0, used_tokens: 0, used_pct: 0, peak_tokens: 0, peak_pct: 0, models: {}, tool_calls: 0,
-    threshold_reached: null, auto_pause_active: false, started_at: iso, updated_at: iso, last_event: null,
-    last_stop_at: null, claude_pid: null, previous_session_id: null, next_session_id: null, compactions: 0,
-    task_id: taskId, team: null, pending_compaction: null, pause_started_at: null, finalized_stamp: null, finalized_at: null,
+    version: 1,
+    session_id: sessionId,
+    project,
+    cwd: null,
+    transcript_path: null,
+    model: null,
+    window_size: 0,
+    used_tokens: 0,
+    used_pct: 0,
+    peak_tokens: 0,
+    peak_pct: 0,
+    models: {},
+    tool_calls: 0,
+    threshold_reached: null,
+    auto_pause_active: false,
+    started_at: iso,
+    updated_at: iso,
+    last_event: null,
+    last_stop_at: null,
+    claude_pid: null,
+    previous_session_id: null,
+    next_session_id: null,
+    compactions: 0,
+    task_id: taskId,
+    team: null,
+    pending_compaction: null,
+    pause_started_at: null,
+    finalized_stamp: null,
+    finalized_at: null,
     cursor: null,
   };
 }
@@ -107,7 +131,12 @@ export function parseState(value: unknown): SessionState | undefined {
   if (!value || typeof value !== "object" || Array.isArray(value)) return undefined;
   const v = value as Partial<SessionState>;
   if (v.version !== 1 || typeof v.session_id !== "string" || typeof v.project !== "string") return undefined;
-  const base = initialState(v.session_id, v.project, typeof v.task_id === "string" ? v.task_id : v.session_id, String(v.started_at ?? ""));
+  const base = initialState(
+    v.session_id,
+    v.project,
+    typeof v.task_id === "string" ? v.task_id : v.session_id,
+    String(v.started_at ?? ""),
+  );
   const out = { ...base, ...v } as SessionState;
   if (!out.models || typeof out.models !== "object") out.models = {};
   if (typeof out.tool_calls !== "number") out.tool_calls = 0;

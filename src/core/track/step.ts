@@ -84,7 +84,9 @@ function applyReading(s: SessionState, ev: TrackEvent, t: Thresholds, out: StepR
     s.auto_pause_active = true;
     s.pause_started_at = ev.iso;
     const reason = `Context usage reached ${r.usedPct}% (auto_pause at ${t.auto_pause}%)`;
-    out.pause.push(entry(s, ev.iso, "pause_started", { reason, used_tokens: r.usedTokens, window_size: s.window_size }));
+    out.pause.push(
+      entry(s, ev.iso, "pause_started", { reason, used_tokens: r.usedTokens, window_size: s.window_size }),
+    );
   } else if (!pauseOn && s.auto_pause_active) {
     out.pause.push(entry(s, ev.iso, "pause_ended", { reason: `Context usage dropped to ${r.usedPct}%` }));
     s.auto_pause_active = false;
@@ -97,18 +99,28 @@ function entry(s: SessionState, iso: string, type: string, data: Record<string, 
 }
 
 /** Gemini CLI's hook events and the Claude Code events they mean to track. */
-const GEMINI_EVENTS: Record<string, string> = { AfterTool: "PostToolUse", BeforeAgent: "UserPromptSubmit", AfterAgent: "Stop", PreCompress: "PreCompact" };
+const GEMINI_EVENTS: Record<string, string> = {
+  AfterTool: "PostToolUse",
+  BeforeAgent: "UserPromptSubmit",
+  AfterAgent: "Stop",
+  PreCompress: "PreCompact",
+};
 
 /**
  * Maps a Gemini CLI event to its Claude Code counterpart (AfterTool is a
  * PostToolUse, AfterAgent a Stop, …), moving the fields track reads to Claude
  * Code's names; Claude Code events pass through unchanged.
  */
-export function normalizeEvent(event: string, input: Record<string, unknown>): { event: string; input: Record<string, unknown> } {
+export function normalizeEvent(
+  event: string,
+  input: Record<string, unknown>,
+): { event: string; input: Record<string, unknown> } {
   const mapped = GEMINI_EVENTS[event];
   if (!mapped) return { event, input };
   const out: Record<string, unknown> = { ...input, hook_event_name: mapped };
-  if (mapped === "Stop" && typeof input.prompt_response === "string" && out.last_assistant_message === undefined) out.last_assistant_message = input.prompt_response;
-  if (mapped === "PreCompact" && typeof input.trigger !== "string" && typeof input.reason === "string") out.trigger = input.reason;
+  if (mapped === "Stop" && typeof input.prompt_response === "string" && out.last_assistant_message === undefined)
+    out.last_assistant_message = input.prompt_response;
+  if (mapped === "PreCompact" && typeof input.trigger !== "string" && typeof input.reason === "string")
+    out.trigger = input.reason;
   return { event: mapped, input: out };
 }

@@ -42,7 +42,11 @@ export function lineUsage(entry: Record<string, any>): LineUsage | undefined {
  * growing output count). `seen` is updated in place and kept to SEEN_LIMIT entries.
  * Returns the tokens added (for the ledger).
  */
-export function addLineUsage(models: Record<string, ModelTotals>, seen: Array<[string, ModelTotals]>, line: LineUsage): ModelTotals {
+export function addLineUsage(
+  models: Record<string, ModelTotals>,
+  seen: Array<[string, ModelTotals]>,
+  line: LineUsage,
+): ModelTotals {
   const idx = seen.findIndex(([key]) => key === line.key);
   const before = idx >= 0 ? seen[idx]![1] : emptyTotals();
   const delta = diff(line.totals, before);
@@ -66,7 +70,9 @@ export function addInto(a: ModelTotals, b: ModelTotals): void {
 
 /** True when every field is zero. */
 export function isZero(t: ModelTotals): boolean {
-  return !t.input_tokens && !t.output_tokens && !t.cache_creation_input_tokens && !t.cache_read_input_tokens && !t.requests;
+  return (
+    !t.input_tokens && !t.output_tokens && !t.cache_creation_input_tokens && !t.cache_read_input_tokens && !t.requests
+  );
 }
 
 /** Totals from a usage object given by a bot (plain mode): one request. */

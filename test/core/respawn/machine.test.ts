@@ -33,7 +33,11 @@ describe("idle detection", () => {
   test("a completion line with a verb never seen before is an idle signal without any hook", () => {
     const sim = new Sim();
     sim.usage(88);
-    sim.feed({ type: "screen", screen: classifyScreen("● ok\n✻ Zorblaxed for 3s\n" + "─".repeat(20) + "\n❯ \n" + "─".repeat(20)), changed: true });
+    sim.feed({
+      type: "screen",
+      screen: classifyScreen(`● ok\n✻ Zorblaxed for 3s\n${"─".repeat(20)}\n❯ \n${"─".repeat(20)}`),
+      changed: true,
+    });
     expect(sim.state.idleSignal).toBe("completion");
     sim.feed({ type: "tick" });
     sim.now += 1000;
@@ -141,7 +145,7 @@ describe("context strategy", () => {
     sim.wait(2000);
     expect(sim.sent()).toEqual([]);
     runRestart(sim, 90);
-    expect(sim.sent()).toEqual(["finalize", "/clear", "continue", ]);
+    expect(sim.sent()).toEqual(["finalize", "/clear", "continue"]);
     expect(sim.state.lastCycle).toMatchObject({ kind: "restart", ok: true, trigger: 90 });
     expect(sim.state.awaitingProgress).toBe(true);
   });

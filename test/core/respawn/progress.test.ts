@@ -80,7 +80,11 @@ describe("no fresh reading after a compaction", () => {
     sim.stopHook();
     sim.wait(1500);
     expect(sim.sent()).toEqual(["/compact keep state", "finalize"]);
-    expect(sim.actions.some((a) => a.type === "record" && a.event === "progress" && (a.detail ?? "").includes("latest decides"))).toBe(false);
+    expect(
+      sim.actions.some(
+        (a) => a.type === "record" && a.event === "progress" && (a.detail ?? "").includes("latest decides"),
+      ),
+    ).toBe(false);
   });
 
   test("after a restart cycle the old session's reading is never reused: no second cycle without a fresh reading", () => {

@@ -17,9 +17,25 @@ export const SCREENS = {
 /** Test settings: short timers so scenarios stay readable. */
 export function settings(over: Partial<RespawnSettings> = {}): RespawnSettings {
   return {
-    mode: "context", compactAt: 85, restartAt: 90, maxCyclesPerHour: 6, cooldownMs: 0, compactPrompt: "/compact keep state",
-    updatePrompt: "update notes", kickstartPrompt: "continue", sendClear: true, sendInit: false, autoAcceptPlans: false, aiCheck: false,
-    aiCheckTimeoutMs: 30_000, aiCheckCooldownMs: 60_000, quietMs: 1000, silenceMs: 10_000, stepTimeoutMs: 60_000, stuckTimeoutMs: 300_000, progressWaitMs: 6000,
+    mode: "context",
+    compactAt: 85,
+    restartAt: 90,
+    maxCyclesPerHour: 6,
+    cooldownMs: 0,
+    compactPrompt: "/compact keep state",
+    updatePrompt: "update notes",
+    kickstartPrompt: "continue",
+    sendClear: true,
+    sendInit: false,
+    autoAcceptPlans: false,
+    aiCheck: false,
+    aiCheckTimeoutMs: 30_000,
+    aiCheckCooldownMs: 60_000,
+    quietMs: 1000,
+    silenceMs: 10_000,
+    stepTimeoutMs: 60_000,
+    stuckTimeoutMs: 300_000,
+    progressWaitMs: 6000,
     ...over,
   };
 }
@@ -80,7 +96,17 @@ export class Sim {
 
   /** The text actions sent so far (send_text texts and send_keys keys and finalize). */
   sent(from: RespawnAction[] = this.actions): string[] {
-    return from.flatMap((a) => (a.type === "send_text" ? [a.text] : a.type === "send_keys" ? [`keys:${a.keys.join("+")}`] : a.type === "finalize" ? ["finalize"] : a.type === "ai_check" ? ["ai_check"] : []));
+    return from.flatMap((a) =>
+      a.type === "send_text"
+        ? [a.text]
+        : a.type === "send_keys"
+          ? [`keys:${a.keys.join("+")}`]
+          : a.type === "finalize"
+            ? ["finalize"]
+            : a.type === "ai_check"
+              ? ["ai_check"]
+              : [],
+    );
   }
 
   /** Recorded event names so far. */

@@ -7,7 +7,10 @@ const _ = (argv: string) => parseResumeArgs(argv === "" ? [] : argv.split(" "));
 describe("parseResumeArgs", () => {
   test.each([
     ["s.md", { mode: "launch", summary: "s.md", latest: false, passthrough: [] }],
-    ["s.md -- -p --output-format json", { mode: "launch", summary: "s.md", latest: false, passthrough: ["-p", "--output-format", "json"] }],
+    [
+      "s.md -- -p --output-format json",
+      { mode: "launch", summary: "s.md", latest: false, passthrough: ["-p", "--output-format", "json"] },
+    ],
     ["--latest", { mode: "launch", summary: undefined, latest: true, passthrough: [] }],
     ["--print s.md", { mode: "print", summary: "s.md", latest: false, passthrough: [] }],
     ["--print --latest", { mode: "print", summary: undefined, latest: true, passthrough: [] }],

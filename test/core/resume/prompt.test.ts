@@ -43,14 +43,25 @@ describe("hintText", () => {
 });
 
 describe("hasContent", () => {
-  test.each([["", false], [" \n\t\n", false], ["x", true]])("%j → %p", (text, want) => {
+  test.each([
+    ["", false],
+    [" \n\t\n", false],
+    ["x", true],
+  ])("%j → %p", (text, want) => {
     expect(hasContent(text)).toBe(want);
   });
 });
 
 describe("claudeArgs", () => {
   test("puts the prompt after -- so variadic options cannot swallow it", () => {
-    expect(claudeArgs(["-p", "--allowedTools", "Bash", "Write"], "P")).toEqual(["-p", "--allowedTools", "Bash", "Write", "--", "P"]);
+    expect(claudeArgs(["-p", "--allowedTools", "Bash", "Write"], "P")).toEqual([
+      "-p",
+      "--allowedTools",
+      "Bash",
+      "Write",
+      "--",
+      "P",
+    ]);
   });
   test("interactive: just -- and the prompt", () => {
     expect(claudeArgs([], "P")).toEqual(["--", "P"]);

@@ -18,8 +18,16 @@ describe("summary names", () => {
 
 describe("newestFirst", () => {
   test("orders by the stamp in the name, whatever the task id", () => {
-    const got = newestFirst([f("summary-zzz-20250101-100000.md", 3), f("summary-aaa-20250102-090000.md", 1), f("summary-mmm-20250101-110000.md", 2)]);
-    expect(got.map((x) => x.name)).toEqual(["summary-aaa-20250102-090000.md", "summary-mmm-20250101-110000.md", "summary-zzz-20250101-100000.md"]);
+    const got = newestFirst([
+      f("summary-zzz-20250101-100000.md", 3),
+      f("summary-aaa-20250102-090000.md", 1),
+      f("summary-mmm-20250101-110000.md", 2),
+    ]);
+    expect(got.map((x) => x.name)).toEqual([
+      "summary-aaa-20250102-090000.md",
+      "summary-mmm-20250101-110000.md",
+      "summary-zzz-20250101-100000.md",
+    ]);
   });
   test("a summary rewritten later (newer mtime) does not jump ahead of a newer stamp", () => {
     const got = newestFirst([f("summary-t-20250101-100000.md", 9_000), f("summary-t-20250101-110000.md", 1_000)]);
@@ -29,6 +37,8 @@ describe("newestFirst", () => {
     expect(newestFirst([f("summary-a.md", 1), f("summary-b.md", 5)])[0]!.name).toBe("summary-b.md");
   });
   test("stamped names rank above unstamped ones", () => {
-    expect(newestFirst([f("summary-hand.md", 99), f("summary-t-20200101-000000.md", 1)])[0]!.name).toBe("summary-t-20200101-000000.md");
+    expect(newestFirst([f("summary-hand.md", 99), f("summary-t-20200101-000000.md", 1)])[0]!.name).toBe(
+      "summary-t-20200101-000000.md",
+    );
   });
 });

@@ -41,16 +41,29 @@ describe("ctxHooks()", () => {
   test("claude: the issue's events, timeouts in seconds", () => {
     const hooks = ctxHooks("claude").map((h) => `${h.event}:${h.sub}`);
     expect(hooks).toEqual([
-      "PostToolUse:monitor", "PostToolUse:track", "PostToolUseFailure:track",
-      "SessionStart:track", "SessionStart:resume --hook",
-      "UserPromptSubmit:track", "Stop:track", "PreCompact:track", "SessionEnd:track",
+      "PostToolUse:monitor",
+      "PostToolUse:track",
+      "PostToolUseFailure:track",
+      "SessionStart:track",
+      "SessionStart:resume --hook",
+      "UserPromptSubmit:track",
+      "Stop:track",
+      "PreCompact:track",
+      "SessionEnd:track",
     ]);
     for (const h of ctxHooks("claude")) expect(h.timeout).toBeLessThanOrEqual(60);
   });
 
   test("gemini: Gemini event names, regex matchers, timeouts in milliseconds", () => {
     const hooks = ctxHooks("gemini");
-    expect([...new Set(hooks.map((h) => h.event))]).toEqual(["AfterTool", "SessionStart", "BeforeAgent", "AfterAgent", "PreCompress", "SessionEnd"]);
+    expect([...new Set(hooks.map((h) => h.event))]).toEqual([
+      "AfterTool",
+      "SessionStart",
+      "BeforeAgent",
+      "AfterAgent",
+      "PreCompress",
+      "SessionEnd",
+    ]);
     expect(hooks.filter((h) => h.event === "AfterTool").map((h) => h.matcher)).toEqual([".*", ".*"]);
     for (const h of hooks) expect(h.timeout).toBeGreaterThanOrEqual(1000);
   });

@@ -1,5 +1,11 @@
 import { describe, expect, test } from "bun:test";
-import { detectIndent, findSyntaxError, lineColumn, parseSettings, printSettings } from "../../../src/core/settings/json-text.ts";
+import {
+  detectIndent,
+  findSyntaxError,
+  lineColumn,
+  parseSettings,
+  printSettings,
+} from "../../../src/core/settings/json-text.ts";
 
 describe("parseSettings()", () => {
   test("parses an object and keeps its key order", () => {
@@ -9,7 +15,8 @@ describe("parseSettings()", () => {
   });
 
   test("treats an empty or blank file as an empty object", () => {
-    for (const text of ["", "  \n", "\uFEFF"]) expect(parseSettings(text)).toEqual({ ok: true, value: {}, indent: "  " });
+    for (const text of ["", "  \n", "\uFEFF"])
+      expect(parseSettings(text)).toEqual({ ok: true, value: {}, indent: "  " });
   });
 
   test.each([
@@ -26,7 +33,8 @@ describe("parseSettings()", () => {
   });
 
   test("refuses a top level that is not an object", () => {
-    for (const text of ["[]", "1", "null", '"x"']) expect(parseSettings(text)).toMatchObject({ ok: false, message: "the top level is not a JSON object" });
+    for (const text of ["[]", "1", "null", '"x"'])
+      expect(parseSettings(text)).toMatchObject({ ok: false, message: "the top level is not a JSON object" });
   });
 });
 

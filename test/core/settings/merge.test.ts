@@ -32,10 +32,17 @@ describe("installInto()", () => {
     expect(settings.statusLine).toEqual({ type: "command", command: `${BIN} statusline`, padding: 0 });
     expect(commandsOf(settings, "PostToolUse")).toEqual([`${BIN} monitor`, `${BIN} track`]);
     expect(commandsOf(settings, "SessionStart")).toEqual([`${BIN} track`, `${BIN} resume --hook`]);
-    for (const e of ["UserPromptSubmit", "Stop", "PreCompact", "SessionEnd", "PostToolUseFailure"]) expect(commandsOf(settings, e)).toEqual([`${BIN} track`]);
+    for (const e of ["UserPromptSubmit", "Stop", "PreCompact", "SessionEnd", "PostToolUseFailure"])
+      expect(commandsOf(settings, e)).toEqual([`${BIN} track`]);
     expect(added).toHaveLength(ctxHooks("claude").length);
     const post = (settings.hooks as any).PostToolUse[0];
-    expect(post).toEqual({ matcher: "*", hooks: [{ type: "command", command: `${BIN} monitor`, timeout: 10 }, { type: "command", command: `${BIN} track`, timeout: 10 }] });
+    expect(post).toEqual({
+      matcher: "*",
+      hooks: [
+        { type: "command", command: `${BIN} monitor`, timeout: 10 },
+        { type: "command", command: `${BIN} track`, timeout: 10 },
+      ],
+    });
   });
 
   test("keeps every other key and hook, and a foreign statusLine", () => {
@@ -80,15 +87,30 @@ describe("installInto()", () => {
   });
 
   test("gemini: Gemini events with millisecond timeouts and no statusLine", () => {
-    const { settings, statusline } = installInto({ general: { vimMode: true } }, { agent: "gemini", binary: BIN, forceStatusline: true });
+    const { settings, statusline } = installInto(
+      { general: { vimMode: true } },
+      { agent: "gemini", binary: BIN, forceStatusline: true },
+    );
     expect(statusline).toBe("none");
     expect(settings.statusLine).toBeUndefined();
     expect(settings.general).toEqual({ vimMode: true });
-    expect((settings.hooks as any).AfterTool).toEqual([{ matcher: ".*", hooks: [
-      { type: "command", command: `${BIN} monitor`, timeout: 10000 },
-      { type: "command", command: `${BIN} track`, timeout: 10000 },
-    ] }]);
-    expect(Object.keys(settings.hooks as object)).toEqual(["AfterTool", "SessionStart", "BeforeAgent", "AfterAgent", "PreCompress", "SessionEnd"]);
+    expect((settings.hooks as any).AfterTool).toEqual([
+      {
+        matcher: ".*",
+        hooks: [
+          { type: "command", command: `${BIN} monitor`, timeout: 10000 },
+          { type: "command", command: `${BIN} track`, timeout: 10000 },
+        ],
+      },
+    ]);
+    expect(Object.keys(settings.hooks as object)).toEqual([
+      "AfterTool",
+      "SessionStart",
+      "BeforeAgent",
+      "AfterAgent",
+      "PreCompress",
+      "SessionEnd",
+    ]);
   });
 
   test("refuses hooks that are not an object, or an event that is not an array", () => {
@@ -99,7 +121,12 @@ describe("installInto()", () => {
 
 describe("removeFrom()", () => {
   test("install then uninstall gives back exactly the original settings", () => {
-    for (const original of [userSettings(), {}, { a: 1 }, { hooks: { Stop: [{ hooks: [{ type: "command", command: "x" }] }] } }]) {
+    for (const original of [
+      userSettings(),
+      {},
+      { a: 1 },
+      { hooks: { Stop: [{ hooks: [{ type: "command", command: "x" }] }] } },
+    ]) {
       for (const agent of ["claude", "gemini"] as const) {
         const installed = installInto(original, { agent, binary: BIN, forceStatusline: false }).settings;
         expect(removeFrom(installed).settings).toEqual(original);
@@ -108,22 +135,59 @@ describe("removeFrom()", () => {
   });
 
   test("removes ctx hooks mixed into a user's group and leaves the rest of the group", () => {
-    const settings = { hooks: { Stop: [{ matcher: "", hooks: [{ type: "command", command: "a" }, { type: "command", command: "/x/ctx track" }, { type: "command", command: "b" }] }] } };
+    const settings = {
+      hooks: {
+        Stop: [
+          {
+            matcher: "",
+            hooks: [
+              { type: "command", command: "a" },
+              { type: "command", command: "/x/ctx track" },
+              { type: "command", command: "b" },
+            ],
+          },
+        ],
+      },
+    };
     const { settings: out, removed } = removeFrom(settings);
-    expect(out).toEqual({ hooks: { Stop: [{ matcher: "", hooks: [{ type: "command", command: "a" }, { type: "command", command: "b" }] }] } });
+    expect(out).toEqual({
+      hooks: {
+        Stop: [
+          {
+            matcher: "",
+            hooks: [
+              { type: "command", command: "a" },
+              { type: "command", command: "b" },
+            ],
+          },
+        ],
+      },
+    });
     expect(removed).toEqual(["Stop: /x/ctx track"]);
   });
 
   test("leaves look-alikes and a foreign statusLine alone", () => {
     const settings = {
       statusLine: { type: "command", command: "ctx-status" },
-      hooks: { Stop: [{ hooks: [{ type: "command", command: "/x/ctx finalize" }, { type: "command", command: "/x/notctx track" }] }] },
+      hooks: {
+        Stop: [
+          {
+            hooks: [
+              { type: "command", command: "/x/ctx finalize" },
+              { type: "command", command: "/x/notctx track" },
+            ],
+          },
+        ],
+      },
     };
     expect(removeFrom(settings)).toEqual({ settings, removed: [] });
   });
 
   test("removes ctx's statusLine and entries from an older path", () => {
-    const { settings, removed } = removeFrom({ statusLine: { type: "command", command: "/old/ctx statusline" }, theme: "dark" });
+    const { settings, removed } = removeFrom({
+      statusLine: { type: "command", command: "/old/ctx statusline" },
+      theme: "dark",
+    });
     expect(settings).toEqual({ theme: "dark" });
     expect(removed).toEqual(["statusLine: /old/ctx statusline"]);
   });

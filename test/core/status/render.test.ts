@@ -8,21 +8,49 @@ import { CtxError } from "../../../src/core/deps.ts";
 const NOW = Date.parse("2025-01-02T12:00:00Z");
 const T = { caution: 70, warning: 85, auto_pause: 90, critical: 95 } as const;
 const row = (sid: string, over: Record<string, unknown> = {}) =>
-  toRow(parseIndexEntry({
-    session_id: sid, project: "/home/u/work/app", model: "claude-sonnet-4-5", used_pct: 87, used_tokens: 174000, window_size: 200000,
-    threshold_reached: "warning", auto_pause_active: false, respawn: null, updated_at: new Date(NOW - 125_000).toISOString(), ...over,
-  })!, NOW, 3600, T);
+  toRow(
+    parseIndexEntry({
+      session_id: sid,
+      project: "/home/u/work/app",
+      model: "claude-sonnet-4-5",
+      used_pct: 87,
+      used_tokens: 174000,
+      window_size: 200000,
+      threshold_reached: "warning",
+      auto_pause_active: false,
+      respawn: null,
+      updated_at: new Date(NOW - 125_000).toISOString(),
+      ...over,
+    })!,
+    NOW,
+    3600,
+    T,
+  );
 
 describe("renderTable", () => {
   test("one aligned line per session with bar, tokens, level, state and age", () => {
-    const out = renderTable([row("0123456789abcdef"), row("fedcba9876543210", { used_pct: 5, used_tokens: 9000, threshold_reached: null, model: "claude-opus-4-1", auto_pause_active: true })], { color: false, hiddenStale: 0, home: "/home/u" });
+    const out = renderTable(
+      [
+        row("0123456789abcdef"),
+        row("fedcba9876543210", {
+          used_pct: 5,
+          used_tokens: 9000,
+          threshold_reached: null,
+          model: "claude-opus-4-1",
+          auto_pause_active: true,
+        }),
+      ],
+      { color: false, hiddenStale: 0, home: "/home/u" },
+    );
     const lines = out.trimEnd().split("\n");
     expect(lines).toHaveLength(3);
     expect(lines[0]).toMatch(/^PROJECT\s+SESSION\s+MODEL\s+USED\s+TOKENS\s+LEVEL\s+STATE\s+UPDATED$/);
-    expect(lines[1]).toMatch(/^~\/work\/app\s+01234567\s+claude-sonnet-4-5\s+█████████░  87%\s+174k\/200k\s+warning\s+-\s+2m ago$/);
+    expect(lines[1]).toMatch(
+      /^~\/work\/app\s+01234567\s+claude-sonnet-4-5\s+█████████░ {2}87%\s+174k\/200k\s+warning\s+-\s+2m ago$/,
+    );
     expect(lines[2]).toContain("█░░░░░░░░░   5%");
     expect(lines[2]).toContain("paused");
-    const col = (l: string) => l.indexOf("TOKENS") >= 0 ? l.indexOf("TOKENS") : l.search(/\d+k\//);
+    const col = (l: string) => (l.indexOf("TOKENS") >= 0 ? l.indexOf("TOKENS") : l.search(/\d+k\//));
     expect(col(lines[1]!)).toBe(col(lines[0]!));
     expect(col(lines[2]!)).toBe(col(lines[0]!));
     expect(out).not.toContain("\x1b[");
@@ -38,12 +66,19 @@ describe("renderTable", () => {
   });
 
   test("says how many stale sessions are hidden, and when there is nothing", () => {
-    expect(renderTable([row("a")], { color: false, hiddenStale: 2 })).toContain("2 stale sessions hidden (--all shows them)");
-    expect(renderTable([], { color: false, hiddenStale: 1 })).toBe("No ctx sessions to show.\n1 stale session hidden (--all shows it)\n");
+    expect(renderTable([row("a")], { color: false, hiddenStale: 2 })).toContain(
+      "2 stale sessions hidden (--all shows them)",
+    );
+    expect(renderTable([], { color: false, hiddenStale: 1 })).toBe(
+      "No ctx sessions to show.\n1 stale session hidden (--all shows it)\n",
+    );
   });
 
   test("control characters from state files never reach the terminal", () => {
-    const out = renderTable([row("a", { project: "/x/\x1b[31mevil", model: "m\x07" })], { color: false, hiddenStale: 0 });
+    const out = renderTable([row("a", { project: "/x/\x1b[31mevil", model: "m\x07" })], {
+      color: false,
+      hiddenStale: 0,
+    });
     expect(out).not.toMatch(/[\x00-\x09\x0b-\x1f]/);
   });
 
@@ -69,8 +104,20 @@ describe("renderJson", () => {
     const doc = JSON.parse(renderJson([row("a")], 3, NOW));
     expect(doc).toMatchObject({ version: 1, generated_at: "2025-01-02T12:00:00.000Z", hidden_stale: 3 });
     expect(doc.sessions[0]).toEqual({
-      session_id: "a", project: "/home/u/work/app", model: "claude-sonnet-4-5", used_pct: 87, used_tokens: 174000, window_size: 200000,
-      level: "warning", auto_pause_active: false, respawn: null, respawn_events: null, ended: false, updated_at: new Date(NOW - 125_000).toISOString(), age_s: 125, stale: false,
+      session_id: "a",
+      project: "/home/u/work/app",
+      model: "claude-sonnet-4-5",
+      used_pct: 87,
+      used_tokens: 174000,
+      window_size: 200000,
+      level: "warning",
+      auto_pause_active: false,
+      respawn: null,
+      respawn_events: null,
+      ended: false,
+      updated_at: new Date(NOW - 125_000).toISOString(),
+      age_s: 125,
+      stale: false,
     });
   });
 });
@@ -81,7 +128,10 @@ describe("parseStatusArgs", () => {
     ["--all --json", { all: true, json: true, watch: false }],
     ["--min 80", { all: false, json: false, watch: false, minPct: 80 }],
     ["--min=80%", { all: false, json: false, watch: false, minPct: 80 }],
-    ["--watch --interval 0.5 --project ../x", { all: false, json: false, watch: true, intervalS: 0.5, project: "../x" }],
+    [
+      "--watch --interval 0.5 --project ../x",
+      { all: false, json: false, watch: true, intervalS: 0.5, project: "../x" },
+    ],
   ])("%j", (argv, want) => {
     expect(parseStatusArgs(argv === "" ? [] : argv.split(" "))).toEqual(want);
   });

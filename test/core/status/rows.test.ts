@@ -6,16 +6,35 @@ const NOW = Date.parse("2025-01-02T12:00:00Z");
 const T = { caution: 70, warning: 85, auto_pause: 90, critical: 95 } as const;
 const entry = (sid: string, over: Record<string, unknown> = {}) =>
   parseIndexEntry({
-    version: 1, session_id: sid, project: "/work/app", root: "/work/app/.ctx", state_path: `/work/app/.ctx/state/sessions/${sid}.json`,
-    model: "claude-sonnet-4-5", used_pct: 50, used_tokens: 100000, window_size: 200000, threshold_reached: null,
-    auto_pause_active: false, respawn: null, updated_at: new Date(NOW - 30_000).toISOString(), ...over,
+    version: 1,
+    session_id: sid,
+    project: "/work/app",
+    root: "/work/app/.ctx",
+    state_path: `/work/app/.ctx/state/sessions/${sid}.json`,
+    model: "claude-sonnet-4-5",
+    used_pct: 50,
+    used_tokens: 100000,
+    window_size: 200000,
+    threshold_reached: null,
+    auto_pause_active: false,
+    respawn: null,
+    updated_at: new Date(NOW - 30_000).toISOString(),
+    ...over,
   })!;
-const row = (sid: string, over: Record<string, unknown> = {}, ended = false) => toRow(entry(sid, over), NOW, 3600, T, ended);
+const row = (sid: string, over: Record<string, unknown> = {}, ended = false) =>
+  toRow(entry(sid, over), NOW, 3600, T, ended);
 
 describe("parseIndexEntry", () => {
   test("reads the documented entry", () => {
     const e = entry("s1");
-    expect(e).toMatchObject({ session_id: "s1", project: "/work/app", used_pct: 50, used_tokens: 100000, window_size: 200000, threshold_reached: null });
+    expect(e).toMatchObject({
+      session_id: "s1",
+      project: "/work/app",
+      used_pct: 50,
+      used_tokens: 100000,
+      window_size: 200000,
+      threshold_reached: null,
+    });
     expect(e.updated_ms).toBe(NOW - 30_000);
   });
   test.each([
@@ -36,7 +55,15 @@ describe("parseIndexEntry", () => {
 
 describe("toRow", () => {
   test("carries the figures, the age in seconds, and is live when recent", () => {
-    expect(row("s1")).toMatchObject({ session_id: "s1", used_pct: 50, level: "ok", age_s: 30, stale: false, ended: false, respawn: null });
+    expect(row("s1")).toMatchObject({
+      session_id: "s1",
+      used_pct: 50,
+      level: "ok",
+      age_s: 30,
+      stale: false,
+      ended: false,
+      respawn: null,
+    });
   });
   test.each([
     ["updated past status.stale_after_s", { updated_at: new Date(NOW - 3601_000).toISOString() }, false, true],
@@ -69,8 +96,15 @@ describe("levelOf", () => {
 
 describe("respawnState", () => {
   test.each([
-    [null, null], [undefined, null], [false, null], ["", null], ["watching", "watching"],
-    [{ state: "cycling" }, "cycling"], [{ status: "idle" }, "idle"], [{ pid: 3 }, "on"], [[1], "on"],
+    [null, null],
+    [undefined, null],
+    [false, null],
+    ["", null],
+    ["watching", "watching"],
+    [{ state: "cycling" }, "cycling"],
+    [{ status: "idle" }, "idle"],
+    [{ pid: 3 }, "on"],
+    [[1], "on"],
   ])("%j → %p", (v, want) => {
     expect(respawnState(v)).toBe(want);
   });
@@ -103,8 +137,16 @@ describe("filterRows", () => {
     expect(ids({ all: false, minPct: 100 }).hiddenStale).toBe(0);
   });
   test("--project matches the directory and below it, not a sibling with the same prefix", () => {
-    expect(ids({ all: false, projects: ["/work/app"] }).rows.map((x) => x.session_id)).toEqual(["mid", "low", "nousage"]);
-    expect(ids({ all: false, projects: ["/work/app/"] }).rows.map((x) => x.session_id)).toEqual(["mid", "low", "nousage"]);
+    expect(ids({ all: false, projects: ["/work/app"] }).rows.map((x) => x.session_id)).toEqual([
+      "mid",
+      "low",
+      "nousage",
+    ]);
+    expect(ids({ all: false, projects: ["/work/app/"] }).rows.map((x) => x.session_id)).toEqual([
+      "mid",
+      "low",
+      "nousage",
+    ]);
     expect(ids({ all: false, projects: ["/work/ap"] }).rows).toEqual([]);
     expect(ids({ all: false, projects: ["/nope", "/work/api"] }).rows.map((x) => x.session_id)).toEqual(["high"]);
   });

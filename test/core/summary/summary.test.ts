@@ -20,22 +20,56 @@ function factsOfFile(name: string): Facts {
 }
 function render(f: Facts, over: Partial<SummaryInput> = {}): string {
   return renderSummary({
-    facts: f, tasks: mergedTasks(f, []), taskId: "T-1", team: "blue", chain: ["s0", "s1"], generatedAt: "2026-01-01T00:00:00.000Z",
-    usage: { usedPct: 91, usedTokens: 182000, windowSize: 200000, peakPct: 93, compactions: 1, model: "claude-sonnet-4-5" },
-    transcriptPath: "/t.jsonl", gitStatus: null, ...over,
+    facts: f,
+    tasks: mergedTasks(f, []),
+    taskId: "T-1",
+    team: "blue",
+    chain: ["s0", "s1"],
+    generatedAt: "2026-01-01T00:00:00.000Z",
+    usage: {
+      usedPct: 91,
+      usedTokens: 182000,
+      windowSize: 200000,
+      peakPct: 93,
+      compactions: 1,
+      model: "claude-sonnet-4-5",
+    },
+    transcriptPath: "/t.jsonl",
+    gitStatus: null,
+    ...over,
   });
 }
-const use = (id: string, name: string, input: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
-  ({ type: "assistant", message: { id: `m_${id}`, model: "m", content: [{ type: "tool_use", id, name, input }] }, ...extra });
-const result = (id: string, content: string, isError = false, extra: Record<string, unknown> = {}) =>
-  ({ type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: id, content, is_error: isError }] }, ...extra });
-const user = (text: string, extra: Record<string, unknown> = {}) => ({ type: "user", message: { role: "user", content: text }, ...extra });
+const use = (id: string, name: string, input: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+  type: "assistant",
+  message: { id: `m_${id}`, model: "m", content: [{ type: "tool_use", id, name, input }] },
+  ...extra,
+});
+const result = (id: string, content: string, isError = false, extra: Record<string, unknown> = {}) => ({
+  type: "user",
+  message: { role: "user", content: [{ type: "tool_result", tool_use_id: id, content, is_error: isError }] },
+  ...extra,
+});
+const user = (text: string, extra: Record<string, unknown> = {}) => ({
+  type: "user",
+  message: { role: "user", content: text },
+  ...extra,
+});
 
 describe("summary of a recorded transcript (TaskCreate/TaskUpdate, Write, a failing Bash)", () => {
   const f = factsOfFile("track-basic.jsonl");
   const md = render(f);
   test("has every section", () => {
-    for (const h of ["## Original request", "## Last request", "## Progress", "## Files modified", "## Remaining work", "## Last successful step", "## Errors and failures", "## Commands run"]) expect(md).toContain(h);
+    for (const h of [
+      "## Original request",
+      "## Last request",
+      "## Progress",
+      "## Files modified",
+      "## Remaining work",
+      "## Last successful step",
+      "## Errors and failures",
+      "## Commands run",
+    ])
+      expect(md).toContain(h);
     expect(md).toContain("- Task: T-1");
     expect(md).toContain("- Team: blue");
     expect(md).toContain("- Sessions: s0 → s1");
@@ -55,10 +89,14 @@ describe("summary of a recorded transcript (TaskCreate/TaskUpdate, Write, a fail
 describe("addEntry()", () => {
   test("a failed Edit is an error, not a modified file; MultiEdit and NotebookEdit count", () => {
     const f = factsOf([
-      use("a", "Edit", { file_path: "/x.ts", old_string: "a", new_string: "b" }), result("a", "String not found", true),
-      use("b", "MultiEdit", { file_path: "/y.ts", edits: [] }), result("b", "ok"),
-      use("c", "NotebookEdit", { notebook_path: "/n.ipynb" }), result("c", "ok"),
-      use("d", "Read", { file_path: "/z.ts" }), result("d", "contents"),
+      use("a", "Edit", { file_path: "/x.ts", old_string: "a", new_string: "b" }),
+      result("a", "String not found", true),
+      use("b", "MultiEdit", { file_path: "/y.ts", edits: [] }),
+      result("b", "ok"),
+      use("c", "NotebookEdit", { notebook_path: "/n.ipynb" }),
+      result("c", "ok"),
+      use("d", "Read", { file_path: "/z.ts" }),
+      result("d", "contents"),
     ]);
     expect([...f.files.keys()]).toEqual(["/y.ts", "/n.ipynb"]);
     expect(f.errors.items[0]).toEqual({ tool: "Edit", target: "/x.ts", message: "String not found" });
@@ -69,10 +107,15 @@ describe("addEntry()", () => {
       user("Build the parser"),
       user("subagent prompt", { isSidechain: true }),
       { type: "assistant", isSidechain: true, message: { content: [{ type: "text", text: "subagent talk" }] } },
-      use("s", "Write", { file_path: "/sub.ts" }, { isSidechain: true }), result("s", "ok", false, { isSidechain: true }),
+      use("s", "Write", { file_path: "/sub.ts" }, { isSidechain: true }),
+      result("s", "ok", false, { isSidechain: true }),
       { type: "assistant", message: { content: [{ type: "text", text: "main says hi" }] } },
     ]);
-    expect([f.firstRequest, f.lastRequest, f.lastAgentText]).toEqual(["Build the parser", "Build the parser", "main says hi"]);
+    expect([f.firstRequest, f.lastRequest, f.lastAgentText]).toEqual([
+      "Build the parser",
+      "Build the parser",
+      "main says hi",
+    ]);
     expect(f.files.has("/sub.ts")).toBe(true);
     expect(f.sidechainLines).toBe(4);
   });
@@ -83,7 +126,10 @@ describe("addEntry()", () => {
       { type: "system", subtype: "compact_boundary", compactMetadata: { preTokens: 180000, postTokens: 20000 } },
       user("This session is being continued from a previous conversation…", { isCompactSummary: true }),
       user("<command-name>/compact</command-name>"),
-      user([{ type: "text", text: "<system-reminder>x</system-reminder>" }, { type: "text", text: "then add tests" }] as never),
+      user([
+        { type: "text", text: "<system-reminder>x</system-reminder>" },
+        { type: "text", text: "then add tests" },
+      ] as never),
     ]);
     expect(f.compactions).toBe(1);
     expect(f.firstRequest).toBe("first ask");
@@ -93,7 +139,13 @@ describe("addEntry()", () => {
 
   test("TodoWrite snapshots give the task list on older clients", () => {
     const f = factsOf([
-      use("t1", "TodoWrite", { todos: [{ content: "parse", status: "completed" }, { content: "test", status: "in_progress" }, { content: "ship", status: "pending" }] }),
+      use("t1", "TodoWrite", {
+        todos: [
+          { content: "parse", status: "completed" },
+          { content: "test", status: "in_progress" },
+          { content: "ship", status: "pending" },
+        ],
+      }),
       result("t1", "Todos have been modified successfully"),
     ]);
     const md = render(f);
@@ -105,7 +157,12 @@ describe("addEntry()", () => {
   test("task files on disk override the transcript's view", () => {
     const f = factsOf([use("c1", "TaskCreate", { subject: "one" }), result("c1", "Task #1 created successfully: one")]);
     expect(mergedTasks(f, [])).toEqual([{ id: "1", subject: "one", status: "pending" }]);
-    expect(mergedTasks(f, [{ id: "1", subject: "one", status: "completed" }, { id: "2", subject: "two", status: "deleted" }])).toEqual([{ id: "1", subject: "one", status: "completed" }]);
+    expect(
+      mergedTasks(f, [
+        { id: "1", subject: "one", status: "completed" },
+        { id: "2", subject: "two", status: "deleted" },
+      ]),
+    ).toEqual([{ id: "1", subject: "one", status: "completed" }]);
   });
 });
 
@@ -114,8 +171,14 @@ describe("renderSummary()", () => {
     const entries: Array<Record<string, unknown>> = [user("start the big job")];
     for (let i = 0; i < 3000; i++) {
       entries.push(use(`w${i}`, "Write", { file_path: `/src/file-${i}-${"x".repeat(60)}.ts` }), result(`w${i}`, "ok"));
-      entries.push(use(`b${i}`, "Bash", { command: `make step-${i} ${"--flag ".repeat(30)}` }), result(`b${i}`, `Exit code 1\n${"boom ".repeat(80)}`, i % 2 === 0));
-      entries.push(use(`c${i}`, "TaskCreate", { subject: `task ${i} ${"y".repeat(80)}` }), result(`c${i}`, `Task #${i + 1} created successfully`));
+      entries.push(
+        use(`b${i}`, "Bash", { command: `make step-${i} ${"--flag ".repeat(30)}` }),
+        result(`b${i}`, `Exit code 1\n${"boom ".repeat(80)}`, i % 2 === 0),
+      );
+      entries.push(
+        use(`c${i}`, "TaskCreate", { subject: `task ${i} ${"y".repeat(80)}` }),
+        result(`c${i}`, `Task #${i + 1} created successfully`),
+      );
     }
     entries.push(user("and finish it"));
     const md = render(factsOf(entries), { gitStatus: Array.from({ length: 500 }, (_, i) => ` M src/f${i}.ts`) });

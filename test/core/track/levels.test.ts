@@ -4,7 +4,17 @@ import { levelFor, levelMessage, newlyCrossed } from "../../../src/core/track/le
 const T = { caution: 70, warning: 85, auto_pause: 90, critical: 95 } as const;
 
 describe("levelFor()", () => {
-  const cases: Array<[number, string | null]> = [[0, null], [69, null], [70, "caution"], [84, "caution"], [85, "warning"], [90, "auto_pause"], [94, "auto_pause"], [95, "critical"], [130, "critical"]];
+  const cases: Array<[number, string | null]> = [
+    [0, null],
+    [69, null],
+    [70, "caution"],
+    [84, "caution"],
+    [85, "warning"],
+    [90, "auto_pause"],
+    [94, "auto_pause"],
+    [95, "critical"],
+    [130, "critical"],
+  ];
   for (const [pct, level] of cases) test(`${pct}% is ${level}`, () => expect(levelFor(pct, T)).toBe(level as never));
   test("a level switched off is skipped", () => expect(levelFor(91, { ...T, auto_pause: false })).toBe("warning"));
 });

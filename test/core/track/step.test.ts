@@ -6,7 +6,12 @@ const T = { caution: 70, warning: 85, auto_pause: 90, critical: 95 };
 const ISO = "2026-01-01T00:00:00.000Z";
 const fresh = (): SessionState => initialState("s1", "/p", "s1", ISO);
 const at = (pct: number) => ({ usedTokens: pct * 2000, windowSize: 200_000, usedPct: pct, model: "m" });
-const ev = (event: string, pct?: number, input: Record<string, unknown> = {}): TrackEvent => ({ event, iso: ISO, input, reading: pct === undefined ? undefined : at(pct) });
+const ev = (event: string, pct?: number, input: Record<string, unknown> = {}): TrackEvent => ({
+  event,
+  iso: ISO,
+  input,
+  reading: pct === undefined ? undefined : at(pct),
+});
 
 /** Feeds events in order and returns every step result. */
 function run(events: TrackEvent[], start = fresh()) {
@@ -95,7 +100,10 @@ describe("normalizeEvent()", () => {
     expect(normalizeEvent(gemini, { hook_event_name: gemini }).event).toBe(claude);
   });
   test("AfterAgent's response becomes the last assistant message; Claude Code input is untouched", () => {
-    expect(normalizeEvent("AfterAgent", { prompt_response: "Done." }).input).toMatchObject({ hook_event_name: "Stop", last_assistant_message: "Done." });
+    expect(normalizeEvent("AfterAgent", { prompt_response: "Done." }).input).toMatchObject({
+      hook_event_name: "Stop",
+      last_assistant_message: "Done.",
+    });
     const input = { hook_event_name: "Stop", last_assistant_message: "x" };
     expect(normalizeEvent("Stop", input).input).toBe(input);
   });

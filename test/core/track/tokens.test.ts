@@ -9,12 +9,22 @@ import { tempDir } from "../../helpers/tmp.ts";
 const FIXTURE = join(import.meta.dir, "..", "..", "fixtures", "transcripts", "track-basic.jsonl");
 
 function line(id: string, usage: Record<string, number>, extra: Record<string, unknown> = {}) {
-  return { type: "assistant", requestId: `req_${id}`, message: { id, model: "claude-sonnet-4-5", usage, content: [] }, ...extra };
+  return {
+    type: "assistant",
+    requestId: `req_${id}`,
+    message: { id, model: "claude-sonnet-4-5", usage, content: [] },
+    ...extra,
+  };
 }
 
 describe("lineUsage()", () => {
   test("skips synthetic messages and lines without an id", () => {
-    expect(lineUsage({ ...line("a", { input_tokens: 5 }), message: { id: "a", model: "<synthetic>", usage: { input_tokens: 5 } } })).toBeUndefined();
+    expect(
+      lineUsage({
+        ...line("a", { input_tokens: 5 }),
+        message: { id: "a", model: "<synthetic>", usage: { input_tokens: 5 } },
+      }),
+    ).toBeUndefined();
     expect(lineUsage({ type: "assistant", message: { model: "m", usage: { input_tokens: 5 } } })).toBeUndefined();
     expect(lineUsage({ type: "user" })).toBeUndefined();
   });
@@ -24,8 +34,15 @@ describe("addLineUsage()", () => {
   test("counts one API message once however many lines repeat it", () => {
     const models: Record<string, ModelTotals> = {};
     const seen: Array<[string, ModelTotals]> = [];
-    for (let i = 0; i < 3; i++) addLineUsage(models, seen, lineUsage(line("m1", { input_tokens: 100, output_tokens: 7 }))!);
-    expect(models["claude-sonnet-4-5"]).toEqual({ input_tokens: 100, output_tokens: 7, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, requests: 1 });
+    for (let i = 0; i < 3; i++)
+      addLineUsage(models, seen, lineUsage(line("m1", { input_tokens: 100, output_tokens: 7 }))!);
+    expect(models["claude-sonnet-4-5"]).toEqual({
+      input_tokens: 100,
+      output_tokens: 7,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+      requests: 1,
+    });
   });
   test("adds only the growth when a later line of the same message reports more output", () => {
     const models: Record<string, ModelTotals> = {};
@@ -38,7 +55,8 @@ describe("addLineUsage()", () => {
   test("remembers at most SEEN_LIMIT ids", () => {
     const models: Record<string, ModelTotals> = {};
     const seen: Array<[string, ModelTotals]> = [];
-    for (let i = 0; i < SEEN_LIMIT + 10; i++) addLineUsage(models, seen, lineUsage(line(`m${i}`, { input_tokens: 1 }))!);
+    for (let i = 0; i < SEEN_LIMIT + 10; i++)
+      addLineUsage(models, seen, lineUsage(line(`m${i}`, { input_tokens: 1 }))!);
     expect(seen.length).toBe(SEEN_LIMIT);
     expect(models["claude-sonnet-4-5"]!.requests).toBe(SEEN_LIMIT + 10);
   });
@@ -48,7 +66,13 @@ describe("readNewUsage()", () => {
   test("on a recorded transcript counts each request once (a two-block message spans two lines)", () => {
     const models: Record<string, ModelTotals> = {};
     const got = readNewUsage(FIXTURE, null, models, 1 << 30)!;
-    expect(models["claude-sonnet-4-5"]).toEqual({ input_tokens: 1000 + 2000 + 150000 + 185000, output_tokens: 80, cache_creation_input_tokens: 0, cache_read_input_tokens: 30000, requests: 4 });
+    expect(models["claude-sonnet-4-5"]).toEqual({
+      input_tokens: 1000 + 2000 + 150000 + 185000,
+      output_tokens: 80,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 30000,
+      requests: 4,
+    });
     // A second read from the cursor adds nothing.
     const again = readNewUsage(FIXTURE, got.cursor, models, 1 << 30)!;
     expect(again.deltas).toEqual({});
@@ -59,11 +83,17 @@ describe("readNewUsage()", () => {
     const t = tempDir();
     try {
       const p = join(t.dir, "t.jsonl");
-      writeFileSync(p, `${JSON.stringify(line("a", { input_tokens: 10 }))}\n${JSON.stringify(line("b", { input_tokens: 20 })).slice(0, 30)}`);
+      writeFileSync(
+        p,
+        `${JSON.stringify(line("a", { input_tokens: 10 }))}\n${JSON.stringify(line("b", { input_tokens: 20 })).slice(0, 30)}`,
+      );
       const models: Record<string, ModelTotals> = {};
       const first = readNewUsage(p, null, models, 1 << 20)!;
       expect(models["claude-sonnet-4-5"]!.input_tokens).toBe(10);
-      writeFileSync(p, `${JSON.stringify(line("a", { input_tokens: 10 }))}\n${JSON.stringify(line("b", { input_tokens: 20 }))}\n`);
+      writeFileSync(
+        p,
+        `${JSON.stringify(line("a", { input_tokens: 10 }))}\n${JSON.stringify(line("b", { input_tokens: 20 }))}\n`,
+      );
       const second = readNewUsage(p, first.cursor, models, 1 << 20)!;
       expect(models["claude-sonnet-4-5"]!.input_tokens).toBe(30);
       writeFileSync(p, `${JSON.stringify(line("b", { input_tokens: 20 }))}\n`); // rotated: shorter than the offset
