@@ -235,7 +235,7 @@ async function afterUpdate(
   if (done.linked) safe("link", () => linkNext(root, done.linked!, state.session_id, nowMs));
   if (step.compactionDone)
     safe("compaction", () =>
-      completeCompactionEvent(step.compactionDone!.path, step.compactionDone!.tokens_after, iso),
+      completeCompactionEvent(root, step.compactionDone!.path, step.compactionDone!.tokens_after, iso),
     );
   safe("ledger", () => addLedgerTokens(root, state.task_id, state.session_id, done.deltas, iso));
   safe("index", () => writeIndexEntry(deps.env, root, state));

@@ -3,8 +3,8 @@
  * for `ctx status`. Never takes a lock: a file caught mid-rename is simply skipped this time.
  */
 import { readdirSync } from "node:fs";
-import { basename, join } from "node:path";
-import { userStateDir } from "../core/paths.ts";
+import { join } from "node:path";
+import { fileIn, userStateDir } from "../core/paths.ts";
 import { isValidSessionId } from "../core/session-id.ts";
 import { parseIndexEntry, type IndexEntry } from "../core/status/entry.ts";
 import type { Supervisor, SupervisorEvent } from "../core/status/rows.ts";
@@ -48,9 +48,10 @@ export function readIndex(env: Record<string, string | undefined>): IndexedSessi
 
 // --- internal ---
 
-/** Reads the state file the entry points to, only when it is `<…>/<sid>.json` (never an arbitrary path). */
+/** Reads the state file the entry points to, only when it is `<root>/state/sessions/<sid>.json` (never an arbitrary path). */
 function sessionEnded(e: IndexEntry): boolean {
-  if (!e.state_path.startsWith("/") || basename(e.state_path) !== `${e.session_id}.json`) return false;
+  if (!e.root.startsWith("/") || fileIn(join(e.root, "state", "sessions"), e.state_path) !== `${e.session_id}.json`)
+    return false;
   const r = readJsonFile<Record<string, unknown>>(e.state_path, { maxBytes: 1024 * 1024 });
   if (r.status !== "ok" || !r.value || typeof r.value !== "object") return false;
   const next = r.value.next_session_id;
@@ -62,15 +63,15 @@ const RECENT_EVENTS = 5;
 
 /**
  * The supervisor's record the entry's `respawn.state_path` names, only when
- * it is `<…>/state/respawn/<name>.json` (never an arbitrary path): whether its
+ * it is `<root>/state/respawn/<name>.json` of the entry's root (never an arbitrary path): whether its
  * process lives, and its recent events.
  */
 function supervisorOf(e: IndexEntry): Supervisor | undefined {
   const r = e.respawn;
   const path = r && typeof r === "object" ? (r as Record<string, unknown>).state_path : undefined;
-  if (typeof path !== "string" || !path.startsWith("/") || !/\/state\/respawn\/[A-Za-z0-9_.-]+\.json$/.test(path))
-    return undefined;
-  const rec = readJsonFile<Record<string, unknown>>(path, { maxBytes: 4 * 1024 * 1024 });
+  const name = e.root.startsWith("/") ? fileIn(join(e.root, "state", "respawn"), path) : undefined;
+  if (!name || !/^[A-Za-z0-9_-][A-Za-z0-9_.-]*\.json$/.test(name)) return undefined;
+  const rec = readJsonFile<Record<string, unknown>>(path as string, { maxBytes: 4 * 1024 * 1024 });
   if (rec.status !== "ok" || !rec.value || typeof rec.value !== "object") return undefined;
   const v = rec.value;
   const running = v.phase !== "stopped";

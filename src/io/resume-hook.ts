@@ -10,7 +10,7 @@ import { isValidSessionId } from "../core/session-id.ts";
 import { loadConfig } from "./config.ts";
 import { pendingPath, readResumeState, resumeTransaction } from "./resume-state.ts";
 import { finalizeLikelyRunning } from "./finalize-pending.ts";
-import { listSummaries, readSummarySafe } from "./summaries.ts";
+import { listSummaries, readSummaryIn } from "./summaries.ts";
 
 /** The hook's output for an injection or a hint. */
 export interface SessionStartOutput {
@@ -61,7 +61,7 @@ async function decide(
     nowMs: deps.now(),
     summaries: listSummaries(root),
     limits,
-    load: readSummarySafe,
+    load: (path: string) => readSummaryIn(root, path),
   });
   if (
     !existsSync(pendingPath(root)) &&

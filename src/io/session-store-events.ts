@@ -1,8 +1,9 @@
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import { fileIn } from "../core/paths.ts";
 import { addToLedger, parseLedger, type Ledger } from "../core/track/ledger.ts";
 import { eventStamp } from "../core/track/stamp.ts";
 import type { ModelTotals, SessionState } from "../core/track/state.ts";
-import { ensureDir, readJsonFile, writeJsonAtomic } from "./fsx.ts";
+import { ensureDir, readJsonFile, realDirsUnder, writeJsonAtomic } from "./fsx.ts";
 import { withLock } from "./lock.ts";
 import { readState } from "./state-file.ts";
 import { STATE_LOCK } from "./session-store.ts";
@@ -50,8 +51,13 @@ export function writeCompactionEvent(
   return path;
 }
 
-/** Fills in the tokens after a compaction (a missing or foreign file is left alone). */
-export function completeCompactionEvent(path: string, tokensAfter: number, iso: string): void {
+/**
+ * Fills in the tokens after a compaction (a missing or foreign file is left alone).
+ * `path` comes out of a state file: only an event file directly in `<root>/events/` is touched.
+ */
+export function completeCompactionEvent(root: string, path: string, tokensAfter: number, iso: string): void {
+  const name = fileIn(resolve(root, "events"), resolve(path));
+  if (!name || !/^session-compressed-[A-Za-z0-9_.:-]+\.json$/.test(name) || !realDirsUnder(root, "events")) return;
   withLock(
     `${path}.lock`,
     () => {

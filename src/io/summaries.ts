@@ -4,7 +4,8 @@ import { join, resolve } from "node:path";
 import { CtxError } from "../core/deps.ts";
 import { hasContent } from "../core/resume/prompt.ts";
 import { isSummaryName, newestFirst, type SummaryFile } from "../core/resume/summaries.ts";
-import { readFileSafe } from "./fsx.ts";
+import { fileIn } from "../core/paths.ts";
+import { readFileSafe, realDirsUnder } from "./fsx.ts";
 
 /**
  * Summaries are meant to be short (about 2,000 tokens). Anything past this cap
@@ -20,6 +21,7 @@ export function sessionsDir(root: string): string {
 /** Every regular (non-symlink) summary file of a state root, unordered; none when the directory is missing. */
 export function listSummaries(root: string): SummaryFile[] {
   const dir = sessionsDir(root);
+  if (!realDirsUnder(root, "sessions", nodeLstat)) return []; // a symlinked .ctx or sessions: not this project's
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -40,9 +42,26 @@ export function listSummaries(root: string): SummaryFile[] {
   return out;
 }
 
+/** lstat through node:fs (loaded here anyway), as realDirsUnder wants it. */
+function nodeLstat(path: string): { isSymlink: boolean; isDirectory: boolean } {
+  const st = lstatSync(path);
+  return { isSymlink: st.isSymbolicLink(), isDirectory: st.isDirectory() };
+}
+
 /** Reads a summary for a hook: no symlinks, no FIFOs, size-capped; undefined on any problem. */
 export function readSummarySafe(path: string): string | undefined {
   return readFileSafe(path, { maxBytes: SUMMARY_MAX_BYTES });
+}
+
+/**
+ * Reads a summary for a hook only when `path` names a summary file directly in
+ * the project's own `<root>/sessions/` (no symlinked directory on the way, the
+ * file itself regular): a path read out of a state file can point nowhere else.
+ */
+export function readSummaryIn(root: string, path: string): string | undefined {
+  const name = fileIn(resolve(sessionsDir(root)), resolve(path));
+  if (!name || !isSummaryName(name) || !realDirsUnder(root, "sessions")) return undefined;
+  return readSummarySafe(path);
 }
 
 /** The newest summary of a state root, or a CtxError explaining that there is none. */

@@ -9,6 +9,8 @@ const O_NONBLOCK = 0o4000;
 const O_CLOEXEC = 0o2000000;
 const O_NOFOLLOW = process.arch === "arm64" || process.arch === "arm" ? 0o100000 : 0o400000;
 const AT_EMPTY_PATH = 0x1000;
+const AT_FDCWD = -100;
+const AT_SYMLINK_NOFOLLOW = 0x100;
 const STATX_BASIC_STATS = 0x7ff;
 const S_IFMT = 0o170000;
 const POLLIN = 0x1;
@@ -77,6 +79,11 @@ export function ffiSys(): Sys {
       check(c.statx(fd, ptr(empty), AT_EMPTY_PATH, STATX_BASIC_STATS, ptr(buf)), "fstat");
       return statOf(new DataView(buf.buffer));
     },
+    lstat: (path) => {
+      const buf = new Uint8Array(256);
+      check(c.statx(AT_FDCWD, ptr(cstr(path)), AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS, ptr(buf)), "lstat", path);
+      return statOf(new DataView(buf.buffer));
+    },
     rename: (from, to) => void check(c.rename(ptr(cstr(from)), ptr(cstr(to))), "rename", to),
     unlink: (path) => void check(c.unlink(ptr(cstr(path))), "unlink", path),
     mkdir: (path, mode) => void check(c.mkdir(ptr(cstr(path)), mode), "mkdir", path),
@@ -108,6 +115,7 @@ function statOf(v: DataView): Stat {
     isFile: mode === 0o100000,
     isDirectory: mode === 0o040000,
     isCharDevice: mode === 0o020000,
+    isSymlink: mode === 0o120000,
     uid: v.getUint32(20, true),
     size: Number(v.getBigUint64(40, true)),
     mtimeMs: Number(v.getBigInt64(112, true)) * 1000 + v.getUint32(120, true) / 1e6,

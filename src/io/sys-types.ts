@@ -3,6 +3,8 @@ export interface Stat {
   isFile: boolean;
   isDirectory: boolean;
   isCharDevice: boolean;
+  /** A symbolic link (only lstat can say so). */
+  isSymlink: boolean;
   size: number;
   uid: number;
   mtimeMs: number;
@@ -34,6 +36,8 @@ export interface Sys {
   fsync(fd: number): void;
   close(fd: number): void;
   fstat(fd: number): Stat;
+  /** Stats `path` itself, not what a symlink there points to. */
+  lstat(path: string): Stat;
   rename(from: string, to: string): void;
   unlink(path: string): void;
   /** Creates one directory level; EEXIST is the caller's to handle. */
