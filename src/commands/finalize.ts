@@ -11,7 +11,14 @@ import { renderSummary } from "../core/summary/render.ts";
 import { mergedTasks } from "../core/summary/tasks.ts";
 import { taskIdFor } from "../core/track/stamp.ts";
 import { initialState, type SessionState } from "../core/track/state.ts";
-import { ensureDir, readJsonFile, unlinkQuiet, withReadFile, writeFileAtomic, writeJsonAtomic } from "../io/fsx.ts";
+import {
+  ensureDirUnder,
+  readJsonFile,
+  unlinkQuiet,
+  withReadFile,
+  writeFileAtomic,
+  writeJsonAtomic,
+} from "../io/fsx.ts";
 import { percentOf, reading, windowFor } from "../core/usage.ts";
 import { loadConfig } from "../io/config.ts";
 import { withLock } from "../io/lock.ts";
@@ -92,7 +99,7 @@ export function finalize(opts: FinalizeOptions, deps: Deps): FinalizeResult {
     );
   }
   const lock = `${statePath(root, opts.sessionId)}.finalize.lock`;
-  ensureDir(join(root, "state", "sessions"));
+  ensureDirUnder(root, "state/sessions");
   return withLock(lock, () => finalizeLocked(opts, deps, root), { timeoutMs: 120_000, staleMs: 300_000 });
 }
 
@@ -107,7 +114,7 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
   if (transcript && !streamEntries(transcript, (e) => addEntry(facts, e)))
     debug(deps, `finalize: cannot read ${transcript}`);
   const dir = recordsDir(root);
-  ensureDir(dir);
+  ensureDirUnder(root, "sessions");
   const stamp = state.finalized_stamp ?? freeStamp(dir, state.session_id, nowMs);
   const name = `session-${stamp}`;
   const chain = sessionChain(root, state.session_id, nowMs);

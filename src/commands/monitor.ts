@@ -1,4 +1,4 @@
-import { dirname, join } from "../core/pathx.ts";
+import { join } from "../core/pathx.ts";
 import type { Config } from "../core/config-schema.ts";
 import {
   debounceStep,
@@ -13,7 +13,7 @@ import { finalizeMarker, projectDir, sessionFile, stateRoot } from "../core/path
 import { isValidSessionId } from "../core/session-id.ts";
 import { monitorLevel } from "../core/usage.ts";
 import { envConfig, loadConfig } from "../io/config.ts";
-import { ensureDir, mtimeMs, unlinkQuiet, writeFileAtomic, writeJsonAtomic } from "../io/fsx.ts";
+import { ensureDirUnder, mtimeMs, unlinkQuiet, writeFileAtomic, writeJsonAtomic } from "../io/fsx.ts";
 import { withLock } from "../io/lock.ts";
 import { readState } from "../io/state-file.ts";
 import { currentReading, hookWait, type SourcedReading } from "../io/usage-source.ts";
@@ -70,7 +70,7 @@ export function monitor(input: Record<string, unknown>, deps: Deps): MonitorResu
   const noTranscript = sessionFile(join(root, "state", "monitor"), sessionId, ".no-transcript")!;
   if (wait) wait.waitMissing = () => mtimeMs(noTranscript) === undefined; // only asked without a fresh bridge
   const reading = currentReading(deps.env, now, cfg, sessionId, str(input, "transcript_path"), wait);
-  if (wait?.outcome === "missing" && mtimeMs(noTranscript) === undefined) markNoTranscript(noTranscript);
+  if (wait?.outcome === "missing" && mtimeMs(noTranscript) === undefined) markNoTranscript(root, noTranscript);
   if (!reading) return {};
   const level = monitorLevel(reading.remainingPct, cfg["monitor.warning_remaining"], cfg["monitor.critical_remaining"]);
   debug(deps, `monitor: ${reading.usedPct}% used (${reading.source}), level ${level}`);
@@ -82,9 +82,9 @@ export function monitor(input: Record<string, unknown>, deps: Deps): MonitorResu
 
 // --- internal ---
 
-function markNoTranscript(path: string): void {
+function markNoTranscript(root: string, path: string): void {
   try {
-    ensureDir(dirname(path));
+    ensureDirUnder(root, "state/monitor");
     writeFileAtomic(path, "", 0o600);
   } catch {
     // a read-only state directory: we will wait again next time, nothing worse
@@ -106,7 +106,7 @@ function step(
     unlinkQuiet(path);
     return false;
   }
-  ensureDir(dir);
+  ensureDirUnder(root, "state/monitor");
   return withLock(`${path}.lock`, () => {
     // A corrupt state is kept aside as <file>.corrupt-<ms> and the debounce starts over.
     const prev: MonitorState = readState(path, parseMonitorState, now) ?? initialMonitorState(now);

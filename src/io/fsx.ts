@@ -162,6 +162,27 @@ export function realDirsUnder(
   return true;
 }
 
+/**
+ * Opens `path` for appending (0600 when created) without following a symlink or
+ * blocking on a FIFO, and only when it is a regular file (else EINVAL/ELOOP/…).
+ * The caller closes the descriptor.
+ */
+export function openAppendFile(path: string, mode = 0o600): number {
+  const fd = sys().openAppend(path, mode);
+  let st: Stat;
+  try {
+    st = sys().fstat(fd);
+  } catch (err) {
+    closeQuiet(fd);
+    throw err;
+  }
+  if (!st.isFile) {
+    closeQuiet(fd);
+    throw new SysError("EINVAL", "open (not a regular file)", path);
+  }
+  return fd;
+}
+
 /** Creates a new empty file (never through a symlink); throws EEXIST when it is there already. */
 export function createNew(path: string, mode = 0o600): void {
   sys().close(sys().openExclusive(path, mode));

@@ -8,7 +8,7 @@ import { fileIn, userStateDir } from "../core/paths.ts";
 import { isValidSessionId } from "../core/session-id.ts";
 import { parseIndexEntry, type IndexEntry } from "../core/status/entry.ts";
 import type { Supervisor, SupervisorEvent } from "../core/status/rows.ts";
-import { readJsonFile } from "./fsx.ts";
+import { readJsonFile, realDirsUnder } from "./fsx.ts";
 import { pidAlive } from "./lock.ts";
 
 /** One indexed session, with what its own state file adds. */
@@ -28,6 +28,7 @@ export function indexDir(env: Record<string, string | undefined>): string {
 /** Every readable entry of the index; lock files, temp files and broken entries are skipped. */
 export function readIndex(env: Record<string, string | undefined>): IndexedSession[] {
   const dir = indexDir(env);
+  if (!realDirsUnder(userStateDir(env), "sessions")) return []; // a symlinked index is not ours to read
   let names: string[];
   try {
     names = readdirSync(dir);

@@ -3,7 +3,7 @@ import { fileIn } from "../core/paths.ts";
 import { addToLedger, parseLedger, type Ledger } from "../core/track/ledger.ts";
 import { eventStamp } from "../core/track/stamp.ts";
 import type { ModelTotals, SessionState } from "../core/track/state.ts";
-import { ensureDir, readJsonFile, realDirsUnder, writeJsonAtomic } from "./fsx.ts";
+import { ensureDirUnder, readJsonFile, realDirsUnder, writeJsonAtomic } from "./fsx.ts";
 import { withLock } from "./lock.ts";
 import { readState } from "./state-file.ts";
 import { STATE_LOCK } from "./session-store.ts";
@@ -35,7 +35,7 @@ export function writeCompactionEvent(
   tokensBefore: number,
 ): string {
   const dir = join(root, "events");
-  ensureDir(dir);
+  ensureDirUnder(root, "events");
   const path = join(dir, `session-compressed-${eventStamp(nowMs)}.json`);
   const event: CompactionEvent = {
     version: 1,
@@ -79,7 +79,7 @@ export function addLedgerTokens(
 ): void {
   if (Object.keys(deltas).length === 0) return;
   const path = join(root, "token-ledger.json");
-  ensureDir(root);
+  ensureDirUnder(root);
   withLock(
     `${path}.lock`,
     () => {

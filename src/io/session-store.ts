@@ -4,7 +4,7 @@ import { sessionFile, userStateDir } from "../core/paths.ts";
 import { isValidSessionId } from "../core/session-id.ts";
 import type { PauseEntry } from "../core/track/pause.ts";
 import { parseState, type SessionState } from "../core/track/state.ts";
-import { ensureDir, writeJsonAtomic } from "./fsx.ts";
+import { ensureDirUnder, realDirsUnder, writeJsonAtomic } from "./fsx.ts";
 import { withLock } from "./lock.ts";
 import { readState } from "./state-file.ts";
 import { asObject } from "../core/json.ts";
@@ -55,7 +55,7 @@ export function updateState<R extends { state: SessionState } | undefined>(
 ): R {
   const path = statePath(root, sessionId);
   if (!path) throw new Error("unsafe session id");
-  ensureDir(sessionsStateDir(root));
+  ensureDirUnder(root, "state/sessions"); // refuses a symlink at the root or any level
   return withLock(
     `${path}.lock`,
     () => {
@@ -74,7 +74,7 @@ export function updateState<R extends { state: SessionState } | undefined>(
 export function appendPause(root: string, sessionId: string, entries: PauseEntry[]): void {
   const path = pauseLogPath(root, sessionId);
   if (!path || entries.length === 0) return;
-  ensureDir(recordsDir(root));
+  ensureDirUnder(root, "sessions");
   const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
   try {
     for (const e of entries) writeSync(fd, `${JSON.stringify(e)}\n`);
@@ -91,7 +91,7 @@ export function writeIndexEntry(env: Env, root: string, state: SessionState): vo
   const dir = join(userStateDir(env), "sessions");
   const path = sessionFile(dir, state.session_id);
   if (!path) return;
-  ensureDir(dir);
+  ensureDirUnder(userStateDir(env), "sessions");
   withLock(
     `${path}.lock`,
     () => {
@@ -158,7 +158,7 @@ export function updateStateOnly(
   fn: (s: SessionState) => SessionState,
 ): void {
   const path = statePath(root, sessionId);
-  if (!path) return;
+  if (!path || !realDirsUnder(root, "state/sessions")) return;
   withLock(
     `${path}.lock`,
     () => {

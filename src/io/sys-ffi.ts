@@ -5,6 +5,7 @@ import { SysError, type Stat, type Sys } from "./sys-types.ts";
 const O_WRONLY = 0o1;
 const O_CREAT = 0o100;
 const O_EXCL = 0o200;
+const O_APPEND = 0o2000;
 const O_NONBLOCK = 0o4000;
 const O_CLOEXEC = 0o2000000;
 const O_NOFOLLOW = process.arch === "arm64" || process.arch === "arm" ? 0o100000 : 0o400000;
@@ -65,6 +66,12 @@ export function ffiSys(): Sys {
     openRead: (path) => check(c.open(ptr(cstr(path)), O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0), "open", path),
     openExclusive: (path, mode) =>
       check(c.open(ptr(cstr(path)), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode), "open", path),
+    openAppend: (path, mode) =>
+      check(
+        c.open(ptr(cstr(path)), O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, mode),
+        "open",
+        path,
+      ),
     pread: (fd, buf, offset, length, position) =>
       length <= 0 ? 0 : check(c.pread(fd, ptr(buf, offset), length, position), "read"),
     write: (fd, buf, offset) =>

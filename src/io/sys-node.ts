@@ -4,11 +4,13 @@ import { SysError, type Stat, type Sys } from "./sys-types.ts";
 /** The portable implementation, on node:fs (required here, so only this path pays for loading it). */
 export function nodeSys(): Sys {
   const fs = require("node:fs") as typeof NodeFs;
-  const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
+  const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_APPEND } = fs.constants;
   return {
     openRead: (path) => wrap("open", path, () => fs.openSync(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)),
     openExclusive: (path, mode) =>
       wrap("open", path, () => fs.openSync(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode)),
+    openAppend: (path, mode) =>
+      wrap("open", path, () => fs.openSync(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK, mode)),
     pread: (fd, buf, offset, length, position) =>
       wrap("read", undefined, () => fs.readSync(fd, buf, offset, length, position)),
     write: (fd, buf, offset) => wrap("write", undefined, () => fs.writeSync(fd, buf, offset)),

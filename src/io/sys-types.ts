@@ -27,6 +27,11 @@ export interface Sys {
   openRead(path: string): number;
   /** Creates a new file (O_EXCL, never through a symlink) for writing. */
   openExclusive(path: string, mode: number): number;
+  /**
+   * Opens for appending (created with `mode` when missing) without following a
+   * symlink or blocking on a FIFO; the caller checks it got a regular file.
+   */
+  openAppend(path: string, mode: number): number;
   /** Reads up to `length` bytes at `position` into `buf` from `offset`. */
   pread(fd: number, buf: Uint8Array, offset: number, length: number, position: number): number;
   /** One write(2) of `buf` from `offset`; returns the bytes written. */
