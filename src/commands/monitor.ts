@@ -74,7 +74,15 @@ export function monitor(input: Record<string, unknown>, deps: Deps): MonitorResu
   if (!reading) return {};
   const level = monitorLevel(reading.remainingPct, cfg["monitor.warning_remaining"], cfg["monitor.critical_remaining"]);
   debug(deps, `monitor: ${reading.usedPct}% used (${reading.source}), level ${level}`);
-  const fire = step(root, sessionId, level, cfg, now);
+  let fire: boolean;
+  try {
+    fire = step(root, sessionId, level, cfg, now);
+  } catch (err) {
+    // The debounce cannot be kept (read-only, full disk, a symlinked root, a stuck lock): warn every time
+    // rather than never.
+    debug(deps, `monitor: debounce not written (${(err as Error).message}); warning without it`);
+    fire = true;
+  }
   if (!fire || level === "ok") return { reading, level };
   const text = warningText(level, reading.usedPct, reading.remainingPct);
   return { reading, level, output: { hookSpecificOutput: { hookEventName: event, additionalContext: text } } };

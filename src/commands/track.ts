@@ -18,6 +18,7 @@ import {
 import { addLineUsage, totalsOf } from "../core/track/tokens.ts";
 import { contextTokens, reading, windowFor } from "../core/usage.ts";
 import { envConfig, loadConfig } from "../io/config.ts";
+import { realDirsUnder } from "../io/fsx.ts";
 import { findClaudePid } from "../io/proc.ts";
 import {
   appendPause,
@@ -91,7 +92,7 @@ export async function track(job: Job, deps: Deps): Promise<TrackResult> {
   const nowMs = deps.now();
   const iso = new Date(nowMs).toISOString();
   const reading = job.reading ?? readingFor(job, deps, cfg, nowMs);
-  const done = updateState(root, job.sessionId, nowMs, (prev) => {
+  const apply = (prev: SessionState | undefined): Done => {
     const s = prepare(prev, job, deps, root, iso, nowMs);
     const deltas = countTokens(s, job, cfg);
     const step = trackStep(
@@ -100,14 +101,36 @@ export async function track(job: Job, deps: Deps): Promise<TrackResult> {
       thresholds(cfg),
       cfg["track.finalize_on_end"] as FinalizeOnEnd,
     );
+    // These two may fail on their own (a directory or a FIFO planted at their path): the state is still written.
+    const attempt = (what: string, fn: () => void) => {
+      try {
+        fn();
+      } catch (err) {
+        debug(deps, `track: ${what}: ${(err as Error).message}`);
+      }
+    };
     if (step.compactionStart) {
       const trigger = typeof job.input.trigger === "string" ? job.input.trigger : null;
-      const path = writeCompactionEvent(root, step.state, nowMs, iso, trigger, step.compactionStart.tokens_before);
-      step.state.pending_compaction = { path, tokens_before: step.compactionStart.tokens_before };
+      const before = step.compactionStart.tokens_before;
+      attempt("compaction event", () => {
+        const path = writeCompactionEvent(root, step.state, nowMs, iso, trigger, before);
+        step.state.pending_compaction = { path, tokens_before: before };
+      });
     }
-    appendPause(root, job.sessionId, step.pause);
+    attempt("pause log", () => appendPause(root, job.sessionId, step.pause));
     return { state: step.state, step, deltas, linked: !prev ? s.previous_session_id : null };
-  });
+  };
+  let done: Done;
+  let stepped: Done | undefined; // set once the step ran (the write after it may still fail)
+  try {
+    done = updateState(root, job.sessionId, nowMs, (prev) => (stepped = apply(prev)));
+  } catch (err) {
+    // State cannot be written (read-only, full disk, a symlinked root, a lock never freed): the level
+    // message must still reach the agent and the user, stepped from the last state we can read.
+    debug(deps, `track: state not written (${(err as Error).message}); carrying on without it`);
+    const path = statePath(root, job.sessionId);
+    done = stepped ?? apply(path && realDirsUnder(root, "state/sessions") ? loadState(path, nowMs) : undefined);
+  }
   return afterUpdate(done, job, deps, root, iso, nowMs);
 }
 
