@@ -1,10 +1,11 @@
-import { closeSync, constants, openSync, readdirSync, writeSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { sessionFile, userStateDir } from "../core/paths.ts";
 import { isValidSessionId } from "../core/session-id.ts";
 import type { PauseEntry } from "../core/track/pause.ts";
 import { parseState, type SessionState } from "../core/track/state.ts";
-import { ensureDirUnder, realDirsUnder, writeJsonAtomic } from "./fsx.ts";
+import { closeQuiet, ensureDirUnder, openAppendFile, realDirsUnder, writeJsonAtomic } from "./fsx.ts";
+import { sys } from "./sys.ts";
 import { withLock } from "./lock.ts";
 import { readState } from "./state-file.ts";
 import { asObject } from "../core/json.ts";
@@ -70,16 +71,19 @@ export function updateState<R extends { state: SessionState } | undefined>(
   );
 }
 
-/** Appends entries to the session's pause log (one write per entry, never following a link). */
+/**
+ * Appends entries to the session's pause log (one write per entry), never
+ * following a link nor blocking on a FIFO: anything but a regular file there fails.
+ */
 export function appendPause(root: string, sessionId: string, entries: PauseEntry[]): void {
   const path = pauseLogPath(root, sessionId);
   if (!path || entries.length === 0) return;
   ensureDirUnder(root, "sessions");
-  const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
+  const fd = openAppendFile(path);
   try {
-    for (const e of entries) writeSync(fd, `${JSON.stringify(e)}\n`);
+    for (const e of entries) sys().writeAll(fd, Buffer.from(`${JSON.stringify(e)}\n`));
   } finally {
-    closeSync(fd);
+    closeQuiet(fd);
   }
 }
 
