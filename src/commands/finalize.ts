@@ -133,12 +133,10 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
     gitStatus: gitStatus(state.project),
   });
   writeFileAtomic(summaryPath, summary, 0o644);
-  const incrementalPath = archivePause(
-    root,
-    state.session_id,
-    join(dir, `${name}-incremental.jsonl`),
-    opts.ended === true,
-  );
+  const incrementalPath =
+    attempt(deps, "pause archive", () =>
+      archivePause(root, state.session_id, join(dir, `${name}-incremental.jsonl`), opts.ended === true),
+    ) ?? null;
   const pause = readPauseLog(incrementalPath ?? "", 20);
   const finalState: SessionState = { ...state, team, finalized_stamp: stamp, finalized_at: iso };
   const record = buildRecord(finalState, {
@@ -154,7 +152,8 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
   writeJsonAtomic(join(dir, `${name}.json`), record, 0o644);
   writeFileAtomic(join(dir, `${name}.yaml`), recordYaml(record), 0o644);
   writeFileAtomic(join(dir, `${name}.md`), recordMarkdown(record, pause.recent), 0o644);
-  writeFileAtomic(join(dir, "LATEST-SESSION.txt"), `${name}.json\n`, 0o644);
+  // Something planted at the pointer (a directory) fails this one write, not the finalize.
+  attempt(deps, "LATEST-SESSION.txt", () => writeFileAtomic(join(dir, "LATEST-SESSION.txt"), `${name}.json\n`, 0o644));
   updateStateOnly(root, state.session_id, nowMs, (s) => ({ ...s, team, finalized_stamp: stamp, finalized_at: iso }));
   debug(deps, `finalize: wrote ${summaryPath}`);
   return { summaryPath, recordPath: join(dir, `${name}.json`), stamp };
@@ -172,6 +171,16 @@ function usageFor(state: SessionState, facts: ReturnType<typeof emptyFacts>) {
     compactions: Math.max(state.compactions, facts.compactions),
     model: state.model ?? facts.model,
   };
+}
+
+/** Runs one write that may fail on its own (something planted at its path); undefined when it did. */
+function attempt<T>(deps: Deps, what: string, fn: () => T): T | undefined {
+  try {
+    return fn();
+  } catch (err) {
+    debug(deps, `finalize: ${what} not written: ${(err as Error).message}`);
+    return undefined;
+  }
 }
 
 function isReadableFile(path: string): boolean {

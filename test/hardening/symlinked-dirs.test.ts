@@ -39,6 +39,7 @@ async function runEverything(): Promise<void> {
   for (const [argv, stdin] of [
     [["track"], hook("SessionStart", { source: "startup" })],
     [["track"], hook("PostToolUse")],
+    [["track"], hook("PreCompact", { trigger: "auto" })],
     [["monitor"], hook("PostToolUse")],
     [["resume", "--hook"], hook("SessionStart", { source: "clear" })],
     [["finalize", "--session", SID, "--transcript", sb.transcript], new Uint8Array()],
@@ -75,6 +76,7 @@ describe("a symlinked state directory is never written through", () => {
     expect(readdirSync(join(sb.project, ".ctx", "state", "sessions"))).toContain(`${SID}.json`);
     expect(readdirSync(join(sb.project, ".ctx", "sessions")).some((n) => n.startsWith("summary-"))).toBe(true);
     expect(readdirSync(join(sb.env.XDG_STATE_HOME!, "ctx", "sessions"))).toContain(`${SID}.json`);
+    expect(readdirSync(join(sb.project, ".ctx", "events")).some((n) => n.startsWith("session-compressed-"))).toBe(true);
   });
 });
 
