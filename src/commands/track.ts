@@ -19,12 +19,14 @@ import { addLineUsage, totalsOf } from "../core/track/tokens.ts";
 import { contextTokens, reading, windowFor } from "../core/usage.ts";
 import { envConfig, loadConfig } from "../io/config.ts";
 import { realDirsUnder } from "../io/fsx.ts";
+import type { LockOptions } from "../io/lock.ts";
 import { findClaudePid } from "../io/proc.ts";
 import {
   appendPause,
   findPreviousSession,
   linkNext,
   loadState,
+  lockBudget,
   statePath,
   updateState,
   writeIndexEntry,
@@ -34,6 +36,9 @@ import { readNewUsage } from "../io/transcript-stream-usage.ts";
 import { sweepStaleTemps } from "../io/sweep.ts";
 import { currentReading, hookWait } from "../io/usage-source.ts";
 import { startFinalize } from "./finalize-spawn.ts";
+
+/** The longest all lock waits of one track run may take together (the hook is registered with 10 s). */
+const TRACK_LOCK_BUDGET_MS = 7000;
 
 /** What one track run did. */
 export interface TrackResult {
@@ -91,6 +96,8 @@ export async function track(job: Job, deps: Deps): Promise<TrackResult> {
   const root = stateRoot(deps.env, job.project);
   const nowMs = deps.now();
   const iso = new Date(nowMs).toISOString();
+  // Every lock wait of this run shares one budget, well under the 10 s the hook is registered with.
+  const lock = lockBudget(TRACK_LOCK_BUDGET_MS);
   const reading = job.reading ?? readingFor(job, deps, cfg, nowMs);
   const apply = (prev: SessionState | undefined): Done => {
     const s = prepare(prev, job, deps, root, iso, nowMs);
@@ -123,7 +130,7 @@ export async function track(job: Job, deps: Deps): Promise<TrackResult> {
   let done: Done;
   let stepped: Done | undefined; // set once the step ran (the write after it may still fail)
   try {
-    done = updateState(root, job.sessionId, nowMs, (prev) => (stepped = apply(prev)));
+    done = updateState(root, job.sessionId, nowMs, (prev) => (stepped = apply(prev)), lock());
   } catch (err) {
     // State cannot be written (read-only, full disk, a symlinked root, a lock never freed): the level
     // message must still reach the agent and the user, stepped from the last state we can read.
@@ -131,7 +138,7 @@ export async function track(job: Job, deps: Deps): Promise<TrackResult> {
     const path = statePath(root, job.sessionId);
     done = stepped ?? apply(path && realDirsUnder(root, "state/sessions") ? loadState(path, nowMs) : undefined);
   }
-  return afterUpdate(done, job, deps, root, iso, nowMs);
+  return afterUpdate(done, job, deps, root, iso, nowMs, lock);
 }
 
 // --- internal ---
@@ -246,6 +253,7 @@ async function afterUpdate(
   root: string,
   iso: string,
   nowMs: number,
+  lock: () => LockOptions,
 ): Promise<TrackResult> {
   const { state, step } = done;
   const safe = (what: string, fn: () => void) => {
@@ -255,13 +263,13 @@ async function afterUpdate(
       debug(deps, `track: ${what}: ${(err as Error).message}`);
     }
   };
-  if (done.linked) safe("link", () => linkNext(root, done.linked!, state.session_id, nowMs));
+  if (done.linked) safe("link", () => linkNext(root, done.linked!, state.session_id, nowMs, lock()));
   if (step.compactionDone)
     safe("compaction", () =>
-      completeCompactionEvent(root, step.compactionDone!.path, step.compactionDone!.tokens_after, iso),
+      completeCompactionEvent(root, step.compactionDone!.path, step.compactionDone!.tokens_after, iso, lock()),
     );
-  safe("ledger", () => addLedgerTokens(root, state.task_id, state.session_id, done.deltas, iso));
-  safe("index", () => writeIndexEntry(deps.env, root, state));
+  safe("ledger", () => addLedgerTokens(root, state.task_id, state.session_id, done.deltas, iso, lock()));
+  safe("index", () => writeIndexEntry(deps.env, root, state, lock()));
   if (job.event === "SessionStart") safe("sweep", () => sweepTemps(deps.env, root, nowMs));
   debug(
     deps,

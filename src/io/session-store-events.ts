@@ -4,7 +4,7 @@ import { addToLedger, parseLedger, type Ledger } from "../core/track/ledger.ts";
 import { eventStamp } from "../core/track/stamp.ts";
 import type { ModelTotals, SessionState } from "../core/track/state.ts";
 import { ensureDirUnder, readJsonFile, realDirsUnder, writeJsonAtomic } from "./fsx.ts";
-import { withLock } from "./lock.ts";
+import { withLock, type LockOptions } from "./lock.ts";
 import { readState } from "./state-file.ts";
 import { STATE_LOCK } from "./session-store.ts";
 
@@ -55,7 +55,13 @@ export function writeCompactionEvent(
  * Fills in the tokens after a compaction (a missing or foreign file is left alone).
  * `path` comes out of a state file: only an event file directly in `<root>/events/` is touched.
  */
-export function completeCompactionEvent(root: string, path: string, tokensAfter: number, iso: string): void {
+export function completeCompactionEvent(
+  root: string,
+  path: string,
+  tokensAfter: number,
+  iso: string,
+  lock: LockOptions = STATE_LOCK,
+): void {
   const name = fileIn(resolve(root, "events"), resolve(path));
   if (!name || !/^session-compressed-[A-Za-z0-9_.:-]+\.json$/.test(name) || !realDirsUnder(root, "events")) return;
   withLock(
@@ -65,7 +71,7 @@ export function completeCompactionEvent(root: string, path: string, tokensAfter:
       if (read.status !== "ok" || read.value?.version !== 1) return;
       writeJsonAtomic(path, { ...read.value, tokens_after: tokensAfter, completed_at: iso });
     },
-    STATE_LOCK,
+    lock,
   );
 }
 
@@ -76,6 +82,7 @@ export function addLedgerTokens(
   sessionId: string,
   deltas: Record<string, ModelTotals>,
   iso: string,
+  lock: LockOptions = STATE_LOCK,
 ): void {
   if (Object.keys(deltas).length === 0) return;
   const path = join(root, "token-ledger.json");
@@ -88,7 +95,7 @@ export function addLedgerTokens(
         readState(path, asLedger, Date.parse(iso), { maxBytes: 16 * 1024 * 1024 }) ?? parseLedger(undefined);
       writeJsonAtomic(path, addToLedger(ledger, taskId, sessionId, deltas, iso));
     },
-    STATE_LOCK,
+    lock,
   );
 }
 
