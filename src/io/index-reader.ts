@@ -8,7 +8,8 @@ import { fileIn, userStateDir } from "../core/paths.ts";
 import { isValidSessionId } from "../core/session-id.ts";
 import { parseIndexEntry, type IndexEntry } from "../core/status/entry.ts";
 import type { Supervisor, SupervisorEvent } from "../core/status/rows.ts";
-import { readJsonFile, realDirsUnder } from "./fsx.ts";
+import { mtimeMs, readJsonFile, realDirsUnder } from "./fsx.ts";
+import { FUTURE_SLACK_MS, plausibleMs } from "../core/plausible.ts";
 import { pidAlive } from "./lock.ts";
 
 /** One indexed session, with what its own state file adds. */
@@ -25,8 +26,13 @@ export function indexDir(env: Record<string, string | undefined>): string {
   return join(userStateDir(env), "sessions");
 }
 
-/** Every readable entry of the index; lock files, temp files and broken entries are skipped. */
-export function readIndex(env: Record<string, string | undefined>): IndexedSession[] {
+/**
+ * Every readable entry of the index; lock files, temp files and broken entries are skipped.
+ * An `updated_at` in the future (a clock that was ahead) counts as now at most: it gives way
+ * to the entry file's mtime, and when that is in the future too the entry has no update time
+ * (so it shows as stale, never as "age 0" forever).
+ */
+export function readIndex(env: Record<string, string | undefined>, nowMs: number = Date.now()): IndexedSession[] {
   const dir = indexDir(env);
   if (!realDirsUnder(userStateDir(env), "sessions")) return []; // a symlinked index is not ours to read
   let names: string[];
@@ -42,6 +48,9 @@ export function readIndex(env: Record<string, string | undefined>): IndexedSessi
     if (!isValidSessionId(sid)) continue;
     const r = readJsonFile<unknown>(join(dir, name), { maxBytes: 256 * 1024 });
     const entry = r.status === "ok" ? parseIndexEntry(r.value, sid) : undefined;
+    if (entry && entry.updated_ms > nowMs + FUTURE_SLACK_MS)
+      entry.updated_ms = plausibleMs(nowMs, mtimeMs(join(dir, name))) || Number.NaN;
+    else if (entry) entry.updated_ms = Math.min(entry.updated_ms, nowMs);
     if (entry) out.push({ entry, ended: sessionEnded(entry), supervisor: supervisorOf(entry) });
   }
   return out;

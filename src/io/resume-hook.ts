@@ -98,7 +98,7 @@ async function waitForFinalize(
 ): Promise<boolean> {
   const waitMs = cfg["resume.finalize_wait_ms"];
   if ((source !== "clear" && source !== "compact") || waitMs <= 0) return false;
-  const newestMs = () => newestFirst(listSummaries(root))[0]?.mtimeMs ?? 0;
+  const newestMs = () => newestFirst(listSummaries(root), deps.now())[0]?.mtimeMs ?? 0;
   const before = newestMs();
   if (!finalizeLikelyRunning(root, sessionId, before, deps.now(), 60_000)) return false;
   const deadline = deps.now() + waitMs;

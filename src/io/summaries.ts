@@ -64,9 +64,9 @@ export function readSummaryIn(root: string, path: string): string | undefined {
   return readSummarySafe(path);
 }
 
-/** The newest summary of a state root, or a CtxError explaining that there is none. */
-export function latestSummary(root: string): SummaryFile {
-  const newest = newestFirst(listSummaries(root))[0];
+/** The newest summary of a state root at `nowMs` (see newestFirst), or a CtxError explaining that there is none. */
+export function latestSummary(root: string, nowMs: number): SummaryFile {
+  const newest = newestFirst(listSummaries(root), nowMs)[0];
   if (!newest) {
     throw new CtxError(
       1,

@@ -68,7 +68,7 @@ export function decideHook(s: HookSituation): HookDecision {
 /** Summaries newer than the newest consumed one, newest first: an older one is history, already continued. */
 function unconsumedNewestFirst(s: HookSituation): SummaryFile[] {
   const out: SummaryFile[] = [];
-  for (const f of newestFirst(s.summaries)) {
+  for (const f of newestFirst(s.summaries, s.nowMs)) {
     if (isConsumed(s.ledger, f.name)) break;
     out.push(f);
   }
