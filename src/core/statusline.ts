@@ -7,6 +7,7 @@ import {
   footerPct,
   formatTokens,
   monitorLevel,
+  percentage,
   reading,
   usablePct,
   windowFor,
@@ -45,8 +46,9 @@ export function statusInput(payload: Record<string, any>, cfg: Config): StatusIn
   const current = cw.current_usage && typeof cw.current_usage === "object" ? cw.current_usage : undefined;
   const used = current ? contextTokens(current) : undefined;
   const size = count(cw.context_window_size) || windowFor(modelId, used ?? 0, cfg["context.window_size"]);
-  if (typeof cw.used_percentage === "number" && Number.isFinite(cw.used_percentage)) {
-    const usedPct = Math.max(0, Math.round(cw.used_percentage));
+  const given = percentage(cw.used_percentage); // 1e308, negative, NaN-ish: rejected here, at the edge
+  if (given !== undefined) {
+    const usedPct = Math.round(given);
     const tokens = used ?? Math.round((usedPct / 100) * size);
     out.context = { usedTokens: tokens, windowSize: size, usedPct, remainingPct: Math.max(0, 100 - usedPct) };
   } else if (used !== undefined) {
