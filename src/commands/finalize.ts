@@ -132,7 +132,7 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
     transcriptPath: transcript ?? null,
     gitStatus: gitStatus(state.project),
   });
-  writeFileAtomic(summaryPath, summary, 0o644);
+  writeFileAtomic(summaryPath, summary, 0o600);
   const incrementalPath =
     attempt(deps, "pause archive", () =>
       archivePause(root, state.session_id, join(dir, `${name}-incremental.jsonl`), opts.ended === true),
@@ -149,11 +149,11 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
     incrementalPath,
     pauseActions: pause.count,
   });
-  writeJsonAtomic(join(dir, `${name}.json`), record, 0o644);
-  writeFileAtomic(join(dir, `${name}.yaml`), recordYaml(record), 0o644);
-  writeFileAtomic(join(dir, `${name}.md`), recordMarkdown(record, pause.recent), 0o644);
+  writeJsonAtomic(join(dir, `${name}.json`), record, 0o600);
+  writeFileAtomic(join(dir, `${name}.yaml`), recordYaml(record), 0o600);
+  writeFileAtomic(join(dir, `${name}.md`), recordMarkdown(record, pause.recent), 0o600);
   // Something planted at the pointer (a directory) fails this one write, not the finalize.
-  attempt(deps, "LATEST-SESSION.txt", () => writeFileAtomic(join(dir, "LATEST-SESSION.txt"), `${name}.json\n`, 0o644));
+  attempt(deps, "LATEST-SESSION.txt", () => writeFileAtomic(join(dir, "LATEST-SESSION.txt"), `${name}.json\n`, 0o600));
   updateStateOnly(root, state.session_id, nowMs, (s) => ({ ...s, team, finalized_stamp: stamp, finalized_at: iso }));
   debug(deps, `finalize: wrote ${summaryPath}`);
   return { summaryPath, recordPath: join(dir, `${name}.json`), stamp };
@@ -192,7 +192,7 @@ function archivePause(root: string, sessionId: string, archive: string, ended: b
   const active = pauseLogPath(root, sessionId)!;
   const log = readPauseLog(active, 0);
   if (log.text === undefined) return readPauseLog(archive, 0).text !== undefined ? archive : null;
-  writeFileAtomic(archive, log.text, 0o644);
+  writeFileAtomic(archive, log.text, 0o600);
   if (ended) unlinkQuiet(active);
   return archive;
 }

@@ -1,5 +1,6 @@
 import type { Bridge } from "./bridge.ts";
 import { asObject } from "./json.ts";
+import { terminalSafe } from "./terminal.ts";
 import type { Config } from "./config-schema.ts";
 import {
   contextTokens,
@@ -133,6 +134,6 @@ function baseName(path: string): string {
  * would show the rest of the line reversed), and caps the length.
  */
 function sanitize(s: string, max: number): string {
-  const clean = s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, "");
+  const clean = terminalSafe(s);
   return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
 }
