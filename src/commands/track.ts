@@ -293,9 +293,10 @@ async function afterUpdate(
 
 /** Once a session: removes temp files that writers killed mid-write left in the state directories. */
 function sweepTemps(env: Record<string, string | undefined>, root: string, nowMs: number): void {
+  // Never through a symlinked state directory: the files there are not ours to remove.
   for (const dir of ["state", "state/sessions", "state/monitor", "state/respawn", "sessions", "events", ""])
-    sweepStaleTemps(join(root, dir), nowMs);
-  sweepStaleTemps(join(userStateDir(env), "sessions"), nowMs);
+    if (realDirsUnder(root, dir)) sweepStaleTemps(join(root, dir), nowMs);
+  if (realDirsUnder(userStateDir(env), "sessions")) sweepStaleTemps(join(userStateDir(env), "sessions"), nowMs);
   sweepStaleTemps(tmpDir(env), nowMs, 10 * 60_000, ".claude-ctx-");
 }
 

@@ -4,7 +4,7 @@
  * nor through a link or FIFO at the respawn log.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { runCtx } from "../helpers/ctx.ts";
 import { runInproc } from "./inproc.ts";
@@ -61,14 +61,18 @@ describe("a symlinked state directory is never written through", () => {
     "$XDG_STATE_HOME/ctx",
     "$XDG_STATE_HOME/ctx/sessions",
   ];
-  test.each(LINKS)("%s -> elsewhere: nothing lands there", async (at) => {
+  test.each(LINKS)("%s -> elsewhere: nothing lands there, nothing there is removed", async (at) => {
     const elsewhere = join(sb.dir, "elsewhere");
     mkdirSync(elsewhere);
+    // A file there named like an abandoned temp file of ours: the SessionStart sweep must not touch it.
+    const victim = join(elsewhere, ".precious.123.abc.tmp");
+    writeFileSync(victim, "precious");
+    utimesSync(victim, new Date(Date.now() - 86_400_000), new Date(Date.now() - 86_400_000));
     const link = at.startsWith("$") ? at.replace("$XDG_STATE_HOME", sb.env.XDG_STATE_HOME!) : join(sb.project, at);
     mkdirSync(dirname(link), { recursive: true });
     symlinkSync(elsewhere, link);
     await runEverything();
-    expect(readdirSync(elsewhere)).toEqual([]);
+    expect(readdirSync(elsewhere)).toEqual([".precious.123.abc.tmp"]);
   });
 
   test("the control: with real directories the same runs write state, records and the index", async () => {
