@@ -14,7 +14,7 @@ import { isValidSessionId } from "../core/session-id.ts";
 import { monitorLevel } from "../core/usage.ts";
 import { envConfig, loadConfig } from "../io/config.ts";
 import { ensureDirUnder, mtimeMs, unlinkQuiet, writeFileAtomic, writeJsonAtomic } from "../io/fsx.ts";
-import { withLock } from "../io/lock.ts";
+import { LockTimeout, withLock } from "../io/lock.ts";
 import { readState } from "../io/state-file.ts";
 import { currentReading, hookWait, type SourcedReading } from "../io/usage-source.ts";
 
@@ -78,10 +78,10 @@ export function monitor(input: Record<string, unknown>, deps: Deps): MonitorResu
   try {
     fire = step(root, sessionId, level, cfg, now);
   } catch (err) {
-    // The debounce cannot be kept (read-only, full disk, a symlinked root, a stuck lock): warn every time
-    // rather than never.
-    debug(deps, `monitor: debounce not written (${(err as Error).message}); warning without it`);
-    fire = true;
+    // The debounce cannot be kept (read-only, full disk, a symlinked root): warn every time rather than never.
+    // A lock timeout is different: live monitors hold it and one of them decides (no duplicate warning).
+    debug(deps, `monitor: debounce not written (${(err as Error).message})`);
+    fire = !(err instanceof LockTimeout);
   }
   if (!fire || level === "ok") return { reading, level };
   const text = warningText(level, reading.usedPct, reading.remainingPct);

@@ -19,7 +19,7 @@ import { addLineUsage, totalsOf } from "../core/track/tokens.ts";
 import { contextTokens, reading, windowFor } from "../core/usage.ts";
 import { envConfig, loadConfig } from "../io/config.ts";
 import { realDirsUnder } from "../io/fsx.ts";
-import type { LockOptions } from "../io/lock.ts";
+import { LockTimeout, type LockOptions } from "../io/lock.ts";
 import { findClaudePid } from "../io/proc.ts";
 import {
   appendPause,
@@ -38,7 +38,7 @@ import { currentReading, hookWait } from "../io/usage-source.ts";
 import { startFinalize } from "./finalize-spawn.ts";
 
 /** The longest all lock waits of one track run may take together (the hook is registered with 10 s). */
-const TRACK_LOCK_BUDGET_MS = 7000;
+const TRACK_LOCK_BUDGET_MS = 8000;
 
 /** What one track run did. */
 export interface TrackResult {
@@ -132,8 +132,10 @@ export async function track(job: Job, deps: Deps): Promise<TrackResult> {
   try {
     done = updateState(root, job.sessionId, nowMs, (prev) => (stepped = apply(prev)), lock());
   } catch (err) {
-    // State cannot be written (read-only, full disk, a symlinked root, a lock never freed): the level
-    // message must still reach the agent and the user, stepped from the last state we can read.
+    // Live hooks hold the lock past our budget: they update the state and report the level (as before).
+    if (err instanceof LockTimeout) throw err;
+    // State cannot be written (read-only, full disk, a symlinked root): the level message must
+    // still reach the agent and the user, stepped from the last state we can read.
     debug(deps, `track: state not written (${(err as Error).message}); carrying on without it`);
     const path = statePath(root, job.sessionId);
     done = stepped ?? apply(path && realDirsUnder(root, "state/sessions") ? loadState(path, nowMs) : undefined);
