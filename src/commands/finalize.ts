@@ -16,6 +16,7 @@ import { percentOf, reading, windowFor } from "../core/usage.ts";
 import { loadConfig } from "../io/config.ts";
 import { withLock } from "../io/lock.ts";
 import { latestUsage } from "../io/transcript-tail.ts";
+import { sessionWindow } from "../io/usage-source.ts";
 import { loadState, pauseLogPath, recordsDir, statePath, updateStateOnly } from "../io/session-store.ts";
 import { streamEntries } from "../io/transcript-stream.ts";
 import { earlierSummaries, freeStamp, gitStatus, readPauseLog, readTaskFiles, sessionChain } from "./finalize-io.ts";
@@ -188,11 +189,19 @@ function bareState(opts: FinalizeOptions, deps: Deps, iso: string): SessionState
   const cfg = loadConfig(deps, opts.project);
   const tail = opts.transcriptPath ? latestUsage(opts.transcriptPath, cfg["monitor.tail_bytes"]) : undefined;
   if (tail) {
-    const r = reading(tail.usedTokens, windowFor(tail.model, tail.usedTokens, cfg["context.window_size"]));
+    const w = sessionWindow(
+      deps.env,
+      cfg,
+      { sessionId: opts.sessionId, model: tail.model, clientVersion: tail.clientVersion, usedTokens: tail.usedTokens },
+      { root: stateRoot(deps.env, opts.project), project: opts.project },
+    );
+    const r = reading(tail.usedTokens, w.window);
     Object.assign(s, {
       used_tokens: r.usedTokens,
       used_pct: r.usedPct,
       window_size: r.windowSize,
+      context_window: r.windowSize,
+      context_window_source: w.source,
       peak_tokens: r.usedTokens,
       peak_pct: r.usedPct,
       model: tail.model ?? s.model,

@@ -7,8 +7,9 @@ import { parseArgs } from "node:util";
 import { CtxError, type Deps } from "../core/deps.ts";
 import { projectDir, stateRoot } from "../core/paths.ts";
 import { settingsFromConfig } from "../core/respawn/settings.ts";
-import { reading, windowFor } from "../core/usage.ts";
+import { reading } from "../core/usage.ts";
 import { latestUsage } from "../io/transcript-tail.ts";
+import { sessionWindow } from "../io/usage-source.ts";
 import { findClaude } from "../io/claude-launch.ts";
 import { loadConfig } from "../io/config.ts";
 import { runDriver } from "../io/respawn-driver.ts";
@@ -183,11 +184,11 @@ async function supervise(args: RespawnArgs, name: string, project: string, root:
       now: deps.now,
       signal: ac.signal,
       log: (line) => deps.stderr(`ctx respawn: ${line}\n`),
-      transcriptPct: (path) => {
+      transcriptPct: (path, sessionId) => {
         const tail = latestUsage(path, cfg["monitor.tail_bytes"]);
-        return tail
-          ? reading(tail.usedTokens, windowFor(tail.model, tail.usedTokens, cfg["context.window_size"])).usedPct
-          : undefined;
+        if (!tail) return undefined;
+        const q = { sessionId, model: tail.model, clientVersion: tail.clientVersion, usedTokens: tail.usedTokens };
+        return reading(tail.usedTokens, sessionWindow(deps.env, cfg, q, { root, project }).window).usedPct;
       },
     });
     deps.stderr(`ctx respawn: stopped (${final.reason ?? "done"}) after ${final.cycles} cycle(s)\n`);

@@ -16,7 +16,7 @@ import {
   type TrackReading,
 } from "../core/track/step.ts";
 import { addLineUsage, totalsOf } from "../core/track/tokens.ts";
-import { contextTokens, reading, windowFor } from "../core/usage.ts";
+import { contextTokens, reading } from "../core/usage.ts";
 import { envConfig, loadConfig } from "../io/config.ts";
 import { findClaudePid } from "../io/proc.ts";
 import {
@@ -31,7 +31,7 @@ import {
 import { addLedgerTokens, completeCompactionEvent, writeCompactionEvent } from "../io/session-store-events.ts";
 import { readNewUsage } from "../io/transcript-stream-usage.ts";
 import { sweepStaleTemps } from "../io/sweep.ts";
-import { currentReading, hookWait } from "../io/usage-source.ts";
+import { currentReading, hookWait, sessionWindow } from "../io/usage-source.ts";
 import { startFinalize } from "./finalize-spawn.ts";
 
 /** What one track run did. */
@@ -157,8 +157,8 @@ function readingFor(job: Job, deps: Deps, cfg: Config, nowMs: number): TrackRead
   if (job.usage) {
     const used = contextTokens(job.usage.usage);
     const model = job.usage.model === "unknown" ? undefined : job.usage.model;
-    const r = reading(used, windowFor(model, used, cfg["context.window_size"]));
-    return { ...r, model };
+    const w = sessionWindow(deps.env, cfg, { sessionId: job.sessionId, model, usedTokens: used });
+    return { ...reading(used, w.window), model, windowSource: w.source };
   }
   // The client writes its transcript in batches: a Stop (once per turn) always waits for the
   // turn's last message; a tool hook only near the levels, where one request late matters.
@@ -167,8 +167,18 @@ function readingFor(job: Job, deps: Deps, cfg: Config, nowMs: number): TrackRead
       ? hookWait(job.input, cfg["track.transcript_wait_ms"], deps.now)
       : undefined;
   if (wait) wait.waitMissing = () => false; // past the first turns the transcript exists; a missing one will not appear
-  const r = currentReading(deps.env, deps.now(), cfg, job.sessionId, job.transcriptPath, wait);
-  return r ? { usedTokens: r.usedTokens, windowSize: r.windowSize, usedPct: r.usedPct, model: r.model } : undefined;
+  const place = { root: stateRoot(deps.env, job.project), project: job.project };
+  const r = currentReading(deps.env, deps.now(), cfg, job.sessionId, job.transcriptPath, wait, place);
+  if (r) debug(deps, `track: window ${r.windowSize} (${r.windowSource})`);
+  return r
+    ? {
+        usedTokens: r.usedTokens,
+        windowSize: r.windowSize,
+        usedPct: r.usedPct,
+        model: r.model,
+        windowSource: r.windowSource,
+      }
+    : undefined;
 }
 
 /** The state to step from: the existing one, or a new one linked to the session a /clear replaced. */

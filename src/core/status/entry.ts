@@ -23,6 +23,8 @@ export interface IndexEntry {
   used_tokens: number | null;
   /** Context window in tokens, or null. */
   window_size: number | null;
+  /** Where the window came from (statusline, remembered, client_args, …), or "" when the entry does not say. */
+  context_window_source: string;
   /** The level reached (caution, warning, auto_pause, critical), null below caution, undefined when the entry does not say. */
   threshold_reached: string | null | undefined;
   /** True once auto-pause captures actions. */
@@ -52,6 +54,7 @@ export function parseIndexEntry(value: unknown, fileSessionId?: string): IndexEn
     used_pct: num(r.used_pct),
     used_tokens: num(r.used_tokens),
     window_size: num(r.window_size),
+    context_window_source: /^[a-z_]{1,32}$/.test(text(r.context_window_source)) ? text(r.context_window_source) : "",
     threshold_reached: typeof thr === "string" ? thr : thr === null ? null : undefined,
     auto_pause_active: r.auto_pause_active === true,
     respawn: r.respawn ?? null,

@@ -23,6 +23,8 @@ export interface StatusRow {
   used_pct: number | null;
   used_tokens: number | null;
   window_size: number | null;
+  /** Where the window came from (statusline, remembered, client_args, …), null when unknown. */
+  context_window_source: string | null;
   level: Level;
   auto_pause_active: boolean;
   /** The respawn state in one word (`gone` when its process died), or null without a supervisor. */
@@ -79,6 +81,7 @@ export function toRow(
     used_pct: e.used_pct,
     used_tokens: e.used_tokens,
     window_size: e.window_size,
+    context_window_source: e.context_window_source || null,
     level: levelOf(e, thresholds),
     auto_pause_active: e.auto_pause_active,
     respawn: supervisor && !supervisor.alive ? "gone" : respawnState(e.respawn),

@@ -2,6 +2,7 @@
  * The per-session state kept by `ctx track` (docs/state.md, "Per-session state").
  * Pure: no I/O, no clock.
  */
+import type { WindowSource } from "../window.ts";
 
 /** Token totals of one model, each API message counted once. */
 export interface ModelTotals {
@@ -42,6 +43,10 @@ export interface SessionState {
   model: string | null;
   /** Context window in tokens. */
   window_size: number;
+  /** The same window, under the name issue 16 gives it (0 until a reading). */
+  context_window: number;
+  /** Where the window came from (core/window.ts: statusline, remembered, client_args, …), null until a reading. */
+  context_window_source: WindowSource | null;
   /** input + cache_creation + cache_read of the latest main-chain request. */
   used_tokens: number;
   /** round(used_tokens / window_size * 100), as the monitor computes it. */
@@ -100,6 +105,8 @@ export function initialState(sessionId: string, project: string, taskId: string,
     transcript_path: null,
     model: null,
     window_size: 0,
+    context_window: 0,
+    context_window_source: null,
     used_tokens: 0,
     used_pct: 0,
     peak_tokens: 0,
