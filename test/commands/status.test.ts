@@ -111,6 +111,21 @@ describe("ctx status", () => {
     expect(doc.sessions[0].age_s).toBeLessThan(60);
   });
 
+  test("the window ctx used and its source: TOKENS in the table, context_window_source in --json", async () => {
+    entry("w1m", "/work/a", 15, 1, {
+      used_tokens: 150_000,
+      window_size: 1_000_000,
+      context_window_source: "client_default",
+    });
+    entry("wold", "/work/b", 10, 1, { context_window_source: undefined });
+    const doc = await json([]);
+    const byId = Object.fromEntries(doc.sessions.map((s: any) => [s.session_id, s]));
+    expect(byId.w1m).toMatchObject({ window_size: 1_000_000, context_window_source: "client_default" });
+    expect(byId.wold.context_window_source).toBeNull();
+    const r = await status([]);
+    expect(r.stdout).toMatch(/w1m\s.*150k\/1M/);
+  });
+
   test("--project keeps that directory and below, resolved against the working directory", async () => {
     entry("in", join(t.dir, "app"), 10);
     entry("below", join(t.dir, "app", "pkg"), 20);
