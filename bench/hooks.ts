@@ -153,7 +153,8 @@ function clientRow(root: string, env: Record<string, string>): Row {
     }),
   );
   // `; true` keeps the shell as ctx's parent (no exec of the last command).
-  const run = (parent: string) => () => timeOnce([join(bin, parent), "-c", `${CTX} monitor; true`], input, env);
+  const hookEnv = { ...env, CLAUDECODE: "1" }; // what Claude Code gives its hooks
+  const run = (parent: string) => () => timeOnce([join(bin, parent), "-c", `${CTX} monitor; true`], input, hookEnv);
   const r = medians({ claude: run("claude"), other: run("other") }, RUNS);
   const ratio = r.claude! / r.other!;
   return {

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readToEnd, withReadFile } from "./fsx.ts";
 
 /** One process as /proc shows it. */
 export interface ProcInfo {
@@ -55,7 +55,8 @@ export function isClaude(p: ProcInfo): boolean {
 /** The argv that runs this same ctx: the compiled binary, or bun with the script when run from source. */
 export function selfCommand(): string[] {
   const script = process.argv[1];
-  if (script && /\.(ts|js|mjs)$/.test(script) && existsSync(script)) return [process.execPath, script];
+  if (script && /\.(ts|js|mjs)$/.test(script) && withReadFile(script, (_fd, st) => st.isFile) === true)
+    return [process.execPath, script];
   return [process.execPath];
 }
 
@@ -86,11 +87,7 @@ export async function spawnDetached(
 
 // --- internal ---
 
-/** /proc files report size 0, so they are read to the end rather than by size. */
-function readProc(path: string): string | undefined {
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return undefined;
-  }
+/** /proc files report size 0, so they are read to the end rather than by size (without node:fs: hot path). */
+export function readProc(path: string): string | undefined {
+  return readToEnd(path)?.toString("utf8");
 }

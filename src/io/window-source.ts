@@ -5,14 +5,13 @@
  * files), cached per session and client process so the monitor reads /proc
  * and the settings once, not on every tool call.
  */
-import { readFileSync } from "node:fs";
 import { isObject } from "../core/json.ts";
 import { dirname, join } from "../core/pathx.ts";
 import { homeDir, sessionFile, userStateDir } from "../core/paths.ts";
 import { chooseModel, type ClientChoice, type SettingsModels } from "../core/window.ts";
 import { ensureDir, readJsonFile, writeJsonAtomic } from "./fsx.ts";
 import { withLock } from "./lock.ts";
-import { findClaudePid } from "./proc.ts";
+import { findClaudePid, readProc } from "./proc.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -55,8 +54,9 @@ interface ClientCache {
 
 /**
  * What the session's client was asked for. Read from /proc and the settings files
- * once per client process and cached; a process that is not Claude Code's child
- * (a detached finalize, `ctx status`, respawn) gets what the hooks saw.
+ * once per client process and cached; a process that is not a Claude Code hook
+ * (no `CLAUDECODE` / `CLAUDE_CODE_SESSION_ID` in its environment: a detached
+ * finalize, `ctx status`, respawn) gets what the hooks saw.
  */
 export function clientChoice(
   env: Env,
@@ -67,7 +67,9 @@ export function clientChoice(
   selfPid = process.pid,
 ): ClientChoice {
   const cachePath = sessionFile(join(root, "state", "window"), sessionId);
-  const pid = findClaudePid(selfPid, procRoot);
+  // Only a hook Claude Code runs says so in its environment: a test or a script run from a
+  // Claude Code Bash tool must not take that session's client for its own.
+  const pid = env.CLAUDECODE || env.CLAUDE_CODE_SESSION_ID ? findClaudePid(selfPid, procRoot) : undefined;
   const cached = cachePath ? readCache(cachePath) : undefined;
   if (cached && (pid === undefined || cached.claude_pid === pid)) return cached.choice;
   if (pid === undefined) return { found: false, model: null, source: null };
@@ -123,10 +125,6 @@ function settingsModel(path: string): string | undefined {
 
 /** A NUL-separated /proc file (size 0 on stat, so read to the end), or undefined when unreadable. */
 function readNul(path: string): string[] | undefined {
-  try {
-    const text = readFileSync(path, "utf8");
-    return text ? text.split("\0").filter((s) => s !== "") : undefined;
-  } catch {
-    return undefined;
-  }
+  const text = readProc(path);
+  return text ? text.split("\0").filter((s) => s !== "") : undefined;
 }

@@ -17,7 +17,7 @@ let project: string;
 let root: string;
 beforeEach(() => {
   t = tempDir();
-  env = isolatedEnv(t.dir);
+  env = isolatedEnv(t.dir, { CLAUDECODE: "1" });
   proc = join(t.dir, "proc");
   project = join(t.dir, "proj");
   root = join(project, ".ctx");
@@ -104,6 +104,15 @@ describe("clientChoice: cached per session and client process", () => {
     clientChoice(env, root, project, "s2", proc, 300);
     fakeProc(400, "ctx", 1, ["ctx", "respawn"]);
     expect(clientChoice(env, root, project, "s2", proc, 400).model).toBe("opus[1m]");
+  });
+
+  test("a process whose environment does not say Claude Code runs it never looks for the client", () => {
+    hookChain(100, ["claude", "--model", "opus[1m]"]);
+    const { CLAUDECODE: _, ...plain } = env;
+    expect(clientChoice(plain, root, project, "s3", proc, 300)).toEqual({ found: false, model: null, source: null });
+    expect(clientChoice({ ...plain, CLAUDE_CODE_SESSION_ID: "s3" }, root, project, "s3", proc, 300).model).toBe(
+      "opus[1m]",
+    );
   });
 });
 
