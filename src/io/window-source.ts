@@ -15,6 +15,9 @@ import { findClaudePid, readProc } from "./proc.ts";
 
 type Env = Record<string, string | undefined>;
 
+/** At most this many model ids are remembered (the most recently changed ones). */
+const MAX_REMEMBERED = 256;
+
 /** The per-user file of windows that status-line payloads reported, per model id. */
 export function rememberedPath(env: Env): string {
   return join(userStateDir(env), "windows.json");
@@ -37,13 +40,20 @@ export function rememberWindow(env: Env, model: string, window: number): boolean
   if (!model || model.length > 200 || !(window > 0) || readRemembered(env)[model] === window) return false;
   const path = rememberedPath(env);
   ensureDir(dirname(path));
-  return withLock(`${path}.lock`, () => {
-    const all = readRemembered(env);
-    if (all[model] === window) return false;
-    all[model] = window;
-    writeJsonAtomic(path, all);
-    return true;
-  });
+  return withLock(
+    `${path}.lock`,
+    () => {
+      const all = readRemembered(env);
+      if (all[model] === window) return false;
+      delete all[model]; // re-added last: the oldest ids go first past the cap
+      all[model] = window;
+      for (const old of Object.keys(all).slice(0, Math.max(0, Object.keys(all).length - MAX_REMEMBERED)))
+        delete all[old];
+      writeJsonAtomic(path, all);
+      return true;
+    },
+    { timeoutMs: 200 },
+  ); // the status line must not wait long: the next run tries again
 }
 
 /** The cached client choice of a session (`<root>/state/window/<sid>.json`). */

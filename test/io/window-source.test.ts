@@ -137,3 +137,13 @@ describe("remembered windows", () => {
     expect(readRemembered(env)).toEqual({ c: 200_000 });
   });
 });
+
+test("at most 256 model ids are remembered, the least recently changed go first", () => {
+  for (let i = 0; i < 260; i++) rememberWindow(env, `m-${i}`, 200_000);
+  rememberWindow(env, "m-5", 1_000_000);
+  const all = readRemembered(env);
+  expect(Object.keys(all)).toHaveLength(256);
+  expect(all["m-0"]).toBeUndefined();
+  expect(all["m-5"]).toBe(1_000_000);
+  expect(all["m-259"]).toBe(200_000);
+});
