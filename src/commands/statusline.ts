@@ -2,6 +2,7 @@ import type { Deps } from "../core/deps.ts";
 import { debug } from "../core/deps.ts";
 import { parseHookInput } from "../core/hook-input.ts";
 import { bridgeOf, renderStatus, statusInput } from "../core/statusline.ts";
+import { isValidSessionId } from "../core/session-id.ts";
 import { count } from "../core/usage.ts";
 import { writeBridge } from "../io/bridge.ts";
 import { envConfig, loadConfig } from "../io/config.ts";
@@ -34,7 +35,8 @@ export async function run(_argv: string[], deps: Deps): Promise<void> {
       debug(deps, `statusline: bridge not written: ${(err as Error).message}`);
     }
   }
-  remember(deps, payload, status.modelId);
+  // Only a payload of a real session (a safe session id) is remembered: a hostile one writes nothing.
+  if (isValidSessionId(status.sessionId)) remember(deps, payload, status.modelId);
   const color = !deps.env.NO_COLOR;
   const branch = cfg["statusline.git_branch"] && status.projectDir ? safeBranch(status.projectDir) : undefined;
   deps.stdout(`${renderStatus(status, cfg, { color, branch })}\n`);
