@@ -7,7 +7,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { CTX_BIN } from "../helpers/ctx.ts";
+import { CTX_BIN, runCtx } from "../helpers/ctx.ts";
 import { CLAUDE_BIN, CLIENT, hookEntry, makeSandbox, runClaudeP, TEST_MODEL, type Sandbox } from "./claude.ts";
 import { contentText, startFakeApi, type FakeApi, type LoggedRequest, type Turn } from "./fake-api.ts";
 import { startTmux, type TmuxSession } from "./tmux.ts";
@@ -94,6 +94,17 @@ test("headless, no --model, the user's own status line: the client's 1M default,
   expect(said(api)).toEqual(["-", "-", "-", "-", "-", "W"]);
   expect(sinceLastTurn(api.mainRequests()[5]!)).toContain("CONTEXT WARNING: 70% of the context window is used");
   const s = sessionState(sandbox);
+  // ctx status and ctx doctor show that window and its source.
+  const status = await runCtx(["status", "--json", "--all"], { env: sandbox.env, cwd: sandbox.project });
+  expect(JSON.parse(status.stdout).sessions[0]).toMatchObject({
+    session_id: s.session_id,
+    window_size: 1_000_000,
+    context_window_source: "client_default",
+  });
+  const doctor = await runCtx(["doctor"], { env: sandbox.env, cwd: sandbox.project });
+  expect(doctor.stdout).toContain(
+    `${s.session_id.slice(0, 8)}  ${s.model}  window 1M (1000000)  source client_default`,
+  );
   expect(s).toMatchObject({
     window_size: 1_000_000,
     context_window: 1_000_000,
