@@ -23,6 +23,13 @@ export function procInfo(pid: number, procRoot = "/proc"): ProcInfo | undefined 
   return { pid, ppid: Number.isInteger(ppid) ? ppid : 0, comm, argv0: cmdline.split("\0")[0] ?? "" };
 }
 
+/** The parent of `pid` from `/proc/<pid>/stat` alone (one read), or undefined. */
+export function parentPid(pid: number, procRoot = "/proc"): number | undefined {
+  const stat = readProc(`${procRoot}/${pid}/stat`);
+  const ppid = stat ? Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) : Number.NaN;
+  return Number.isInteger(ppid) && ppid > 0 ? ppid : undefined;
+}
+
 /** The ancestors of `pid`, nearest first (at most 32). */
 export function ancestors(pid: number, procRoot = "/proc"): ProcInfo[] {
   const out: ProcInfo[] = [];

@@ -11,7 +11,7 @@ import { homeDir, sessionFile, userStateDir } from "../core/paths.ts";
 import { chooseModel, type ClientChoice, type SettingsModels } from "../core/window.ts";
 import { ensureDir, readJsonFile, writeJsonAtomic } from "./fsx.ts";
 import { withLock } from "./lock.ts";
-import { findClaudePid, readProc } from "./proc.ts";
+import { findClaudePid, parentPid, readProc } from "./proc.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -79,8 +79,11 @@ export function clientChoice(
   const cachePath = sessionFile(join(root, "state", "window"), sessionId);
   // Only a hook Claude Code runs says so in its environment: a test or a script run from a
   // Claude Code Bash tool must not take that session's client for its own.
-  const pid = env.CLAUDECODE || env.CLAUDE_CODE_SESSION_ID ? findClaudePid(selfPid, procRoot) : undefined;
+  const hook = !!(env.CLAUDECODE || env.CLAUDE_CODE_SESSION_ID);
   const cached = cachePath ? readCache(cachePath) : undefined;
+  // The usual hook runs as claude → sh → ctx: a cache of that process costs at most one /proc read.
+  if (cached && (!hook || nearAncestor(cached.claude_pid, selfPid, procRoot))) return cached.choice;
+  const pid = hook ? findClaudePid(selfPid, procRoot) : undefined;
   if (cached && (pid === undefined || cached.claude_pid === pid)) return cached.choice;
   if (pid === undefined) return { found: false, model: null, source: null };
   const choice = gatherChoice(env, project, pid, procRoot);
@@ -115,6 +118,13 @@ export function gatherChoice(env: Env, project: string, pid: number, procRoot = 
 }
 
 // --- internal ---
+
+/** True when `pid` is the parent or the grandparent of `self`. */
+function nearAncestor(pid: number | null, self: number, procRoot: string): boolean {
+  if (pid === null) return false;
+  const parent = self === process.pid && procRoot === "/proc" ? process.ppid : parentPid(self, procRoot);
+  return parent === pid || (parent !== undefined && parentPid(parent, procRoot) === pid);
+}
 
 function readCache(path: string): ClientCache | undefined {
   const read = readJsonFile<unknown>(path, { maxBytes: 64 * 1024 });
