@@ -99,7 +99,7 @@ export function resolveWindow(e: WindowEvidence): WindowResolution {
  * The model the client was asked for, in Claude Code's own order: `--model` in its
  * arguments, `ANTHROPIC_MODEL` in its environment, then the local, project and user
  * settings. An alias is replaced by its `ANTHROPIC_DEFAULT_<ALIAS>_MODEL` when set
- * (keeping `[1m]`), and with nothing chosen that variable for Opus (the default's family) counts.
+ * (keeping `[1m]`); with nothing chosen, the Opus one stands for the default `opus[1m]`.
  */
 export function chooseModel(
   argv: string[],
@@ -115,8 +115,10 @@ export function chooseModel(
         ? { model: [settings.local, settings.project, settings.user].find(nonEmpty)!.trim(), source: "settings" }
         : undefined;
   if (!picked) {
-    const opus = env.ANTHROPIC_DEFAULT_OPUS_MODEL;
-    return nonEmpty(opus) ? { model: opus!.trim(), source: "client_env" } : { model: null, source: null };
+    // The default is `opus[1m]`: with the Opus variable set, both clients send that id with 1M (observed).
+    const opus = env.ANTHROPIC_DEFAULT_OPUS_MODEL?.trim();
+    if (!opus) return { model: null, source: null };
+    return { model: has1m(opus) ? opus : `${opus}[1m]`, source: "client_env" };
   }
   const alias = strip1m(picked.model!).toLowerCase();
   const mapped = ALIAS_ENV[alias] ? env[ALIAS_ENV[alias]!] : undefined;

@@ -109,12 +109,13 @@ export function gatherChoice(env: Env, project: string, pid: number, procRoot = 
   const configDir = modelEnv.CLAUDE_CONFIG_DIR?.startsWith("/")
     ? modelEnv.CLAUDE_CONFIG_DIR
     : join(homeDir(modelEnv.HOME ? modelEnv : env), ".claude");
-  const settings: SettingsModels = {
-    user: settingsModel(join(configDir, "settings.json")),
-    project: settingsModel(join(project, ".claude", "settings.json")),
-    local: settingsModel(join(project, ".claude", "settings.local.json")),
-  };
-  return { found: true, ...chooseModel(argv.slice(1), modelEnv, settings) };
+  const user = readSettings(join(configDir, "settings.json"));
+  const shared = readSettings(join(project, ".claude", "settings.json"));
+  const local = readSettings(join(project, ".claude", "settings.local.json"));
+  const settings: SettingsModels = { user: user.model, project: shared.model, local: local.model };
+  // A settings file's `env` block is the client's environment too (it reaches its requests and hooks).
+  const merged = { ...modelEnv, ...user.env, ...shared.env, ...local.env };
+  return { found: true, ...chooseModel(argv.slice(1), merged, settings) };
 }
 
 // --- internal ---
@@ -136,11 +137,16 @@ function readCache(path: string): ClientCache | undefined {
   return { claude_pid: pid, choice: { found: c.found === true, model, source: model ? source : null } };
 }
 
-function settingsModel(path: string): string | undefined {
+/** The `model` key and the model variables of the `env` block of a settings file (nothing when unreadable). */
+function readSettings(path: string): { model?: string; env: Env } {
   const read = readJsonFile<unknown>(path, { maxBytes: 4 * 1024 * 1024 });
-  if (read.status !== "ok" || !isObject(read.value)) return undefined;
-  const model = read.value.model;
-  return typeof model === "string" && model.trim() !== "" ? model : undefined;
+  if (read.status !== "ok" || !isObject(read.value)) return { env: {} };
+  const { model, env } = read.value;
+  const vars: Env = {};
+  if (isObject(env))
+    for (const [k, v] of Object.entries(env))
+      if (/^ANTHROPIC_(DEFAULT_\w+_)?MODEL$/.test(k) && typeof v === "string") vars[k] = v;
+  return { model: typeof model === "string" && model.trim() !== "" ? model : undefined, env: vars };
 }
 
 /** A NUL-separated /proc file (size 0 on stat, so read to the end), or undefined when unreadable. */

@@ -113,7 +113,11 @@ describe("chooseModel: Claude Code's own order", () => {
     });
     expect(chooseModel(["--model", "sonnet"], env, none)).toEqual({ model: "my-sonnet", source: "client_env" });
     expect(chooseModel(["--model", "claude-x"], env, none)).toEqual({ model: "claude-x", source: "client_args" });
-    expect(chooseModel([], env, none)).toEqual({ model: "claude-opus-4-8", source: "client_env" });
+    // Observed: ANTHROPIC_DEFAULT_OPUS_MODEL=claude-opus-4-6 and no model → claude-opus-4-6[1m], 1M.
+    expect(chooseModel([], { ANTHROPIC_DEFAULT_OPUS_MODEL: "claude-opus-4-6" }, none)).toEqual({
+      model: "claude-opus-4-6[1m]",
+      source: "client_env",
+    });
   });
 
   test("modelArg reads both spellings, the last wins, nothing after --", () => {

@@ -71,6 +71,17 @@ describe("gatherChoice", () => {
     expect(gatherChoice(env, project, 100, proc)).toEqual({ found: true, model: "sonnet[1m]", source: "settings" });
   });
 
+  test("a settings file's env block counts as the client's environment", () => {
+    hookChain(100, ["claude", "-p", "hi"], { HOME: env.HOME!, ANTHROPIC_MODEL: "from-process" });
+    const settings = { env: { ANTHROPIC_MODEL: "claude-sonnet-4-5", OTHER: "x" }, model: "opus[1m]" };
+    writeFileSync(join(project, ".claude", "settings.json"), JSON.stringify(settings));
+    expect(gatherChoice(env, project, 100, proc)).toEqual({
+      found: true,
+      model: "claude-sonnet-4-5",
+      source: "client_env",
+    });
+  });
+
   test("a broken settings file or a gone process is no evidence", () => {
     hookChain(100, ["claude"]);
     writeFileSync(join(env.HOME!, ".claude", "settings.json"), "{ not json");
