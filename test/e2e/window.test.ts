@@ -191,3 +191,23 @@ test("interactive with ctx's status line: the bridge's window decides; a later h
   expect(headless).toHaveLength(1);
   expect(headless[0]).toMatchObject({ window_size: 200_000, context_window_source: "remembered" });
 }, 150_000);
+
+test("interactive, no --model, the user's own status line: the client's 1M default, no warning at 150k", async () => {
+  api = await startFakeApi(script([150_000]));
+  sandbox = await makeSandbox({
+    apiUrl: api.url,
+    settings: { statusLine: { type: "command", command: "echo mine" }, hooks: HOOKS },
+  });
+  tmux = await startTmux({ dir: sandbox.tmp, command: [CLAUDE_BIN], env: sandbox.env, cwd: sandbox.project });
+  await tmux.waitFor(/for shortcuts|❯/, 30_000);
+  await tmux.sendText("run a step");
+  const deadline = Date.now() + 30_000;
+  while (api.mainRequests().length < 2 && Date.now() < deadline) await Bun.sleep(100);
+  expect(said(api)).toEqual(["-", "-"]);
+  let s = sessionState(sandbox);
+  while (s.tool_calls < 1 && Date.now() < deadline) {
+    await Bun.sleep(100);
+    s = sessionState(sandbox);
+  }
+  expect(s).toMatchObject({ window_size: 1_000_000, peak_pct: 15, context_window_source: "client_default" });
+}, 90_000);
