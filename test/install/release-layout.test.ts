@@ -17,6 +17,7 @@ import {
   type Sandbox,
   serveTree,
   sharedHostRelease,
+  toolShim,
 } from "./sandbox.ts";
 
 const V = pkg.version;
@@ -29,15 +30,18 @@ const DEFAULT_BASE = /\$\{CTX_RELEASE_BASE:-([^}]+)\}/.exec(INSTALL_SH)?.[1] ?? 
 const CURL_LINES = README.split("\n").filter((l) => /^curl -fsSL https:\/\/\S+\/install\.sh \| sh\b/.test(l));
 const PLAIN = CURL_LINES.find((l) => / \| sh$/.test(l)) ?? "";
 const HOOKS = CURL_LINES.find((l) => l.endsWith("| sh -s -- --hooks")) ?? "";
+/** The server path of `path` under the releases URL of `site`. */
+const releases = (site: string, path: string): string => `/${site}/${DEFAULT_BASE.replace(/^https:\/\//, "")}/${path}`;
 
 let box: Sandbox;
 let server: FileServer;
 let built: string[];
 
-/** Lays out `files` of `from` as the GitHub release v<V> (and the latest one) under `root/<site>/`. */
-function publish(root: string, site: string, from: string, files: string[]): void {
-  const releases = join(root, site, DEFAULT_BASE.replace(/^https:\/\//, ""));
-  for (const dir of [join(releases, "download", `v${V}`), join(releases, "latest", "download")]) {
+/** Lays out `files` of `from` as the GitHub release v<V> (and the latest one unless `latest` is false) in `root/<site>/`. */
+function publish(root: string, site: string, from: string, files: string[], latest = true): void {
+  const base = join(root, site, DEFAULT_BASE.replace(/^https:\/\//, ""));
+  const dirs = [join(base, "download", `v${V}`), ...(latest ? [join(base, "latest", "download")] : [])];
+  for (const dir of dirs) {
     mkdirSync(dir, { recursive: true });
     for (const f of files) copyFileSync(join(from, f), join(dir, f));
   }
@@ -61,7 +65,13 @@ beforeAll(() => {
     bytes[mid] = bytes[mid]! ^ 0xff;
     writeFileSync(path, bytes);
   }
-  server = serveTree(www);
+  // As on github.com: releases/latest/download/<file> answers with a redirect to the newest tag's file.
+  publish(www, "redirecting", release, built, false);
+  server = serveTree(www, (path) =>
+    path.startsWith(releases("redirecting", "latest/download/"))
+      ? path.replace("/latest/download/", `/download/v${V}/`)
+      : undefined,
+  );
 }, 180_000);
 
 afterAll(() => {
@@ -95,8 +105,6 @@ function expectNothingInstalled(u: Sandbox): void {
   expect(existsSync(join(u.home, ".claude"))).toBe(false);
   expect(readdirSync(u.tmp)).toEqual([]);
 }
-
-const releases = (site: string, path: string): string => `/${site}/${DEFAULT_BASE.replace(/^https:\/\//, "")}/${path}`;
 
 test("the README's curl line, install.sh's default and package.json name the same repository", () => {
   expect(PLAIN).toBe("curl -fsSL https://raw.githubusercontent.com/ctx-dev/ctx/main/install.sh | sh");
@@ -155,6 +163,27 @@ describe("the README's curl line against a published release", () => {
     }
   }, 90_000);
 });
+
+test("releases/latest/ as GitHub serves it (a redirect to the tag), with curl and with wget alone", async () => {
+  for (const tool of ["curl", "wget"]) {
+    const u = user("redirecting");
+    try {
+      u.env.PATH = toolShim(join(u.root, "tools"), [tool]);
+      const line = tool === "curl" ? PLAIN : PLAIN.replace("curl -fsSL", "wget -qO-");
+      const r = await runLine(line, u);
+      expect(r.stderr).toContain(`installed ctx ${V}`);
+      expect(r.code).toBe(0);
+      expect(r.requests.slice(1)).toEqual([
+        releases("redirecting", "latest/download/SHA256SUMS"),
+        releases("redirecting", `download/v${V}/SHA256SUMS`),
+        releases("redirecting", `latest/download/${ARCHIVE}`),
+        releases("redirecting", `download/v${V}/${ARCHIVE}`),
+      ]);
+    } finally {
+      u.cleanup();
+    }
+  }
+}, 90_000);
 
 describe("a release install that cannot succeed says why and installs nothing", () => {
   const other = hostTarget() === "linux-arm64" ? "x64" : "arm64";

@@ -124,8 +124,11 @@ export function serveDirs(mounts: Record<string, string>): FileServer {
   return { url: `http://127.0.0.1:${server.port}`, requests, stop: () => server.stop(true) };
 }
 
-/** Serves the files under `root` at their paths (`/a/b/file` → `root/a/b/file`) on 127.0.0.1, on a free port. */
-export function serveTree(root: string): FileServer {
+/**
+ * Serves the files under `root` at their paths (`/a/b/file` → `root/a/b/file`) on 127.0.0.1, on a free port.
+ * `redirect(path)` may name another path to answer with a 302 instead (as GitHub does for `releases/latest/`).
+ */
+export function serveTree(root: string, redirect: (path: string) => string | undefined = () => undefined): FileServer {
   const requests: string[] = [];
   const server = Bun.serve({
     hostname: "127.0.0.1",
@@ -133,6 +136,8 @@ export function serveTree(root: string): FileServer {
     fetch(req) {
       const path = decodeURIComponent(new URL(req.url).pathname);
       requests.push(path);
+      const to = redirect(path);
+      if (to) return new Response(null, { status: 302, headers: { Location: to } });
       const file = join(root, path);
       const isFile = !path.split("/").includes("..") && statSync(file, { throwIfNoEntry: false })?.isFile();
       return isFile ? new Response(Bun.file(file)) : new Response("Not Found", { status: 404 });

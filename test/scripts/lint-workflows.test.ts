@@ -3,7 +3,7 @@
  * workflows pass; a broken one fails with each problem named; only the listed newer runner labels are allowed.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
@@ -113,4 +113,16 @@ test("pinning: a version tag or a full SHA passes; majors, branches and bare nam
     "        uses: actions/checkout",
   ].join("\n");
   expect(unpinnedActions(text, "w.yml").map((f) => f.line)).toEqual([5, 6, 7]);
+});
+
+test("ci.yml runs .ci/run on Linux for every push and pull request", () => {
+  const ci = Bun.YAML.parse(readFileSync(join(REPO, ".github", "workflows", "ci.yml"), "utf8")) as {
+    on: Record<string, unknown>;
+    jobs: Record<string, { "runs-on": string; steps: { run?: string }[] }>;
+  };
+  expect(Object.keys(ci.on).sort()).toEqual(["pull_request", "push"]);
+  expect(ci.on.push).toBeNull(); // every branch and tag
+  const jobs = Object.values(ci.jobs);
+  expect(jobs.map((j) => j["runs-on"])).toEqual(["ubuntu-24.04"]);
+  expect(jobs[0]!.steps.map((s) => s.run)).toContain("bash .ci/run");
 });
