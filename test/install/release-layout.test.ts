@@ -37,7 +37,7 @@ let box: Sandbox;
 let server: FileServer;
 let built: string[];
 
-/** Lays out `files` of `from` as the GitHub release v<V> (and the latest one unless `latest` is false) in `root/<site>/`. */
+/** Lays out `files` of `from` as GitHub release v<V> (and as the latest, unless `latest` is false) in root/<site>. */
 function publish(root: string, site: string, from: string, files: string[], latest = true): void {
   const base = join(root, site, DEFAULT_BASE.replace(/^https:\/\//, ""));
   const dirs = [join(base, "download", `v${V}`), ...(latest ? [join(base, "latest", "download")] : [])];
