@@ -14,7 +14,7 @@ import { sessionTasks } from "../core/summary/tasks.ts";
 import { taskIdFor } from "../core/track/stamp.ts";
 import { initialState, type SessionState } from "../core/track/state.ts";
 import { ensureDir, readJsonFile, unlinkQuiet, withReadFile, writeFileAtomic, writeJsonAtomic } from "../io/fsx.ts";
-import { percentOf, reading, windowFor } from "../core/usage.ts";
+import { reading, windowFor } from "../core/usage.ts";
 import { loadConfig } from "../io/config.ts";
 import { withLock } from "../io/lock.ts";
 import { latestUsage } from "../io/transcript-tail.ts";
