@@ -1,15 +1,14 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { homeDir } from "../core/paths.ts";
 import { parseTwin, type SummaryTwin } from "../core/summary/chain.ts";
 import { parseTaskFile } from "../core/summary/tasks.ts";
-import { isValidTaskId } from "../core/track/stamp.ts";
 import type { TaskItem } from "../core/summary/facts.ts";
 import type { PauseEntry } from "../core/track/pause.ts";
 import { fileStamp } from "../core/track/stamp.ts";
 import { readFileSafe, readJsonFile } from "../io/fsx.ts";
 import { loadState, recordsDir, statePath } from "../io/session-store.ts";
+import { taskListDir } from "../io/task-list.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -18,9 +17,8 @@ type Env = Record<string, string | undefined>;
  * the list is CLAUDE_CODE_TASK_LIST_ID when the session had one, else the session id.
  */
 export function readTaskFiles(env: Env, listId: string): TaskItem[] {
-  if (!isValidTaskId(listId)) return [];
-  const base = env.CLAUDE_CONFIG_DIR?.startsWith("/") ? env.CLAUDE_CONFIG_DIR : join(homeDir(env), ".claude");
-  const dir = join(base, "tasks", listId);
+  const dir = taskListDir(env, listId);
+  if (!dir) return [];
   let names: string[];
   try {
     names = readdirSync(dir)

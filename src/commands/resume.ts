@@ -14,6 +14,7 @@ import { taskOfSummary } from "../core/resume/hook-decision.ts";
 import { isValidTaskId } from "../core/track/stamp.ts";
 import { isValidSessionId } from "../core/session-id.ts";
 import { twinPathOf } from "./finalize-io.ts";
+import { taskListState } from "../io/task-list.ts";
 
 /**
  * `ctx resume`: starts a fresh claude session whose first prompt is the
@@ -40,7 +41,8 @@ async function launch(opts: Exclude<ResumeOptions, { mode: "hook" }>, deps: Deps
   const root = stateRoot(deps.env, projectDir(deps.env, undefined, deps.cwd));
   const file = opts.latest ? latestSummary(root).path : opts.summary!;
   const summary = loadSummaryForCli(file, deps.cwd);
-  const prompt = buildResumePrompt(summary.text, summary.path);
+  const env = chainEnv(summary.path, deps);
+  const prompt = buildResumePrompt(summary.text, summary.path, "prompt", taskListState(env));
   if (opts.mode === "print") {
     deps.stdout(prompt);
     return 0;
@@ -52,7 +54,7 @@ async function launch(opts: Exclude<ResumeOptions, { mode: "hook" }>, deps: Deps
     return 0;
   }
   markConsumed(summary.path, deps);
-  return runInherited(bin, args, chainEnv(summary.path, deps), deps.cwd);
+  return runInherited(bin, args, env, deps.cwd);
 }
 
 /**

@@ -10,6 +10,7 @@ import { isValidSessionId } from "../core/session-id.ts";
 import { loadConfig } from "./config.ts";
 import { pendingPath, readResumeState, resumeTransaction } from "./resume-state.ts";
 import { finalizeLikelyRunning } from "./finalize-pending.ts";
+import { taskListState } from "./task-list.ts";
 import { chainOf, chainSummaryPending, liveChains, type ChainContext } from "./resume-chain.ts";
 import { listSummaries, readSummarySafe } from "./summaries.ts";
 
@@ -68,6 +69,7 @@ async function decide(
     limits,
     load: readSummarySafe,
     chain: ctx.chain,
+    taskList: taskListState(deps.env),
     liveChains:
       !known && (source === "clear" || source === "compact")
         ? liveChains(root, sessionId, deps.now(), cfg["status.stale_after_s"] * 1000)

@@ -5,7 +5,7 @@
 import { isConsumed, markConsumed, type ConsumedVia, type Ledger } from "./ledger.ts";
 import { consumePending, isPendingLive, type RespawnPending } from "./pending.ts";
 import { ageText } from "../status/format.ts";
-import { buildResumePrompt, hasContent, hintText, type PromptVia } from "./prompt.ts";
+import { buildResumePrompt, hasContent, hintText, type PromptVia, type TaskListState } from "./prompt.ts";
 import { newestFirst, type SummaryFile } from "./summaries.ts";
 
 /** Age limits, in ms (`false` = no limit). */
@@ -40,6 +40,8 @@ export interface HookSituation {
   chain?: string;
   /** Task ids of chains with a live session other than this one (for the fallback). */
   liveChains?: ReadonlySet<string>;
+  /** Whether the new session's task list already holds the chain's tasks (see taskListNote). */
+  taskList?: TaskListState;
 }
 
 /** Which rule picked the summary: the respawn hand-over, the chain's own summary, or the no-link fallback. */
@@ -148,7 +150,7 @@ function inject(
   const ledger = markConsumed(s.ledger, name, entry);
   return {
     action: "inject" as const,
-    text: buildResumePrompt(text, path, promptVia),
+    text: buildResumePrompt(text, path, promptVia, s.taskList),
     summary: name,
     via,
     ledger,
