@@ -54,7 +54,7 @@ export interface SummaryTwin {
   files_dropped: number;
   /** Newest first. */
   errors: ChainError[];
-  /** The agent's last messages (at most three), oldest first. */
+  /** The agent's last messages in the chain (at most three), oldest first. */
   decisions: string[];
   /** The newest step that changed something, and the session index it was in. */
   last_step: { text: string; session: number } | null;
@@ -127,7 +127,8 @@ export function mergeChain(prev: SummaryTwin | undefined, part: SessionPart): Su
     files: files.slice(0, MAX_FILES),
     files_dropped: (prev?.files_dropped ?? 0) + f.filesDropped + Math.max(0, files.length - MAX_FILES),
     errors: errors.slice(0, MAX_ERRORS),
-    decisions: f.agentTexts.items.length ? [...f.agentTexts.items] : (prev?.decisions ?? []),
+    // The newest three of the chain: this session's, topped up with the ones before.
+    decisions: [...(prev?.decisions ?? []), ...f.agentTexts.items].slice(-3),
     last_step: step && step.session >= 0 ? step : null,
     written_at: part.writtenAt,
   };
