@@ -4,7 +4,9 @@
  * through three unattended cycles.
  */
 import { afterEach, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { CTX_BIN } from "../helpers/ctx.ts";
+import { ALLOWED_TOOLS, CLAUDE_BIN, hookEntry, makeSandbox, runClaudeP, TEST_MODEL, type Sandbox } from "./claude.ts";
 import {
   allText,
   lastToolResults,
@@ -20,10 +22,12 @@ const GOAL = "GOAL-8841: build the alpaca exporter";
 const KICK = "KICKSTART-5120: continue the work from the summary.";
 let api: FakeApi | undefined;
 let sup: Supervised | undefined;
+let sandbox: Sandbox | undefined;
 afterEach(async () => {
   await sup?.cleanup();
   await api?.stop();
-  api = sup = undefined;
+  sandbox?.cleanup();
+  api = sup = sandbox = undefined;
 });
 
 const isKickstart = (req: LoggedRequest) => lastUserText(req).includes(KICK) && lastToolResults(req).length === 0;
@@ -94,3 +98,85 @@ test("e2e continuity: three unattended respawn cycles keep the goal and every op
   expect(kickReqs[2] && allText(kickReqs[2])).toContain("step-2");
   console.log(`third summary: ${third.length} characters (${summaries[2]})`);
 }, 300_000);
+
+/** Polls the project's summaries until there are `n`; returns them oldest first (by name). */
+async function summariesAtLeast(project: string, n: number): Promise<string[]> {
+  const dir = `${project}/.ctx/sessions`;
+  const list = () =>
+    existsSync(dir) ? [...new Bun.Glob("summary-*.md").scanSync(dir)].sort().map((f) => `${dir}/${f}`) : [];
+  return waitUntil(
+    () => list().length >= n && list(),
+    20_000,
+    () => `summaries: ${list().join(", ")}`,
+  );
+}
+
+test("e2e continuity: ctx resume --latest -- -p twice in a row (headless) carries the chain", async () => {
+  let resumes = 0;
+  const isResume = (req: LoggedRequest) =>
+    lastUserText(req).includes("<previous-session-summary>") && lastToolResults(req).length === 0;
+  const first: Turn[] = [
+    task("Write the parser"),
+    task("Write the exporter"),
+    task("Write the docs"),
+    tool("TaskUpdate", { taskId: "1", status: "completed" }),
+    { content: [{ type: "text", text: "Parser done." }], usage: usageAt(40) },
+  ];
+  api = await startFakeApi((req, i): Turn => {
+    if (isResume(req)) {
+      resumes++;
+      return tool("Bash", { command: `echo resumed-${resumes} > resumed-${resumes}.txt`, description: "step" }, 20);
+    }
+    if (resumes === 0) return first[Math.min(i, first.length - 1)]!;
+    return { content: [{ type: "text", text: `Resumed step ${resumes} done.` }], usage: usageAt(25) };
+  });
+  const hooks: Record<string, object[]> = {};
+  for (const e of ["SessionStart", "UserPromptSubmit", "PostToolUse", "Stop", "SessionEnd"])
+    hooks[e] = hookEntry(`${CTX_BIN} track`, e === "PostToolUse" ? "*" : undefined);
+  hooks.SessionStart = [...hooks.SessionStart!, ...hookEntry(`${CTX_BIN} resume --hook`)];
+  sandbox = await makeSandbox({
+    apiUrl: api.url,
+    settings: { hooks },
+    extraEnv: { CTX_TRACK_FINALIZE_ON_END: "always", CTX_CLAUDE: CLAUDE_BIN },
+  });
+  expect((await runClaudeP(sandbox, GOAL, { timeoutMs: 60_000 })).code).toBe(0);
+  const [s1] = await summariesAtLeast(sandbox.project, 1);
+  const resume = async () => {
+    const passthrough = ["-p", "--model", TEST_MODEL, "--allowedTools", ...ALLOWED_TOOLS, "--output-format", "json"];
+    const p = Bun.spawn([CTX_BIN, "resume", "--latest", "--", ...passthrough], {
+      cwd: sandbox!.project,
+      env: sandbox!.env,
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [out, err, code] = await Promise.all([
+      new Response(p.stdout).text(),
+      new Response(p.stderr).text(),
+      p.exited,
+    ]);
+    expect({ code, err: code === 0 ? "" : `${out}\n${err}` }).toEqual({ code: 0, err: "" });
+  };
+  await resume();
+  const [, s2] = await summariesAtLeast(sandbox.project, 2);
+  await resume();
+  await summariesAtLeast(sandbox.project, 3);
+
+  const resumed = api.mainRequests().filter(isResume);
+  expect(resumed).toHaveLength(2);
+  for (const req of resumed) {
+    const text = allText(req);
+    expect(text).toContain(`> ${GOAL}`);
+    expect(text).toMatch(/- \[ \] #\d+ Write the exporter/);
+    expect(text).toMatch(/- \[ \] #\d+ Write the docs/);
+    expect(text).not.toMatch(/- \[ \] #\d+ Write the parser/);
+  }
+  expect(allText(resumed[1]!)).toContain("resumed-1");
+  // One chain: the same task id in every name, and the resumed session links back to the one it resumed.
+  const chain = (p: string) => /summary-(.+)-\d{8}-\d{6}\.md$/.exec(p)![1];
+  expect(chain(s2!)).toBe(chain(s1!));
+  const twin2 = JSON.parse(readFileSync(s2!.replace(/\.md$/, ".json"), "utf8"));
+  expect(twin2.sessions).toHaveLength(2);
+  const state2 = JSON.parse(readFileSync(`${sandbox.project}/.ctx/state/sessions/${twin2.session_id}.json`, "utf8"));
+  expect(state2.previous_session_id).toBe(twin2.sessions[0]);
+  expect(state2.task_id).toBe(chain(s1!));
+}, 180_000);
