@@ -17,6 +17,7 @@ import {
   type Turn,
 } from "./fake-api.ts";
 import { explain, superviseSession, usageAt, waitUntil, type Supervised } from "./respawn-harness.ts";
+import { startTmux } from "./tmux.ts";
 
 const GOAL = "GOAL-8841: build the alpaca exporter";
 const KICK = "KICKSTART-5120: continue the work from the summary.";
@@ -179,4 +180,65 @@ test("e2e continuity: ctx resume --latest -- -p twice in a row (headless) carrie
   const state2 = JSON.parse(readFileSync(`${sandbox.project}/.ctx/state/sessions/${twin2.session_id}.json`, "utf8"));
   expect(state2.previous_session_id).toBe(twin2.sessions[0]);
   expect(state2.task_id).toBe(chain(s1!));
+}, 180_000);
+
+test("e2e continuity: the same chain through /clear with only the hooks (no supervisor)", async () => {
+  let clears = 0;
+  // A bare "go on" (a continue-style one-liner: never the goal); the hook's context may share its message.
+  const isContinue = (req: LoggedRequest) => /^go on$/m.test(lastUserText(req)) && !lastToolResults(req).length;
+  const first: Turn[] = [
+    task("Write the parser"),
+    task("Write the exporter"),
+    task("Write the docs"),
+    tool("TaskUpdate", { taskId: "1", status: "completed" }),
+    { content: [{ type: "text", text: "Parser done." }], usage: usageAt(40) },
+  ];
+  api = await startFakeApi((req, i): Turn => {
+    if (isContinue(req)) {
+      clears++;
+      return tool("Bash", { command: `echo cleared-${clears} > cleared-${clears}.txt`, description: "step" }, 20);
+    }
+    if (clears === 0) return first[Math.min(i, first.length - 1)]!;
+    return { content: [{ type: "text", text: `Step ${clears} done.` }], usage: usageAt(25) };
+  });
+  const hooks: Record<string, object[]> = {};
+  for (const e of ["SessionStart", "UserPromptSubmit", "PostToolUse", "Stop", "SessionEnd"])
+    hooks[e] = hookEntry(`${CTX_BIN} track`, e === "PostToolUse" ? "*" : undefined);
+  hooks.SessionStart = [...hooks.SessionStart!, ...hookEntry(`${CTX_BIN} resume --hook`)];
+  sandbox = await makeSandbox({
+    apiUrl: api.url,
+    settings: { hooks },
+    extraEnv: { CTX_TRACK_FINALIZE_ON_END: "always" },
+  });
+  const pane = await startTmux({
+    dir: sandbox.tmp,
+    command: [CLAUDE_BIN, "--model", TEST_MODEL, "--allowedTools", ...ALLOWED_TOOLS],
+    env: sandbox.env,
+    cwd: sandbox.project,
+  });
+  try {
+    await pane.waitFor(/for shortcuts|❯/, 30_000);
+    await pane.sendText(GOAL);
+    await pane.waitFor(/Parser done\./, 40_000);
+    for (const n of [1, 2]) {
+      await Bun.sleep(1500); // the turn's Stop hook
+      await pane.sendText("/clear");
+      await Bun.sleep(1500);
+      await pane.sendText("go on");
+      await pane.waitFor(new RegExp(`Step ${n} done\\.`), 40_000);
+    }
+  } finally {
+    await pane.kill();
+  }
+  const fresh = api.mainRequests().filter(isContinue);
+  expect(fresh).toHaveLength(2);
+  for (const req of fresh) {
+    const text = allText(req);
+    // The goal survives the bare "go on" of the session before; every open task, never the completed one.
+    expect(text).toContain(`## Goal\n> ${GOAL}`);
+    expect(text).toMatch(/- \[ \] #\d+ Write the exporter/);
+    expect(text).toMatch(/- \[ \] #\d+ Write the docs/);
+    expect(text).not.toMatch(/- \[ \] #\d+ Write the parser/);
+  }
+  expect(allText(fresh[1]!)).toContain("cleared-1");
 }, 180_000);
