@@ -242,3 +242,46 @@ test("e2e continuity: the same chain through /clear with only the hooks (no supe
   }
   expect(allText(fresh[1]!)).toContain("cleared-1");
 }, 180_000);
+
+test("e2e continuity: interactive, the summary the monitor writes at CRITICAL reports the status line's 78 %", async () => {
+  const step = (n: number, pct: number): Turn => tool("Bash", { command: `echo work-${n}`, description: "work" }, pct);
+  api = await startFakeApi((req, i): Turn => {
+    if (i === 0) return step(0, 60);
+    if (i < 3) return step(i, 78);
+    return { content: [{ type: "text", text: "Stopping here." }], usage: usageAt(78) };
+  });
+  const hooks: Record<string, object[]> = {};
+  for (const e of ["SessionStart", "UserPromptSubmit", "PostToolUse", "Stop"])
+    hooks[e] = hookEntry(`${CTX_BIN} track`, e === "PostToolUse" ? "*" : undefined);
+  hooks.PostToolUse = [...hooks.PostToolUse!, ...hookEntry(`${CTX_BIN} monitor`, "*")];
+  sandbox = await makeSandbox({
+    apiUrl: api.url,
+    settings: { hooks, statusLine: { type: "command", command: `${CTX_BIN} statusline`, padding: 0 } },
+    extraEnv: { NO_COLOR: "1" },
+  });
+  const pane = await startTmux({
+    dir: sandbox.tmp,
+    command: [CLAUDE_BIN, "--model", TEST_MODEL, "--allowedTools", ...ALLOWED_TOOLS],
+    env: sandbox.env,
+    cwd: sandbox.project,
+  });
+  try {
+    await pane.waitFor(/for shortcuts|❯/, 30_000);
+    await pane.sendText(GOAL);
+    await pane.waitFor(/Stopping here\./, 60_000);
+    const [summary] = await summariesAtLeast(sandbox.project, 1);
+    // The background finalize may still be writing the twin's sibling: wait for the record too.
+    await waitUntil(
+      () => existsSync(`${sandbox!.project}/.ctx/sessions/LATEST-SESSION.txt`),
+      20_000,
+      () => "no record",
+    );
+    const text = readFileSync(summary!, "utf8");
+    expect(text).toContain("- Context at handoff: 78% used (156000 / 200000 tokens");
+    expect(text).toContain(`## Goal\n> ${GOAL}`);
+    const record = readFileSync(`${sandbox.project}/.ctx/sessions/LATEST-SESSION.txt`, "utf8").trim();
+    expect(JSON.parse(readFileSync(`${sandbox.project}/.ctx/sessions/${record}`, "utf8")).reason).toBe("critical");
+  } finally {
+    await pane.kill();
+  }
+}, 120_000);
