@@ -1,7 +1,8 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { parseTwin, type SummaryTwin } from "../core/summary/chain.ts";
+import type { SummaryTwin } from "../core/summary/chain.ts";
+import { parseTwin } from "../core/summary/twin.ts";
 import { parseTaskFile } from "../core/summary/tasks.ts";
 import type { TaskItem } from "../core/summary/facts.ts";
 import type { PauseEntry } from "../core/track/pause.ts";

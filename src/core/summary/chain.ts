@@ -3,7 +3,6 @@
  * and the merge that carries a chain forward: each finalize reads the previous
  * twin of its chain and folds its own session into it. Pure.
  */
-import { asObject } from "../json.ts";
 import type { ErrorItem, Facts, TaskItem } from "./facts.ts";
 import { oneLine } from "./ring.ts";
 
@@ -170,50 +169,6 @@ export function mergeTasks(
     else open.push(c);
   }
   return { open: open.slice(0, MAX_TASKS), completed };
-}
-
-/** A twin read back from disk, or undefined when it is not one (fields are checked, not trusted). */
-export function parseTwin(value: unknown): SummaryTwin | undefined {
-  const v = asObject(value);
-  if (!v || v.version !== 1 || typeof v.task_id !== "string" || typeof v.session_id !== "string") return undefined;
-  const strs = (x: unknown) => (Array.isArray(x) ? x.filter((s): s is string => typeof s === "string") : []);
-  const objs = (x: unknown) => (Array.isArray(x) ? x.flatMap((o) => (asObject(o) ? [asObject(o)!] : [])) : []);
-  const s = (x: unknown) => (typeof x === "string" ? x : "");
-  const n = (x: unknown) => (typeof x === "number" && Number.isFinite(x) ? x : 0);
-  const task = (o: Record<string, unknown>): ChainTask => ({
-    id: s(o.id),
-    subject: oneLine(s(o.subject), 160),
-    status: s(o.status) || "pending",
-    list: s(o.list),
-  });
-  const step = asObject(v.last_step);
-  return {
-    version: 1,
-    task_id: v.task_id,
-    session_id: v.session_id,
-    sessions: strs(v.sessions).slice(-MAX_SESSIONS),
-    sessions_dropped: n(v.sessions_dropped),
-    goal: typeof v.goal === "string" ? v.goal : null,
-    latest_request: typeof v.latest_request === "string" ? v.latest_request : null,
-    open_tasks: objs(v.open_tasks)
-      .map(task)
-      .filter((t) => t.subject !== ""),
-    completed_tasks: objs(v.completed_tasks)
-      .map(task)
-      .filter((t) => t.subject !== ""),
-    files: objs(v.files).map((o) => ({ path: s(o.path), ops: s(o.ops), session: n(o.session) })),
-    files_dropped: n(v.files_dropped),
-    errors: objs(v.errors).map((o) => ({
-      tool: s(o.tool),
-      target: s(o.target),
-      message: s(o.message),
-      key: s(o.key),
-      session: n(o.session),
-    })),
-    decisions: strs(v.decisions).slice(-3),
-    last_step: step && typeof step.text === "string" ? { text: step.text, session: n(step.session) } : null,
-    written_at: s(v.written_at),
-  };
 }
 
 /** `path` relative to `project` when inside it (also inside a text such as `Edit /p/a.ts`). */

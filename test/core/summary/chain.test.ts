@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { mergeChain, mergeTasks, parseTwin, type SummaryTwin } from "../../../src/core/summary/chain.ts";
+import { mergeChain, mergeTasks, type SummaryTwin } from "../../../src/core/summary/chain.ts";
+import { parseTwin } from "../../../src/core/summary/twin.ts";
 import { addEntry } from "../../../src/core/summary/collect.ts";
 import { emptyFacts, type Facts } from "../../../src/core/summary/facts.ts";
 import { isMeaningfulCommand, isOwnPrompt } from "../../../src/core/summary/goal.ts";
