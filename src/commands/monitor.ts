@@ -52,6 +52,7 @@ export async function run(_argv: string[], deps: Deps): Promise<void> {
     sessionId: input.session_id,
     transcriptPath: str(input, "transcript_path"),
     level: result.level,
+    reading: result.reading,
   });
 }
 

@@ -6,7 +6,7 @@ import { join } from "../core/pathx.ts";
 import { projectDir, stateRoot, tmpDir, userStateDir } from "../core/paths.ts";
 import { isValidSessionId } from "../core/session-id.ts";
 import { levelMessage, type Thresholds } from "../core/track/levels.ts";
-import { taskIdFor } from "../core/track/stamp.ts";
+import { isValidTaskId, taskIdFor } from "../core/track/stamp.ts";
 import { initialState, type Level, type SessionState } from "../core/track/state.ts";
 import {
   normalizeEvent,
@@ -199,10 +199,29 @@ function prepare(
   if (deps.env.CTX_TEAM?.trim()) s.team = deps.env.CTX_TEAM.trim();
   if (job.event !== "usage" && (s.claude_pid === null || job.event === "SessionStart"))
     s.claude_pid = findClaudePid() ?? s.claude_pid;
-  if (!prev && job.event === "SessionStart" && job.input.source === "clear" && s.claude_pid !== null) {
-    s.previous_session_id = findPreviousSession(root, s.claude_pid, s.session_id, nowMs)?.session_id ?? null;
+  if (!prev && job.event === "SessionStart") {
+    const before = predecessor(job, deps, root, s, nowMs);
+    if (before) {
+      s.previous_session_id = before.session_id;
+      s.task_id = before.task_id; // one chain, one task id
+    }
   }
+  const list = deps.env.CLAUDE_CODE_TASK_LIST_ID;
+  if (job.event !== "usage" && isValidTaskId(list)) s.task_list_id = list;
   return s;
+}
+
+/**
+ * The session a new one continues: after /clear the one the same Claude Code
+ * process ran last; on a startup that `ctx resume` launched, the session it
+ * resumed (`CTX_RESUMED_FROM`, kept only when that session is known here).
+ */
+function predecessor(job: Job, deps: Deps, root: string, s: SessionState, nowMs: number): SessionState | undefined {
+  if (job.input.source === "clear")
+    return s.claude_pid === null ? undefined : findPreviousSession(root, s.claude_pid, s.session_id, nowMs);
+  const from = deps.env.CTX_RESUMED_FROM;
+  if (job.input.source === "compact" || !isValidSessionId(from) || from === s.session_id) return undefined;
+  return loadState(statePath(root, from) ?? "", nowMs);
 }
 
 /** Adds the new API messages' tokens to the per-model totals; returns the deltas for the ledger. */

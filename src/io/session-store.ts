@@ -101,6 +101,7 @@ export function writeIndexEntry(env: Env, root: string, state: SessionState): vo
       writeJsonAtomic(path, {
         version: 1,
         session_id: state.session_id,
+        task_id: state.task_id,
         project: state.project,
         root,
         state_path: statePath(root, state.session_id),

@@ -62,9 +62,9 @@ describe("ctx status", () => {
     const r = await status([]);
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split("\n");
-    expect(lines[0]).toMatch(/^PROJECT\s+SESSION\s+MODEL\s+USED\s+TOKENS\s+LEVEL\s+STATE\s+UPDATED$/);
+    expect(lines[0]).toMatch(/^PROJECT\s+SESSION\s+TASK\s+MODEL\s+USED\s+TOKENS\s+LEVEL\s+STATE\s+UPDATED$/);
     expect(lines[1]).toMatch(
-      /^\/work\/beta\s+bbbbbbbb\s+claude-sonnet-4-5\s+█████████░ {2}91%\s+182k\/200k\s+auto_pause\s+paused,respawn:watching\s+10s ago$/,
+      /^\/work\/beta\s+bbbbbbbb\s+-\s+claude-sonnet-4-5\s+█████████░ {2}91%\s+182k\/200k\s+auto_pause\s+paused,respawn:watching\s+10s ago$/,
     );
     expect(lines[2]).toMatch(/^\/work\/alpha\s+aaaaaaaa\s+.*42%\s+84k\/200k\s+ok\s+-\s+5s ago$/);
     expect(lines[3]).toBe("1 stale session hidden (--all shows it)");

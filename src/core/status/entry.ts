@@ -9,6 +9,8 @@ import { isValidSessionId } from "../session-id.ts";
 export interface IndexEntry {
   /** The session id (also the file name). */
   session_id: string;
+  /** The chain's task id (tells two sessions of one project apart), or "" when the entry has none. */
+  task_id: string;
   /** Absolute project directory. */
   project: string;
   /** The project's state root (`<project>/.ctx` or CTX_DIR). */
@@ -47,6 +49,7 @@ export function parseIndexEntry(value: unknown, fileSessionId?: string): IndexEn
   const thr = r.threshold_reached;
   return {
     session_id: sid,
+    task_id: text(r.task_id),
     project: text(r.project),
     root: text(r.root),
     state_path: text(r.state_path),

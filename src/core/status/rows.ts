@@ -18,6 +18,8 @@ export interface LevelThresholds {
 /** One session as shown. */
 export interface StatusRow {
   session_id: string;
+  /** The chain's task id, or "" when unknown. */
+  task_id: string;
   project: string;
   model: string;
   used_pct: number | null;
@@ -76,6 +78,7 @@ export function toRow(
   const age = Number.isFinite(e.updated_ms) ? Math.max(0, Math.floor((nowMs - e.updated_ms) / 1000)) : null;
   return {
     session_id: e.session_id,
+    task_id: e.task_id,
     project: e.project,
     model: e.model,
     used_pct: e.used_pct,

@@ -73,14 +73,16 @@ export interface SessionState {
   last_stop_at: string | null;
   /** The Claude Code process (same across /clear). */
   claude_pid: number | null;
-  /** The session this one replaced after /clear. */
+  /** The session this one continues: the one a /clear replaced, or the one `ctx resume` resumed. */
   previous_session_id: string | null;
   /** The session that replaced this one after /clear. */
   next_session_id: string | null;
   /** Compactions seen (PreCompact events). */
   compactions: number;
-  /** CTX_TASK_ID, else the session id. */
+  /** The chain's task id: inherited from the previous session, else CTX_TASK_ID, else `chain-<first 8 of the session id>`. */
   task_id: string;
+  /** CLAUDE_CODE_TASK_LIST_ID of the client when set (its task list is `~/.claude/tasks/<id>/`), else null. */
+  task_list_id: string | null;
   /** CTX_TEAM when the session was tracked or finalized with it, else null. */
   team: string | null;
   /** Compaction event waiting for its tokens-after, if any. */
@@ -124,6 +126,7 @@ export function initialState(sessionId: string, project: string, taskId: string,
     next_session_id: null,
     compactions: 0,
     task_id: taskId,
+    task_list_id: null,
     team: null,
     pending_compaction: null,
     pause_started_at: null,
