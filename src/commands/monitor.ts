@@ -52,6 +52,7 @@ export async function run(_argv: string[], deps: Deps): Promise<void> {
     sessionId: input.session_id,
     transcriptPath: str(input, "transcript_path"),
     level: result.level,
+    reading: result.reading,
   });
 }
 
@@ -69,11 +70,14 @@ export function monitor(input: Record<string, unknown>, deps: Deps): MonitorResu
   // shows up (transcripts turned off), remember that and stop waiting for it on every tool call.
   const noTranscript = sessionFile(join(root, "state", "monitor"), sessionId, ".no-transcript")!;
   if (wait) wait.waitMissing = () => mtimeMs(noTranscript) === undefined; // only asked without a fresh bridge
-  const reading = currentReading(deps.env, now, cfg, sessionId, str(input, "transcript_path"), wait);
+  const reading = currentReading(deps.env, now, cfg, sessionId, str(input, "transcript_path"), wait, { root, project });
   if (wait?.outcome === "missing" && mtimeMs(noTranscript) === undefined) markNoTranscript(root, noTranscript);
   if (!reading) return {};
   const level = monitorLevel(reading.remainingPct, cfg["monitor.warning_remaining"], cfg["monitor.critical_remaining"]);
-  debug(deps, `monitor: ${reading.usedPct}% used (${reading.source}), level ${level}`);
+  debug(
+    deps,
+    `monitor: ${reading.usedPct}% used (${reading.source}), window ${reading.windowSize} (${reading.windowSource}), level ${level}`,
+  );
   let fire: boolean;
   try {
     fire = step(root, sessionId, level, cfg, now);

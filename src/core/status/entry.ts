@@ -10,6 +10,8 @@ import { count, percentage } from "../usage.ts";
 export interface IndexEntry {
   /** The session id (also the file name). */
   session_id: string;
+  /** The chain's task id (tells two sessions of one project apart), or "" when the entry has none. */
+  task_id: string;
   /** Absolute project directory. */
   project: string;
   /** The project's state root (`<project>/.ctx` or CTX_DIR). */
@@ -24,6 +26,8 @@ export interface IndexEntry {
   used_tokens: number | null;
   /** Context window in tokens, or null. */
   window_size: number | null;
+  /** Where the window came from (statusline, remembered, client_args, …), or "" when the entry does not say. */
+  context_window_source: string;
   /** The level reached (caution, warning, auto_pause, critical), null below caution, undefined when the entry does not say. */
   threshold_reached: string | null | undefined;
   /** True once auto-pause captures actions. */
@@ -46,6 +50,7 @@ export function parseIndexEntry(value: unknown, fileSessionId?: string): IndexEn
   const thr = r.threshold_reached;
   return {
     session_id: sid,
+    task_id: text(r.task_id),
     project: text(r.project),
     root: text(r.root),
     state_path: text(r.state_path),
@@ -53,6 +58,7 @@ export function parseIndexEntry(value: unknown, fileSessionId?: string): IndexEn
     used_pct: percentage(r.used_pct) ?? null,
     used_tokens: tokens(r.used_tokens),
     window_size: tokens(r.window_size),
+    context_window_source: /^[a-z_]{1,32}$/.test(text(r.context_window_source)) ? text(r.context_window_source) : "",
     threshold_reached: typeof thr === "string" ? thr : thr === null ? null : undefined,
     auto_pause_active: r.auto_pause_active === true,
     respawn: r.respawn ?? null,
