@@ -7,7 +7,8 @@ import { parseTaskFile } from "../core/summary/tasks.ts";
 import type { TaskItem } from "../core/summary/facts.ts";
 import type { PauseEntry } from "../core/track/pause.ts";
 import { fileStamp } from "../core/track/stamp.ts";
-import { readFileSafe, readJsonFile } from "../io/fsx.ts";
+import { closeQuiet, readFileSafe, readJsonFile } from "../io/fsx.ts";
+import { sys, type SysError } from "../io/sys.ts";
 import { loadState, recordsDir, statePath } from "../io/session-store.ts";
 import { taskListDir } from "../io/task-list.ts";
 
@@ -90,17 +91,39 @@ export function gitStatus(dir: string): string[] | null {
 
 /**
  * The stamp for a new record: now, moved on by a second while another session
- * already holds `session-<stamp>.json`.
+ * already holds `session-<stamp>.json`. The name is claimed by creating it
+ * exclusively, so parallel finalizes never share (and overwrite) one record.
  */
 export function freeStamp(dir: string, sessionId: string, nowMs: number): string {
   for (let i = 0; i < 600; i++) {
     const stamp = fileStamp(nowMs + i * 1000);
     const path = join(dir, `session-${stamp}.json`);
-    if (!existsSync(path)) return stamp;
+    if (claim(path, sessionId)) return stamp;
     const read = readJsonFile<{ session_id?: unknown }>(path, { maxBytes: 4 * 1024 * 1024 });
     if (read.status === "ok" && read.value?.session_id === sessionId) return stamp;
   }
   return fileStamp(nowMs);
+}
+
+/**
+ * Claims a record name for `sessionId` by creating it exclusively (O_EXCL): of
+ * several finalizes running at once, exactly one gets each name. The placeholder
+ * names the session until the record is written over it. False when taken.
+ */
+function claim(path: string, sessionId: string): boolean {
+  let fd: number;
+  try {
+    fd = sys().openExclusive(path, 0o600);
+  } catch (err) {
+    if ((err as SysError).code === "EEXIST") return false;
+    throw err;
+  }
+  try {
+    sys().writeAll(fd, Buffer.from(`${JSON.stringify({ version: 1, session_id: sessionId })}\n`));
+  } finally {
+    closeQuiet(fd);
+  }
+  return true;
 }
 
 /** The pause log's entries: how many, and the newest `keep` parsed ones. */

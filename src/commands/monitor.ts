@@ -1,4 +1,4 @@
-import { dirname, join } from "../core/pathx.ts";
+import { join } from "../core/pathx.ts";
 import type { Config } from "../core/config-schema.ts";
 import {
   debounceStep,
@@ -13,8 +13,8 @@ import { finalizeMarker, projectDir, sessionFile, stateRoot } from "../core/path
 import { isValidSessionId } from "../core/session-id.ts";
 import { monitorLevel } from "../core/usage.ts";
 import { envConfig, loadConfig } from "../io/config.ts";
-import { ensureDir, mtimeMs, unlinkQuiet, writeFileAtomic, writeJsonAtomic } from "../io/fsx.ts";
-import { withLock } from "../io/lock.ts";
+import { ensureDirUnder, mtimeMs, unlinkQuiet, writeFileAtomic, writeJsonAtomic } from "../io/fsx.ts";
+import { LockTimeout, withLock } from "../io/lock.ts";
 import { readState } from "../io/state-file.ts";
 import { currentReading, hookWait, type SourcedReading } from "../io/usage-source.ts";
 
@@ -71,14 +71,24 @@ export function monitor(input: Record<string, unknown>, deps: Deps): MonitorResu
   const noTranscript = sessionFile(join(root, "state", "monitor"), sessionId, ".no-transcript")!;
   if (wait) wait.waitMissing = () => mtimeMs(noTranscript) === undefined; // only asked without a fresh bridge
   const reading = currentReading(deps.env, now, cfg, sessionId, str(input, "transcript_path"), wait, { root, project });
-  if (wait?.outcome === "missing" && mtimeMs(noTranscript) === undefined) markNoTranscript(noTranscript);
+  if (wait?.outcome === "missing" && mtimeMs(noTranscript) === undefined) markNoTranscript(root, noTranscript);
   if (!reading) return {};
   const level = monitorLevel(reading.remainingPct, cfg["monitor.warning_remaining"], cfg["monitor.critical_remaining"]);
   debug(
     deps,
     `monitor: ${reading.usedPct}% used (${reading.source}), window ${reading.windowSize} (${reading.windowSource}), level ${level}`,
   );
-  const fire = step(root, sessionId, level, cfg, now);
+  let fire: boolean;
+  try {
+    fire = step(root, sessionId, level, cfg, now);
+  } catch (err) {
+    // The debounce cannot be kept (read-only, full disk, a symlinked root): warn every time rather than never.
+    // A lock still held when the wait ends is another monitor call of the same moment (a planted or stale lock
+    // is broken at once): that call decides, so this one stays quiet and the count stays exact.
+    const busy = err instanceof LockTimeout;
+    debug(deps, `monitor: debounce not ${busy ? "reached" : "written"} (${(err as Error).message})`);
+    fire = !busy;
+  }
   if (!fire || level === "ok") return { reading, level };
   const text = warningText(level, reading.usedPct, reading.remainingPct);
   return { reading, level, output: { hookSpecificOutput: { hookEventName: event, additionalContext: text } } };
@@ -86,9 +96,9 @@ export function monitor(input: Record<string, unknown>, deps: Deps): MonitorResu
 
 // --- internal ---
 
-function markNoTranscript(path: string): void {
+function markNoTranscript(root: string, path: string): void {
   try {
-    ensureDir(dirname(path));
+    ensureDirUnder(root, "state/monitor");
     writeFileAtomic(path, "", 0o600);
   } catch {
     // a read-only state directory: we will wait again next time, nothing worse
@@ -110,7 +120,7 @@ function step(
     unlinkQuiet(path);
     return false;
   }
-  ensureDir(dir);
+  ensureDirUnder(root, "state/monitor");
   return withLock(`${path}.lock`, () => {
     // A corrupt state is kept aside as <file>.corrupt-<ms> and the debounce starts over.
     const prev: MonitorState = readState(path, parseMonitorState, now) ?? initialMonitorState(now);

@@ -39,7 +39,7 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
 
 async function launch(opts: Exclude<ResumeOptions, { mode: "hook" }>, deps: Deps): Promise<number> {
   const root = stateRoot(deps.env, projectDir(deps.env, undefined, deps.cwd));
-  const file = opts.latest ? latestSummary(root).path : opts.summary!;
+  const file = opts.latest ? latestSummary(root, deps.now()).path : opts.summary!;
   const summary = loadSummaryForCli(file, deps.cwd);
   const env = chainEnv(summary.path, deps);
   const prompt = buildResumePrompt(summary.text, summary.path, "prompt", taskListState(env));

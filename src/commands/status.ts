@@ -48,7 +48,7 @@ export function statusView(opts: StatusOptions, cfg: Config, deps: Pick<Deps, "e
     auto_pause: cfg["track.auto_pause"],
     critical: cfg["track.critical"],
   };
-  const rows = readIndex(deps.env).map((s) =>
+  const rows = readIndex(deps.env, now).map((s) =>
     toRow(s.entry, now, cfg["status.stale_after_s"], thresholds, s.ended, s.supervisor),
   );
   const projects = opts.project === undefined ? undefined : spellings(opts.project, deps.cwd);

@@ -3,7 +3,17 @@
  * settings files are, reading them (following the user's own symlink, as a
  * dotfiles manager would set up), timestamped backups and atomic writes.
  */
-import { closeSync, constants, openSync, realpathSync, statSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  lstatSync,
+  openSync,
+  readlinkSync,
+  realpathSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { CtxError } from "../core/deps.ts";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import type { Agent } from "../core/settings/entries.ts";
 import { homeDir } from "../core/paths.ts";
@@ -40,8 +50,26 @@ export function readSettingsText(path: string): SettingsText {
   let realPath = path;
   try {
     realPath = realpathSync(path);
-  } catch {
-    return { path, realPath: path, exists: false, text: "", mode: 0o644 };
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" && !isLink(path)) {
+      // No file yet: it goes into the real directory (~/.claude may itself be a dotfiles link).
+      let dir = dirname(path);
+      try {
+        dir = realpathSync(dir);
+      } catch {
+        // not there yet: created on write
+      }
+      return { path, realPath: join(dir, basename(path)), exists: false, text: "", mode: 0o644 };
+    }
+    // A dangling or looping symlink (a dotfiles link whose target is gone): replacing it would lose the link.
+    if (code === "ENOENT" || code === "ELOOP")
+      throw new CtxError(
+        1,
+        `${path} is a symlink that ${code === "ELOOP" ? "loops" : "points to nothing"} (-> ${linkTarget(path)}); not changing it`,
+        "fix the link (or remove it) and run the command again",
+      );
+    throw err;
   }
   const st = statSync(realPath);
   if (!st.isFile()) throw new Error(`${path} is not a regular file`);
@@ -94,6 +122,22 @@ export function selfBinary(): string | undefined {
 }
 
 // --- internal ---
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+function linkTarget(path: string): string {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return "?";
+  }
+}
 
 /** The project whose settings `--project` edits: `CLAUDE_PROJECT_DIR`, else the enclosing git checkout, else `cwd`. */
 export function projectRoot(env: Env, cwd: string): string {

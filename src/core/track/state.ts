@@ -3,6 +3,7 @@
  * Pure: no I/O, no clock.
  */
 import type { WindowSource } from "../window.ts";
+import { count, percentage } from "../usage.ts";
 
 /** Token totals of one model, each API message counted once. */
 export interface ModelTotals {
@@ -149,7 +150,11 @@ export function parseState(value: unknown): SessionState | undefined {
   );
   const out = { ...base, ...v } as SessionState;
   if (!out.models || typeof out.models !== "object") out.models = {};
-  if (typeof out.tool_calls !== "number") out.tool_calls = 0;
+  // Figures from the file are checked like any input: absurd ones (1e308, negative) read as 0.
+  for (const k of ["tool_calls", "compactions", "used_tokens", "peak_tokens", "window_size"] as const)
+    out[k] = count(out[k]);
+  out.used_pct = Math.round(percentage(out.used_pct) ?? 0);
+  out.peak_pct = Math.round(percentage(out.peak_pct) ?? 0);
   return out;
 }
 
