@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { SummaryTwin } from "../core/summary/chain.ts";
-import { parseTwin } from "../core/summary/twin.ts";
+import { parseTwin, twinPathOf } from "../core/summary/twin.ts";
 import { parseTaskFile } from "../core/summary/tasks.ts";
 import type { TaskItem } from "../core/summary/facts.ts";
 import type { PauseEntry } from "../core/track/pause.ts";
@@ -45,11 +45,6 @@ export function sessionChain(root: string, sessionId: string, nowMs: number): st
     current = loadState(statePath(root, current.previous_session_id) ?? "", nowMs);
   }
   return chain;
-}
-
-/** The machine-readable twin of a summary: the same name with `.json`. */
-export function twinPathOf(summaryPath: string): string {
-  return summaryPath.replace(/\.md$/, ".json");
 }
 
 /**

@@ -28,15 +28,8 @@ import { latestUsage } from "../io/transcript-tail.ts";
 import { sessionWindow } from "../io/usage-source.ts";
 import { loadState, pauseLogPath, recordsDir, statePath, updateStateOnly } from "../io/session-store.ts";
 import { streamEntries } from "../io/transcript-stream.ts";
-import {
-  freeStamp,
-  gitStatus,
-  previousTwin,
-  readPauseLog,
-  readTaskFiles,
-  sessionChain,
-  twinPathOf,
-} from "./finalize-io.ts";
+import { freeStamp, gitStatus, previousTwin, readPauseLog, readTaskFiles, sessionChain } from "./finalize-io.ts";
+import { twinPathOf } from "../core/summary/twin.ts";
 import { type FloorReading, usageFor } from "./finalize-usage.ts";
 
 export { finalizeOnCritical, startFinalize } from "./finalize-spawn.ts";

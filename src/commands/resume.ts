@@ -9,11 +9,10 @@ import { markConsumedByCli } from "../io/resume-state.ts";
 import { latestSummary, loadSummaryForCli } from "../io/summaries.ts";
 import { resumeHook } from "../io/resume-hook.ts";
 import { readJsonFile } from "../io/fsx.ts";
-import { parseTwin } from "../core/summary/twin.ts";
+import { parseTwin, twinPathOf } from "../core/summary/twin.ts";
 import { taskOfSummary } from "../core/resume/hook-decision.ts";
 import { isValidTaskId } from "../core/track/stamp.ts";
 import { isValidSessionId } from "../core/session-id.ts";
-import { twinPathOf } from "./finalize-io.ts";
 import { taskListState } from "../io/task-list.ts";
 
 /**
