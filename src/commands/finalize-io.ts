@@ -3,12 +3,15 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { homeDir } from "../core/paths.ts";
 import { isValidSessionId } from "../core/session-id.ts";
+import { addSubagentEntry, emptySubagentWork, type SubagentWork } from "../core/summary/subagents.ts";
+import { subagentDir } from "../core/subagent.ts";
 import { parseTaskFile } from "../core/summary/tasks.ts";
 import type { TaskItem } from "../core/summary/facts.ts";
 import type { PauseEntry } from "../core/track/pause.ts";
 import { fileStamp } from "../core/track/stamp.ts";
 import { readFileSafe, readJsonFile } from "../io/fsx.ts";
 import { loadState, recordsDir, statePath } from "../io/session-store.ts";
+import { streamEntries } from "../io/transcript-stream.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -103,4 +106,22 @@ export function readPauseLog(
     }
   });
   return { text, count: lines.length, recent };
+}
+
+/** What the session's subagents did: their transcripts beside the parent's (at most 200 of them). */
+export function readSubagentWork(transcriptPath: string | undefined, sessionId: string): SubagentWork {
+  const work = emptySubagentWork();
+  const dir = subagentDir(transcriptPath, sessionId);
+  if (!dir) return work;
+  let names: string[];
+  try {
+    names = readdirSync(dir)
+      .filter((n) => /^agent-[A-Za-z0-9_-]{1,128}\.jsonl$/.test(n))
+      .sort()
+      .slice(0, 200);
+  } catch {
+    return work;
+  }
+  for (const name of names) if (streamEntries(join(dir, name), (e) => addSubagentEntry(work, e))) work.runs += 1;
+  return work;
 }

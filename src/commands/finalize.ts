@@ -18,7 +18,16 @@ import { withLock } from "../io/lock.ts";
 import { latestUsage } from "../io/transcript-tail.ts";
 import { loadState, pauseLogPath, recordsDir, statePath, updateStateOnly } from "../io/session-store.ts";
 import { streamEntries } from "../io/transcript-stream.ts";
-import { earlierSummaries, freeStamp, gitStatus, readPauseLog, readTaskFiles, sessionChain } from "./finalize-io.ts";
+import { subagentLine } from "../core/summary/subagents.ts";
+import {
+  earlierSummaries,
+  freeStamp,
+  gitStatus,
+  readPauseLog,
+  readSubagentWork,
+  readTaskFiles,
+  sessionChain,
+} from "./finalize-io.ts";
 
 export { finalizeOnCritical, startFinalize } from "./finalize-spawn.ts";
 
@@ -124,6 +133,7 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
     generatedAt: iso,
     transcriptPath: transcript ?? null,
     gitStatus: gitStatus(state.project),
+    subagentLine: subagentLine(readSubagentWork(transcript, state.session_id), state.subagent_tool_calls),
   });
   writeFileAtomic(summaryPath, summary, 0o644);
   const incrementalPath = archivePause(

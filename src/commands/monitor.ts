@@ -11,12 +11,13 @@ import { debug, type Deps } from "../core/deps.ts";
 import { parseHookInput, str } from "../core/hook-input.ts";
 import { finalizeMarker, projectDir, sessionFile, stateRoot } from "../core/paths.ts";
 import { isValidSessionId } from "../core/session-id.ts";
+import { subagentOf, subagentTranscript } from "../core/subagent.ts";
 import { monitorLevel } from "../core/usage.ts";
 import { envConfig, loadConfig } from "../io/config.ts";
 import { ensureDir, mtimeMs, unlinkQuiet, writeFileAtomic, writeJsonAtomic } from "../io/fsx.ts";
 import { withLock } from "../io/lock.ts";
 import { readState } from "../io/state-file.ts";
-import { currentReading, hookWait, type SourcedReading } from "../io/usage-source.ts";
+import { currentReading, hookWait, subagentReading, type SourcedReading } from "../io/usage-source.ts";
 
 /** Events after which the monitor speaks: Claude Code's and Gemini CLI's. */
 export const MONITOR_EVENTS = new Set(["PostToolUse", "PostToolUseFailure", "AfterTool"]);
@@ -25,6 +26,8 @@ export const MONITOR_EVENTS = new Set(["PostToolUse", "PostToolUseFailure", "Aft
 export interface MonitorResult {
   reading?: SourcedReading;
   level?: "ok" | "warning" | "critical";
+  /** The subagent whose own context was judged (its tool call carried `agent_id`). */
+  agentId?: string;
   /** The hook output, when a warning fires. */
   output?: { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
 }
@@ -41,6 +44,8 @@ export async function run(_argv: string[], deps: Deps): Promise<void> {
   const input = parseHookInput(stdin.text);
   const result = monitor(input, deps);
   if (result.output) deps.stdout(`${JSON.stringify(result.output)}\n`);
+  // A subagent's level is about its own window: the parent's finalize crossing is not its business.
+  if (subagentOf(input) !== undefined) return;
   // At CRITICAL, write the handoff summary in the background (once per crossing);
   // below it, forget the crossing. The spawning code loads only when needed.
   if (!result.level || !isValidSessionId(input.session_id)) return;
@@ -64,6 +69,8 @@ export function monitor(input: Record<string, unknown>, deps: Deps): MonitorResu
   const cfg = loadConfig(deps, project);
   const now = deps.now();
   const root = stateRoot(deps.env, project);
+  const agentId = subagentOf(input);
+  if (agentId !== undefined) return agentId ? judgeSubagent(input, event, sessionId, agentId, root, cfg, now) : {};
   const wait = hookWait(input, cfg["monitor.transcript_wait_ms"], deps.now);
   // A session's first hook may run before its transcript exists: wait for it once; if it never
   // shows up (transcripts turned off), remember that and stop waiting for it on every tool call.
@@ -74,13 +81,41 @@ export function monitor(input: Record<string, unknown>, deps: Deps): MonitorResu
   if (!reading) return {};
   const level = monitorLevel(reading.remainingPct, cfg["monitor.warning_remaining"], cfg["monitor.critical_remaining"]);
   debug(deps, `monitor: ${reading.usedPct}% used (${reading.source}), level ${level}`);
-  const fire = step(root, sessionId, level, cfg, now);
+  const fire = step(sessionFile(join(root, "state", "monitor"), sessionId)!, level, cfg, now);
   if (!fire || level === "ok") return { reading, level };
   const text = warningText(level, reading.usedPct, reading.remainingPct);
   return { reading, level, output: { hookSpecificOutput: { hookEventName: event, additionalContext: text } } };
 }
 
 // --- internal ---
+
+/**
+ * A tool call inside a subagent: judged by the subagent's own transcript and
+ * window, debounced per agent (`<session>.agent-<id>.json`), never by the
+ * parent's figures and without waiting on any file.
+ */
+function judgeSubagent(
+  input: Record<string, unknown>,
+  event: string,
+  sessionId: string,
+  agentId: string,
+  root: string,
+  cfg: Config,
+  now: number,
+): MonitorResult {
+  const reading = subagentReading(cfg, subagentTranscript(str(input, "transcript_path"), sessionId, agentId));
+  if (!reading) return { agentId };
+  const level = monitorLevel(reading.remainingPct, cfg["monitor.warning_remaining"], cfg["monitor.critical_remaining"]);
+  const path = sessionFile(join(root, "state", "monitor"), sessionId, `.agent-${agentId}.json`)!;
+  if (!step(path, level, cfg, now) || level === "ok") return { reading, level, agentId };
+  const text = warningText(level, reading.usedPct, reading.remainingPct);
+  return {
+    reading,
+    level,
+    agentId,
+    output: { hookSpecificOutput: { hookEventName: event, additionalContext: text } },
+  };
+}
 
 function markNoTranscript(path: string): void {
   try {
@@ -91,16 +126,9 @@ function markNoTranscript(path: string): void {
   }
 }
 
-/** Runs the debounce under the session's lock, so parallel tool calls count exactly. */
-function step(
-  root: string,
-  sessionId: string,
-  level: "ok" | "warning" | "critical",
-  cfg: Config,
-  now: number,
-): boolean {
-  const dir = join(root, "state", "monitor");
-  const path = sessionFile(dir, sessionId)!;
+/** Runs the debounce of one state file (a session's or a subagent's) under its lock, so parallel tool calls count exactly. */
+function step(path: string, level: "ok" | "warning" | "critical", cfg: Config, now: number): boolean {
+  const dir = dirname(path);
   if (level === "ok") {
     // Usage is back below the warning level: forget the debounce (no lock needed to delete).
     unlinkQuiet(path);

@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { join } from "../core/pathx.ts";
 import { addToLedger, parseLedger, type Ledger } from "../core/track/ledger.ts";
 import { eventStamp } from "../core/track/stamp.ts";
 import type { ModelTotals, SessionState } from "../core/track/state.ts";

@@ -1,5 +1,5 @@
 import { closeSync, constants, openSync, readdirSync, writeSync } from "node:fs";
-import { join } from "node:path";
+import { join } from "../core/pathx.ts";
 import { sessionFile, userStateDir } from "../core/paths.ts";
 import { isValidSessionId } from "../core/session-id.ts";
 import type { PauseEntry } from "../core/track/pause.ts";

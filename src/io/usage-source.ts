@@ -32,7 +32,7 @@ export function hookWait(input: Record<string, unknown>, ms: number, now: () => 
 
 /** A context reading with where it came from. */
 export interface SourcedReading extends ContextReading {
-  source: "bridge" | "transcript";
+  source: "bridge" | "transcript" | "subagent";
   model?: string;
 }
 
@@ -72,4 +72,17 @@ export function currentReading(
     bridge?.context_window_size ||
     windowFor(tail.model ?? bridge?.model ?? undefined, tail.usedTokens, cfg["context.window_size"]);
   return { source: "transcript", ...reading(tail.usedTokens, size), model: tail.model };
+}
+
+/**
+ * The context usage of a subagent: the latest usage in its own transcript
+ * (all sidechain lines), in the window of its own model. Never the bridge or
+ * the parent's transcript (they are the parent's figures), and no wait: the
+ * hook answers from what the file holds now.
+ */
+export function subagentReading(cfg: Config, path: string | undefined): SourcedReading | undefined {
+  const tail = path ? latestUsage(path, cfg["monitor.tail_bytes"], true) : undefined;
+  if (!tail) return undefined;
+  const size = windowFor(tail.model, tail.usedTokens, cfg["context.window_size"]);
+  return { source: "subagent", ...reading(tail.usedTokens, size), model: tail.model };
 }

@@ -26,6 +26,8 @@ export interface SummaryInput {
   transcriptPath: string | null;
   /** `git status --short` lines, or null outside a repository. */
   gitStatus: string[] | null;
+  /** The one line about subagent work (see subagentLine), or null/absent for none. */
+  subagentLine?: string | null;
 }
 
 /** Most characters the summary may take (~2,000 tokens). */
@@ -81,6 +83,7 @@ function renderWith(s: SummaryInput, limit: number): string {
       "completed tasks",
     ),
     `- ${f.toolResults} tool calls: ${f.successes} succeeded, ${f.errors.total} failed; ${f.files.size + f.filesDropped} files changed; ${f.commands.total} commands; ${f.userRequests} user messages`,
+    ...(s.subagentLine ? [s.subagentLine] : []),
     ...(f.lastAgentText ? [`- Agent's latest message: ${oneLine(f.lastAgentText, 300)}`] : []),
     "",
     "## Files modified",

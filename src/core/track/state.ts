@@ -52,8 +52,10 @@ export interface SessionState {
   peak_pct: number;
   /** Per-model totals for cost. */
   models: Record<string, ModelTotals>;
-  /** PostToolUse + PostToolUseFailure events seen. */
+  /** PostToolUse + PostToolUseFailure events of the main agent. */
   tool_calls: number;
+  /** PostToolUse + PostToolUseFailure events of tools run inside subagents (hooks with `agent_id`). */
+  subagent_tool_calls: number;
   /** The highest level the current usage is at (null below caution). */
   threshold_reached: Level | null;
   /** True from the auto_pause level on: actions go to ACTIVE-PAUSE-<sid>.jsonl. */
@@ -106,6 +108,7 @@ export function initialState(sessionId: string, project: string, taskId: string,
     peak_pct: 0,
     models: {},
     tool_calls: 0,
+    subagent_tool_calls: 0,
     threshold_reached: null,
     auto_pause_active: false,
     started_at: iso,
@@ -140,6 +143,7 @@ export function parseState(value: unknown): SessionState | undefined {
   const out = { ...base, ...v } as SessionState;
   if (!out.models || typeof out.models !== "object") out.models = {};
   if (typeof out.tool_calls !== "number") out.tool_calls = 0;
+  if (typeof out.subagent_tool_calls !== "number") out.subagent_tool_calls = 0;
   return out;
 }
 

@@ -47,7 +47,11 @@ export const TOOL_EVENTS = new Set(["PostToolUse", "PostToolUseFailure"]);
 export function trackStep(prev: SessionState, ev: TrackEvent, t: Thresholds, onEnd: FinalizeOnEnd): StepResult {
   const s: SessionState = { ...prev, models: prev.models, updated_at: ev.iso, last_event: ev.event };
   const out: StepResult = { state: s, report: null, pause: [], finalize: false };
-  if (TOOL_EVENTS.has(ev.event)) s.tool_calls += 1;
+  if (TOOL_EVENTS.has(ev.event)) {
+    // A tool run inside a subagent (its hook carries agent_id) is counted apart from the main agent's.
+    if (ev.input.agent_id !== undefined && ev.input.agent_id !== null) s.subagent_tool_calls += 1;
+    else s.tool_calls += 1;
+  }
   if (ev.event === "Stop") s.last_stop_at = ev.iso;
   if (ev.reading) applyReading(s, ev, t, out);
   const item = pauseItem(ev.event, ev.input);

@@ -108,3 +108,17 @@ describe("normalizeEvent()", () => {
     expect(normalizeEvent("Stop", input).input).toBe(input);
   });
 });
+
+describe("subagent tool calls", () => {
+  test("a tool hook with agent_id counts in subagent_tool_calls, not tool_calls", () => {
+    const sub = { agent_id: "ac32422becd6dd6c3", agent_type: "general-purpose" };
+    const rs = run([
+      ev("PostToolUse", 10),
+      ev("PostToolUse", 10, sub),
+      ev("PostToolUseFailure", 10, sub),
+      ev("PostToolUse", 10, { agent_id: null }),
+    ]);
+    expect(rs.at(-1)!.state.tool_calls).toBe(2);
+    expect(rs.at(-1)!.state.subagent_tool_calls).toBe(2);
+  });
+});
