@@ -107,6 +107,12 @@ export async function track(job: Job, deps: Deps): Promise<TrackResult> {
       const path = writeCompactionEvent(root, step.state, nowMs, iso, trigger, step.compactionStart.tokens_before);
       step.state.pending_compaction = { path, tokens_before: step.compactionStart.tokens_before };
     }
+    if (step.compression) {
+      // Gemini CLI: the compression is known once it happened; its event gets both figures at once.
+      const c = step.compression;
+      const path = writeCompactionEvent(root, step.state, nowMs, iso, c.trigger, c.tokens_before);
+      step.compactionDone = { path, tokens_after: c.tokens_after };
+    }
     appendPause(root, job.sessionId, step.pause);
     return { state: step.state, step, deltas, linked: !prev ? s.previous_session_id : null };
   });

@@ -82,6 +82,11 @@ export interface SessionState {
   team: string | null;
   /** Compaction event waiting for its tokens-after, if any. */
   pending_compaction: { path: string; tokens_before: number } | null;
+  /**
+   * Gemini CLI's PreCompress (it fires before every request, compressing or not): the usage
+   * before it, until the next reading shows whether the context fell (a compression) or not.
+   */
+  pending_compress: { tokens_before: number; trigger: string | null } | null;
   /** When auto-pause began (ISO-8601), if active. */
   pause_started_at: string | null;
   /** Stamp (YYYYMMDD-HHMMSS) of this session's finalized records, reused by later runs. */
@@ -122,6 +127,7 @@ export function initialState(sessionId: string, project: string, taskId: string,
     task_id: taskId,
     team: null,
     pending_compaction: null,
+    pending_compress: null,
     pause_started_at: null,
     finalized_stamp: null,
     finalized_at: null,
