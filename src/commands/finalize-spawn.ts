@@ -1,4 +1,4 @@
-import { join } from "../core/pathx.ts";
+import { dirname } from "../core/pathx.ts";
 import { debug, type Deps } from "../core/deps.ts";
 import { finalizeMarker } from "../core/paths.ts";
 import { isValidSessionId } from "../core/session-id.ts";
@@ -45,7 +45,7 @@ export async function finalizeOnCritical(
     return false;
   }
   try {
-    ensureDir(join(marker, ".."));
+    ensureDir(dirname(marker));
     createNew(marker);
   } catch {
     return false; // already finalized for this crossing (or not writable)
