@@ -61,7 +61,9 @@ The plain mode records one API response's usage for bots. Always exits 0.`,
     usage: `Usage: ctx finalize [--session ID] [--transcript PATH] [--project DIR]
 
 Streams the transcript and writes, under <project>/.ctx/sessions/:
-summary-<task_id>-<stamp>.md (the handoff summary), session-<stamp>.json/.yaml/.md,
+summary-<task_id>-<stamp>.md (the handoff summary, carrying the chain forward from
+the previous summary's twin) and its twin summary-<task_id>-<stamp>.json,
+session-<stamp>.json/.yaml/.md,
 session-<stamp>-incremental.jsonl (the auto-pause action log) and LATEST-SESSION.txt.
 Default session: the transcript's, else the latest tracked one. Idempotent:
 a rerun for the same session rewrites the same files. Prints the summary path.`,

@@ -57,6 +57,7 @@ export async function run(_argv: string[], deps: Deps): Promise<void> {
     sessionId: input.session_id,
     transcriptPath: str(input, "transcript_path"),
     level: result.level,
+    reading: result.reading,
   });
 }
 
@@ -70,17 +71,20 @@ export function monitor(input: Record<string, unknown>, deps: Deps): MonitorResu
   const now = deps.now();
   const root = stateRoot(deps.env, project);
   const agentId = subagentOf(input);
-  if (agentId !== undefined) return agentId ? judgeSubagent(input, event, sessionId, agentId, root, cfg, now) : {};
+  if (agentId !== undefined) return agentId ? judgeSubagent(input, event, sessionId, agentId, root, cfg, now, deps.env) : {};
   const wait = hookWait(input, cfg["monitor.transcript_wait_ms"], deps.now);
   // A session's first hook may run before its transcript exists: wait for it once; if it never
   // shows up (transcripts turned off), remember that and stop waiting for it on every tool call.
   const noTranscript = sessionFile(join(root, "state", "monitor"), sessionId, ".no-transcript")!;
   if (wait) wait.waitMissing = () => mtimeMs(noTranscript) === undefined; // only asked without a fresh bridge
-  const reading = currentReading(deps.env, now, cfg, sessionId, str(input, "transcript_path"), wait);
+  const reading = currentReading(deps.env, now, cfg, sessionId, str(input, "transcript_path"), wait, { root, project });
   if (wait?.outcome === "missing" && mtimeMs(noTranscript) === undefined) markNoTranscript(noTranscript);
   if (!reading) return {};
   const level = monitorLevel(reading.remainingPct, cfg["monitor.warning_remaining"], cfg["monitor.critical_remaining"]);
-  debug(deps, `monitor: ${reading.usedPct}% used (${reading.source}), level ${level}`);
+  debug(
+    deps,
+    `monitor: ${reading.usedPct}% used (${reading.source}), window ${reading.windowSize} (${reading.windowSource}), level ${level}`,
+  );
   const fire = step(sessionFile(join(root, "state", "monitor"), sessionId)!, level, cfg, now);
   if (!fire || level === "ok") return { reading, level };
   const text = warningText(level, reading.usedPct, reading.remainingPct);
@@ -102,8 +106,14 @@ function judgeSubagent(
   root: string,
   cfg: Config,
   now: number,
+  env: Deps["env"],
 ): MonitorResult {
-  const reading = subagentReading(cfg, subagentTranscript(str(input, "transcript_path"), sessionId, agentId));
+  const reading = subagentReading(
+    env,
+    cfg,
+    sessionId,
+    subagentTranscript(str(input, "transcript_path"), sessionId, agentId),
+  );
   if (!reading) return { agentId };
   const level = monitorLevel(reading.remainingPct, cfg["monitor.warning_remaining"], cfg["monitor.critical_remaining"]);
   const path = sessionFile(join(root, "state", "monitor"), sessionId, `.agent-${agentId}.json`)!;

@@ -30,8 +30,10 @@ remaining work, followed by the summary. Arguments after '--' go to claude:
   --print     print the prompt instead:  claude -p "$(ctx resume --print s.md)"
   --dry-run   show the command that would run
   --hook      SessionStart hook: after /clear or compaction, inject the newest
-              summary no session has consumed yet (once); on startup, a summary
-              a respawn cycle left pending, else a one-line hint. Exits 0.
+              summary of the session's chain no session has consumed yet (once;
+              without a known predecessor, one of a chain with no live session);
+              on startup, a summary a respawn cycle left pending, else a
+              one-line hint. Exits 0.
 Exits with claude's exit code; 1 when the summary is missing, empty or unreadable.`;
 
 /** Parses argv (without `resume`). */

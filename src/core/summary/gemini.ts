@@ -6,8 +6,9 @@
  * again with `toolCalls` (`name`, `args`, `status`, `result`) once they ran.
  * `$set` patch lines and the header carry no facts.
  */
-import { addFile, describeTool, onUserText, toolTarget } from "./collect.ts";
-import type { Facts } from "./facts.ts";
+import { addFile, describeTool, errorKey, noteLatest, onUserText, toolTarget } from "./collect.ts";
+import { MAX_KEYS, type Facts } from "./facts.ts";
+import { isMeaningfulCommand } from "./goal.ts";
 import { oneLine, push } from "./ring.ts";
 import { count } from "../usage.ts";
 
@@ -35,10 +36,16 @@ export function addGeminiRecord(f: Facts, e: Record<string, any>): void {
   }
   const t = e.tokens;
   if (t && typeof t === "object") {
-    f.peakTokens = Math.max(f.peakTokens, count(t.input) + count(t.tool));
+    const tokens = count(t.input) + count(t.tool);
+    f.peakTokens = Math.max(f.peakTokens, tokens);
+    noteLatest(f, tokens, e.timestamp);
     if (typeof e.model === "string") f.model = e.model;
   }
-  if (typeof e.content === "string" && e.content.trim()) f.lastAgentText = oneLine(e.content, 400);
+  // The record comes twice (the second time with its tool calls): its text counts once.
+  if (typeof e.content === "string" && e.content.trim() && !Array.isArray(e.toolCalls)) {
+    f.lastAgentText = oneLine(e.content, 400);
+    push(f.agentTexts, oneLine(e.content, 300));
+  }
   if (Array.isArray(e.toolCalls)) for (const call of e.toolCalls) if (call && typeof call === "object") onCall(f, call);
 }
 
@@ -54,15 +61,23 @@ function onCall(f: Facts, call: Record<string, any>): void {
   const output = resultText(call);
   const failed = call.status !== "success" || (name === "run_shell_command" && exitCode(output) !== 0);
   f.toolResults += 1;
-  if (name === "run_shell_command")
-    push(f.commands, { command: oneLine(String(args.command ?? ""), 160), ok: !failed });
+  const command = name === "run_shell_command" ? String(args.command ?? "") : "";
+  if (name === "run_shell_command") push(f.commands, { command: oneLine(command, 160), ok: !failed });
+  const key = errorKey(name, args);
   if (failed) {
     const shown = typeof call.resultDisplay === "string" && call.resultDisplay ? call.resultDisplay : output;
-    push(f.errors, { tool: name, target: toolTarget(name, args), message: oneLine(shown, 240) });
+    const error = { tool: name, target: toolTarget(name, args), message: oneLine(shown, 240) };
+    push(f.errors, error);
+    f.unresolved.delete(key);
+    if (f.unresolved.size >= MAX_KEYS) f.unresolved.delete(f.unresolved.keys().next().value!);
+    f.unresolved.set(key, error);
     return;
   }
   f.successes += 1;
   f.lastSuccess = describeTool(name, args);
+  f.unresolved.delete(key);
+  if (f.succeeded.size < MAX_KEYS) f.succeeded.add(key);
+  if (GEMINI_FILE_TOOLS.has(name) || (command && isMeaningfulCommand(command))) f.lastStep = f.lastSuccess;
   if (GEMINI_FILE_TOOLS.has(name)) addFile(f, name, args);
 }
 

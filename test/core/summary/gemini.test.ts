@@ -6,7 +6,9 @@ import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { addEntry } from "../../../src/core/summary/collect.ts";
 import { emptyFacts } from "../../../src/core/summary/facts.ts";
+import { mergeChain } from "../../../src/core/summary/chain.ts";
 import { renderSummary } from "../../../src/core/summary/render.ts";
+import { sessionTasks } from "../../../src/core/summary/tasks.ts";
 import type { ModelTotals } from "../../../src/core/track/state.ts";
 import { readNewUsage } from "../../../src/io/transcript-stream-usage.ts";
 import { streamEntries } from "../../../src/io/transcript-stream.ts";
@@ -43,20 +45,43 @@ describe("a Gemini CLI chat log", () => {
 
   test("renders into the handoff summary", () => {
     const f = facts();
+    const twin = mergeChain(undefined, {
+      taskId: "T",
+      sessionId: "s",
+      listId: "s",
+      links: ["s"],
+      facts: f,
+      tasks: sessionTasks(f, []),
+      project: "/tmp/elsewhere",
+      writtenAt: "2026-01-01T00:00:00.000Z",
+    });
     const text = renderSummary({
       facts: f,
-      tasks: [],
-      taskId: "T",
+      twin,
       team: null,
-      chain: ["s"],
-      usage: { usedPct: 1, usedTokens: 14000, windowSize: 1_048_576, peakPct: 1, compactions: 0, model: f.model },
+      usage: {
+        usedPct: 1,
+        usedTokens: 14000,
+        windowSize: 1_048_576,
+        peakPct: 1,
+        compactions: 0,
+        model: f.model,
+        toolCalls: 4,
+      },
       generatedAt: "2026-01-01T00:00:00.000Z",
       transcriptPath: LOG,
       gitStatus: null,
     });
-    expect(text).toContain(`- \`${NOTES}\` (write_file, replace)`);
+    expect(text).toContain("> Write the notes.");
+    expect(text).toContain(`- \`${NOTES}\` (write_file, replace; this session)`);
+    expect(text).toContain(`## Last meaningful step\n- replace ${NOTES} (this session)`);
+    expect(text).toContain(
+      "## Decisions and reasons (the agent's last messages)\n- Notes written; the listing failed.",
+    );
     expect(text).toContain("- FAIL `ls /nonexistent-ctx-fixture`");
-    expect(text).toContain("- run_shell_command `ls /nonexistent-ctx-fixture`: ls: cannot access");
+    expect(text).toContain(
+      "## Unresolved errors\n- run_shell_command `ls /nonexistent-ctx-fixture`: ls: cannot access",
+    );
     expect(text).toContain("4 tool calls: 3 succeeded, 1 failed; 1 files changed; 2 commands; 1 user messages");
   });
 

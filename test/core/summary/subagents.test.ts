@@ -2,7 +2,9 @@ import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { addEntry } from "../../../src/core/summary/collect.ts";
 import { emptyFacts } from "../../../src/core/summary/facts.ts";
+import { mergeChain } from "../../../src/core/summary/chain.ts";
 import { renderSummary } from "../../../src/core/summary/render.ts";
+import { sessionTasks } from "../../../src/core/summary/tasks.ts";
 import { addSubagentEntry, emptySubagentWork, subagentLine } from "../../../src/core/summary/subagents.ts";
 import { readSubagentWork } from "../../../src/commands/finalize-io.ts";
 import { streamEntries } from "../../../src/io/transcript-stream.ts";
@@ -43,23 +45,39 @@ describe("subagent work in the handoff summary", () => {
     expect(readSubagentWork(undefined, "s").runs).toBe(0);
   });
 
-  test("the line sits under Progress, once", () => {
+  test("the line sits under This session, once", () => {
     const f = emptyFacts();
     streamEntries(join(FIXTURES, "subagent-session.jsonl"), (e) => addEntry(f, e));
     const work = readSubagentWork(join(FIXTURES, "subagent-session.jsonl"), "subagent-session");
+    const twin = mergeChain(undefined, {
+      taskId: "T",
+      sessionId: "s",
+      listId: "s",
+      links: ["s"],
+      facts: f,
+      tasks: sessionTasks(f, []),
+      project: "/tmp/elsewhere",
+      writtenAt: "2026-01-01T00:00:00.000Z",
+    });
     const text = renderSummary({
       facts: f,
-      tasks: [],
-      taskId: "T",
+      twin,
       team: null,
-      chain: ["s"],
-      usage: { usedPct: 5, usedTokens: 9000, windowSize: 200000, peakPct: 5, compactions: 0, model: null },
+      usage: {
+        usedPct: 5,
+        usedTokens: 9000,
+        windowSize: 200000,
+        peakPct: 5,
+        compactions: 0,
+        model: null,
+        toolCalls: 1,
+      },
       generatedAt: "2026-01-01T00:00:00.000Z",
       transcriptPath: null,
       gitStatus: null,
       subagentLine: subagentLine(work, 0),
     });
-    const progress = text.slice(text.indexOf("## Progress"), text.indexOf("## Files modified"));
+    const progress = text.slice(text.indexOf("## This session"), text.indexOf("## How to continue"));
     expect(progress.match(/- Subagents: /g)).toHaveLength(1);
     expect(progress).toContain("1 subagent run, 1 tool call (Bash)");
   });
