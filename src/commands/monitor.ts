@@ -71,7 +71,8 @@ export function monitor(input: Record<string, unknown>, deps: Deps): MonitorResu
   const now = deps.now();
   const root = stateRoot(deps.env, project);
   const agentId = subagentOf(input);
-  if (agentId !== undefined) return agentId ? judgeSubagent(input, event, sessionId, agentId, root, cfg, now, deps.env) : {};
+  if (agentId !== undefined)
+    return agentId ? judgeSubagent(input, event, sessionId, agentId, root, cfg, now, deps.env) : {};
   const wait = hookWait(input, cfg["monitor.transcript_wait_ms"], deps.now);
   // A session's first hook may run before its transcript exists: wait for it once; if it never
   // shows up (transcripts turned off), remember that and stop waiting for it on every tool call.

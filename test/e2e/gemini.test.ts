@@ -112,19 +112,22 @@ test("gemini: install keeps the user's keys; monitor warns at 65 %/75 % of 1,048
   // (track.finalize_on_end: pause) finalized: the summary lists the changed file and the failed command.
   const sessions = join(root, "sessions");
   const summaryName = () =>
-    existsSync(sessions) ? readdirSync(sessions).find((n) => n.startsWith("summary-")) : undefined;
+    existsSync(sessions) ? readdirSync(sessions).find((n) => n.startsWith("summary-") && n.endsWith(".md")) : undefined;
   await waitFor("the SessionEnd finalize", () => summaryName() !== undefined);
   const incremental = readdirSync(sessions).find((n) => n.endsWith("-incremental.jsonl"))!;
   const captured = jsonl(join(sessions, incremental)).map((e) => `${e.type}:${e.data.tool ?? ""}`);
   expect(captured).toEqual(["pause_started:", "tool_call:run_shell_command", "assistant_response:"]);
   const summary = readFileSync(join(sessions, summaryName()!), "utf8");
-  expect(summary).toContain("> Write the notes.");
-  expect(summary).toContain(`- \`${notes}\` (write_file, replace)`);
-  expect(summary).toContain("- run_shell_command `ls /nonexistent-ctx-gemini`: ls: cannot access");
+  expect(summary).toContain("## Goal\n> Write the notes.");
+  expect(summary).toContain("- `notes.md` (write_file, replace; this session)"); // relative to the project
+  expect(summary).toContain(
+    "## Unresolved errors\n- run_shell_command `ls /nonexistent-ctx-gemini`: ls: cannot access",
+  );
   expect(summary).toContain("- FAIL `ls /nonexistent-ctx-gemini`");
   expect(summary).toContain("- ok   `echo four`");
   expect(summary).toContain("5 tool calls: 4 succeeded, 1 failed; 1 files changed; 3 commands; 1 user messages");
-  expect(summary).toContain("Agent's latest message: All done with the notes.");
+  expect(summary).toContain("## Decisions and reasons (the agent's last messages)\n- All done with the notes.");
+  expect(summary).toContain("## Last meaningful step\n- replace notes.md (this session)");
 }, 150_000);
 
 test("gemini: PreCompress fires every turn, one compression is recorded when the history shrank; the SessionStart hint reaches the first prompt", async () => {
@@ -147,7 +150,8 @@ test("gemini: PreCompress fires every turn, one compression is recorded when the
   expect((await runCtx(["install", "--gemini"], { env, cwd: sb.project })).code).toBe(0);
   const root = join(sb.project, ".ctx");
   const sessions = join(root, "sessions");
-  const summaries = () => (existsSync(sessions) ? readdirSync(sessions).filter((n) => n.startsWith("summary-")) : []);
+  const summaries = () =>
+    existsSync(sessions) ? readdirSync(sessions).filter((n) => n.startsWith("summary-") && n.endsWith(".md")) : [];
 
   // Run 1 ends at 90 % (auto-pause): its SessionEnd finalizes it. PreCompress fired, nothing was compressed.
   const r1 = await runGeminiP(sb, "Start the work.", { timeoutMs: 90_000 });
