@@ -7,14 +7,15 @@ import { accessSync, constants, realpathSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { CtxError, type Deps } from "../core/deps.ts";
-import { tmpDir } from "../core/paths.ts";
+import { homeDir, tmpDir } from "../core/paths.ts";
 import { type Check, checkHooks, type FoundSettings } from "../core/settings/diagnose.ts";
+import { geminiChecks } from "../core/settings/gemini-checks.ts";
 import type { Agent } from "../core/settings/entries.ts";
 import { parseSettings } from "../core/settings/json-text.ts";
 import { formatTokens } from "../core/usage.ts";
 import { errorLogPath, readRecentErrors } from "../io/error-log.ts";
 import { readIndex } from "../io/index-reader.ts";
-import { createNew, unlinkQuiet } from "../io/fsx.ts";
+import { createNew, readJsonFile, unlinkQuiet } from "../io/fsx.ts";
 import { projectRoot, readSettingsText, selfBinary, settingsPath } from "../io/settings-file.ts";
 
 /** Entry point: diagnoses the running binary's installation. */
@@ -25,9 +26,11 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
 /** `ctx doctor` with the running binary given explicitly (undefined when run from source). */
 export function doctor(argv: string[], deps: Deps, self: string | undefined): number {
   const agent = parseFlags(argv);
+  const settings = readSettings(deps, agent);
   const checks = [
     ...binaryChecks(deps, self),
-    ...hookChecks(deps, agent, self),
+    ...hookChecks(deps, agent, self, settings),
+    ...(agent === "gemini" ? geminiSetup(deps, settings) : []),
     bridgeCheck(deps),
     tmuxCheck(deps),
     errorCheck(deps),
@@ -110,7 +113,8 @@ function binaryChecks(deps: Deps, self: string | undefined): Check[] {
   return [{ level: "ok", name: "binary on PATH", detail: onPath }];
 }
 
-function hookChecks(deps: Deps, agent: Agent, self: string | undefined): Check[] {
+/** The agent's settings files that exist (user, then project), parsed or with their parse error. */
+function readSettings(deps: Deps, agent: Agent): FoundSettings[] {
   const paths = [settingsPath(deps.env, agent), settingsPath(deps.env, agent, projectRoot(deps.env, deps.cwd))];
   const settings: FoundSettings[] = [];
   for (const path of [...new Set(paths)]) {
@@ -126,9 +130,26 @@ function hookChecks(deps: Deps, agent: Agent, self: string | undefined): Check[]
       settings.push({ path, value: { error: ` ${(err as Error).message}` } });
     }
   }
+  return settings;
+}
+
+function hookChecks(deps: Deps, agent: Agent, self: string | undefined, settings: FoundSettings[]): Check[] {
   const onPath = which(deps.env, "ctx");
   const binary = (self && realpath(self)) || (onPath && realpath(onPath)) || undefined;
   return checkHooks({ agent, settings, binary, realpath });
+}
+
+/** What Gemini CLI needs besides the hooks: hooks on, an auth method and a trusted folder for headless runs. */
+function geminiSetup(deps: Deps, found: FoundSettings[]): Check[] {
+  const settings = found.flatMap((s) => ("error" in s.value ? [] : [s.value as Record<string, unknown>]));
+  const project = projectRoot(deps.env, deps.cwd);
+  const read = readJsonFile<unknown>(join(homeDir(deps.env), ".gemini", "trustedFolders.json"), { maxBytes: 1 << 20 });
+  const rules = read.status === "ok" && read.value && typeof read.value === "object" ? read.value : {};
+  const trusted = Object.entries(rules).some(([dir, rule]) => {
+    const base = rule === "TRUST_PARENT" ? dirname(dir) : rule === "TRUST_FOLDER" ? dir : undefined;
+    return base !== undefined && (project === base || project.startsWith(`${base.replace(/\/$/, "")}/`));
+  });
+  return geminiChecks({ settings, env: deps.env, project, trusted });
 }
 
 function bridgeCheck(deps: Deps): Check {

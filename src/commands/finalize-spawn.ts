@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { dirname } from "../core/pathx.ts";
 import { debug, type Deps } from "../core/deps.ts";
 import { finalizeMarker, stateRoot } from "../core/paths.ts";
 import { isValidSessionId } from "../core/session-id.ts";

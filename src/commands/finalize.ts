@@ -28,8 +28,17 @@ import { latestUsage } from "../io/transcript-tail.ts";
 import { sessionWindow } from "../io/usage-source.ts";
 import { loadState, pauseLogPath, recordsDir, statePath, updateStateOnly } from "../io/session-store.ts";
 import { streamEntries } from "../io/transcript-stream.ts";
-import { freeStamp, gitStatus, previousTwin, readPauseLog, readTaskFiles, sessionChain } from "./finalize-io.ts";
+import { subagentLine } from "../core/summary/subagents.ts";
 import { twinPathOf } from "../core/summary/twin.ts";
+import {
+  freeStamp,
+  gitStatus,
+  previousTwin,
+  readPauseLog,
+  readSubagentWork,
+  readTaskFiles,
+  sessionChain,
+} from "./finalize-io.ts";
 import { type FloorReading, usageFor } from "./finalize-usage.ts";
 
 export { finalizeOnCritical, startFinalize } from "./finalize-spawn.ts";
@@ -162,6 +171,7 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
     generatedAt: iso,
     transcriptPath: transcript ?? null,
     gitStatus: gitStatus(state.project),
+    subagentLine: subagentLine(readSubagentWork(transcript, state.session_id), state.subagent_tool_calls),
   });
   // The twin first: a summary on disk always has its twin next to it.
   writeJsonAtomic(twinPathOf(summaryPath), twin, 0o600);

@@ -1,4 +1,3 @@
-import { parseArgs } from "node:util";
 import type { Config } from "../core/config-schema.ts";
 import { debug, type Deps } from "../core/deps.ts";
 import { parseHookInput, str } from "../core/hook-input.ts";
@@ -69,11 +68,14 @@ interface Job {
  * `ctx track --session ID --usage JSON` (usage JSON also on stdin).
  */
 export async function run(argv: string[], deps: Deps): Promise<number | void> {
-  const { values } = parseArgs({
-    args: argv,
-    options: { session: { type: "string" }, usage: { type: "string" }, model: { type: "string" } },
-    strict: false,
-  });
+  // node:util costs hook start-up time: it loads only for arguments (the plain mode).
+  const values: Record<string, unknown> = argv.length
+    ? (await import("node:util")).parseArgs({
+        args: argv,
+        options: { session: { type: "string" }, usage: { type: "string" }, model: { type: "string" } },
+        strict: false,
+      }).values
+    : {};
   const stdin = await deps.readStdin({
     timeoutMs: envConfig(deps.env)["track.stdin_timeout_ms"],
     maxBytes: 64 * 1024 * 1024,
@@ -122,6 +124,14 @@ export async function track(job: Job, deps: Deps): Promise<TrackResult> {
       attempt("compaction event", () => {
         const path = writeCompactionEvent(root, step.state, nowMs, iso, trigger, before);
         step.state.pending_compaction = { path, tokens_before: before };
+      });
+    }
+    if (step.compression) {
+      // Gemini CLI: the compression is known once it happened; its event gets both figures at once.
+      const c = step.compression;
+      attempt("compaction event", () => {
+        const path = writeCompactionEvent(root, step.state, nowMs, iso, c.trigger, c.tokens_before);
+        step.compactionDone = { path, tokens_after: c.tokens_after };
       });
     }
     attempt("pause log", () => appendPause(root, job.sessionId, step.pause));
@@ -192,8 +202,10 @@ function readingFor(job: Job, deps: Deps, cfg: Config, nowMs: number): TrackRead
   }
   // The client writes its transcript in batches: a Stop (once per turn) always waits for the
   // turn's last message; a tool hook only near the levels, where one request late matters.
+  // A subagent's tool line is never written to the parent's transcript: do not wait for it there.
+  const subagent = job.input.agent_id !== undefined && job.input.agent_id !== null;
   const wait =
-    job.event === "Stop" || nearLevels(job, deps, cfg)
+    !subagent && (job.event === "Stop" || nearLevels(job, deps, cfg))
       ? hookWait(job.input, cfg["track.transcript_wait_ms"], deps.now)
       : undefined;
   if (wait) wait.waitMissing = () => false; // past the first turns the transcript exists; a missing one will not appear
@@ -302,7 +314,7 @@ async function afterUpdate(
   if (job.event === "SessionStart") safe("sweep", () => sweepTemps(deps.env, root, nowMs));
   debug(
     deps,
-    `track: ${job.event} ${state.session_id}: ${state.used_pct}% (${state.used_tokens}/${state.window_size}), tool_calls ${state.tool_calls}`,
+    `track: ${job.event} ${state.session_id}: ${state.used_pct}% (${state.used_tokens}/${state.window_size}), tool_calls ${state.tool_calls} (+${state.subagent_tool_calls} in subagents)`,
   );
   const result: TrackResult = { state, report: step.report };
   if (step.report) {

@@ -27,6 +27,8 @@ export interface SummaryInput {
   transcriptPath: string | null;
   /** `git status --short` lines, or null outside a repository. */
   gitStatus: string[] | null;
+  /** The one line about subagent work (see subagentLine), or null/absent for none. */
+  subagentLine?: string | null;
 }
 
 /** Most characters the summary may take (~2,000 tokens). */
@@ -114,6 +116,7 @@ function renderWith(s: SummaryInput, limit: number): string {
     "",
     "## This session",
     `- ${u.toolCalls} tool calls: ${f.successes} succeeded, ${f.errors.total} failed; ${f.files.size + f.filesDropped} files changed; ${f.commands.total} commands; ${f.userRequests} user messages`,
+    ...(s.subagentLine ? [s.subagentLine] : []),
     ...capped(
       [...f.commands.items].reverse().map((c) => `- ${c.ok ? "ok  " : "FAIL"} \`${c.command}\``),
       limit,
