@@ -32,8 +32,9 @@ Respects NO_COLOR. Always exits 0.`,
 
 A PostToolUse (Claude Code) or AfterTool (Gemini CLI) hook. Reads the hook JSON
 on stdin, takes usage from the bridge file when fresh or else from the
-transcript, and injects CONTEXT WARNING (<= 35% remaining) or CONTEXT CRITICAL
-(<= 25% remaining) as additionalContext, debounced (monitor.debounce_calls).
+transcript, and injects CONTEXT WARNING (from levels.warning, 65% used) or
+CONTEXT CRITICAL (from levels.critical, 75%; at levels.auto_pause, 90%, it says
+auto_pause) as additionalContext, debounced (monitor.debounce_calls).
 Always exits 0.`,
     hook: true,
     load: () => import("./monitor.ts"),
@@ -47,8 +48,8 @@ Always exits 0.`,
 As a hook for SessionStart, UserPromptSubmit, PostToolUse, PostToolUseFailure,
 Stop, PreCompact and SessionEnd, keeps <project>/.ctx/state/sessions/<sid>.json
 (usage, peak, per-model tokens, tool_calls, level, /clear chain), the copy
-state/context-usage.json and the per-user index entry. Levels caution 70,
-warning 85, auto_pause 90, critical 95 (track.*) are reported once when crossed
+state/context-usage.json and the per-user index entry. The levels warning 65,
+critical 75, auto_pause 90 (levels.*, used %) are reported once when crossed
 as a systemMessage. From auto_pause on, actions go to
 sessions/ACTIVE-PAUSE-<sid>.jsonl. PreCompact writes events/session-compressed-*.json;
 SessionEnd (and PreCompact during a pause) start ctx finalize in the background.

@@ -11,7 +11,7 @@ import { debug, type Deps } from "../core/deps.ts";
 import { parseHookInput, str } from "../core/hook-input.ts";
 import { finalizeMarker, projectDir, sessionFile, stateRoot } from "../core/paths.ts";
 import { isValidSessionId } from "../core/session-id.ts";
-import { monitorLevel } from "../core/usage.ts";
+import { ladderOf, levelAt, levelRank, type Level } from "../core/levels.ts";
 import { envConfig, loadConfig } from "../io/config.ts";
 import { ensureDir, mtimeMs, unlinkQuiet, writeFileAtomic, writeJsonAtomic } from "../io/fsx.ts";
 import { withLock } from "../io/lock.ts";
@@ -24,14 +24,14 @@ export const MONITOR_EVENTS = new Set(["PostToolUse", "PostToolUseFailure", "Aft
 /** What one monitor call decided. */
 export interface MonitorResult {
   reading?: SourcedReading;
-  level?: "ok" | "warning" | "critical";
+  level?: Level;
   /** The hook output, when a warning fires. */
   output?: { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
 }
 
 /**
  * `ctx monitor`: a PostToolUse / AfterTool hook. Injects a CONTEXT WARNING or
- * CONTEXT CRITICAL as additionalContext, debounced per session.
+ * CONTEXT CRITICAL (levels.warning, levels.critical and auto_pause) as additionalContext, debounced per session.
  */
 export async function run(_argv: string[], deps: Deps): Promise<void> {
   const stdin = await deps.readStdin({
@@ -45,7 +45,8 @@ export async function run(_argv: string[], deps: Deps): Promise<void> {
   // below it, forget the crossing. The spawning code loads only when needed.
   if (!result.level || !isValidSessionId(input.session_id)) return;
   const project = projectDir(deps.env, input.cwd, deps.cwd);
-  if (result.level !== "critical") return unlinkQuiet(finalizeMarker(deps.env, project, input.session_id)!);
+  if (levelRank(result.level) < levelRank("critical"))
+    return unlinkQuiet(finalizeMarker(deps.env, project, input.session_id)!);
   const { finalizeOnCritical } = await import("./finalize-spawn.ts");
   await finalizeOnCritical(deps, {
     project,
@@ -72,7 +73,7 @@ export function monitor(input: Record<string, unknown>, deps: Deps): MonitorResu
   const reading = currentReading(deps.env, now, cfg, sessionId, str(input, "transcript_path"), wait);
   if (wait?.outcome === "missing" && mtimeMs(noTranscript) === undefined) markNoTranscript(noTranscript);
   if (!reading) return {};
-  const level = monitorLevel(reading.remainingPct, cfg["monitor.warning_remaining"], cfg["monitor.critical_remaining"]);
+  const level = levelAt(reading.usedPct, ladderOf(cfg));
   debug(deps, `monitor: ${reading.usedPct}% used (${reading.source}), level ${level}`);
   const fire = step(root, sessionId, level, cfg, now);
   if (!fire || level === "ok") return { reading, level };
@@ -92,13 +93,7 @@ function markNoTranscript(path: string): void {
 }
 
 /** Runs the debounce under the session's lock, so parallel tool calls count exactly. */
-function step(
-  root: string,
-  sessionId: string,
-  level: "ok" | "warning" | "critical",
-  cfg: Config,
-  now: number,
-): boolean {
+function step(root: string, sessionId: string, level: Level, cfg: Config, now: number): boolean {
   const dir = join(root, "state", "monitor");
   const path = sessionFile(dir, sessionId)!;
   if (level === "ok") {

@@ -9,6 +9,7 @@ import { filterRows, toRow, type StatusRow } from "../core/status/rows.ts";
 import { loadConfig } from "../io/config.ts";
 import { readIndex } from "../io/index-reader.ts";
 import { watchLoop } from "../io/watch.ts";
+import { ladderOf } from "../core/levels.ts";
 
 /** What one look at the index shows. */
 export interface StatusView {
@@ -42,12 +43,7 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
 /** Reads the index and applies the options, at `deps.now()`. */
 export function statusView(opts: StatusOptions, cfg: Config, deps: Pick<Deps, "env" | "now" | "cwd">): StatusView {
   const now = deps.now();
-  const thresholds = {
-    caution: cfg["track.caution"],
-    warning: cfg["track.warning"],
-    auto_pause: cfg["track.auto_pause"],
-    critical: cfg["track.critical"],
-  };
+  const thresholds = ladderOf(cfg);
   const rows = readIndex(deps.env).map((s) =>
     toRow(s.entry, now, cfg["status.stale_after_s"], thresholds, s.ended, s.supervisor),
   );

@@ -5,6 +5,7 @@ import { parseHookInput, str } from "../core/hook-input.ts";
 import { join } from "../core/pathx.ts";
 import { projectDir, stateRoot, tmpDir, userStateDir } from "../core/paths.ts";
 import { isValidSessionId } from "../core/session-id.ts";
+import { ladderOf } from "../core/levels.ts";
 import { levelMessage, type Thresholds } from "../core/track/levels.ts";
 import { taskIdFor } from "../core/track/stamp.ts";
 import { initialState, type Level, type SessionState } from "../core/track/state.ts";
@@ -268,19 +269,14 @@ function sweepTemps(env: Record<string, string | undefined>, root: string, nowMs
   sweepStaleTemps(tmpDir(env), nowMs, 10 * 60_000, ".claude-ctx-");
 }
 
-/** True when the session is at the caution level or above (read without a lock: a hint only). */
+/** True when the session is at the warning level or above (read without a lock: a hint only). */
 function nearLevels(job: Job, deps: Deps, cfg: Config): boolean {
   const path = statePath(stateRoot(deps.env, job.project), job.sessionId);
   const s = path ? loadState(path, deps.now()) : undefined;
-  const caution = cfg["track.caution"];
-  return !!s && caution !== false && s.used_pct >= caution;
+  const warning = cfg["levels.warning"];
+  return !!s && warning !== false && s.used_pct >= warning;
 }
 
 function thresholds(cfg: Config): Thresholds {
-  return {
-    caution: cfg["track.caution"],
-    warning: cfg["track.warning"],
-    auto_pause: cfg["track.auto_pause"],
-    critical: cfg["track.critical"],
-  };
+  return ladderOf(cfg);
 }

@@ -137,7 +137,7 @@ describe("ctx status", () => {
 
   test("FORCE_COLOR colours, NO_COLOR wins over it", async () => {
     entry("s1", "/work/a", 90, 1, { threshold_reached: "auto_pause" });
-    expect((await status([], { NO_COLOR: "", FORCE_COLOR: "1" })).stdout).toContain("\x1b[35m");
+    expect((await status([], { NO_COLOR: "", FORCE_COLOR: "1" })).stdout).toContain("\x1b[31mauto_pause");
     expect((await status([], { NO_COLOR: "1", FORCE_COLOR: "1" })).stdout).not.toContain("\x1b[");
   });
 

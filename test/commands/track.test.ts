@@ -109,14 +109,14 @@ describe("ctx track (hook)", () => {
     ).toContain("71%");
     expect((await plain({ input_tokens: 100, cache_read_input_tokens: 142000 }, true)).stdout).toBe("");
     expect((await plain({ input_tokens: 20000 })).stdout).toBe("");
-    expect(JSON.parse((await plain({ input_tokens: 150000 }, true)).stdout).systemMessage).toContain("CAUTION");
+    expect(JSON.parse((await plain({ input_tokens: 150000 }, true)).stdout).systemMessage).toContain("CRITICAL");
     const s = state("bot1");
     expect(s).toMatchObject({
       used_tokens: 150000,
       used_pct: 75,
       peak_pct: 75,
       peak_tokens: 150000,
-      threshold_reached: "caution",
+      threshold_reached: "critical",
       last_event: "usage",
     });
     // The call without a model counts for the model the session already has.

@@ -2,7 +2,8 @@
 import { bar } from "../statusline.ts";
 import { formatTokens } from "../usage.ts";
 import { ageText, clean, tildify, truncateLeft, truncateRight } from "./format.ts";
-import type { Level, StatusRow } from "./rows.ts";
+import { levelColour } from "../levels.ts";
+import type { StatusRow } from "./rows.ts";
 
 /** Table options. */
 export interface TableOptions {
@@ -14,13 +15,6 @@ export interface TableOptions {
 }
 
 const HEADERS = ["PROJECT", "SESSION", "MODEL", "USED", "TOKENS", "LEVEL", "STATE", "UPDATED"];
-const LEVEL_COLOUR: Record<Level, string> = {
-  ok: "32",
-  caution: "36",
-  warning: "33",
-  auto_pause: "35",
-  critical: "31",
-};
 
 /** The table, one line per row, with a header and a footer about hidden stale sessions. */
 export function renderTable(rows: readonly StatusRow[], o: TableOptions): string {
@@ -41,8 +35,8 @@ export function renderTable(rows: readonly StatusRow[], o: TableOptions): string
       return;
     }
     const coloured = c.map((s, j) => s.padEnd(j === c.length - 1 ? 0 : widths[j]!));
-    coloured[3] = paint(LEVEL_COLOUR[r.level], coloured[3]!);
-    coloured[5] = paint(LEVEL_COLOUR[r.level], coloured[5]!);
+    coloured[3] = paint(levelColour(r.level), coloured[3]!);
+    coloured[5] = paint(levelColour(r.level), coloured[5]!);
     out.push(coloured.join("  "));
   });
   return `${out.join("\n")}\n${footer}`;

@@ -1,19 +1,12 @@
 /** From index entries to the rows `ctx status` shows: level, state, staleness, filters, order. Pure. */
 import type { IndexEntry } from "./entry.ts";
 
-/** Levels in rising order; `ok` is below caution. */
-export const LEVELS = ["ok", "caution", "warning", "auto_pause", "critical"] as const;
+import { LEVELS, levelAt, type Ladder, type Level } from "../levels.ts";
 
-/** A level name. */
-export type Level = (typeof LEVELS)[number];
+export { LEVELS, type Level };
 
-/** The `track.*` thresholds, for entries that do not name their level. */
-export interface LevelThresholds {
-  caution: number | false;
-  warning: number | false;
-  auto_pause: number | false;
-  critical: number | false;
-}
+/** The ladder (`levels.*`), for entries that do not name their level. */
+export type LevelThresholds = Ladder;
 
 /** One session as shown. */
 export interface StatusRow {
@@ -90,17 +83,15 @@ export function toRow(
   };
 }
 
-/** The entry's own level when it names a known one, else the level of its used % under `t`. */
+/**
+ * The entry's own level when it names one of the ladder, else the level of its used % under `t`
+ * (an entry written before the one ladder may say `caution`: its figure decides).
+ */
 export function levelOf(e: Pick<IndexEntry, "threshold_reached" | "used_pct">, t: LevelThresholds): Level {
   if (typeof e.threshold_reached === "string" && (LEVELS as readonly string[]).includes(e.threshold_reached))
     return e.threshold_reached as Level;
   if (e.threshold_reached === null || e.used_pct === null) return "ok";
-  const pct = e.used_pct;
-  for (const level of ["critical", "auto_pause", "warning", "caution"] as const) {
-    const at = t[level];
-    if (at !== false && pct >= at) return level;
-  }
-  return "ok";
+  return levelAt(e.used_pct, t);
 }
 
 /** The respawn field in one word: a string as is, an object's state/status/phase, else "on". */

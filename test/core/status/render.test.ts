@@ -6,7 +6,7 @@ import { parseStatusArgs } from "../../../src/core/status/args.ts";
 import { CtxError } from "../../../src/core/deps.ts";
 
 const NOW = Date.parse("2025-01-02T12:00:00Z");
-const T = { caution: 70, warning: 85, auto_pause: 90, critical: 95 } as const;
+const T = { warning: 65, critical: 75, auto_pause: 90 } as const;
 const row = (sid: string, over: Record<string, unknown> = {}) =>
   toRow(
     parseIndexEntry({

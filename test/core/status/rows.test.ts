@@ -3,7 +3,7 @@ import { parseIndexEntry } from "../../../src/core/status/entry.ts";
 import { filterRows, levelOf, respawnState, toRow, type StatusRow } from "../../../src/core/status/rows.ts";
 
 const NOW = Date.parse("2025-01-02T12:00:00Z");
-const T = { caution: 70, warning: 85, auto_pause: 90, critical: 95 } as const;
+const T = { warning: 65, critical: 75, auto_pause: 90 } as const;
 const entry = (sid: string, over: Record<string, unknown> = {}) =>
   parseIndexEntry({
     version: 1,
@@ -81,16 +81,17 @@ describe("toRow", () => {
 describe("levelOf", () => {
   test.each([
     ["the entry's own level", "auto_pause", 40, "auto_pause"],
-    ["null means below caution", null, 99, "ok"],
-    ["unknown level: from used %", "weird", 96, "critical"],
-    ["missing: from used % (warning)", undefined, 86, "warning"],
-    ["missing: from used % (caution)", undefined, 70, "caution"],
+    ["null means below warning", null, 99, "ok"],
+    ["unknown level: from used %", "weird", 96, "auto_pause"],
+    ["an old entry's caution: from used %", "caution", 76, "critical"],
+    ["missing: from used % (warning)", undefined, 66, "warning"],
+    ["missing: from used % (critical)", undefined, 75, "critical"],
     ["missing and no usage", undefined, null, "ok"],
   ] as const)("%s", (_n, thr, pct, want) => {
     expect(levelOf({ threshold_reached: thr, used_pct: pct }, T)).toBe(want);
   });
   test("a threshold set off is skipped", () => {
-    expect(levelOf({ threshold_reached: undefined, used_pct: 96 }, { ...T, critical: false })).toBe("auto_pause");
+    expect(levelOf({ threshold_reached: undefined, used_pct: 89 }, { ...T, critical: false })).toBe("warning");
   });
 });
 
