@@ -1,8 +1,9 @@
 import { existsSync } from "node:fs";
-import { basename, join } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { CtxError, debug, type Deps } from "../core/deps.ts";
-import { projectDir, stateRoot } from "../core/paths.ts";
+import { stateRoot } from "../core/paths.ts";
+import { findProject } from "../io/project.ts";
 import { isValidSessionId } from "../core/session-id.ts";
 import { addEntry } from "../core/summary/collect.ts";
 import { emptyFacts } from "../core/summary/facts.ts";
@@ -54,7 +55,7 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
     },
     strict: true,
   });
-  const project = values.project?.startsWith("/") ? values.project : projectDir(deps.env, undefined, deps.cwd);
+  const project = values.project ? resolve(deps.cwd, values.project) : findProject(deps.env, deps.cwd);
   const sessionId = values.session ?? latestSession(stateRoot(deps.env, project), values.transcript);
   if (!isValidSessionId(sessionId)) {
     throw new CtxError(

@@ -5,7 +5,8 @@
 import { basename } from "node:path";
 import { parseArgs } from "node:util";
 import { CtxError, type Deps } from "../core/deps.ts";
-import { projectDir, stateRoot } from "../core/paths.ts";
+import { stateRoot } from "../core/paths.ts";
+import { findProject } from "../io/project.ts";
 import { settingsFromConfig } from "../core/respawn/settings.ts";
 import { reading, windowFor } from "../core/usage.ts";
 import { latestUsage } from "../io/transcript-tail.ts";
@@ -67,7 +68,7 @@ export function parseRespawnArgs(argv: string[]): RespawnArgs {
 /** `ctx respawn`. Returns the exit code. */
 export async function run(argv: string[], deps: Deps): Promise<number> {
   const args = parseRespawnArgs(argv);
-  const project = projectDir(deps.env, undefined, deps.cwd);
+  const project = findProject(deps.env, deps.cwd);
   const root = stateRoot(deps.env, project);
   if (args.action === "stop") {
     const stopped = await stopSupervisors(root, args.name);

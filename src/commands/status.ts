@@ -10,6 +10,7 @@ import { loadConfig } from "../io/config.ts";
 import { readIndex } from "../io/index-reader.ts";
 import { watchLoop } from "../io/watch.ts";
 import { ladderOf } from "../core/levels.ts";
+import { projectFrom } from "../io/project.ts";
 
 /** What one look at the index shows. */
 export interface StatusView {
@@ -59,9 +60,12 @@ function render(view: StatusView, opts: StatusOptions, color: boolean, deps: Pic
   return renderTable(view.rows, { color, hiddenStale: view.hiddenStale, home: homeDir(deps.env) });
 }
 
-/** The directory as given (made absolute) and, when it exists, its real path. */
+/**
+ * The project of the directory as given (made absolute, then walked up to the nearest folder
+ * with `.ctx/` or the git root, so `--project .` works from a subfolder) and its real path.
+ */
 function spellings(dir: string, cwd: string): string[] {
-  const abs = resolve(cwd, dir);
+  const abs = projectFrom(resolve(cwd, dir));
   try {
     const real = realpathSync(abs);
     return real === abs ? [abs] : [abs, real];

@@ -8,6 +8,7 @@ import { basename, dirname, isAbsolute, join } from "node:path";
 import type { Agent } from "../core/settings/entries.ts";
 import { homeDir } from "../core/paths.ts";
 import { ensureDir, readFileSafe, writeFileAtomic } from "./fsx.ts";
+import { findProject } from "./project.ts";
 import { fileStamp } from "../core/track/stamp.ts";
 
 type Env = Record<string, string | undefined>;
@@ -95,19 +96,10 @@ export function selfBinary(): string | undefined {
 
 // --- internal ---
 
-/** The project whose settings `--project` edits: `CLAUDE_PROJECT_DIR`, else the enclosing git checkout, else `cwd`. */
+/**
+ * The project whose settings `--project` edits: `CLAUDE_PROJECT_DIR`, else the nearest folder
+ * with `.ctx/` or the enclosing git checkout, else `cwd` (io/project.ts findProject).
+ */
 export function projectRoot(env: Env, cwd: string): string {
-  if (env.CLAUDE_PROJECT_DIR && isAbsolute(env.CLAUDE_PROJECT_DIR)) return env.CLAUDE_PROJECT_DIR;
-  for (let dir = cwd, depth = 0; depth < 64; depth++) {
-    try {
-      statSync(join(dir, ".git"));
-      return dir;
-    } catch {
-      // not here: go up
-    }
-    const parent = dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
-  }
-  return cwd;
+  return findProject(env, cwd);
 }

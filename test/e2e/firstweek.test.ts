@@ -121,4 +121,17 @@ test("e2e: state out of git, one ladder of levels for the agent and the user", a
   const statusEnv = { ...env, NO_COLOR: "1" };
   const json = JSON.parse((await ctx(["status", "--json", "--all"], project, statusEnv)).stdout);
   expect(json.sessions[0]).toMatchObject({ session_id: sid, used_pct: 91, level: "auto_pause" });
+
+  // 3. commands typed in a subfolder find the project (no CLAUDE_PROJECT_DIR outside the client)
+  const sub = join(project, "src");
+  expect(env.CLAUDE_PROJECT_DIR).toBeUndefined();
+  const listed = JSON.parse((await ctx(["status", "--project", ".", "--json", "--all"], sub, statusEnv)).stdout);
+  expect(listed.sessions.map((x: { session_id: string }) => x.session_id)).toEqual([sid]);
+  const printed = await ctx(["resume", "--print", "--latest"], sub, env);
+  expect({ code: printed.code, stderr: printed.stderr }).toEqual({ code: 0, stderr: "" });
+  expect(printed.stdout).toContain("Work through the steps");
+  const fin = await ctx(["finalize"], sub, env);
+  expect({ code: fin.code, stderr: fin.stderr }).toEqual({ code: 0, stderr: "" });
+  expect(fin.stdout.trim()).toStartWith(join(project, ".ctx", "sessions", "summary-"));
+  expect(existsSync(join(sub, ".ctx"))).toBe(false);
 }, 180_000);
