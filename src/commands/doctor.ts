@@ -1,19 +1,21 @@
 /**
- * `ctx doctor [--gemini]`: checks the wiring (binary on PATH and in
- * the settings, hooks and their timeouts, bridge directory, tmux, recent hook
- * errors) and prints what is wrong with the fix. Exits 1 when a check fails.
+ * `ctx doctor [--gemini] [--project]`: checks the wiring (binary on PATH and in
+ * the settings, hooks and their timeouts, both config files, bridge directory, tmux,
+ * recent hook errors) and prints what is wrong with the fix. Exits 1 when a check fails.
  */
 import { accessSync, constants, realpathSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
-import { parseArgs } from "node:util";
-import { CtxError, type Deps } from "../core/deps.ts";
+import type { Deps } from "../core/deps.ts";
+import { configChecks } from "./doctor-config.ts";
+import { parseFor } from "./index.ts";
+import { findProject } from "../io/project.ts";
 import { tmpDir } from "../core/paths.ts";
 import { type Check, checkHooks, type FoundSettings } from "../core/settings/diagnose.ts";
 import type { Agent } from "../core/settings/entries.ts";
 import { parseSettings } from "../core/settings/json-text.ts";
 import { errorLogPath, readRecentErrors } from "../io/error-log.ts";
 import { createNew, unlinkQuiet } from "../io/fsx.ts";
-import { projectRoot, readSettingsText, selfBinary, settingsPath } from "../io/settings-file.ts";
+import { readSettingsText, selfBinary, settingsPath } from "../io/settings-file.ts";
 
 /** Entry point: diagnoses the running binary's installation. */
 export async function run(argv: string[], deps: Deps): Promise<number> {
@@ -22,10 +24,13 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
 
 /** `ctx doctor` with the running binary given explicitly (undefined when run from source). */
 export function doctor(argv: string[], deps: Deps, self: string | undefined): number {
-  const agent = parseFlags(argv);
+  const { values } = parseFor("doctor", argv);
+  const agent: Agent = values.gemini ? "gemini" : "claude";
+  const project = findProject(deps.env, deps.cwd);
   const checks = [
     ...binaryChecks(deps, self),
-    ...hookChecks(deps, agent, self),
+    ...hookChecks(deps, agent, self, project, values.project === true),
+    ...configChecks(deps.env, project),
     bridgeCheck(deps),
     tmuxCheck(deps),
     errorCheck(deps),
@@ -48,15 +53,6 @@ export function renderChecks(checks: Check[]): string {
 }
 
 // --- internal ---
-
-function parseFlags(argv: string[]): Agent {
-  try {
-    const { values } = parseArgs({ args: argv, options: { gemini: { type: "boolean" } }, strict: true });
-    return values.gemini ? "gemini" : "claude";
-  } catch (err) {
-    throw new CtxError(2, (err as Error).message, "see `ctx doctor --help`");
-  }
-}
 
 function realpath(path: string): string | undefined {
   try {
@@ -107,8 +103,9 @@ function binaryChecks(deps: Deps, self: string | undefined): Check[] {
   return [{ level: "ok", name: "binary on PATH", detail: onPath }];
 }
 
-function hookChecks(deps: Deps, agent: Agent, self: string | undefined): Check[] {
-  const paths = [settingsPath(deps.env, agent), settingsPath(deps.env, agent, projectRoot(deps.env, deps.cwd))];
+function hookChecks(deps: Deps, agent: Agent, self: string | undefined, project: string, only: boolean): Check[] {
+  const own = settingsPath(deps.env, agent, project);
+  const paths = only ? [own] : [settingsPath(deps.env, agent), own];
   const settings: FoundSettings[] = [];
   for (const path of [...new Set(paths)]) {
     try {

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { CtxError, debug, type Deps } from "../core/deps.ts";
+import { parseFor } from "./index.ts";
 import { stateRoot } from "../core/paths.ts";
 import { findProject } from "../io/project.ts";
 import { isValidSessionId } from "../core/session-id.ts";
@@ -44,17 +44,13 @@ export interface FinalizeResult {
 
 /** `ctx finalize [--session ID] [--transcript PATH]`: writes the session record and the handoff summary. */
 export async function run(argv: string[], deps: Deps): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      session: { type: "string" },
-      transcript: { type: "string" },
-      project: { type: "string" },
-      ended: { type: "boolean" },
-      reason: { type: "string" },
-    },
-    strict: true,
-  });
+  const values = parseFor("finalize", argv).values as {
+    session?: string;
+    transcript?: string;
+    project?: string;
+    ended?: boolean;
+    reason?: string;
+  };
   const project = values.project ? resolve(deps.cwd, values.project) : findProject(deps.env, deps.cwd);
   const sessionId = values.session ?? latestSession(stateRoot(deps.env, project), values.transcript);
   if (!isValidSessionId(sessionId)) {

@@ -4,8 +4,8 @@
  * timestamped backup, keeping everything else. Running it twice adds nothing.
  */
 import { dirname } from "node:path";
-import { parseArgs } from "node:util";
 import { CtxError, type Deps } from "../core/deps.ts";
+import { parseFor } from "./index.ts";
 import type { Agent } from "../core/settings/entries.ts";
 import { parseSettings, printSettings } from "../core/settings/json-text.ts";
 import { installInto, type InstallResult, SettingsShapeError } from "../core/settings/merge.ts";
@@ -62,22 +62,7 @@ export function parseTarget(
   deps: Deps,
   withForce: boolean,
 ): { target: SettingsTarget; force: boolean } {
-  let values: Record<string, boolean | undefined>;
-  try {
-    values = parseArgs({
-      args: argv,
-      options: {
-        project: { type: "boolean" },
-        gemini: { type: "boolean" },
-        "dry-run": { type: "boolean" },
-        ...(withForce ? { "force-statusline": { type: "boolean" as const } } : {}),
-      },
-      strict: true,
-      allowPositionals: false,
-    }).values as Record<string, boolean | undefined>;
-  } catch (err) {
-    throw new CtxError(2, (err as Error).message, "see `ctx install --help`");
-  }
+  const values = parseFor(withForce ? "install" : "uninstall", argv).values;
   const agent: Agent = values.gemini ? "gemini" : "claude";
   const project = values.project ? projectRoot(deps.env, deps.cwd) : undefined;
   const target = { agent, path: settingsPath(deps.env, agent, project), dryRun: values["dry-run"] === true };

@@ -1,6 +1,6 @@
-import { parseArgs } from "node:util";
 import type { Config } from "../core/config-schema.ts";
-import { debug, type Deps } from "../core/deps.ts";
+import { CtxError, debug, type Deps } from "../core/deps.ts";
+import { parseFor } from "./index.ts";
 import { parseHookInput, str } from "../core/hook-input.ts";
 import { join } from "../core/pathx.ts";
 import { projectDir, stateRoot, tmpDir, userStateDir } from "../core/paths.ts";
@@ -64,21 +64,27 @@ interface Job {
  * `ctx track --session ID --usage JSON` (usage JSON also on stdin).
  */
 export async function run(argv: string[], deps: Deps): Promise<number | void> {
-  const { values } = parseArgs({
-    args: argv,
-    options: { session: { type: "string" }, usage: { type: "string" }, model: { type: "string" } },
-    strict: false,
-  });
-  const stdin = await deps.readStdin({
-    timeoutMs: envConfig(deps.env)["track.stdin_timeout_ms"],
-    maxBytes: 64 * 1024 * 1024,
-  });
-  const plain = typeof values.session === "string";
+  // Hooks run `ctx track` without arguments; any argument means the scripted mode, called by
+  // bots and people: it checks its arguments and exits 2 on bad ones (the hook mode always exits 0).
+  const plain = argv.length > 0;
+  let values: Record<string, unknown> = {};
+  if (plain) {
+    try {
+      values = parseFor("track", argv).values;
+      if (values.session === undefined) throw new CtxError(2, "the scripted mode needs --session ID");
+    } catch (err) {
+      deps.stderr(`ctx track: ${(err as Error).message}\nRun 'ctx track --help'.\n`);
+      return 2;
+    }
+  }
+  const stdin =
+    plain && typeof values.usage === "string"
+      ? { text: "" }
+      : await deps.readStdin({ timeoutMs: envConfig(deps.env)["track.stdin_timeout_ms"], maxBytes: 64 * 1024 * 1024 });
   const job = plain ? plainJob(values, stdin.text, deps) : hookJob(parseHookInput(stdin.text), deps);
   if (typeof job === "string") {
-    // The plain mode is called by bots, not by Claude Code: say what is wrong, but exit 0 like every track call.
-    deps.stderr(`ctx track: ${job}\n`);
-    return 0;
+    deps.stderr(`ctx track: ${job}\nRun 'ctx track --help'.\n`);
+    return 2;
   }
   if (!job) return;
   const result = await track(job, deps);
