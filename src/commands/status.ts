@@ -16,6 +16,7 @@ import { projectFrom } from "../io/project.ts";
 export interface StatusView {
   rows: StatusRow[];
   hiddenStale: number;
+  hiddenEnded: number;
 }
 
 /**
@@ -46,7 +47,7 @@ export function statusView(opts: StatusOptions, cfg: Config, deps: Pick<Deps, "e
   const now = deps.now();
   const thresholds = ladderOf(cfg);
   const rows = readIndex(deps.env).map((s) =>
-    toRow(s.entry, now, cfg["status.stale_after_s"], thresholds, s.ended, s.supervisor),
+    toRow(s.entry, now, cfg["status.stale_after_s"], thresholds, s.ended, s.supervisor, cfg["status.ended_visible_s"]),
   );
   const projects = opts.project === undefined ? undefined : spellings(opts.project, deps.cwd);
   return filterRows(rows, { all: opts.all, minPct: opts.minPct, projects });
@@ -56,8 +57,13 @@ export function statusView(opts: StatusOptions, cfg: Config, deps: Pick<Deps, "e
 
 function render(view: StatusView, opts: StatusOptions, color: boolean, deps: Pick<Deps, "env" | "now">): string {
   // Refreshed JSON is one document per line (NDJSON), so a script can read it line by line.
-  if (opts.json) return renderJson(view.rows, view.hiddenStale, deps.now(), opts.watch);
-  return renderTable(view.rows, { color, hiddenStale: view.hiddenStale, home: homeDir(deps.env) });
+  if (opts.json) return renderJson(view.rows, view.hiddenStale, deps.now(), opts.watch, view.hiddenEnded);
+  return renderTable(view.rows, {
+    color,
+    hiddenStale: view.hiddenStale,
+    hiddenEnded: view.hiddenEnded,
+    home: homeDir(deps.env),
+  });
 }
 
 /**

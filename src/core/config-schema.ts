@@ -92,7 +92,11 @@ export const SCHEMA = {
   ),
   "status.stale_after_s": num(
     3600,
-    "ctx status: a session not updated for this long is stale (hidden unless --all, greyed with it)",
+    "ctx status: a session that stopped reporting without ending, not updated for this long, is stale (hidden unless --all, greyed with it)",
+  ),
+  "status.ended_visible_s": num(
+    600,
+    "ctx status: an ended session is shown (state ended) for this long after its last update, then hidden unless --all",
   ),
   "status.watch_interval_s": num(2, "ctx status --watch: seconds between refreshes"),
   "track.finalize_on_end": str(

@@ -119,8 +119,14 @@ test("e2e: state out of git, one ladder of levels for the agent and the user", a
   const state = JSON.parse(readFileSync(join(project, ".ctx", "state", "sessions", `${sid}.json`), "utf8"));
   expect(state).toMatchObject({ used_pct: 91, threshold_reached: "auto_pause", auto_pause_active: true });
   const statusEnv = { ...env, NO_COLOR: "1" };
-  const json = JSON.parse((await ctx(["status", "--json", "--all"], project, statusEnv)).stdout);
+  const json = JSON.parse((await ctx(["status", "--json"], project, statusEnv)).stdout);
   expect(json.sessions[0]).toMatchObject({ session_id: sid, used_pct: 91, level: "auto_pause" });
+
+  // 5. seconds after the run ended, ctx status shows it as ended (not "stale", not hidden), in its level's colour
+  const table = await ctx(["status"], project, { ...env, FORCE_COLOR: "1" });
+  expect(table.stdout).toContain("\x1b[31mauto_pause");
+  expect(table.stdout).toMatch(/Sonnet 4\.5 .*\bended,paused\b/);
+  expect(table.stdout).not.toContain("stale");
 
   // 3. commands typed in a subfolder find the project (no CLAUDE_PROJECT_DIR outside the client)
   const sub = join(project, "src");

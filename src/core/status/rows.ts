@@ -2,6 +2,7 @@
 import type { IndexEntry } from "./entry.ts";
 
 import { LEVELS, levelAt, type Ladder, type Level } from "../levels.ts";
+import { canonicalModel } from "../model-name.ts";
 
 export { LEVELS, type Level };
 
@@ -22,12 +23,14 @@ export interface StatusRow {
   respawn: string | null;
   /** The supervisor's recent events, newest last (from its record), or null. */
   respawn_events: SupervisorEvent[] | null;
-  /** True when the session's own state says it ended (SessionEnd). */
+  /** True when the session's own state says it ended (SessionEnd, or a /clear replaced it). */
   ended: boolean;
+  /** Ended longer ago than `status.ended_visible_s`: hidden unless --all. */
+  ended_long_ago: boolean;
   updated_at: string;
   /** Seconds since the last update, or null when unknown. */
   age_s: number | null;
-  /** Not updated for `staleAfterS`, no update time at all, or ended. */
+  /** Stopped reporting without ending: not updated for `staleAfterS`, or no update time at all. */
   stale: boolean;
 }
 
@@ -63,12 +66,13 @@ export function toRow(
   thresholds: LevelThresholds,
   ended = false,
   supervisor?: Supervisor,
+  endedVisibleS = 600,
 ): StatusRow {
   const age = Number.isFinite(e.updated_ms) ? Math.max(0, Math.floor((nowMs - e.updated_ms) / 1000)) : null;
   return {
     session_id: e.session_id,
     project: e.project,
-    model: e.model,
+    model: canonicalModel(e.model),
     used_pct: e.used_pct,
     used_tokens: e.used_tokens,
     window_size: e.window_size,
@@ -77,9 +81,10 @@ export function toRow(
     respawn: supervisor && !supervisor.alive ? "gone" : respawnState(e.respawn),
     respawn_events: supervisor ? supervisor.events : null,
     ended,
+    ended_long_ago: ended && (age === null || age > endedVisibleS),
     updated_at: e.updated_at,
     age_s: age,
-    stale: ended || age === null || age > staleAfterS,
+    stale: !ended && (age === null || age > staleAfterS),
   };
 }
 
@@ -106,27 +111,42 @@ export function respawnState(v: unknown): string | null {
   return "on";
 }
 
-/** Applies the filters; returns the rows shown and how many stale ones were hidden. */
-export function filterRows(rows: readonly StatusRow[], f: RowFilter): { rows: StatusRow[]; hiddenStale: number } {
+/** What the filters left, and how many stale and long-ended sessions they hid. */
+export interface FilteredRows {
+  rows: StatusRow[];
+  hiddenStale: number;
+  hiddenEnded: number;
+}
+
+/** Applies the filters; returns the rows shown and how many stale or long-ended ones were hidden. */
+export function filterRows(rows: readonly StatusRow[], f: RowFilter): FilteredRows {
   let hiddenStale = 0;
+  let hiddenEnded = 0;
   const out: StatusRow[] = [];
   for (const r of rows) {
     if (f.minPct !== undefined && (r.used_pct === null || r.used_pct < f.minPct)) continue;
     if (f.projects && !f.projects.some((p) => within(r.project, p))) continue;
-    if (r.stale && !f.all) {
-      hiddenStale++;
+    if (!f.all && (r.stale || r.ended_long_ago)) {
+      if (r.stale) hiddenStale++;
+      else hiddenEnded++;
       continue;
     }
     out.push(r);
   }
-  return { rows: sortRows(out), hiddenStale };
+  return { rows: sortRows(out), hiddenStale, hiddenEnded };
 }
 
-/** Live sessions first, then by used % (highest first), then the most recently updated. */
+/** A row shown greyed: stale, or ended long ago (both only with --all). */
+export function faded(r: Pick<StatusRow, "stale" | "ended_long_ago">): boolean {
+  return r.stale || r.ended_long_ago;
+}
+
+/** Live sessions first, then ended ones, then faded ones; then by used % (highest first), then the most recent. */
 export function sortRows(rows: readonly StatusRow[]): StatusRow[] {
+  const group = (r: StatusRow) => (faded(r) ? 2 : r.ended ? 1 : 0);
   return [...rows].sort(
     (a, b) =>
-      Number(a.stale) - Number(b.stale) ||
+      group(a) - group(b) ||
       (b.used_pct ?? -1) - (a.used_pct ?? -1) ||
       (a.age_s ?? Infinity) - (b.age_s ?? Infinity) ||
       (a.session_id < b.session_id ? -1 : 1),

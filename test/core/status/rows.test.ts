@@ -69,9 +69,22 @@ describe("toRow", () => {
     ["updated past status.stale_after_s", { updated_at: new Date(NOW - 3601_000).toISOString() }, false, true],
     ["updated exactly at the limit", { updated_at: new Date(NOW - 3600_000).toISOString() }, false, false],
     ["without an update time", { updated_at: "" }, false, true],
-    ["ended, however recent", {}, true, true],
+    ["ended: never stale (it did not stop reporting, it ended)", {}, true, false],
+    ["ended long ago: still not stale", { updated_at: new Date(NOW - 9000_000).toISOString() }, true, false],
   ])("stale when %s", (_n, over, ended, stale) => {
     expect(row("s1", over, ended).stale).toBe(stale);
+  });
+  test("an ended session is shown for status.ended_visible_s, then hidden unless --all", () => {
+    const at = (ageS: number) =>
+      toRow(entry("e", { updated_at: new Date(NOW - ageS * 1000).toISOString() }), NOW, 3600, T, true, undefined, 600);
+    expect(at(8)).toMatchObject({ ended: true, ended_long_ago: false, stale: false });
+    expect(filterRows([at(8)], { all: false })).toMatchObject({ hiddenStale: 0, hiddenEnded: 0 });
+    expect(at(601).ended_long_ago).toBe(true);
+    expect(filterRows([at(601)], { all: false })).toMatchObject({ rows: [], hiddenStale: 0, hiddenEnded: 1 });
+    expect(filterRows([at(601)], { all: true }).rows).toHaveLength(1);
+  });
+  test("one model, one name: a dated id is the same model", () => {
+    expect(row("s1", { model: "claude-sonnet-4-5-20250929" }).model).toBe("claude-sonnet-4-5");
   });
   test("an update time in the future counts as age 0", () => {
     expect(row("s1", { updated_at: new Date(NOW + 5000).toISOString() }).age_s).toBe(0);
