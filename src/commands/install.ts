@@ -13,6 +13,9 @@ import { ensureDir } from "../io/fsx.ts";
 import { withLock } from "../io/lock.ts";
 import {
   backupSettings,
+  createdByCtx,
+  removeEmptyDir,
+  removeSettingsFile,
   projectRoot,
   readSettingsText,
   selfBinary,
@@ -77,7 +80,9 @@ export function editSettings(
   target: SettingsTarget,
   deps: Deps,
   transform: (value: Record<string, unknown>) => { settings: Record<string, unknown>; report: string[] },
+  opts: { dropIfCreated?: boolean } = {},
 ): number {
+  let dropped: string | undefined;
   const body = (): number => {
     const file = readSettingsText(target.path);
     const parsed = parseSettings(file.text);
@@ -93,15 +98,22 @@ export function editSettings(
     const same = JSON.stringify(out.settings) === JSON.stringify(parsed.value);
     const unchanged = same && (file.exists || Object.keys(out.settings).length === 0);
     deps.stdout(out.report.map((l) => `${l}\n`).join(""));
+    const created = opts.dropIfCreated && file.exists && createdByCtx(file, out.settings);
     if (unchanged) deps.stdout(`${file.path}: already up to date, nothing written\n`);
-    else if (target.dryRun) deps.stdout(`dry run: would write ${file.path}:\n${text}`);
-    else commit(file, text, deps);
+    else if (target.dryRun) deps.stdout(`dry run: would ${created ? "remove" : "write"} ${file.path}:\n${text}`);
+    else if (created) {
+      removeSettingsFile(file);
+      dropped = dirname(file.realPath);
+      deps.stdout(`removed ${file.realPath} (ctx created it, and nothing else is left in it)\n`);
+    } else commit(file, text, deps);
     return 0;
   };
   if (target.dryRun) return body();
   const first = readSettingsText(target.path);
   ensureDir(dirname(first.realPath));
-  return withLock(settingsLockPath(first), body);
+  const code = withLock(settingsLockPath(first), body);
+  if (dropped && removeEmptyDir(dropped)) deps.stdout(`removed ${dropped}/ (left empty)\n`);
+  return code;
 }
 
 // --- internal ---

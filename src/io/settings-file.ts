@@ -3,7 +3,17 @@
  * settings files are, reading them (following the user's own symlink, as a
  * dotfiles manager would set up), timestamped backups and atomic writes.
  */
-import { closeSync, constants, openSync, realpathSync, statSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  openSync,
+  readdirSync,
+  realpathSync,
+  rmdirSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import type { Agent } from "../core/settings/entries.ts";
 import { homeDir } from "../core/paths.ts";
@@ -102,4 +112,35 @@ export function selfBinary(): string | undefined {
  */
 export function projectRoot(env: Env, cwd: string): string {
   return findProject(env, cwd);
+}
+
+/**
+ * True when ctx created this settings file: what is left without ctx's entries is `{}`, and there
+ * is no backup of it (ctx backs a file up before its first write, so a file that was there before
+ * ctx has one; a file ctx created has none).
+ */
+export function createdByCtx(file: SettingsText, left: Record<string, unknown>): boolean {
+  if (Object.keys(left).length > 0) return false;
+  const prefix = `${basename(file.realPath)}.bak-`;
+  try {
+    return !readdirSync(dirname(file.realPath)).some((n) => n.startsWith(prefix));
+  } catch {
+    return false;
+  }
+}
+
+/** Removes a settings file (the real file: a symlink to it would dangle, so only a plain one). */
+export function removeSettingsFile(file: SettingsText): void {
+  unlinkSync(file.realPath);
+}
+
+/** Removes `dir` when it is empty (the `~/.claude/` ctx made for the file); true when it did. */
+export function removeEmptyDir(dir: string): boolean {
+  try {
+    if (readdirSync(dir).length > 0) return false;
+    rmdirSync(dir);
+    return true;
+  } catch {
+    return false; // not empty after all, or not ours to remove: leave it
+  }
 }
