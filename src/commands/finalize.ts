@@ -19,6 +19,7 @@ import { withLock } from "../io/lock.ts";
 import { latestUsage } from "../io/transcript-tail.ts";
 import { loadState, pauseLogPath, recordsDir, statePath, updateStateOnly } from "../io/session-store.ts";
 import { streamEntries } from "../io/transcript-stream.ts";
+import { changedSinceStart } from "../io/git-changes.ts";
 import { earlierSummaries, freeStamp, gitStatus, readPauseLog, readTaskFiles, sessionChain } from "./finalize-io.ts";
 
 export { finalizeOnCritical, startFinalize } from "./finalize-spawn.ts";
@@ -121,6 +122,7 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
     generatedAt: iso,
     transcriptPath: transcript ?? null,
     gitStatus: gitStatus(state.project),
+    commandChanges: (changedSinceStart(root, state.session_id, state.project) ?? []).filter((p) => !facts.files.has(p)),
   });
   writeFileAtomic(summaryPath, summary, 0o644);
   const incrementalPath = archivePause(

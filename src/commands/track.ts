@@ -20,6 +20,7 @@ import { addLineUsage, totalsOf } from "../core/track/tokens.ts";
 import { contextTokens, reading, windowFor } from "../core/usage.ts";
 import { envConfig, loadConfig } from "../io/config.ts";
 import { findClaudePid } from "../io/proc.ts";
+import { recordGitStart } from "../io/git-changes.ts";
 import {
   appendPause,
   findPreviousSession,
@@ -247,6 +248,8 @@ async function afterUpdate(
   safe("ledger", () => addLedgerTokens(root, state.task_id, state.session_id, done.deltas, iso));
   safe("index", () => writeIndexEntry(deps.env, root, state));
   if (job.event === "SessionStart") safe("sweep", () => sweepTemps(deps.env, root, nowMs));
+  // what git shows changed at the start, so the summary can tell the files commands changed since
+  if (job.event === "SessionStart") safe("git-start", () => recordGitStart(root, state.session_id, job.project));
   debug(
     deps,
     `track: ${job.event} ${state.session_id}: ${state.used_pct}% (${state.used_tokens}/${state.window_size}), tool_calls ${state.tool_calls}`,
@@ -269,7 +272,7 @@ async function afterUpdate(
 
 /** Once a session: removes temp files that writers killed mid-write left in the state directories. */
 function sweepTemps(env: Record<string, string | undefined>, root: string, nowMs: number): void {
-  for (const dir of ["state", "state/sessions", "state/monitor", "state/respawn", "sessions", "events", ""])
+  for (const dir of ["state", "state/sessions", "state/monitor", "state/respawn", "state/git-start", "sessions", "events", ""])
     sweepStaleTemps(join(root, dir), nowMs);
   sweepStaleTemps(join(userStateDir(env), "sessions"), nowMs);
   sweepStaleTemps(tmpDir(env), nowMs, 10 * 60_000, ".claude-ctx-");

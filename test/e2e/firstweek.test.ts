@@ -140,4 +140,11 @@ test("e2e: state out of git, one ladder of levels for the agent and the user", a
   expect({ code: fin.code, stderr: fin.stderr }).toEqual({ code: 0, stderr: "" });
   expect(fin.stdout.trim()).toStartWith(join(project, ".ctx", "sessions", "summary-"));
   expect(existsSync(join(sub, ".ctx"))).toBe(false);
+
+  // 8. the summary sees the file a command changed (sed -i), marked so, and nothing of .ctx/
+  const summary = readFileSync(fin.stdout.trim(), "utf8");
+  const files = summary.slice(summary.indexOf("## Files modified"), summary.indexOf("## Remaining work"));
+  expect(files).toContain(`- \`${join(project, "notes.txt")}\` (changed by commands)`);
+  expect(files).not.toContain(".ctx");
+  expect(files).not.toContain("(none)");
 }, 180_000);

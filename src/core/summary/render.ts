@@ -26,6 +26,8 @@ export interface SummaryInput {
   transcriptPath: string | null;
   /** `git status --short` lines, or null outside a repository. */
   gitStatus: string[] | null;
+  /** Files git reports changed since the session started that no tool call edited (absolute paths). */
+  commandChanges?: string[];
 }
 
 /** Most characters the summary may take (~2,000 tokens). */
@@ -80,18 +82,23 @@ function renderWith(s: SummaryInput, limit: number): string {
       limit,
       "completed tasks",
     ),
-    `- ${f.toolResults} tool calls: ${f.successes} succeeded, ${f.errors.total} failed; ${f.files.size + f.filesDropped} files changed; ${f.commands.total} commands; ${f.userRequests} user messages`,
+    `- ${f.toolResults} tool calls: ${f.successes} succeeded, ${f.errors.total} failed; ${f.files.size + f.filesDropped + (s.commandChanges?.length ?? 0)} files changed; ${f.commands.total} commands; ${f.userRequests} user messages`,
     ...(f.lastAgentText ? [`- Agent's latest message: ${oneLine(f.lastAgentText, 300)}`] : []),
     "",
     "## Files modified",
-    ...orNone(
-      newest(
+    ...orNone([
+      ...newest(
         files.map((x) => `- \`${x.path}\` (${ops(x.ops)})`),
         limit,
         "files",
         f.filesDropped,
       ),
-    ),
+      ...newest(
+        (s.commandChanges ?? []).map((p) => `- \`${p}\` (changed by commands)`),
+        limit,
+        "files changed by commands",
+      ),
+    ]),
     ...gitLines(s.gitStatus, limit),
     "",
     "## Remaining work",
