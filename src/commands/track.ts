@@ -272,7 +272,16 @@ async function afterUpdate(
 
 /** Once a session: removes temp files that writers killed mid-write left in the state directories. */
 function sweepTemps(env: Record<string, string | undefined>, root: string, nowMs: number): void {
-  for (const dir of ["state", "state/sessions", "state/monitor", "state/respawn", "state/git-start", "sessions", "events", ""])
+  for (const dir of [
+    "state",
+    "state/sessions",
+    "state/monitor",
+    "state/respawn",
+    "state/git-start",
+    "sessions",
+    "events",
+    "",
+  ])
     sweepStaleTemps(join(root, dir), nowMs);
   sweepStaleTemps(join(userStateDir(env), "sessions"), nowMs);
   sweepStaleTemps(tmpDir(env), nowMs, 10 * 60_000, ".claude-ctx-");

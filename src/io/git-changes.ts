@@ -56,7 +56,9 @@ export function gitSnapshot(dir: string): GitSnapshot | null {
   const dirty: Record<string, string> = {};
   const present = paths.filter((p) => existsFile(join(top, p)));
   const hashes = present.length ? lines(git(top, ["hash-object", "--", ...present]), "\n") : [];
-  present.forEach((p, i) => (dirty[p] = hashes[i] ?? "unknown"));
+  present.forEach((p, i) => {
+    dirty[p] = hashes[i] ?? "unknown";
+  });
   for (const p of paths) if (!(p in dirty)) dirty[p] = "deleted";
   return { top, head, dirty };
 }
