@@ -19,6 +19,7 @@ import { withLock } from "../io/lock.ts";
 import { latestUsage } from "../io/transcript-tail.ts";
 import { loadState, pauseLogPath, recordsDir, statePath, updateStateOnly } from "../io/session-store.ts";
 import { streamEntries } from "../io/transcript-stream.ts";
+import { isTrackLevel } from "../core/track/levels.ts";
 import { changedSinceStart } from "../io/git-changes.ts";
 import { earlierSummaries, freeStamp, gitStatus, readPauseLog, readTaskFiles, sessionChain } from "./finalize-io.ts";
 
@@ -163,6 +164,7 @@ function usageFor(state: SessionState, facts: ReturnType<typeof emptyFacts>) {
     peakPct: Math.max(state.peak_pct, percentOf(peakTokens, window)),
     compactions: Math.max(state.compactions, facts.compactions),
     model: state.model ?? facts.model,
+    level: isTrackLevel(state.threshold_reached) ? state.threshold_reached : "ok",
   };
 }
 

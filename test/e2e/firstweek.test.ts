@@ -147,4 +147,5 @@ test("e2e: state out of git, one ladder of levels for the agent and the user", a
   expect(files).toContain(`- \`${join(project, "notes.txt")}\` (changed by commands)`);
   expect(files).not.toContain(".ctx");
   expect(files).not.toContain("(none)");
+  expect(summary).toMatch(/^- Context at handoff: 91% used \(.*\), model claude-sonnet-4-5, level auto_pause$/m);
 }, 180_000);

@@ -20,6 +20,8 @@ export interface SummaryInput {
     peakPct: number;
     compactions: number;
     model: string | null;
+    /** The level of the ladder the session is at (ok, warning, critical, auto_pause). */
+    level?: string;
   };
   /** ISO-8601 time of writing. */
   generatedAt: string;
@@ -67,7 +69,7 @@ function renderWith(s: SummaryInput, limit: number): string {
             .join(", ")}`,
         ]
       : []),
-    `- Context at handoff: ${u.usedPct}% used (${u.usedTokens} / ${u.windowSize} tokens, peak ${u.peakPct}%, ${u.compactions} compaction${u.compactions === 1 ? "" : "s"})${u.model ? `, model ${u.model}` : ""}`,
+    `- Context at handoff: ${u.usedPct}% used (${u.usedTokens} / ${u.windowSize} tokens, peak ${u.peakPct}%, ${u.compactions} compaction${u.compactions === 1 ? "" : "s"})${u.model ? `, model ${u.model}` : ""}${u.level ? `, level ${u.level}` : ""}`,
     `- Written: ${s.generatedAt} by ctx finalize${s.transcriptPath ? ` from ${s.transcriptPath}` : ""}`,
     "",
     "## Original request",
