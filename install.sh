@@ -20,6 +20,7 @@ set -eu
 
 REPO_URL="https://github.com/ctx-dev/ctx/releases"
 INSTALL_DIR="${CTX_INSTALL_DIR:-$HOME/.local/bin}"
+case "$INSTALL_DIR" in /*) ;; *) INSTALL_DIR="$(pwd)/$INSTALL_DIR" ;; esac # messages name absolute paths
 version="" binary="" from_source="" hooks="" modify_path=1
 
 say() { printf 'ctx-install: %s\n' "$*" >&2; }

@@ -1,5 +1,5 @@
 import { COMMANDS } from "./commands/index.ts";
-import { helpText } from "./core/cli.ts";
+import { helpText } from "./core/cli-help.ts";
 import { CtxError, type Deps } from "./core/deps.ts";
 import { readStdin } from "./io/stdin.ts";
 import { sys } from "./io/sys.ts";

@@ -6,7 +6,7 @@ import { SCHEMA, envName, type ConfigKey } from "../core/config-schema.ts";
 import type { Deps } from "../core/deps.ts";
 import { problemLocation, readConfig, type ConfigReport } from "../io/config.ts";
 import { findProject } from "../io/project.ts";
-import { parseFor } from "./index.ts";
+import { parseFor } from "./args.ts";
 
 /** Entry point: prints the table (or JSON); problems go to stderr. Exits 0. */
 export async function run(argv: string[], deps: Deps): Promise<number> {

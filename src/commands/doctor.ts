@@ -7,7 +7,7 @@ import { accessSync, constants, realpathSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import type { Deps } from "../core/deps.ts";
 import { configChecks } from "./doctor-config.ts";
-import { parseFor } from "./index.ts";
+import { parseFor } from "./args.ts";
 import { findProject } from "../io/project.ts";
 import { tmpDir } from "../core/paths.ts";
 import { type Check, checkHooks, type FoundSettings } from "../core/settings/diagnose.ts";

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { CtxError, debug, type Deps } from "../core/deps.ts";
-import { parseFor } from "./index.ts";
+import { parseFor } from "./args.ts";
 import { stateRoot } from "../core/paths.ts";
 import { findProject } from "../io/project.ts";
 import { isValidSessionId } from "../core/session-id.ts";

@@ -1,4 +1,4 @@
-import { parseCommandLine, type Grammar, type Parsed } from "../core/cli.ts";
+import type { Grammar } from "../core/cli.ts";
 import { GRAMMARS } from "../core/grammars.ts";
 import type { Deps } from "../core/deps.ts";
 
@@ -83,10 +83,3 @@ export const COMMANDS: Record<string, CommandSpec> = {
     load: () => import("./respawn.ts"),
   },
 };
-
-/** Parses a command's arguments by its grammar (throws CtxError(2) saying what is wrong). */
-export function parseFor(command: string, argv: readonly string[], override: Partial<Grammar> = {}): Parsed {
-  const spec = COMMANDS[command];
-  if (!spec) throw new Error(`no command ${command}`);
-  return parseCommandLine({ ...spec.grammar, ...override }, argv);
-}

@@ -5,7 +5,7 @@
  */
 import { dirname } from "node:path";
 import { CtxError, type Deps } from "../core/deps.ts";
-import { parseFor } from "./index.ts";
+import { parseFor } from "./args.ts";
 import type { Agent } from "../core/settings/entries.ts";
 import { parseSettings, printSettings } from "../core/settings/json-text.ts";
 import { installInto, type InstallResult, SettingsShapeError } from "../core/settings/merge.ts";

@@ -4,7 +4,7 @@
  */
 import { basename } from "node:path";
 import { CtxError, type Deps } from "../core/deps.ts";
-import { parseFor } from "./index.ts";
+import { parseFor } from "./args.ts";
 import { stateRoot } from "../core/paths.ts";
 import { findProject } from "../io/project.ts";
 import { settingsFromConfig } from "../core/respawn/settings.ts";

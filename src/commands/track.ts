@@ -1,6 +1,6 @@
 import type { Config } from "../core/config-schema.ts";
 import { CtxError, debug, type Deps } from "../core/deps.ts";
-import { parseFor } from "./index.ts";
+import { parseFor } from "./args.ts";
 import { parseHookInput, str } from "../core/hook-input.ts";
 import { join } from "../core/pathx.ts";
 import { projectDir, stateRoot, tmpDir, userStateDir } from "../core/paths.ts";
