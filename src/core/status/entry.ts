@@ -23,7 +23,7 @@ export interface IndexEntry {
   used_tokens: number | null;
   /** Context window in tokens, or null. */
   window_size: number | null;
-  /** The level reached (caution, warning, auto_pause, critical), null below caution, undefined when the entry does not say. */
+  /** The level reached (warning, critical, auto_pause), null below warning, undefined when the entry does not say. */
   threshold_reached: string | null | undefined;
   /** True once auto-pause captures actions. */
   auto_pause_active: boolean;
