@@ -28,7 +28,7 @@ export function configTable(r: ConfigReport): string {
   const rows = (Object.keys(SCHEMA) as ConfigKey[]).map((key) => {
     const o = r.origins[key];
     const origin =
-      o.origin === "default" ? "default" : o.origin === "env" ? `env:${envOf(key, o.via)}` : `file:${o.source}`;
+      o.origin === "default" ? "default" : o.origin === "environment" ? `env:${envOf(key, o.via)}` : `file:${o.source}`;
     const via = o.via ? `  (from deprecated ${o.via})` : "";
     return [origin, `${key}=${show(key, r.config[key])}${via}`] as const;
   });
@@ -44,7 +44,7 @@ export function configJson(r: ConfigReport, project: string): string {
     values[key] = {
       value: r.config[key],
       origin: o.origin,
-      source: o.origin === "env" ? envOf(key, o.via) : o.source,
+      source: o.origin === "environment" ? envOf(key, o.via) : o.source,
       ...(o.via ? { deprecated_key: o.via } : {}),
     };
   }

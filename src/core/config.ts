@@ -5,7 +5,7 @@ import { suggestKey } from "./config-check.ts";
 export type Layer = Record<string, unknown>;
 
 /** Where a value came from, lowest first. */
-export type Origin = "default" | "user" | "project" | "env";
+export type Origin = "default" | "user" | "project" | "environment";
 
 /** A raw layer with where it came from: the file's path, or `environment`. */
 export interface SourcedLayer {
@@ -94,7 +94,7 @@ export function resolveLayers(layers: readonly SourcedLayer[]): Resolved {
     for (const [old, dep] of Object.entries(DEPRECATED)) {
       if (!(old in layer.values)) continue;
       const raw = layer.values[old];
-      say(old, `deprecated: use ${dep.use}${layer.origin === "env" ? ` (${envName(dep.use)})` : ""}`, true);
+      say(old, `deprecated: use ${dep.use}${layer.origin === "environment" ? ` (${envName(dep.use)})` : ""}`, true);
       const value = coerce(dep.use, raw, dep.convert);
       if (typeof value === "string") say(old, value);
       else set(dep.use, value, old);

@@ -38,7 +38,7 @@ export function readConfig(env: Record<string, string | undefined>, project: str
   const files = [readConfigFile(userConfigPath(env), "user"), readConfigFile(projectConfigPath(project), "project")];
   const layers: SourcedLayer[] = [
     ...files.map((f) => f.layer),
-    { origin: "env", source: "environment", values: envLayer(env) },
+    { origin: "environment", source: "environment", values: envLayer(env) },
   ];
   return { ...resolveLayers(layers), files };
 }

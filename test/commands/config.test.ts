@@ -109,6 +109,10 @@ describe("ctx config", () => {
       deprecated_key: "monitor.critical_remaining",
     });
     expect(doc.values["levels.warning"]).toEqual({ value: 65, origin: "default", source: "default" });
+    const env = JSON.parse(
+      (await runCtx(["config", "--json"], { env: { ...sb.env, CTX_LEVELS_WARNING: "60" }, cwd: sub })).stdout,
+    );
+    expect(env.values["levels.warning"]).toEqual({ value: 60, origin: "environment", source: "CTX_LEVELS_WARNING" });
     expect(doc.files.map((f: { origin: string; exists: boolean }) => [f.origin, f.exists])).toEqual([
       ["user", false],
       ["project", true],

@@ -80,7 +80,7 @@ describe("deprecated level keys", () => {
   test("are read, converted to the ladder, and reported with the key to use", () => {
     const r = resolveLayers([
       { origin: "user", source: "/u.yaml", values: { "monitor.warning_remaining": 40, "track.auto_pause": 88 } },
-      { origin: "env", source: "environment", values: envLayer({ CTX_MONITOR_CRITICAL_REMAINING: "20" }) },
+      { origin: "environment", source: "environment", values: envLayer({ CTX_MONITOR_CRITICAL_REMAINING: "20" }) },
     ]);
     expect(r.config["levels.warning"]).toBe(60);
     expect(r.config["levels.critical"]).toBe(80);
@@ -90,7 +90,7 @@ describe("deprecated level keys", () => {
       source: "/u.yaml",
       via: "monitor.warning_remaining",
     });
-    expect(r.origins["levels.critical"]).toMatchObject({ origin: "env", via: "monitor.critical_remaining" });
+    expect(r.origins["levels.critical"]).toMatchObject({ origin: "environment", via: "monitor.critical_remaining" });
     const deprecated = r.problems.filter((p) => p.deprecated).map((p) => `${p.key}: ${p.message}`);
     expect(deprecated).toEqual([
       "monitor.warning_remaining: deprecated: use levels.warning",
