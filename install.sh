@@ -9,16 +9,19 @@
 #   --binary FILE      install a local ctx binary
 #   --from-source      build from the checkout with the pinned bun only (npm install bun@<pinned>
 #                      into ~/.cache/ctx, unless node_modules has it); the default inside a
-#                      checkout unless --version or CTX_RELEASE_URL is given
+#                      checkout unless --version, CTX_RELEASE_BASE or CTX_RELEASE_URL is given
 #   --hooks            run `ctx install` at the end (Claude Code hooks and statusLine)
 #   --no-modify-path   never touch shell profiles
 # Environment:
-#   CTX_RELEASE_URL    where the archives and SHA256SUMS are (a plain directory URL)
+#   CTX_RELEASE_BASE   the releases URL, laid out like GitHub's (…/latest/download/, …/download/v<V>/);
+#                      default https://github.com/ctx-dev/ctx/releases
+#   CTX_RELEASE_URL    where the archives and SHA256SUMS are (a plain directory URL; wins over CTX_RELEASE_BASE)
 #   CTX_INSTALL_DIR    where ctx goes (default ~/.local/bin)
 #   CTX_INSTALL_OS, CTX_INSTALL_ARCH  override detection (e.g. linux, x64-baseline)
 set -eu
 
-REPO_URL="https://github.com/ctx-dev/ctx/releases"
+RELEASE_BASE="${CTX_RELEASE_BASE:-https://github.com/ctx-dev/ctx/releases}"
+RELEASE_BASE="${RELEASE_BASE%/}"
 INSTALL_DIR="${CTX_INSTALL_DIR:-$HOME/.local/bin}"
 case "$INSTALL_DIR" in /*) ;; *) INSTALL_DIR="$(pwd)/$INSTALL_DIR" ;; esac # messages name absolute paths
 version="" binary="" from_source="" hooks="" modify_path=1
@@ -35,8 +38,10 @@ Usage: install.sh [--version V] [--binary FILE] [--from-source] [--hooks] [--no-
   --from-source      build from the checkout with the pinned bun only (the default inside one)
   --hooks            run `ctx install` at the end (Claude Code hooks and statusLine)
   --no-modify-path   never touch shell profiles
-Environment: CTX_RELEASE_URL (archives and SHA256SUMS), CTX_INSTALL_DIR,
-CTX_INSTALL_OS and CTX_INSTALL_ARCH (override detection).
+Environment: CTX_RELEASE_BASE (releases URL laid out like GitHub's, default
+https://github.com/ctx-dev/ctx/releases), CTX_RELEASE_URL (one directory with the
+archives and SHA256SUMS), CTX_INSTALL_DIR, CTX_INSTALL_OS and CTX_INSTALL_ARCH
+(override detection).
 EOF
 }
 die() { say "error: $*"; exit 1; }
@@ -69,7 +74,8 @@ case "$0" in */install.sh|install.sh) [ -f "$0" ] && checkout=$(cd "$(dirname "$
 if [ -n "$checkout" ] && { [ ! -f "$checkout/build.ts" ] || ! grep -q '"name": "ctx"' "$checkout/package.json" 2>/dev/null; }; then
   checkout=""
 fi
-if [ -z "$from_source" ] && [ -z "$binary" ] && [ -z "$version" ] && [ -z "${CTX_RELEASE_URL:-}" ] && [ -n "$checkout" ]; then
+if [ -z "$from_source" ] && [ -z "$binary" ] && [ -z "$version" ] && [ -z "${CTX_RELEASE_URL:-}" ] &&
+  [ -z "${CTX_RELEASE_BASE:-}" ] && [ -n "$checkout" ]; then
   from_source=1
 fi
 
@@ -107,11 +113,11 @@ detect_arch() {
 
 # --- helpers ----------------------------------------------------------------
 
-fetch() { # fetch URL FILE
+fetch() { # fetch URL FILE [WHY]: WHY says what a failure most likely means
   if command -v curl >/dev/null 2>&1; then
-    curl -fsSL --retry 2 -o "$2" "$1" || die "download failed: $1"
+    curl -fsSL --retry 2 -o "$2" "$1" || die "download failed: $1${3:+ ($3)}"
   elif command -v wget >/dev/null 2>&1; then
-    wget -q -O "$2" "$1" || die "download failed: $1"
+    wget -q -O "$2" "$1" || die "download failed: $1${3:+ ($3)}"
   else
     die "neither curl nor wget is installed: install one of them, or use --binary FILE / --from-source"
   fi
@@ -179,13 +185,13 @@ download_release() {
   os=$(detect_os)
   arch=$(detect_arch "$os")
   if [ -n "${CTX_RELEASE_URL:-}" ]; then base="${CTX_RELEASE_URL%/}"
-  elif [ -n "$version" ]; then base="$REPO_URL/download/v$version"
-  else base="$REPO_URL/latest/download"
+  elif [ -n "$version" ]; then base="$RELEASE_BASE/download/v$version"
+  else base="$RELEASE_BASE/latest/download"
   fi
   if [ -n "$version" ] && [ "$(installed_version)" = "$version" ]; then
     say "ctx $version is already installed in $INSTALL_DIR; nothing to do"; return
   fi
-  fetch "$base/SHA256SUMS" "$tmp/SHA256SUMS"
+  fetch "$base/SHA256SUMS" "$tmp/SHA256SUMS" "no ctx release ${version:+v$version }there"
   # The archive for this platform, and the version it names (the last one listed).
   name=$(sed -n "s/^[0-9a-fA-F]\{64\}  *\*\{0,1\}\(ctx-[^ ]*-$os-$arch\.tar\.gz\)\$/\1/p" "$tmp/SHA256SUMS" |
     { if [ -n "$version" ]; then grep -Fx "ctx-$version-$os-$arch.tar.gz"; else tail -n 1; fi; } || true)
@@ -195,7 +201,7 @@ download_release() {
     say "ctx $version is already installed in $INSTALL_DIR; nothing to do"; return
   fi
   say "downloading $name"
-  fetch "$base/$name" "$tmp/$name"
+  fetch "$base/$name" "$tmp/$name" "SHA256SUMS lists $name but the release does not hold it"
   expected=$(awk -v n="$name" '$2 == n || $2 == "*" n { print $1; exit }' "$tmp/SHA256SUMS")
   actual=$(sha256 "$tmp/$name")
   if [ "$expected" != "$actual" ]; then

@@ -13,7 +13,9 @@ import { tmpDir } from "../core/paths.ts";
 import { type Check, checkHooks, type FoundSettings } from "../core/settings/diagnose.ts";
 import type { Agent } from "../core/settings/entries.ts";
 import { parseSettings } from "../core/settings/json-text.ts";
+import { formatTokens } from "../core/usage.ts";
 import { errorLogPath, readRecentErrors } from "../io/error-log.ts";
+import { readIndex } from "../io/index-reader.ts";
 import { createNew, unlinkQuiet } from "../io/fsx.ts";
 import { readSettingsText, selfBinary, settingsPath } from "../io/settings-file.ts";
 
@@ -34,6 +36,7 @@ export function doctor(argv: string[], deps: Deps, self: string | undefined): nu
     bridgeCheck(deps),
     tmuxCheck(deps),
     errorCheck(deps),
+    windowCheck(deps),
   ];
   deps.stdout(renderChecks(checks));
   return checks.some((c) => c.level === "fail") ? 1 : 0;
@@ -163,4 +166,23 @@ function errorCheck(deps: Deps): Check {
     detail: `last ${lines.length} in ${path}:\n${lines.map((l) => `        ${l}`).join("\n")}`,
     fix: `rerun with CTX_DEBUG=1 for the stack; once fixed, rm ${path}`,
   };
+}
+
+/** How many of the newest sessions the window check lists. */
+const RECENT_SESSIONS = 5;
+
+/** Per recent session: the context window ctx uses and the source that decided it (issue 16). */
+function windowCheck(deps: Deps): Check {
+  const recent = readIndex(deps.env)
+    .map((s) => s.entry)
+    .filter((e) => Number.isFinite(e.updated_ms))
+    .sort((a, b) => b.updated_ms - a.updated_ms)
+    .slice(0, RECENT_SESSIONS);
+  if (recent.length === 0) return { level: "ok", name: "context windows", detail: "no sessions tracked yet" };
+  const lines = recent.map((e) => {
+    const window = e.window_size ? `${formatTokens(e.window_size)} (${e.window_size})` : "unknown";
+    const model = e.model.replace(/[^\x20-\x7e]/g, "?").slice(0, 40) || "?";
+    return `        ${e.session_id.slice(0, 8)}  ${model}  window ${window}  source ${e.context_window_source || "?"}`;
+  });
+  return { level: "ok", name: "context windows", detail: `${recent.length} recent session(s):\n${lines.join("\n")}` };
 }

@@ -1,22 +1,25 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { homeDir } from "../core/paths.ts";
-import { isValidSessionId } from "../core/session-id.ts";
+import type { SummaryTwin } from "../core/summary/chain.ts";
+import { parseTwin } from "../core/summary/twin.ts";
 import { parseTaskFile } from "../core/summary/tasks.ts";
 import type { TaskItem } from "../core/summary/facts.ts";
 import type { PauseEntry } from "../core/track/pause.ts";
 import { fileStamp } from "../core/track/stamp.ts";
 import { readFileSafe, readJsonFile } from "../io/fsx.ts";
 import { loadState, recordsDir, statePath } from "../io/session-store.ts";
+import { taskListDir } from "../io/task-list.ts";
 
 type Env = Record<string, string | undefined>;
 
-/** Tasks the client stored in `~/.claude/tasks/<session>/<n>.json` (CLAUDE_CONFIG_DIR honoured). */
-export function readTaskFiles(env: Env, sessionId: string): TaskItem[] {
-  if (!isValidSessionId(sessionId)) return [];
-  const base = env.CLAUDE_CONFIG_DIR?.startsWith("/") ? env.CLAUDE_CONFIG_DIR : join(homeDir(env), ".claude");
-  const dir = join(base, "tasks", sessionId);
+/**
+ * Tasks the client stored in `~/.claude/tasks/<list>/<n>.json` (CLAUDE_CONFIG_DIR honoured);
+ * the list is CLAUDE_CODE_TASK_LIST_ID when the session had one, else the session id.
+ */
+export function readTaskFiles(env: Env, listId: string): TaskItem[] {
+  const dir = taskListDir(env, listId);
+  if (!dir) return [];
   let names: string[];
   try {
     names = readdirSync(dir)
@@ -43,30 +46,43 @@ export function sessionChain(root: string, sessionId: string, nowMs: number): st
   return chain;
 }
 
-/** The handoff summaries that earlier sessions of `chain` (all but the last) left, oldest first. */
-export function earlierSummaries(root: string, chain: string[], nowMs: number): string[] {
-  const out: string[] = [];
-  for (const id of chain.slice(0, -1)) {
+/** The machine-readable twin of a summary: the same name with `.json`. */
+export function twinPathOf(summaryPath: string): string {
+  return summaryPath.replace(/\.md$/, ".json");
+}
+
+/**
+ * The newest summary an earlier session of `chain` (all but the last) left,
+ * with its twin: the walk goes back past sessions that were never finalized.
+ */
+export function previousTwin(
+  root: string,
+  chain: string[],
+  nowMs: number,
+): { twin: SummaryTwin; summaryPath: string } | undefined {
+  for (const id of chain.slice(0, -1).reverse()) {
     const s = loadState(statePath(root, id) ?? "", nowMs);
-    const path = s?.finalized_stamp
-      ? join(recordsDir(root), `summary-${s.task_id}-${s.finalized_stamp}.md`)
-      : undefined;
-    if (path && existsSync(path)) out.push(path);
+    if (!s?.finalized_stamp) continue;
+    const summaryPath = join(recordsDir(root), `summary-${s.task_id}-${s.finalized_stamp}.md`);
+    const read = readJsonFile<unknown>(twinPathOf(summaryPath), { maxBytes: 4 * 1024 * 1024 });
+    const twin = read.status === "ok" ? parseTwin(read.value) : undefined;
+    if (twin) return { twin, summaryPath };
   }
-  return out;
+  return undefined;
 }
 
 /** `git status --short` lines of `dir`, or null when it is not in a repository (2 s at most). */
 export function gitStatus(dir: string): string[] | null {
   try {
-    const r = spawnSync("git", ["-C", dir, "status", "--short"], {
+    const r = spawnSync("git", ["-C", dir, "status", "--short", "--", ".", ":(exclude).ctx"], {
       encoding: "utf8",
       timeout: 2000,
       maxBuffer: 4 * 1024 * 1024,
       stdio: ["ignore", "pipe", "ignore"],
     });
     if (r.status !== 0 || typeof r.stdout !== "string") return null;
-    return r.stdout.split("\n").filter((l) => l.trim() !== "");
+    // ctx's own state is not the project's work (the pathspec misses it when git runs in a subdirectory).
+    return r.stdout.split("\n").filter((l) => l.trim() !== "" && !/^.. "?\.ctx\//.test(l));
   } catch {
     return null;
   }

@@ -12,6 +12,10 @@ export interface FinalizeTarget {
   transcriptPath: string | null | undefined;
   /** The session has ended: the ACTIVE-PAUSE log is archived and removed. */
   ended?: boolean;
+  /** The reading that started it: the summary reports no less. */
+  floor?: { usedTokens: number; usedPct: number; windowSize: number };
+  /** What started it (`--reason`). */
+  reason?: string;
 }
 
 /**
@@ -23,6 +27,12 @@ export async function startFinalize(deps: Pick<Deps, "env" | "stderr">, t: Final
   const argv = [...selfCommand(), "finalize", "--session", t.sessionId, "--project", t.project];
   if (t.transcriptPath) argv.push("--transcript", t.transcriptPath);
   if (t.ended) argv.push("--ended");
+  if (t.reason) argv.push("--reason", t.reason);
+  if (t.floor) {
+    const int = (n: number) => String(Math.max(0, Math.round(n)));
+    argv.push("--used-tokens", int(t.floor.usedTokens), "--used-pct", int(t.floor.usedPct));
+    argv.push("--window-size", int(t.floor.windowSize));
+  }
   const pid = await spawnDetached(argv, deps.env, t.project);
   debug(deps, `finalize: started in the background (pid ${pid ?? "none"}) for ${t.sessionId}`);
   return pid !== undefined;
@@ -36,7 +46,14 @@ export async function startFinalize(deps: Pick<Deps, "env" | "stderr">, t: Final
  */
 export async function finalizeOnCritical(
   deps: Pick<Deps, "env" | "stderr">,
-  t: { project: string; sessionId: string; transcriptPath?: string | null; level: string },
+  t: {
+    project: string;
+    sessionId: string;
+    transcriptPath?: string | null;
+    level: string;
+    /** The monitor's reading that reached CRITICAL. */
+    reading?: { usedTokens: number; usedPct: number; windowSize: number };
+  },
 ): Promise<boolean> {
   const marker = finalizeMarker(deps.env, t.project, t.sessionId);
   if (!marker) return false;
@@ -50,5 +67,11 @@ export async function finalizeOnCritical(
   } catch {
     return false; // already finalized for this crossing (or not writable)
   }
-  return startFinalize(deps, { project: t.project, sessionId: t.sessionId, transcriptPath: t.transcriptPath });
+  return startFinalize(deps, {
+    project: t.project,
+    sessionId: t.sessionId,
+    transcriptPath: t.transcriptPath,
+    floor: t.reading,
+    reason: "critical",
+  });
 }

@@ -1,27 +1,39 @@
 import { existsSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { CtxError, debug, type Deps } from "../core/deps.ts";
-import { parseFor } from "./args.ts";
 import { stateRoot } from "../core/paths.ts";
+import { isTrackLevel } from "../core/track/levels.ts";
+import { changedSinceStart } from "../io/git-changes.ts";
 import { findProject } from "../io/project.ts";
+import { parseFor } from "./args.ts";
 import { isValidSessionId } from "../core/session-id.ts";
 import { addEntry } from "../core/summary/collect.ts";
+import type { Config } from "../core/config-schema.ts";
+import { mergeChain, relative } from "../core/summary/chain.ts";
 import { emptyFacts } from "../core/summary/facts.ts";
 import { buildRecord, recordMarkdown, recordYaml } from "../core/summary/record.ts";
 import { renderSummary } from "../core/summary/render.ts";
-import { mergedTasks } from "../core/summary/tasks.ts";
+import { sessionTasks } from "../core/summary/tasks.ts";
 import { taskIdFor } from "../core/track/stamp.ts";
 import { initialState, type SessionState } from "../core/track/state.ts";
 import { ensureDir, readJsonFile, unlinkQuiet, withReadFile, writeFileAtomic, writeJsonAtomic } from "../io/fsx.ts";
-import { percentOf, reading, windowFor } from "../core/usage.ts";
+import { reading, windowFor } from "../core/usage.ts";
 import { loadConfig } from "../io/config.ts";
 import { withLock } from "../io/lock.ts";
 import { latestUsage } from "../io/transcript-tail.ts";
+import { sessionWindow } from "../io/usage-source.ts";
 import { loadState, pauseLogPath, recordsDir, statePath, updateStateOnly } from "../io/session-store.ts";
 import { streamEntries } from "../io/transcript-stream.ts";
-import { isTrackLevel } from "../core/track/levels.ts";
-import { changedSinceStart } from "../io/git-changes.ts";
-import { earlierSummaries, freeStamp, gitStatus, readPauseLog, readTaskFiles, sessionChain } from "./finalize-io.ts";
+import {
+  freeStamp,
+  gitStatus,
+  previousTwin,
+  readPauseLog,
+  readTaskFiles,
+  sessionChain,
+  twinPathOf,
+} from "./finalize-io.ts";
+import { type FloorReading, usageFor } from "./finalize-usage.ts";
 
 export { finalizeOnCritical, startFinalize } from "./finalize-spawn.ts";
 
@@ -35,6 +47,8 @@ export interface FinalizeOptions {
   ended?: boolean;
   /** What started it, for the record. */
   reason?: string;
+  /** The reading that started it (the monitor at CRITICAL): the summary never reports less. */
+  floor?: FloorReading;
 }
 
 /** What a finalize wrote. */
@@ -52,6 +66,15 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
     project?: string;
     ended?: boolean;
     reason?: string;
+    "used-tokens"?: string;
+    "used-pct"?: string;
+    "window-size"?: string;
+  };
+  const n = (v: string | undefined) => (v !== undefined && /^\d{1,9}(\.\d+)?$/.test(v) ? Number(v) : 0);
+  const floor: FloorReading = {
+    usedTokens: n(values["used-tokens"]),
+    usedPct: n(values["used-pct"]),
+    windowSize: n(values["window-size"]),
   };
   const project = values.project ? resolve(deps.cwd, values.project) : findProject(deps.env, deps.cwd);
   const sessionId = values.session ?? latestSession(stateRoot(deps.env, project), values.transcript);
@@ -63,7 +86,10 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
     );
   }
   const reason = values.reason ?? (values.ended ? "session_end" : "manual");
-  const result = finalize({ project, sessionId, transcriptPath: values.transcript, ended: values.ended, reason }, deps);
+  const result = finalize(
+    { project, sessionId, transcriptPath: values.transcript, ended: values.ended, reason, floor },
+    deps,
+  );
   deps.stdout(`${result.summaryPath}\n`);
   return 0;
 }
@@ -100,31 +126,50 @@ export function finalize(opts: FinalizeOptions, deps: Deps): FinalizeResult {
 function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): FinalizeResult {
   const nowMs = deps.now();
   const iso = new Date(nowMs).toISOString();
-  const state = loadState(statePath(root, opts.sessionId)!, nowMs) ?? bareState(opts, deps, iso);
+  const cfg = loadConfig(deps, opts.project);
+  const tracked = loadState(statePath(root, opts.sessionId)!, nowMs);
+  const state = tracked ?? bareState(opts, deps, iso);
   const transcript = opts.transcriptPath ?? state.transcript_path ?? undefined;
-  const facts = emptyFacts();
+  const facts = emptyFacts(ownPrompts(cfg));
   if (transcript && !streamEntries(transcript, (e) => addEntry(facts, e)))
     debug(deps, `finalize: cannot read ${transcript}`);
   const dir = recordsDir(root);
   ensureDir(dir);
   const stamp = state.finalized_stamp ?? freeStamp(dir, state.session_id, nowMs);
   const name = `session-${stamp}`;
-  const chain = sessionChain(root, state.session_id, nowMs);
+  const links = sessionChain(root, state.session_id, nowMs);
   const team = deps.env.CTX_TEAM?.trim() || state.team || null;
   const summaryPath = join(dir, `summary-${state.task_id}-${stamp}.md`);
+  const prev = previousTwin(root, links, nowMs);
+  const listId = state.task_list_id ?? state.session_id;
+  const twin = mergeChain(prev?.twin, {
+    taskId: state.task_id,
+    sessionId: state.session_id,
+    listId,
+    links,
+    facts,
+    tasks: sessionTasks(facts, readTaskFiles(deps.env, listId)),
+    project: state.project,
+    writtenAt: iso,
+  });
   const summary = renderSummary({
     facts,
-    tasks: mergedTasks(facts, readTaskFiles(deps.env, state.session_id)),
-    taskId: state.task_id,
+    twin,
     team,
-    chain,
-    earlierSummaries: earlierSummaries(root, chain, nowMs),
-    usage: usageFor(state, facts),
+    previousSummary: prev?.summaryPath ?? null,
+    usage: {
+      ...usageFor(state, tracked !== undefined, facts, deps, cfg, opts.floor),
+      level: isTrackLevel(state.threshold_reached) ? state.threshold_reached : "ok",
+    },
     generatedAt: iso,
     transcriptPath: transcript ?? null,
     gitStatus: gitStatus(state.project),
-    commandChanges: (changedSinceStart(root, state.session_id, state.project) ?? []).filter((p) => !facts.files.has(p)),
+    commandChanges: (changedSinceStart(root, state.session_id, state.project) ?? [])
+      .filter((p) => !facts.files.has(p))
+      .map((p) => relative(p, state.project)),
   });
+  // The twin first: a summary on disk always has its twin next to it.
+  writeJsonAtomic(twinPathOf(summaryPath), twin, 0o644);
   writeFileAtomic(summaryPath, summary, 0o644);
   const incrementalPath = archivePause(
     root,
@@ -137,7 +182,7 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
   const record = buildRecord(finalState, {
     name,
     team,
-    chain,
+    chain: twin.sessions,
     finalizedAt: iso,
     reason: opts.reason ?? "manual",
     summaryPath,
@@ -153,19 +198,9 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
   return { summaryPath, recordPath: join(dir, `${name}.json`), stamp };
 }
 
-/** The context figures for the summary: the state's, with the transcript's peak and model where the state has none. */
-function usageFor(state: SessionState, facts: ReturnType<typeof emptyFacts>) {
-  const peakTokens = Math.max(state.peak_tokens, facts.peakTokens);
-  const window = state.window_size || windowFor(facts.model ?? undefined, peakTokens, false);
-  return {
-    usedPct: state.used_pct,
-    usedTokens: state.used_tokens,
-    windowSize: window,
-    peakPct: Math.max(state.peak_pct, percentOf(peakTokens, window)),
-    compactions: Math.max(state.compactions, facts.compactions),
-    model: state.model ?? facts.model,
-    level: isTrackLevel(state.threshold_reached) ? state.threshold_reached : "ok",
-  };
+/** ctx's own prompts, which are never the chain's goal. */
+function ownPrompts(cfg: Config): string[] {
+  return [cfg["respawn.kickstart_prompt"], cfg["respawn.update_prompt"], cfg["respawn.compact_prompt"]];
 }
 
 function isReadableFile(path: string): boolean {
@@ -189,11 +224,19 @@ function bareState(opts: FinalizeOptions, deps: Deps, iso: string): SessionState
   const cfg = loadConfig(deps, opts.project);
   const tail = opts.transcriptPath ? latestUsage(opts.transcriptPath, cfg["monitor.tail_bytes"]) : undefined;
   if (tail) {
-    const r = reading(tail.usedTokens, windowFor(tail.model, tail.usedTokens, cfg["context.window_size"]));
+    const w = sessionWindow(
+      deps.env,
+      cfg,
+      { sessionId: opts.sessionId, model: tail.model, clientVersion: tail.clientVersion, usedTokens: tail.usedTokens },
+      { root: stateRoot(deps.env, opts.project), project: opts.project },
+    );
+    const r = reading(tail.usedTokens, w.window);
     Object.assign(s, {
       used_tokens: r.usedTokens,
       used_pct: r.usedPct,
       window_size: r.windowSize,
+      context_window: r.windowSize,
+      context_window_source: w.source,
       peak_tokens: r.usedTokens,
       peak_pct: r.usedPct,
       model: tail.model ?? s.model,

@@ -53,6 +53,7 @@ export async function run(_argv: string[], deps: Deps): Promise<void> {
     sessionId: input.session_id,
     transcriptPath: str(input, "transcript_path"),
     level: result.level,
+    reading: result.reading,
   });
 }
 
@@ -70,11 +71,14 @@ export function monitor(input: Record<string, unknown>, deps: Deps): MonitorResu
   // shows up (transcripts turned off), remember that and stop waiting for it on every tool call.
   const noTranscript = sessionFile(join(root, "state", "monitor"), sessionId, ".no-transcript")!;
   if (wait) wait.waitMissing = () => mtimeMs(noTranscript) === undefined; // only asked without a fresh bridge
-  const reading = currentReading(deps.env, now, cfg, sessionId, str(input, "transcript_path"), wait);
+  const reading = currentReading(deps.env, now, cfg, sessionId, str(input, "transcript_path"), wait, { root, project });
   if (wait?.outcome === "missing" && mtimeMs(noTranscript) === undefined) markNoTranscript(noTranscript);
   if (!reading) return {};
   const level = levelAt(reading.usedPct, ladderOf(cfg));
-  debug(deps, `monitor: ${reading.usedPct}% used (${reading.source}), level ${level}`);
+  debug(
+    deps,
+    `monitor: ${reading.usedPct}% used (${reading.source}), window ${reading.windowSize} (${reading.windowSource}), level ${level}`,
+  );
   const fire = step(root, sessionId, level, cfg, now);
   if (!fire || level === "ok") return { reading, level };
   const text = warningText(level, reading.usedPct, reading.remainingPct);

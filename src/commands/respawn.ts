@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 /**
  * `ctx respawn start|attach|stop`: supervises a Claude Code session in tmux
  * and keeps it working across context exhaustion (docs/respawn.md).
@@ -8,9 +9,11 @@ import { parseFor } from "./args.ts";
 import { stateRoot } from "../core/paths.ts";
 import { findProject } from "../io/project.ts";
 import { settingsFromConfig } from "../core/respawn/settings.ts";
-import { reading, windowFor } from "../core/usage.ts";
+import { reading } from "../core/usage.ts";
 import { latestUsage } from "../io/transcript-tail.ts";
+import { sessionWindow } from "../io/usage-source.ts";
 import { findClaude } from "../io/claude-launch.ts";
+import { isValidTaskId } from "../core/track/stamp.ts";
 import { loadConfig } from "../io/config.ts";
 import { runDriver } from "../io/respawn-driver.ts";
 import { daemonFailure, daemonize, liveConflict, stopSupervisors } from "../io/respawn-process.ts";
@@ -133,6 +136,18 @@ async function refuseDuplicate(args: RespawnArgs, name: string, root: string, de
   );
 }
 
+/**
+ * The environment of the client `start` runs: one chain for all its cycles.
+ * `CTX_TASK_ID` (kept when set, else a new `chain-<8 hex>`) and, unless already
+ * set, `CLAUDE_CODE_TASK_LIST_ID` with the same id, so the client's task list
+ * is the chain's (`~/.claude/tasks/<id>/`).
+ */
+function chainEnv(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  const task = isValidTaskId(env.CTX_TASK_ID) ? env.CTX_TASK_ID : `chain-${randomBytes(4).toString("hex")}`;
+  const list = isValidTaskId(env.CLAUDE_CODE_TASK_LIST_ID) ? env.CLAUDE_CODE_TASK_LIST_ID : task;
+  return { ...env, CTX_TASK_ID: task, CLAUDE_CODE_TASK_LIST_ID: list };
+}
+
 async function supervise(args: RespawnArgs, name: string, project: string, root: string, deps: Deps): Promise<number> {
   const cfg = loadConfig(deps, project);
   const tmux = tmuxClient(deps.env);
@@ -145,7 +160,7 @@ async function supervise(args: RespawnArgs, name: string, project: string, root:
         `a tmux session '${name}' already exists`,
         `supervise it with 'ctx respawn attach --target ${name}', or pick another --name`,
       );
-    target = await tmux.newSession(name, project, [claude, ...args.claudeArgs], deps.env);
+    target = await tmux.newSession(name, project, [claude, ...args.claudeArgs], chainEnv(deps.env));
     deps.stderr(`ctx respawn: started claude in tmux session '${name}' (attach with: tmux attach -t ${name})\n`);
   } else {
     const info = await tmux.paneInfo(args.target!).catch((e) => {
@@ -172,11 +187,11 @@ async function supervise(args: RespawnArgs, name: string, project: string, root:
       now: deps.now,
       signal: ac.signal,
       log: (line) => deps.stderr(`ctx respawn: ${line}\n`),
-      transcriptPct: (path) => {
+      transcriptPct: (path, sessionId) => {
         const tail = latestUsage(path, cfg["monitor.tail_bytes"]);
-        return tail
-          ? reading(tail.usedTokens, windowFor(tail.model, tail.usedTokens, cfg["context.window_size"])).usedPct
-          : undefined;
+        if (!tail) return undefined;
+        const q = { sessionId, model: tail.model, clientVersion: tail.clientVersion, usedTokens: tail.usedTokens };
+        return reading(tail.usedTokens, sessionWindow(deps.env, cfg, q, { root, project }).window).usedPct;
       },
     });
     deps.stderr(`ctx respawn: stopped (${final.reason ?? "done"}) after ${final.cycles} cycle(s)\n`);

@@ -9,6 +9,13 @@ import { findClaude, runInherited } from "../io/claude-launch.ts";
 import { markConsumedByCli } from "../io/resume-state.ts";
 import { latestSummary, loadSummaryForCli } from "../io/summaries.ts";
 import { resumeHook } from "../io/resume-hook.ts";
+import { readJsonFile } from "../io/fsx.ts";
+import { parseTwin } from "../core/summary/twin.ts";
+import { taskOfSummary } from "../core/resume/hook-decision.ts";
+import { isValidTaskId } from "../core/track/stamp.ts";
+import { isValidSessionId } from "../core/session-id.ts";
+import { twinPathOf } from "./finalize-io.ts";
+import { taskListState } from "../io/task-list.ts";
 
 /**
  * `ctx resume`: starts a fresh claude session whose first prompt is the
@@ -35,7 +42,8 @@ async function launch(opts: Exclude<ResumeOptions, { mode: "hook" }>, deps: Deps
   const root = stateRoot(deps.env, findProject(deps.env, deps.cwd));
   const file = opts.latest ? latestSummary(root).path : opts.summary!;
   const summary = loadSummaryForCli(file, deps.cwd);
-  const prompt = buildResumePrompt(summary.text, summary.path);
+  const env = chainEnv(summary.path, deps);
+  const prompt = buildResumePrompt(summary.text, summary.path, "prompt", taskListState(env));
   if (opts.mode === "print") {
     deps.stdout(prompt);
     return 0;
@@ -47,7 +55,28 @@ async function launch(opts: Exclude<ResumeOptions, { mode: "hook" }>, deps: Deps
     return 0;
   }
   markConsumed(summary.path, deps);
-  return runInherited(bin, args, deps.env, deps.cwd);
+  return runInherited(bin, args, env, deps.cwd);
+}
+
+/**
+ * The launched session continues the summary's chain: `CTX_TASK_ID` and
+ * `CLAUDE_CODE_TASK_LIST_ID` (unless already set) name the chain, and
+ * `CTX_RESUMED_FROM` the session the summary is about (from its twin), which
+ * `ctx track` links the new session to.
+ */
+function chainEnv(summaryPath: string, deps: Deps): Record<string, string | undefined> {
+  const read = readJsonFile<unknown>(twinPathOf(summaryPath), { maxBytes: 4 * 1024 * 1024 });
+  const twin = read.status === "ok" ? parseTwin(read.value) : undefined;
+  const task = twin?.task_id ?? taskOfSummary(basename(summaryPath));
+  const env = { ...deps.env };
+  if (isValidTaskId(task)) {
+    env.CTX_TASK_ID = task;
+    if (!isValidTaskId(env.CLAUDE_CODE_TASK_LIST_ID)) env.CLAUDE_CODE_TASK_LIST_ID = task;
+  }
+  if (isValidSessionId(twin?.session_id)) env.CTX_RESUMED_FROM = twin.session_id;
+  else delete env.CTX_RESUMED_FROM;
+  debug(deps, `resume: chain ${env.CTX_TASK_ID ?? "none"}, resumed from ${env.CTX_RESUMED_FROM ?? "unknown"}`);
+  return env;
 }
 
 function binForDisplay(deps: Deps): string {

@@ -2,9 +2,12 @@ import type { Deps } from "../core/deps.ts";
 import { debug } from "../core/deps.ts";
 import { parseHookInput } from "../core/hook-input.ts";
 import { bridgeOf, renderStatus, statusInput } from "../core/statusline.ts";
+import { isValidSessionId } from "../core/session-id.ts";
+import { count } from "../core/usage.ts";
 import { writeBridge } from "../io/bridge.ts";
 import { envConfig, loadConfig } from "../io/config.ts";
 import { gitBranch } from "../io/git.ts";
+import { rememberWindow } from "../io/window-source.ts";
 
 /** The line printed when the payload is unusable: short and sane, never empty. */
 export const FALLBACK_LINE = "ctx │ waiting for usage";
@@ -32,12 +35,26 @@ export async function run(_argv: string[], deps: Deps): Promise<void> {
       debug(deps, `statusline: bridge not written: ${(err as Error).message}`);
     }
   }
+  // Only a payload of a real session (a safe session id) is remembered: a hostile one writes nothing.
+  if (isValidSessionId(status.sessionId)) remember(deps, payload, status.modelId);
   const color = !deps.env.NO_COLOR;
   const branch = cfg["statusline.git_branch"] && status.projectDir ? safeBranch(status.projectDir) : undefined;
   deps.stdout(`${renderStatus(status, cfg, { color, branch })}\n`);
 }
 
 // --- internal ---
+
+/** Remembers the window Claude Code reported for this model id (written only when it is new or changed). */
+function remember(deps: Deps, payload: Record<string, unknown>, modelId: string | undefined): void {
+  const cw = payload.context_window;
+  const size = cw && typeof cw === "object" ? count((cw as Record<string, unknown>).context_window_size) : 0;
+  if (!modelId || !size) return;
+  try {
+    if (rememberWindow(deps.env, modelId, size)) debug(deps, `statusline: remembered window ${size} for ${modelId}`);
+  } catch (err) {
+    debug(deps, `statusline: window not remembered: ${(err as Error).message}`);
+  }
+}
 
 function projectOf(payload: Record<string, unknown>): string | undefined {
   const ws = payload.workspace as Record<string, unknown> | undefined;

@@ -7,7 +7,7 @@ import { projectDir, stateRoot, tmpDir, userStateDir } from "../core/paths.ts";
 import { isValidSessionId } from "../core/session-id.ts";
 import { ladderOf } from "../core/levels.ts";
 import { levelMessage, type Thresholds } from "../core/track/levels.ts";
-import { taskIdFor } from "../core/track/stamp.ts";
+import { isValidTaskId, taskIdFor } from "../core/track/stamp.ts";
 import { initialState, type Level, type SessionState } from "../core/track/state.ts";
 import {
   normalizeEvent,
@@ -17,7 +17,7 @@ import {
   type TrackReading,
 } from "../core/track/step.ts";
 import { addLineUsage, totalsOf } from "../core/track/tokens.ts";
-import { contextTokens, reading, windowFor } from "../core/usage.ts";
+import { contextTokens, reading } from "../core/usage.ts";
 import { envConfig, loadConfig } from "../io/config.ts";
 import { findClaudePid } from "../io/proc.ts";
 import { recordGitStart } from "../io/git-changes.ts";
@@ -33,7 +33,7 @@ import {
 import { addLedgerTokens, completeCompactionEvent, writeCompactionEvent } from "../io/session-store-events.ts";
 import { readNewUsage } from "../io/transcript-stream-usage.ts";
 import { sweepStaleTemps } from "../io/sweep.ts";
-import { currentReading, hookWait } from "../io/usage-source.ts";
+import { currentReading, hookWait, sessionWindow } from "../io/usage-source.ts";
 import { startFinalize } from "./finalize-spawn.ts";
 
 /** What one track run did. */
@@ -165,8 +165,8 @@ function readingFor(job: Job, deps: Deps, cfg: Config, nowMs: number): TrackRead
   if (job.usage) {
     const used = contextTokens(job.usage.usage);
     const model = job.usage.model === "unknown" ? undefined : job.usage.model;
-    const r = reading(used, windowFor(model, used, cfg["context.window_size"]));
-    return { ...r, model };
+    const w = sessionWindow(deps.env, cfg, { sessionId: job.sessionId, model, usedTokens: used });
+    return { ...reading(used, w.window), model, windowSource: w.source };
   }
   // The client writes its transcript in batches: a Stop (once per turn) always waits for the
   // turn's last message; a tool hook only near the levels, where one request late matters.
@@ -175,8 +175,18 @@ function readingFor(job: Job, deps: Deps, cfg: Config, nowMs: number): TrackRead
       ? hookWait(job.input, cfg["track.transcript_wait_ms"], deps.now)
       : undefined;
   if (wait) wait.waitMissing = () => false; // past the first turns the transcript exists; a missing one will not appear
-  const r = currentReading(deps.env, deps.now(), cfg, job.sessionId, job.transcriptPath, wait);
-  return r ? { usedTokens: r.usedTokens, windowSize: r.windowSize, usedPct: r.usedPct, model: r.model } : undefined;
+  const place = { root: stateRoot(deps.env, job.project), project: job.project };
+  const r = currentReading(deps.env, deps.now(), cfg, job.sessionId, job.transcriptPath, wait, place);
+  if (r) debug(deps, `track: window ${r.windowSize} (${r.windowSource})`);
+  return r
+    ? {
+        usedTokens: r.usedTokens,
+        windowSize: r.windowSize,
+        usedPct: r.usedPct,
+        model: r.model,
+        windowSource: r.windowSource,
+      }
+    : undefined;
 }
 
 /** The state to step from: the existing one, or a new one linked to the session a /clear replaced. */
@@ -197,10 +207,29 @@ function prepare(
   if (deps.env.CTX_TEAM?.trim()) s.team = deps.env.CTX_TEAM.trim();
   if (job.event !== "usage" && (s.claude_pid === null || job.event === "SessionStart"))
     s.claude_pid = findClaudePid() ?? s.claude_pid;
-  if (!prev && job.event === "SessionStart" && job.input.source === "clear" && s.claude_pid !== null) {
-    s.previous_session_id = findPreviousSession(root, s.claude_pid, s.session_id, nowMs)?.session_id ?? null;
+  if (!prev && job.event === "SessionStart") {
+    const before = predecessor(job, deps, root, s, nowMs);
+    if (before) {
+      s.previous_session_id = before.session_id;
+      s.task_id = before.task_id; // one chain, one task id
+    }
   }
+  const list = deps.env.CLAUDE_CODE_TASK_LIST_ID;
+  if (job.event !== "usage" && isValidTaskId(list)) s.task_list_id = list;
   return s;
+}
+
+/**
+ * The session a new one continues: after /clear the one the same Claude Code
+ * process ran last; on a startup that `ctx resume` launched, the session it
+ * resumed (`CTX_RESUMED_FROM`, kept only when that session is known here).
+ */
+function predecessor(job: Job, deps: Deps, root: string, s: SessionState, nowMs: number): SessionState | undefined {
+  if (job.input.source === "clear")
+    return s.claude_pid === null ? undefined : findPreviousSession(root, s.claude_pid, s.session_id, nowMs);
+  const from = deps.env.CTX_RESUMED_FROM;
+  if (job.input.source === "compact" || !isValidSessionId(from) || from === s.session_id) return undefined;
+  return loadState(statePath(root, from) ?? "", nowMs);
 }
 
 /** Adds the new API messages' tokens to the per-model totals; returns the deltas for the ledger. */

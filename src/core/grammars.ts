@@ -62,6 +62,9 @@ a rerun for the same session rewrites the same files. Prints the summary path.`,
       project: { type: "string", arg: "DIR", doc: "the project (default: found from the current directory)" },
       ended: { type: "boolean", doc: "the session has ended: archive its auto-pause log" },
       reason: { type: "string", arg: "WHY", doc: "what started it, for the record" },
+      "used-tokens": { type: "string", arg: "N", doc: "the reading that started it (at CRITICAL): tokens used" },
+      "used-pct": { type: "string", arg: "PCT", doc: "that reading's used %" },
+      "window-size": { type: "string", arg: "N", doc: "that reading's context window" },
     },
   },
   resume: {
@@ -83,7 +86,7 @@ Exits with claude's exit code; 1 when the summary is missing, empty or unreadabl
       "dry-run": { type: "boolean", doc: "show the command that would run" },
       hook: {
         type: "boolean",
-        doc: "SessionStart hook: inject the newest unconsumed summary after /clear or compaction (once); always exits 0",
+        doc: "SessionStart hook: after /clear or compaction, inject the newest summary of the session's chain no session has consumed yet (once); on startup, a pending one or a hint; always exits 0",
       },
     },
     positionals: 1,

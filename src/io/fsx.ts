@@ -67,6 +67,25 @@ export function readBytesSafe(path: string, opts: ReadOptions = {}): Buffer | un
 }
 
 /**
+ * Reads a file whose size fstat does not tell (a /proc file reports 0) to its end,
+ * at most `maxBytes`, without node:fs; undefined when it cannot be opened or read.
+ */
+export function readToEnd(path: string, maxBytes = 1024 * 1024): Buffer | undefined {
+  return withReadFile(path, (fd) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    while (total < maxBytes) {
+      const buf = Buffer.allocUnsafe(Math.min(64 * 1024, maxBytes - total));
+      const n = sys().pread(fd, buf, 0, buf.length, total);
+      if (n <= 0) break;
+      chunks.push(buf.subarray(0, n));
+      total += n;
+    }
+    return Buffer.concat(chunks);
+  });
+}
+
+/**
  * Opens `path` for reading without following a symlink or blocking on a FIFO,
  * hands `fn` the descriptor and its stat, and closes it. Any error gives undefined.
  */

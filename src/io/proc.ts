@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readToEnd, withReadFile } from "./fsx.ts";
 
 /** One process as /proc shows it. */
 export interface ProcInfo {
@@ -21,6 +21,13 @@ export function procInfo(pid: number, procRoot = "/proc"): ProcInfo | undefined 
   const comm = stat.slice(stat.indexOf("(") + 1, close);
   const cmdline = readProc(`${procRoot}/${pid}/cmdline`) ?? "";
   return { pid, ppid: Number.isInteger(ppid) ? ppid : 0, comm, argv0: cmdline.split("\0")[0] ?? "" };
+}
+
+/** The parent of `pid` from `/proc/<pid>/stat` alone (one read), or undefined. */
+export function parentPid(pid: number, procRoot = "/proc"): number | undefined {
+  const stat = readProc(`${procRoot}/${pid}/stat`);
+  const ppid = stat ? Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) : Number.NaN;
+  return Number.isInteger(ppid) && ppid > 0 ? ppid : undefined;
 }
 
 /** The ancestors of `pid`, nearest first (at most 32). */
@@ -55,7 +62,8 @@ export function isClaude(p: ProcInfo): boolean {
 /** The argv that runs this same ctx: the compiled binary, or bun with the script when run from source. */
 export function selfCommand(): string[] {
   const script = process.argv[1];
-  if (script && /\.(ts|js|mjs)$/.test(script) && existsSync(script)) return [process.execPath, script];
+  if (script && /\.(ts|js|mjs)$/.test(script) && withReadFile(script, (_fd, st) => st.isFile) === true)
+    return [process.execPath, script];
   return [process.execPath];
 }
 
@@ -86,11 +94,7 @@ export async function spawnDetached(
 
 // --- internal ---
 
-/** /proc files report size 0, so they are read to the end rather than by size. */
-function readProc(path: string): string | undefined {
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return undefined;
-  }
+/** /proc files report size 0, so they are read to the end rather than by size (without node:fs: hot path). */
+export function readProc(path: string): string | undefined {
+  return readToEnd(path)?.toString("utf8");
 }

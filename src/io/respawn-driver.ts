@@ -40,7 +40,7 @@ export interface DriverOptions {
   /** Diagnostics. */
   log: (line: string) => void;
   /** The used % the transcript shows (its latest main-chain request), or undefined. */
-  transcriptPct: (path: string) => number | undefined;
+  transcriptPct: (path: string, sessionId: string) => number | undefined;
 }
 
 const MAX_EVENTS = 50;
@@ -131,7 +131,7 @@ class Driver {
     if (key === this.lastUsageKey) return;
     this.lastUsageKey = key;
     // The transcript is the freshest source (the hooks may not have read it yet); the hooks' figure is the fallback.
-    const fromTranscript = h.transcript_path ? this.o.transcriptPct(h.transcript_path) : undefined;
+    const fromTranscript = h.transcript_path ? this.o.transcriptPct(h.transcript_path, h.session_id) : undefined;
     const pct = fromTranscript !== undefined && fromTranscript > 0 ? fromTranscript : h.used_pct;
     if (pct !== null) this.queue.push({ type: "usage", pct, at: Math.max(h.updated_ms, t?.mtime ?? 0) });
   }

@@ -10,6 +10,8 @@ import { isValidSessionId } from "../core/session-id.ts";
 import { loadConfig } from "./config.ts";
 import { pendingPath, readResumeState, resumeTransaction } from "./resume-state.ts";
 import { finalizeLikelyRunning } from "./finalize-pending.ts";
+import { taskListState } from "./task-list.ts";
+import { chainOf, chainSummaryPending, liveChains, type ChainContext } from "./resume-chain.ts";
 import { listSummaries, readSummarySafe } from "./summaries.ts";
 
 /** The hook's output for an injection or a hint. */
@@ -27,10 +29,11 @@ export async function resumeHook(deps: Deps): Promise<HookDecision | undefined> 
   const project = projectDir(deps.env, input.cwd, deps.cwd);
   const root = stateRoot(deps.env, project);
   const decision = await decide(root, sessionId, str(input, "source"), loadConfig(deps, project), deps);
-  debug(
-    deps,
-    `resume hook: ${decision.action}${decision.action === "none" ? ` (${decision.reason})` : ` ${decision.summary}`}`,
-  );
+  const why =
+    decision.action === "none"
+      ? ` (${decision.reason})`
+      : ` ${decision.summary}${decision.action === "inject" ? ` (rule: ${decision.rule})` : ""}`;
+  debug(deps, `resume hook: ${decision.action}${why}`);
   if (decision.action !== "none") {
     const out: SessionStartOutput = {
       hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: decision.text },
@@ -55,6 +58,9 @@ async function decide(
   deps: Deps,
 ): Promise<HookDecision> {
   const limits = limitsOf(cfg);
+  const ctx = chainOf(root, sessionId, source, deps.now());
+  const known = ctx.chain !== undefined;
+  debug(deps, `resume hook: chain ${ctx.chain ?? "unknown"} (${ctx.how})`);
   const situation = () => ({
     source,
     sessionId,
@@ -62,16 +68,23 @@ async function decide(
     summaries: listSummaries(root),
     limits,
     load: readSummarySafe,
+    chain: ctx.chain,
+    taskList: taskListState(deps.env),
+    liveChains:
+      !known && (source === "clear" || source === "compact")
+        ? liveChains(root, sessionId, deps.now(), cfg["status.stale_after_s"] * 1000)
+        : undefined,
   });
-  if (
-    !existsSync(pendingPath(root)) &&
-    listSummaries(root).length === 0 &&
-    !(await waitForFinalize(root, sessionId, source, cfg, deps))
-  ) {
+  const waitFor = () =>
+    known ? waitForChain(root, ctx, cfg, deps) : waitForFinalize(root, sessionId, source, cfg, deps);
+  if (!existsSync(pendingPath(root)) && listSummaries(root).length === 0 && !(await waitFor())) {
     return { action: "none", reason: "no summary" };
   }
   let first = decideHook({ ...situation(), ...readResumeState(root, deps.now()) });
-  if (first.action === "none" && (await waitForFinalize(root, sessionId, source, cfg, deps))) {
+  // The chain's own summary may still be being written: wait for it rather than take an older one.
+  const stale =
+    known && first.action === "inject" && first.rule === "chain" && chainSummaryPending(root, ctx, cfg, deps.now());
+  if ((first.action === "none" || stale) && (await waitFor())) {
     first = decideHook({ ...situation(), ...readResumeState(root, deps.now()) });
   }
   if (first.action !== "inject") return first;
@@ -82,6 +95,19 @@ async function decide(
     debug(deps, `resume hook: ledger not written (${(err as Error).message}); nothing injected`);
     return { action: "none", reason: "ledger not writable" };
   }
+}
+
+/** Polls up to `resume.finalize_wait_ms` while the chain's summary is still being written; true when it is done. */
+async function waitForChain(root: string, ctx: ChainContext, cfg: Config, deps: Deps): Promise<boolean> {
+  const waitMs = cfg["resume.finalize_wait_ms"];
+  if (waitMs <= 0 || !chainSummaryPending(root, ctx, cfg, deps.now())) return false;
+  const deadline = deps.now() + waitMs;
+  while (deps.now() < deadline) {
+    await Bun.sleep(50);
+    if (!chainSummaryPending(root, ctx, cfg, deps.now())) return true;
+  }
+  debug(deps, `resume hook: the summary of ${ctx.chain} did not appear within ${waitMs} ms`);
+  return true; // decide again: the chain's newest summary, if any, is still better than nothing
 }
 
 /**

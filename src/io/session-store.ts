@@ -101,6 +101,7 @@ export function writeIndexEntry(env: Env, root: string, state: SessionState): vo
       writeJsonAtomic(path, {
         version: 1,
         session_id: state.session_id,
+        task_id: state.task_id,
         project: state.project,
         root,
         state_path: statePath(root, state.session_id),
@@ -108,6 +109,8 @@ export function writeIndexEntry(env: Env, root: string, state: SessionState): vo
         used_pct: state.used_pct,
         used_tokens: state.used_tokens,
         window_size: state.window_size,
+        context_window: state.context_window,
+        context_window_source: state.context_window_source,
         threshold_reached: state.threshold_reached,
         auto_pause_active: state.auto_pause_active,
         respawn,

@@ -10,6 +10,8 @@ export interface TailUsage {
   model?: string;
   /** True when the newest relevant line is a compaction boundary (usage is the post-compaction size). */
   compacted?: boolean;
+  /** The client version the line records (Claude Code's `version`), when known. */
+  clientVersion?: string;
 }
 
 const CHUNK = 256 * 1024;
@@ -42,7 +44,8 @@ export function usageOfLine(line: string): TailUsage | undefined {
   if (e.type === "assistant" && e.message && typeof e.message === "object") {
     const model = typeof e.message.model === "string" ? e.message.model : undefined;
     if (model === "<synthetic>" || !e.message.usage || typeof e.message.usage !== "object") return undefined;
-    return { usedTokens: contextTokens(e.message.usage), model };
+    const clientVersion = typeof e.version === "string" ? e.version : undefined;
+    return { usedTokens: contextTokens(e.message.usage), model, ...(clientVersion ? { clientVersion } : {}) };
   }
   if (e.tokens && typeof e.tokens === "object" && typeof e.tokens.input === "number") {
     return {

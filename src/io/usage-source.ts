@@ -1,8 +1,10 @@
 import { isFresh } from "../core/bridge.ts";
 import type { Config } from "../core/config-schema.ts";
-import { reading, windowFor, type ContextReading } from "../core/usage.ts";
+import { reading, type ContextReading } from "../core/usage.ts";
+import { resolveWindow, type WindowResolution, type WindowSource } from "../core/window.ts";
 import { readBridge } from "./bridge.ts";
 import { latestUsage, waitForLine, type WaitOutcome } from "./transcript-tail.ts";
+import { clientChoice, readRemembered } from "./window-source.ts";
 
 /** What to wait for in the transcript before reading it: a text its newest request must contain. */
 export interface TranscriptWait {
@@ -33,7 +35,46 @@ export function hookWait(input: Record<string, unknown>, ms: number, now: () => 
 /** A context reading with where it came from. */
 export interface SourcedReading extends ContextReading {
   source: "bridge" | "transcript";
+  /** Where the window came from (core/window.ts). */
+  windowSource: WindowSource;
   model?: string;
+}
+
+/** Where a session's state lives: its ctx state root and its project (for the client's settings files). */
+export interface SessionPlace {
+  root: string;
+  project: string;
+}
+
+/** What the window resolver is told about the session's usage. */
+export interface WindowQuery {
+  sessionId: string;
+  model?: string;
+  clientVersion?: string;
+  usedTokens: number;
+  /** `context_window_size` of this session's bridge file (fresh or not). */
+  statusline?: number;
+}
+
+/**
+ * The session's context window with its source (core/window.ts `resolveWindow`), from
+ * the remembered windows, the client's cached choice (when `place` is given) and the config.
+ */
+export function sessionWindow(
+  env: Record<string, string | undefined>,
+  cfg: Config,
+  q: WindowQuery,
+  place?: SessionPlace,
+): WindowResolution {
+  return resolveWindow({
+    statusline: q.statusline,
+    model: q.model,
+    clientVersion: q.clientVersion,
+    remembered: readRemembered(env),
+    client: place ? clientChoice(env, place.root, place.project, q.sessionId) : undefined,
+    configured: cfg["context.window_size"],
+    usedTokens: q.usedTokens,
+  });
 }
 
 /**
@@ -50,12 +91,14 @@ export function currentReading(
   sessionId: string,
   transcriptPath: string | undefined,
   wait?: TranscriptWait,
+  place?: SessionPlace,
 ): SourcedReading | undefined {
   const bridge = readBridge(env, sessionId);
   if (bridge && isFresh(bridge, nowMs, cfg["monitor.bridge_max_age_s"])) {
     const used = Math.max(0, bridge.used_pct);
     return {
       source: "bridge",
+      windowSource: "statusline",
       usedTokens: bridge.used_tokens ?? 0,
       windowSize: bridge.context_window_size ?? 0,
       usedPct: used,
@@ -68,8 +111,18 @@ export function currentReading(
     wait.outcome = waitForLine(transcriptPath, wait.needle, wait.ms, wait.now, wait.waitMissing?.() ?? true);
   const tail = latestUsage(transcriptPath, cfg["monitor.tail_bytes"]);
   if (!tail) return undefined;
-  const size =
-    bridge?.context_window_size ||
-    windowFor(tail.model ?? bridge?.model ?? undefined, tail.usedTokens, cfg["context.window_size"]);
-  return { source: "transcript", ...reading(tail.usedTokens, size), model: tail.model };
+  const model = tail.model ?? bridge?.model ?? undefined;
+  const w = sessionWindow(
+    env,
+    cfg,
+    {
+      sessionId,
+      model,
+      clientVersion: tail.clientVersion,
+      usedTokens: tail.usedTokens,
+      statusline: bridge?.context_window_size,
+    },
+    place,
+  );
+  return { source: "transcript", windowSource: w.source, ...reading(tail.usedTokens, w.window), model: tail.model };
 }

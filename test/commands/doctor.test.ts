@@ -160,3 +160,37 @@ describe("hook error log", () => {
     expect(readFileSync(errorLogPath(env), "utf8")).toBe(`${new Date(NOW).toISOString()} ctx monitor: Error: new\n`);
   });
 });
+
+describe("ctx doctor: context windows", () => {
+  test("lists the recent sessions with the window ctx uses and its source", () => {
+    const { bin } = wiredHome();
+    const index = join(h.deps.env.XDG_STATE_HOME!, "ctx", "sessions");
+    mkdirSync(index, { recursive: true });
+    const at = (s: number) => new Date(NOW - s * 1000).toISOString();
+    writeFileSync(
+      join(index, "aaaa1111-x.json"),
+      JSON.stringify({
+        session_id: "aaaa1111-x",
+        model: "claude-opus-4-8",
+        window_size: 1_000_000,
+        context_window_source: "client_default",
+        updated_at: at(5),
+      }),
+    );
+    writeFileSync(
+      join(index, "bbbb2222-y.json"),
+      JSON.stringify({
+        session_id: "bbbb2222-y",
+        model: "claude-sonnet-4-5",
+        window_size: 200_000,
+        updated_at: at(50),
+      }),
+    );
+    doctor([], h.deps, bin);
+    const out = h.out();
+    expect(out).toContain("ok    context windows: 2 recent session(s):");
+    expect(out).toContain("aaaa1111  claude-opus-4-8  window 1M (1000000)  source client_default");
+    expect(out).toContain("bbbb2222  claude-sonnet-4-5  window 200k (200000)  source ?");
+    expect(out.indexOf("aaaa1111")).toBeLessThan(out.indexOf("bbbb2222"));
+  });
+});

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runCtx } from "../helpers/ctx.ts";
 import { projectSandbox, type ProjectSandbox } from "../helpers/tmp.ts";
@@ -44,7 +44,15 @@ test("ctx monitor at CRITICAL starts one background finalize per crossing", asyn
   expect(existsSync(marker)).toBe(true);
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline && !existsSync(join(sessions, "LATEST-SESSION.txt"))) await Bun.sleep(50);
-  expect(readdirSync(sessions).filter((n) => n.startsWith("summary-s1-"))).toHaveLength(1);
+  const summaries = readdirSync(sessions).filter((n) => n.startsWith("summary-chain-s1-") && n.endsWith(".md"));
+  expect(summaries).toHaveLength(1);
+  // The transcript's latest request is at ~9 %; the bridge that triggered CRITICAL says 80 %.
+  const md = readFileSync(join(sessions, summaries[0]!), "utf8");
+  expect(md).toContain("- Context at handoff: 80% used (160000 / 200000 tokens");
+  expect(md).toContain("- 4 tool calls");
+  const twin = JSON.parse(readFileSync(join(sessions, summaries[0]!.replace(/\.md$/, ".json")), "utf8"));
+  expect(twin.task_id).toBe("chain-s1");
+  expect(twin.goal).toStartWith("Please create hello.txt");
   await runCtx(["monitor"], { stdin: hookInput(), env });
   expect(existsSync(marker)).toBe(true);
   bridge(20);

@@ -38,7 +38,7 @@ describe("ctx finalize", () => {
     const md = readFileSync(summaryPath, "utf8");
     expect(md).toContain("- Task: task-42");
     expect(md).toContain("- Team: team-5");
-    expect(md).toContain(`- Sessions: ${SID}`);
+    expect(md).toContain(`- Sessions (1, oldest first): ${SID}`);
     expect(md).toContain("93% used (185000 / 200000 tokens");
     expect(md).toContain("- [ ] #2 Write the docs (in progress)");
     const stamp = /-(\d{8}-\d{6})\.md$/.exec(summaryPath)![1];
@@ -104,8 +104,8 @@ describe("ctx finalize", () => {
     );
     const r = await runCtx(["finalize", "--session", "s-next"], { env, cwd: project });
     const md = readFileSync(r.stdout.trim(), "utf8");
-    expect(md).toContain(`- Sessions: ${SID} → s-next`);
-    expect(md).toContain(`- Earlier summaries: \`${first}\``);
+    expect(md).toContain(`- Sessions (2, oldest first): ${SID} → s-next`);
+    expect(md).toContain(`- Previous summary: \`${first}\``);
   });
 
   test("an unknown session or an unreadable transcript is an error, and writes nothing", async () => {

@@ -57,7 +57,9 @@ describe("ctx resume --hook", () => {
     const ledger = JSON.parse(readFileSync(join(root, "state", "resume-ledger.json"), "utf8"));
     expect(ledger).toEqual({
       version: 1,
-      consumed: { "summary-t-20250101-110000.md": { session_id: "s2", via: "clear", at: expect.any(String) } },
+      consumed: {
+        "summary-t-20250101-110000.md": { session_id: "s2", via: "clear", at: expect.any(String), task_id: "t" },
+      },
     });
   });
 

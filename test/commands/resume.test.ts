@@ -50,6 +50,19 @@ describe("ctx resume <summary>", () => {
     expect(argv[4]).toContain(p);
   });
 
+  test("the launched session continues the summary's chain: CTX_TASK_ID, CLAUDE_CODE_TASK_LIST_ID, CTX_RESUMED_FROM", async () => {
+    const p = summary("summary-chain-abcd1234-20250101-120000.md", "# Handoff\n");
+    const twin = { version: 1, task_id: "chain-abcd1234", session_id: "s-before", sessions: ["s-before"] };
+    writeFileSync(p.replace(/\.md$/, ".json"), JSON.stringify(twin));
+    const envFile = join(t.dir, "env");
+    writeFileSync(fakeClaude, `#!/bin/sh\nenv > '${envFile}'\n`);
+    expect((await resume([p], { CTX_RESUMED_FROM: "stale" })).code).toBe(0);
+    const seen = readFileSync(envFile, "utf8");
+    expect(seen).toContain("CTX_TASK_ID=chain-abcd1234\n");
+    expect(seen).toContain("CLAUDE_CODE_TASK_LIST_ID=chain-abcd1234\n");
+    expect(seen).toContain("CTX_RESUMED_FROM=s-before\n");
+  });
+
   test("a relative path is resolved against the working directory; claude found on PATH without CTX_CLAUDE", async () => {
     summary("summary-t-20250101-120000.md", "rel body");
     const { CTX_CLAUDE: _drop, ...rest } = env;

@@ -62,9 +62,9 @@ describe("ctx status", () => {
     const r = await status([]);
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split("\n");
-    expect(lines[0]).toMatch(/^PROJECT\s+SESSION\s+MODEL\s+USED\s+TOKENS\s+LEVEL\s+STATE\s+UPDATED$/);
+    expect(lines[0]).toMatch(/^PROJECT\s+SESSION\s+TASK\s+MODEL\s+USED\s+TOKENS\s+LEVEL\s+STATE\s+UPDATED$/);
     expect(lines[1]).toMatch(
-      /^\/work\/beta\s+bbbbbbbb\s+Sonnet 4\.5\s+█████████░ {2}91%\s+182k\/200k\s+auto_pause\s+paused,respawn:watching\s+10s ago$/,
+      /^\/work\/beta\s+bbbbbbbb\s+-\s+Sonnet 4\.5\s+█████████░ {2}91%\s+182k\/200k\s+auto_pause\s+paused,respawn:watching\s+10s ago$/,
     );
     expect(lines[2]).toMatch(/^\/work\/alpha\s+aaaaaaaa\s+.*42%\s+84k\/200k\s+ok\s+-\s+5s ago$/);
     expect(lines[3]).toBe("1 stale session hidden (--all shows it)");
@@ -116,6 +116,21 @@ describe("ctx status", () => {
       respawn: null,
     });
     expect(doc.sessions[0].age_s).toBeLessThan(60);
+  });
+
+  test("the window ctx used and its source: TOKENS in the table, context_window_source in --json", async () => {
+    entry("w1m", "/work/a", 15, 1, {
+      used_tokens: 150_000,
+      window_size: 1_000_000,
+      context_window_source: "client_default",
+    });
+    entry("wold", "/work/b", 10, 1, { context_window_source: undefined });
+    const doc = await json([]);
+    const byId = Object.fromEntries(doc.sessions.map((s: any) => [s.session_id, s]));
+    expect(byId.w1m).toMatchObject({ window_size: 1_000_000, context_window_source: "client_default" });
+    expect(byId.wold.context_window_source).toBeNull();
+    const r = await status([]);
+    expect(r.stdout).toMatch(/w1m\s.*150k\/1M/);
   });
 
   test("--project keeps that directory and below, resolved against the working directory", async () => {

@@ -34,6 +34,25 @@ function payload(over: Record<string, unknown> = {}): string {
 }
 
 describe("ctx statusline", () => {
+  test("remembers the window Claude Code reported per model id, writing only on a change", async () => {
+    const path = join(env.XDG_STATE_HOME!, "ctx", "windows.json");
+    expect((await runCtx(["statusline"], { stdin: payload(), env })).code).toBe(0);
+    expect(JSON.parse(readFileSync(path, "utf8"))).toEqual({ "claude-sonnet-4-5": 200000 });
+    const first = lstatSync(path).mtimeMs;
+    await runCtx(["statusline"], { stdin: payload(), env });
+    expect(lstatSync(path).mtimeMs).toBe(first);
+    const opus = { model: { id: "claude-opus-4-8[1m]", display_name: "Opus 4.8 (1M context)" } };
+    const big = payload({ ...opus, context_window: { context_window_size: 1000000, used_percentage: 17 } });
+    await runCtx(["statusline"], { stdin: big, env });
+    expect(JSON.parse(readFileSync(path, "utf8"))).toEqual({
+      "claude-sonnet-4-5": 200000,
+      "claude-opus-4-8[1m]": 1000000,
+    });
+    // No size in the payload: nothing to remember.
+    await runCtx(["statusline"], { stdin: payload({ model: { id: "x" }, context_window: {} }), env });
+    expect(Object.keys(JSON.parse(readFileSync(path, "utf8")))).not.toContain("x");
+  });
+
   test("prints one line with Claude Code's percentage and writes the bridge", async () => {
     const r = await runCtx(["statusline"], { stdin: payload(), env });
     expect(r.code).toBe(0);

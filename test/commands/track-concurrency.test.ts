@@ -41,7 +41,7 @@ test("ctx track: 32 simultaneous PostToolUse events count exactly 32 and leave a
   expect(s.tool_calls).toBe(32);
   expect(s.models["claude-sonnet-4-5"].requests).toBe(4);
   const ledger = JSON.parse(readFileSync(join(project, ".ctx", "token-ledger.json"), "utf8"));
-  expect(ledger.tasks.s1.requests).toBe(4);
+  expect(ledger.tasks["chain-s1"].requests).toBe(4); // the chain's task id
   // The session is past auto-pause: every call is in the action log exactly once.
   const log = readFileSync(join(project, ".ctx", "sessions", "ACTIVE-PAUSE-s1.jsonl"), "utf8")
     .trim()

@@ -34,6 +34,21 @@ async function track(input: string, extra: Record<string, string> = {}) {
   return r;
 }
 
+describe("ctx track: one chain, one task id", () => {
+  test("a session ctx resume started continues the resumed one's chain; a plain startup starts its own", async () => {
+    await track(hook("SessionStart", { source: "startup" }), { CLAUDE_CODE_TASK_LIST_ID: "chain-first" });
+    expect(state()).toMatchObject({ task_id: "chain-s1", task_list_id: "chain-first", previous_session_id: null });
+    await track(hook("SessionStart", { session_id: "s2", source: "startup" }), { CTX_RESUMED_FROM: "s1" });
+    expect(state("s2")).toMatchObject({ task_id: "chain-s1", previous_session_id: "s1" });
+    expect(state().next_session_id).toBe("s2");
+    // Unknown or unsafe predecessors are ignored; CTX_TASK_ID names a new chain.
+    await track(hook("SessionStart", { session_id: "s3", source: "startup" }), { CTX_RESUMED_FROM: "nope" });
+    expect(state("s3")).toMatchObject({ task_id: "chain-s3", previous_session_id: null });
+    await track(hook("SessionStart", { session_id: "s4", source: "startup" }), { CTX_TASK_ID: "T-9" });
+    expect(state("s4").task_id).toBe("T-9");
+  });
+});
+
 describe("ctx track (hook)", () => {
   test("keeps the state, the latest copy, the index entry and the ledger from a recorded transcript", async () => {
     const r = await track(hook("SessionStart", { source: "startup" }), { CTX_TASK_ID: "T-7" });

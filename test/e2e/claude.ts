@@ -165,16 +165,19 @@ export interface RunOptions {
   timeoutMs?: number;
   /** Extra environment on top of `sandbox.env`. */
   env?: Record<string, string>;
+  /** The `--model` to pass (default TEST_MODEL); null passes none, so the client picks its own default. */
+  model?: string | null;
 }
 
-/** The argv used for a headless run (without the binary). */
-export function headlessArgs(prompt: string, extra: string[] = []): string[] {
-  return ["-p", prompt, "--model", TEST_MODEL, "--allowedTools", ...ALLOWED_TOOLS, "--output-format", "json", ...extra];
+/** The argv used for a headless run (without the binary); `model` null leaves `--model` out. */
+export function headlessArgs(prompt: string, extra: string[] = [], model: string | null = TEST_MODEL): string[] {
+  const m = model === null ? [] : ["--model", model];
+  return ["-p", prompt, ...m, "--allowedTools", ...ALLOWED_TOOLS, "--output-format", "json", ...extra];
 }
 
 /** Runs `claude -p <prompt>` in the sandbox's project dir and waits for it. */
 export async function runClaudeP(sandbox: Sandbox, prompt: string, opts: RunOptions = {}): Promise<RunResult> {
-  const proc = Bun.spawn([CLAUDE_BIN, ...headlessArgs(prompt, opts.args)], {
+  const proc = Bun.spawn([CLAUDE_BIN, ...headlessArgs(prompt, opts.args, opts.model)], {
     cwd: sandbox.project,
     env: { ...sandbox.env, ...opts.env },
     stdin: "ignore",

@@ -177,7 +177,8 @@ test("interactive: /clear brings the finalized summary into the next request onc
 
   await submit(tmux, "PROMPT-ALPHA build the parser with error recovery", () => api!.mainRequests().length >= 1);
   await tmux.waitFor(/error recovery remains/, 30_000);
-  const summaries = () => (existsSync(sessions) ? readdirSync(sessions).filter((n) => n.startsWith("summary-")) : []);
+  const summaries = () =>
+    existsSync(sessions) ? readdirSync(sessions).filter((n) => n.startsWith("summary-") && n.endsWith(".md")) : [];
   const states = join(root, "state", "sessions");
   const stopped = () =>
     existsSync(states) &&

@@ -125,19 +125,22 @@ test("e2e: track follows a real session past auto-pause and SessionEnd finalizes
   });
   expect(log[2].data.summary).toContain("tests are still to write");
 
-  const [summaryName] = readdirSync(sessions).filter((n) => n.startsWith("summary-task-1091-"));
+  const [summaryName] = readdirSync(sessions).filter((n) => n.startsWith("summary-task-1091-") && n.endsWith(".md"));
   const md = readFileSync(join(sessions, summaryName!), "utf8");
   expect(md).toContain("- Team: team-5");
-  expect(md).toContain(`- Sessions: ${sid}`);
+  expect(md).toContain(`- Sessions (1, oldest first): ${sid}`);
   expect(md).toContain("92% used (184000 / 200000 tokens");
   expect(md).toContain("> Implement the greeting, then write tests");
   expect(md).toContain("- [x] #1 Implement greeting");
   expect(md).toContain("- [ ] #2 Write tests");
-  expect(md).toContain(`\`${join(project, "greet.txt")}\` (Write, Edit)`);
-  expect(md).toContain(`\`${join(project, "notes.md")}\` (Write)`);
+  expect(md).toContain("`greet.txt` (Write, Edit; this session)");
+  expect(md).toContain("`notes.md` (Write; this session)");
   expect(md).toContain("Bash `ls /nonexistent-dir-xyz`: Exit code 2");
   expect(md).toContain("ok   `echo checked`");
-  expect(md).toContain(`- Write ${join(project, "notes.md")}`);
+  expect(md).toContain("## Last meaningful step\n- Write notes.md (this session)");
+  // The machine-readable twin next to it.
+  const twin = JSON.parse(readFileSync(join(sessions, summaryName!.replace(/\.md$/, ".json")), "utf8"));
+  expect(twin).toMatchObject({ task_id: "task-1091", goal: "Implement the greeting, then write tests" });
 
   const ledger = JSON.parse(readFileSync(join(root, "token-ledger.json"), "utf8"));
   expect(ledger.tasks["task-1091"]).toMatchObject({ requests: 8, sessions: [sid] });

@@ -3,7 +3,6 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSyn
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import {
-  buildHostRelease,
   type FileServer,
   hostTarget,
   makeSandbox,
@@ -11,6 +10,7 @@ import {
   runInstallSh,
   type Sandbox,
   serveDirs,
+  sharedHostRelease,
   toolShim,
   writeScript,
 } from "./sandbox.ts";
@@ -26,8 +26,7 @@ let badDir: string;
 
 beforeAll(() => {
   box = makeSandbox();
-  goodDir = join(box.root, "release");
-  buildHostRelease(goodDir);
+  goodDir = sharedHostRelease();
   // Tampered: same SHA256SUMS, one byte of the archive flipped.
   badDir = join(box.root, "tampered");
   mkdirSync(badDir);

@@ -3,7 +3,17 @@
  * directory built by build.ts for the host target, and a static file server
  * on 127.0.0.1 that logs every request.
  */
-import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -58,6 +68,35 @@ export function buildHostRelease(outDir: string): void {
   if (proc.exitCode !== 0) throw new Error(`release build failed: ${proc.stderr.toString()}`);
 }
 
+let shared: string | undefined;
+
+/**
+ * The host release (archive + SHA256SUMS), built once per `bun test` process and shared by the test files that
+ * only read it (a build takes 10-20 s); removed when the process exits.
+ */
+export function sharedHostRelease(): string {
+  if (shared) return shared;
+  const root = realpathSync(mkdtempSync(join(tmpdir(), "ctx-release-")));
+  process.on("exit", () => rmSync(root, { recursive: true, force: true }));
+  buildHostRelease(join(root, "release"));
+  shared = join(root, "release");
+  return shared;
+}
+
+/** True when install.sh's own detection would pick another build than hostTarget() (a CPU without AVX2, musl). */
+export function hostDetectsOtherBuild(): boolean {
+  if (process.arch !== "x64") return false;
+  const read = (p: string): string => {
+    try {
+      return readFileSync(p, "utf8");
+    } catch {
+      return "";
+    }
+  };
+  const musl = Bun.spawnSync(["sh", "-c", "ls /lib/ld-musl-* >/dev/null 2>&1"]).exitCode === 0;
+  return musl || !/\bavx2\b/.test(read("/proc/cpuinfo"));
+}
+
 /** A static server over several directories: `/<mount>/<file>`. */
 export interface FileServer {
   url: string;
@@ -80,6 +119,28 @@ export function serveDirs(mounts: Record<string, string>): FileServer {
       if (!dir || !file || file.includes("..")) return new Response("not found", { status: 404 });
       const f = Bun.file(join(dir, file));
       return (await f.exists()) ? new Response(f) : new Response("not found", { status: 404 });
+    },
+  });
+  return { url: `http://127.0.0.1:${server.port}`, requests, stop: () => server.stop(true) };
+}
+
+/**
+ * Serves the files under `root` at their paths (`/a/b/file` → `root/a/b/file`) on 127.0.0.1, on a free port.
+ * `redirect(path)` may name another path to answer with a 302 instead (as GitHub does for `releases/latest/`).
+ */
+export function serveTree(root: string, redirect: (path: string) => string | undefined = () => undefined): FileServer {
+  const requests: string[] = [];
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch(req) {
+      const path = decodeURIComponent(new URL(req.url).pathname);
+      requests.push(path);
+      const to = redirect(path);
+      if (to) return new Response(null, { status: 302, headers: { Location: to } });
+      const file = join(root, path);
+      const isFile = !path.split("/").includes("..") && statSync(file, { throwIfNoEntry: false })?.isFile();
+      return isFile ? new Response(Bun.file(file)) : new Response("Not Found", { status: 404 });
     },
   });
   return { url: `http://127.0.0.1:${server.port}`, requests, stop: () => server.stop(true) };

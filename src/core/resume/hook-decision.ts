@@ -5,7 +5,7 @@
 import { isConsumed, markConsumed, type ConsumedVia, type Ledger } from "./ledger.ts";
 import { consumePending, isPendingLive, type RespawnPending } from "./pending.ts";
 import { ageText } from "../status/format.ts";
-import { buildResumePrompt, hasContent, hintText, type PromptVia } from "./prompt.ts";
+import { buildResumePrompt, hasContent, hintText, type PromptVia, type TaskListState } from "./prompt.ts";
 import { newestFirst, type SummaryFile } from "./summaries.ts";
 
 /** Age limits, in ms (`false` = no limit). */
@@ -33,29 +33,60 @@ export interface HookSituation {
   limits: HookLimits;
   /** Reads a summary's text; undefined when it cannot be read. */
   load: (path: string) => string | undefined;
+  /**
+   * The task id of the chain this session continues: after /clear the cleared
+   * session's, after a compaction its own. Undefined when it cannot be determined.
+   */
+  chain?: string;
+  /** Task ids of chains with a live session other than this one (for the fallback). */
+  liveChains?: ReadonlySet<string>;
+  /** Whether the new session's task list already holds the chain's tasks (see taskListNote). */
+  taskList?: TaskListState;
 }
+
+/** Which rule picked the summary: the respawn hand-over, the chain's own summary, or the no-link fallback. */
+export type HookRule = "pending" | "chain" | "fallback";
 
 /** The outcome. `ledger` and `pending` are set when the files must be rewritten. */
 export type HookDecision =
-  | { action: "inject"; text: string; summary: string; via: ConsumedVia; ledger: Ledger; pending?: RespawnPending }
+  | {
+      action: "inject";
+      text: string;
+      summary: string;
+      via: ConsumedVia;
+      ledger: Ledger;
+      pending?: RespawnPending;
+      rule: HookRule;
+    }
   | { action: "hint"; text: string; summary: string }
   | { action: "none"; reason: string };
 
-/** Decides what one SessionStart gets. */
+/**
+ * Decides what one SessionStart gets. After /clear or a compaction: the newest
+ * unconsumed summary of the session's chain; only when the chain is unknown,
+ * the newest unconsumed summary of a chain without a live session.
+ */
 export function decideHook(s: HookSituation): HookDecision {
   const fromPending = pendingInjection(s);
   if (fromPending) return fromPending;
-  const fresh = unconsumedNewestFirst(s);
   if (s.source === "clear" || s.source === "compact") {
-    for (const f of fresh) {
+    const rule: HookRule = s.chain !== undefined ? "chain" : "fallback";
+    const candidates =
+      s.chain !== undefined
+        ? unconsumedNewestFirst(s, (f) => taskOfSummary(f.name) === s.chain)
+        : unconsumedNewestFirst(s, () => true).filter((f) => !s.liveChains?.has(taskOfSummary(f.name) ?? ""));
+    for (const f of candidates) {
       if (tooOld(s.nowMs - f.mtimeMs, s.limits.injectMaxAgeMs)) continue;
       const text = s.load(f.path);
       if (text === undefined || !hasContent(text)) continue;
-      return inject(s, f.name, f.path, text, s.source, s.source);
+      return inject(s, f.name, f.path, text, s.source, s.source, rule);
     }
-    return { action: "none", reason: "no unconsumed summary" };
+    return {
+      action: "none",
+      reason: s.chain !== undefined ? `no unconsumed summary of ${s.chain}` : "no unconsumed summary",
+    };
   }
-  const newest = fresh[0];
+  const newest = unconsumedNewestFirst(s, () => true)[0];
   if (!newest) return { action: "none", reason: "no unconsumed summary" };
   const age = s.nowMs - newest.mtimeMs;
   if (s.limits.hintMaxAgeMs === false || tooOld(age, s.limits.hintMaxAgeMs))
@@ -63,14 +94,26 @@ export function decideHook(s: HookSituation): HookDecision {
   return { action: "hint", text: hintText(newest.name, ageText(age)), summary: newest.name };
 }
 
+/** The task id in a summary's name (`summary-<task>-<YYYYMMDD>-<HHMMSS>.md`), or undefined. */
+export function taskOfSummary(name: string): string | undefined {
+  return /^summary-(.+)-\d{8}-\d{6}\.md$/.exec(name)?.[1];
+}
+
 // --- internal ---
 
-/** Summaries newer than the newest consumed one, newest first: an older one is history, already continued. */
-function unconsumedNewestFirst(s: HookSituation): SummaryFile[] {
+/**
+ * Summaries that `keep` accepts, newest first, that are newer than the newest
+ * consumed one of their chain: an older one is history, already continued.
+ */
+function unconsumedNewestFirst(s: HookSituation, keep: (f: SummaryFile) => boolean): SummaryFile[] {
   const out: SummaryFile[] = [];
+  const done = new Set<string>();
   for (const f of newestFirst(s.summaries)) {
-    if (isConsumed(s.ledger, f.name)) break;
-    out.push(f);
+    if (!keep(f)) continue;
+    const chain = taskOfSummary(f.name) ?? f.name;
+    if (done.has(chain)) continue;
+    if (isConsumed(s.ledger, f.name)) done.add(chain);
+    else out.push(f);
   }
   return out;
 }
@@ -78,16 +121,41 @@ function unconsumedNewestFirst(s: HookSituation): SummaryFile[] {
 function pendingInjection(s: HookSituation): HookDecision | undefined {
   const p = s.pending;
   if (!p || !isPendingLive(p, s.nowMs, s.limits.pendingMaxAgeMs)) return undefined;
+  const name = p.summary_path.slice(p.summary_path.lastIndexOf("/") + 1);
+  // A hand-over left for another chain (another session of the project under respawn) is not ours.
+  const owner = taskOfSummary(name);
+  if (s.chain !== undefined && owner !== undefined && owner !== s.chain) return undefined;
   const text = s.load(p.summary_path);
   if (text === undefined || !hasContent(text)) return undefined;
-  const name = p.summary_path.slice(p.summary_path.lastIndexOf("/") + 1);
-  const d = inject(s, name, p.summary_path, text, "pending", "respawn");
+  const d = inject(s, name, p.summary_path, text, "pending", "respawn", "pending");
   return { ...d, pending: consumePending(p, s.sessionId, s.nowMs) };
 }
 
-function inject(s: HookSituation, name: string, path: string, text: string, via: ConsumedVia, promptVia: PromptVia) {
-  const ledger = markConsumed(s.ledger, name, { session_id: s.sessionId, via, at: new Date(s.nowMs).toISOString() });
-  return { action: "inject" as const, text: buildResumePrompt(text, path, promptVia), summary: name, via, ledger };
+function inject(
+  s: HookSituation,
+  name: string,
+  path: string,
+  text: string,
+  via: ConsumedVia,
+  promptVia: PromptVia,
+  rule: HookRule,
+) {
+  const task = taskOfSummary(name);
+  const entry = {
+    session_id: s.sessionId,
+    via,
+    at: new Date(s.nowMs).toISOString(),
+    ...(task ? { task_id: task } : {}),
+  };
+  const ledger = markConsumed(s.ledger, name, entry);
+  return {
+    action: "inject" as const,
+    text: buildResumePrompt(text, path, promptVia, s.taskList),
+    summary: name,
+    via,
+    ledger,
+    rule,
+  };
 }
 
 function tooOld(ageMs: number, maxMs: number | false): boolean {

@@ -15,6 +15,8 @@ export interface ConsumedEntry {
   via: ConsumedVia;
   /** When, ISO-8601. */
   at: string;
+  /** The chain (task id) that consumed it, when known. */
+  task_id?: string;
 }
 
 /** The ledger file. */
@@ -45,7 +47,7 @@ export function parseLedger(value: unknown): Ledger {
     const sid = typeof r.session_id === "string" ? r.session_id : null;
     const at = typeof r.at === "string" ? r.at : "";
     const via = typeof r.via === "string" ? (r.via as ConsumedVia) : "clear";
-    out.consumed[name] = { session_id: sid, via, at };
+    out.consumed[name] = { session_id: sid, via, at, ...(typeof r.task_id === "string" ? { task_id: r.task_id } : {}) };
   }
   return out;
 }

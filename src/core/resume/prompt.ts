@@ -20,12 +20,37 @@ export const RESUME_INSTRUCTION =
   "Check the current state of the files before changing them, do not redo completed steps, " +
   "and start with the first unchecked item of the remaining work.";
 
+/**
+ * What the new session's task list holds: `kept` when the client's list
+ * (CLAUDE_CODE_TASK_LIST_ID) already has the chain's tasks, `recreate` when it
+ * starts empty (a /clear without that variable resets the list).
+ */
+export type TaskListState = "kept" | "recreate";
+
+/** The task-list instruction, when the summary has open tasks. */
+export function taskListNote(summary: string, state: TaskListState | undefined): string[] {
+  if (!state || !/^- \[ \] /m.test(summary)) return [];
+  return state === "kept"
+    ? [
+        "Your task list still holds the open tasks below (CLAUDE_CODE_TASK_LIST_ID): check it with TaskList and update them by id; do not create them again.",
+      ]
+    : [
+        'Your task list starts empty: first re-create every open task listed under "Remaining work" with TaskCreate (same subjects), then continue with the first one.',
+      ];
+}
+
 /** Builds the resume prompt for `summary` (the file's text) read from `summaryPath`. */
-export function buildResumePrompt(summary: string, summaryPath: string, via: PromptVia = "prompt"): string {
+export function buildResumePrompt(
+  summary: string,
+  summaryPath: string,
+  via: PromptVia = "prompt",
+  tasks?: TaskListState,
+): string {
   const body = summary.replace(/\r\n/g, "\n").trim();
   return [
     OPENING[via],
     RESUME_INSTRUCTION,
+    ...taskListNote(body, tasks),
     `Summary file: ${summaryPath}`,
     "",
     "<previous-session-summary>",

@@ -9,6 +9,8 @@ import { isValidSessionId } from "../session-id.ts";
 export interface IndexEntry {
   /** The session id (also the file name). */
   session_id: string;
+  /** The chain's task id (tells two sessions of one project apart), or "" when the entry has none. */
+  task_id: string;
   /** Absolute project directory. */
   project: string;
   /** The project's state root (`<project>/.ctx` or CTX_DIR). */
@@ -23,6 +25,8 @@ export interface IndexEntry {
   used_tokens: number | null;
   /** Context window in tokens, or null. */
   window_size: number | null;
+  /** Where the window came from (statusline, remembered, client_args, …), or "" when the entry does not say. */
+  context_window_source: string;
   /** The level reached (warning, critical, auto_pause), null below warning, undefined when the entry does not say. */
   threshold_reached: string | null | undefined;
   /** True once auto-pause captures actions. */
@@ -45,6 +49,7 @@ export function parseIndexEntry(value: unknown, fileSessionId?: string): IndexEn
   const thr = r.threshold_reached;
   return {
     session_id: sid,
+    task_id: text(r.task_id),
     project: text(r.project),
     root: text(r.root),
     state_path: text(r.state_path),
@@ -52,6 +57,7 @@ export function parseIndexEntry(value: unknown, fileSessionId?: string): IndexEn
     used_pct: num(r.used_pct),
     used_tokens: num(r.used_tokens),
     window_size: num(r.window_size),
+    context_window_source: /^[a-z_]{1,32}$/.test(text(r.context_window_source)) ? text(r.context_window_source) : "",
     threshold_reached: typeof thr === "string" ? thr : thr === null ? null : undefined,
     auto_pause_active: r.auto_pause_active === true,
     respawn: r.respawn ?? null,

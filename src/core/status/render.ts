@@ -17,7 +17,7 @@ export interface TableOptions {
   home?: string;
 }
 
-const HEADERS = ["PROJECT", "SESSION", "MODEL", "USED", "TOKENS", "LEVEL", "STATE", "UPDATED"];
+const HEADERS = ["PROJECT", "SESSION", "TASK", "MODEL", "USED", "TOKENS", "LEVEL", "STATE", "UPDATED"];
 
 /** The table, one line per row, with a header and a footer about hidden stale sessions. */
 export function renderTable(rows: readonly StatusRow[], o: TableOptions): string {
@@ -35,8 +35,8 @@ export function renderTable(rows: readonly StatusRow[], o: TableOptions): string
       return;
     }
     const coloured = c.map((s, j) => s.padEnd(j === c.length - 1 ? 0 : widths[j]!));
-    coloured[3] = paint(levelColour(r.level), coloured[3]!);
-    coloured[5] = paint(levelColour(r.level), coloured[5]!);
+    coloured[4] = paint(levelColour(r.level), coloured[4]!);
+    coloured[6] = paint(levelColour(r.level), coloured[6]!);
     out.push(coloured.join("  "));
   });
   return `${out.join("\n")}\n${footer}`;
@@ -72,6 +72,7 @@ export function cellsOf(r: StatusRow, home?: string): string[] {
   return [
     truncateLeft(clean(tildify(r.project, home)) || "?", 32),
     r.session_id.slice(0, 8),
+    truncateRight(clean(r.task_id) || "-", 24),
     truncateRight(clean(modelDisplayName(r.model)) || "?", 24),
     used,
     tokens,

@@ -12,11 +12,15 @@ export type LevelThresholds = Ladder;
 /** One session as shown. */
 export interface StatusRow {
   session_id: string;
+  /** The chain's task id, or "" when unknown. */
+  task_id: string;
   project: string;
   model: string;
   used_pct: number | null;
   used_tokens: number | null;
   window_size: number | null;
+  /** Where the window came from (statusline, remembered, client_args, …), null when unknown. */
+  context_window_source: string | null;
   level: Level;
   auto_pause_active: boolean;
   /** The respawn state in one word (`gone` when its process died), or null without a supervisor. */
@@ -71,11 +75,13 @@ export function toRow(
   const age = Number.isFinite(e.updated_ms) ? Math.max(0, Math.floor((nowMs - e.updated_ms) / 1000)) : null;
   return {
     session_id: e.session_id,
+    task_id: e.task_id,
     project: e.project,
     model: canonicalModel(e.model),
     used_pct: e.used_pct,
     used_tokens: e.used_tokens,
     window_size: e.window_size,
+    context_window_source: e.context_window_source || null,
     level: levelOf(e, thresholds),
     auto_pause_active: e.auto_pause_active,
     respawn: supervisor && !supervisor.alive ? "gone" : respawnState(e.respawn),

@@ -1,5 +1,6 @@
 import { contextTokens } from "../usage.ts";
-import { MAX_FILES, MAX_PENDING, type Facts } from "./facts.ts";
+import { MAX_FILES, MAX_KEYS, MAX_PENDING, type Facts } from "./facts.ts";
+import { isMeaningfulCommand, isOwnPrompt } from "./goal.ts";
 import { oneLine, push } from "./ring.ts";
 import { onTaskResult, onTaskUse } from "./tasks.ts";
 
@@ -12,15 +13,19 @@ export function addEntry(f: Facts, e: Record<string, any>): void {
   if (side) f.sidechainLines += 1;
   if (e.type === "system" && e.subtype === "compact_boundary") {
     f.compactions += 1;
+    const post = Number(e.compactMetadata?.postTokens);
+    if (Number.isFinite(post) && post >= 0) noteLatest(f, post, e.timestamp);
     return;
   }
   const content = e.message?.content;
-  if (e.type === "assistant" && !side) noteUsage(f, e.message);
+  if (e.type === "assistant" && !side) noteUsage(f, e.message, e.timestamp);
   if (e.type === "assistant" && Array.isArray(content)) {
     for (const block of content) {
       if (block?.type === "tool_use" && typeof block.id === "string") onToolUse(f, block);
-      else if (!side && block?.type === "text" && typeof block.text === "string" && block.text.trim())
+      else if (!side && block?.type === "text" && typeof block.text === "string" && block.text.trim()) {
         f.lastAgentText = oneLine(block.text, 400);
+        push(f.agentTexts, oneLine(block.text, 300));
+      }
     }
   } else if (e.type === "user") {
     if (Array.isArray(content))
@@ -30,10 +35,18 @@ export function addEntry(f: Facts, e: Record<string, any>): void {
 }
 
 /** Keeps the peak context and the newest model of main-chain requests (`<synthetic>` messages are not requests). */
-function noteUsage(f: Facts, message: Record<string, any> | undefined): void {
+function noteUsage(f: Facts, message: Record<string, any> | undefined, timestamp: unknown): void {
   if (!message || message.model === "<synthetic>" || !message.usage || typeof message.usage !== "object") return;
-  f.peakTokens = Math.max(f.peakTokens, contextTokens(message.usage));
+  const tokens = contextTokens(message.usage);
+  f.peakTokens = Math.max(f.peakTokens, tokens);
+  noteLatest(f, tokens, timestamp);
   if (typeof message.model === "string") f.model = message.model;
+}
+
+function noteLatest(f: Facts, tokens: number, timestamp: unknown): void {
+  f.latestTokens = tokens;
+  const at = typeof timestamp === "string" ? Date.parse(timestamp) : Number.NaN;
+  f.latestAtMs = Number.isFinite(at) ? at : 0;
 }
 
 /** The text a user typed, without system reminders and slash-command wrappers; null for none. */
@@ -74,6 +87,16 @@ export function toolTarget(name: string, input: Record<string, unknown>): string
   );
 }
 
+/**
+ * What a failure and a later success have in common: the file for file tools,
+ * the command for Bash, else the tool and its target.
+ */
+export function errorKey(tool: string, input: Record<string, unknown>): string {
+  if (FILE_TOOLS.has(tool) || tool === "Read") return `file:${toolTarget(tool, input)}`;
+  if (tool === "Bash") return `bash:${oneLine(String(input.command ?? ""), 160)}`;
+  return `${tool}:${toolTarget(tool, input)}`;
+}
+
 // --- internal ---
 
 function onToolUse(f: Facts, block: Record<string, any>): void {
@@ -91,16 +114,25 @@ function onToolResult(f: Facts, block: Record<string, any>, structured: unknown)
   f.toolResults += 1;
   const failed = block.is_error === true;
   if (call.name === "Bash") push(f.commands, { command: oneLine(String(call.input.command ?? ""), 160), ok: !failed });
+  const key = errorKey(call.name, call.input);
   if (failed) {
-    push(f.errors, {
+    const error = {
       tool: call.name,
       target: toolTarget(call.name, call.input),
       message: oneLine(resultText(block.content), 240),
-    });
+    };
+    push(f.errors, error);
+    f.unresolved.delete(key);
+    if (f.unresolved.size >= MAX_KEYS) f.unresolved.delete(f.unresolved.keys().next().value!);
+    f.unresolved.set(key, error);
     return;
   }
   f.successes += 1;
   f.lastSuccess = describeTool(call.name, call.input);
+  f.unresolved.delete(key);
+  if (f.succeeded.size < MAX_KEYS) f.succeeded.add(key);
+  if (FILE_TOOLS.has(call.name) || (call.name === "Bash" && isMeaningfulCommand(String(call.input.command ?? ""))))
+    f.lastStep = f.lastSuccess;
   if (FILE_TOOLS.has(call.name)) addFile(f, call.name, call.input);
   onTaskResult(f, call.name, call.input, block.tool_use_id, resultText(block.content), structured);
 }
@@ -111,6 +143,9 @@ function onUserText(f: Facts, content: unknown): void {
   f.userRequests += 1;
   if (f.firstRequest === null) f.firstRequest = oneLine(text, 600);
   f.lastRequest = oneLine(text, 600);
+  if (isOwnPrompt(text, f.ownPrompts)) return;
+  if (f.goal === null) f.goal = f.lastRequest;
+  f.latestReal = f.lastRequest;
 }
 
 function addFile(f: Facts, tool: string, input: Record<string, unknown>): void {

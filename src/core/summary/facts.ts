@@ -35,6 +35,20 @@ export interface FileItem {
 export interface Facts {
   firstRequest: string | null;
   lastRequest: string | null;
+  /** ctx's own prompts (kickstart, update, compact): never a goal (see goal.ts). */
+  ownPrompts: string[];
+  /** The first real request: not one of ctx's prompts, not a "continue". */
+  goal: string | null;
+  /** The newest real request. */
+  latestReal: string | null;
+  /** The agent's newest text messages (at most three), oldest first: its decisions and reasons. */
+  agentTexts: Ring<string>;
+  /** Failed calls not followed by a success of the same command or file, by errorKey, oldest first. */
+  unresolved: Map<string, ErrorItem>;
+  /** errorKey of every call that succeeded (bounded): resolves errors of earlier sessions. */
+  succeeded: Set<string>;
+  /** The newest step that changed something: an edit or write, or a command that is not a pure read. */
+  lastStep: string | null;
   /** Requests typed by the user (main chain, not tool results or meta lines). */
   userRequests: number;
   /** The agent's newest text message. */
@@ -61,6 +75,10 @@ export interface Facts {
   sidechainLines: number;
   /** The largest context of a main-chain request (input + cache creation + cache read). */
   peakTokens: number;
+  /** The context of the newest main-chain request (or the size after the newest compaction). */
+  latestTokens: number;
+  /** When that request's line was written (ms), 0 when the line has no timestamp. */
+  latestAtMs: number;
   /** The model of the newest main-chain request. */
   model: string | null;
   /** Tool calls waiting for their result: id → name and input. */
@@ -72,11 +90,21 @@ export const MAX_FILES = 2000;
 /** Most pending tool calls remembered (a result may never come). */
 export const MAX_PENDING = 5000;
 
-/** Empty facts. */
-export function emptyFacts(): Facts {
+/** Most unresolved errors and success keys remembered. */
+export const MAX_KEYS = 5000;
+
+/** Empty facts; `ownPrompts` are ctx's configured prompts, never taken for the goal. */
+export function emptyFacts(ownPrompts: string[] = []): Facts {
   return {
     firstRequest: null,
     lastRequest: null,
+    ownPrompts,
+    goal: null,
+    latestReal: null,
+    agentTexts: ring(3),
+    unresolved: new Map(),
+    succeeded: new Set(),
+    lastStep: null,
     userRequests: 0,
     lastAgentText: null,
     files: new Map(),
@@ -91,6 +119,8 @@ export function emptyFacts(): Facts {
     compactions: 0,
     sidechainLines: 0,
     peakTokens: 0,
+    latestTokens: 0,
+    latestAtMs: 0,
     model: null,
     pending: new Map(),
   };

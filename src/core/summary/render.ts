@@ -1,18 +1,17 @@
-import type { Facts, TaskItem } from "./facts.ts";
+import type { SummaryTwin } from "./chain.ts";
+import type { Facts } from "./facts.ts";
 import { oneLine } from "./ring.ts";
 
 /** Everything the handoff summary is rendered from. */
 export interface SummaryInput {
+  /** This session's facts (counts and commands of this session). */
   facts: Facts;
-  /** The merged task list (see mergedTasks). */
-  tasks: TaskItem[];
-  taskId: string;
+  /** The chain merged up to this session (mergeChain). */
+  twin: SummaryTwin;
   /** CTX_TEAM, or null. */
   team: string | null;
-  /** Session ids of the /clear chain, oldest first, the current one last. */
-  chain: string[];
-  /** Handoff summaries the earlier sessions of the chain left, oldest first. */
-  earlierSummaries?: string[];
+  /** The previous summary of the chain, when there is one. */
+  previousSummary?: string | null;
   usage: {
     usedPct: number;
     usedTokens: number;
@@ -20,6 +19,8 @@ export interface SummaryInput {
     peakPct: number;
     compactions: number;
     model: string | null;
+    /** Tool calls of the session (the track state's count when the transcript lags). */
+    toolCalls: number;
     /** The level of the ladder the session is at (ok, warning, critical, auto_pause). */
     level?: string;
   };
@@ -28,12 +29,12 @@ export interface SummaryInput {
   transcriptPath: string | null;
   /** `git status --short` lines, or null outside a repository. */
   gitStatus: string[] | null;
-  /** Files git reports changed since the session started that no tool call edited (absolute paths). */
+  /** Files git reports changed since the session started that no tool edited (relative to the project when inside it). */
   commandChanges?: string[];
 }
 
 /** Most characters the summary may take (~2,000 tokens). */
-export const MAX_SUMMARY_CHARS = 7000;
+export const MAX_SUMMARY_CHARS = 7500;
 
 /**
  * The handoff summary as Markdown: short enough for a fresh agent's first
@@ -51,51 +52,59 @@ export function renderSummary(input: SummaryInput): string {
 
 function renderWith(s: SummaryInput, limit: number): string {
   const f = s.facts;
+  const t = s.twin;
   const u = s.usage;
-  const remaining = s.tasks.filter((t) => t.status !== "completed");
-  const completed = s.tasks.filter((t) => t.status === "completed");
-  const files = [...f.files.values()];
+  const last = t.sessions.length - 1;
+  const ago = (i: number) =>
+    i >= last ? "this session" : i === last - 1 ? "1 session ago" : `${last - i} sessions ago`;
   const out = [
-    `# Handoff summary: ${s.taskId}`,
+    `# Handoff summary: ${t.task_id}`,
     "",
-    `- Task: ${s.taskId}`,
+    `- Task: ${t.task_id}`,
     `- Team: ${s.team ?? "(none)"}`,
-    `- Sessions: ${s.chain.join(" → ")}`,
-    ...(s.earlierSummaries?.length
-      ? [
-          `- Earlier summaries: ${s.earlierSummaries
-            .slice(-3)
-            .map((p) => `\`${p}\``)
-            .join(", ")}`,
-        ]
-      : []),
+    `- Sessions (${t.sessions.length + t.sessions_dropped}, oldest first): ${sessionList(t, limit)}`,
+    ...(s.previousSummary ? [`- Previous summary: \`${s.previousSummary}\``] : []),
     `- Context at handoff: ${u.usedPct}% used (${u.usedTokens} / ${u.windowSize} tokens, peak ${u.peakPct}%, ${u.compactions} compaction${u.compactions === 1 ? "" : "s"})${u.model ? `, model ${u.model}` : ""}${u.level ? `, level ${u.level}` : ""}`,
     `- Written: ${s.generatedAt} by ctx finalize${s.transcriptPath ? ` from ${s.transcriptPath}` : ""}`,
     "",
-    "## Original request",
-    quote(f.firstRequest),
+    "## Goal",
+    quote(t.goal),
+    ...(t.latest_request ? ["", "## Latest request", quote(t.latest_request)] : []),
     "",
-    "## Last request",
-    quote(f.lastRequest === f.firstRequest && f.userRequests <= 1 ? "(same as the original request)" : f.lastRequest),
-    "",
-    "## Progress",
-    ...newest(
-      completed.map((t) => `- [x] #${t.id} ${t.subject}`),
-      limit,
-      "completed tasks",
+    "## Remaining work (open tasks)",
+    ...orNone(
+      capped(
+        t.open_tasks.map((x) => `- [ ] #${x.id} ${x.subject}${x.status === "in_progress" ? " (in progress)" : ""}`),
+        limit * 3,
+        "open tasks",
+      ),
+      "- (no open tasks recorded)",
     ),
-    `- ${f.toolResults} tool calls: ${f.successes} succeeded, ${f.errors.total} failed; ${f.files.size + f.filesDropped + (s.commandChanges?.length ?? 0)} files changed; ${f.commands.total} commands; ${f.userRequests} user messages`,
-    ...(f.lastAgentText ? [`- Agent's latest message: ${oneLine(f.lastAgentText, 300)}`] : []),
     "",
-    "## Files modified",
+    "## Completed tasks",
+    ...orNone(
+      capped(
+        [...t.completed_tasks].reverse().map((x) => `- [x] #${x.id} ${x.subject}`),
+        limit,
+        "completed tasks",
+      ),
+    ),
+    "",
+    "## Decisions and reasons (the agent's last messages)",
+    ...orNone(t.decisions.map((d) => `- ${oneLine(d, 300)}`)),
+    "",
+    "## Last meaningful step",
+    t.last_step ? `- ${t.last_step.text} (${ago(t.last_step.session)})` : "- (none)",
+    "",
+    "## Files modified (newest first)",
     ...orNone([
-      ...newest(
-        files.map((x) => `- \`${x.path}\` (${ops(x.ops)})`),
+      ...capped(
+        t.files.map((x) => `- \`${x.path}\` (${x.ops}; ${ago(x.session)})`),
         limit,
         "files",
-        f.filesDropped,
+        t.files_dropped,
       ),
-      ...newest(
+      ...capped(
         (s.commandChanges ?? []).map((p) => `- \`${p}\` (changed by commands)`),
         limit,
         "files changed by commands",
@@ -103,65 +112,53 @@ function renderWith(s: SummaryInput, limit: number): string {
     ]),
     ...gitLines(s.gitStatus, limit),
     "",
-    "## Remaining work",
+    "## Unresolved errors",
     ...orNone(
-      newest(
-        remaining.map((t) => `- [ ] #${t.id} ${t.subject}${t.status === "in_progress" ? " (in progress)" : ""}`),
-        limit * 2,
-        "tasks",
-      ),
-      "- (no open tasks recorded)",
-    ),
-    "",
-    "## Last successful step",
-    f.lastSuccess ? `- ${f.lastSuccess}` : "- (none)",
-    "",
-    "## Errors and failures",
-    ...orNone(
-      newest(
-        f.errors.items.map((e) => `- ${e.tool}${e.target ? ` \`${e.target}\`` : ""}: ${e.message}`),
+      capped(
+        t.errors.map((e) => `- ${e.tool}${e.target ? ` \`${e.target}\`` : ""}: ${e.message} (${ago(e.session)})`),
         limit,
         "errors",
-        f.errors.total - f.errors.items.length,
       ),
     ),
     "",
-    "## Commands run",
-    ...orNone(
-      newest(
-        f.commands.items.map((c) => `- ${c.ok ? "ok  " : "FAIL"} \`${c.command}\``),
-        limit,
-        "commands",
-        f.commands.total - f.commands.items.length,
-      ),
+    "## This session",
+    `- ${u.toolCalls} tool calls: ${f.successes} succeeded, ${f.errors.total} failed; ${f.files.size + f.filesDropped + (s.commandChanges?.length ?? 0)} files changed; ${f.commands.total} commands; ${f.userRequests} user messages`,
+    ...capped(
+      [...f.commands.items].reverse().map((c) => `- ${c.ok ? "ok  " : "FAIL"} \`${c.command}\``),
+      limit,
+      "commands",
+      f.commands.total - f.commands.items.length,
     ),
     "",
     "## How to continue",
-    "Read this summary, check `git status` and the files above, then carry on with the first open item of Remaining work. Do not redo completed tasks.",
+    "Read this summary, check `git status` and the files above, then carry on with the first open task. Do not redo completed tasks.",
     "",
   ];
   return out.join("\n");
+}
+
+/** The chain's sessions: all when few, else the first, a count and the newest ones. */
+function sessionList(t: SummaryTwin, limit: number): string {
+  const ids = t.sessions;
+  const keep = Math.max(2, Math.floor(limit / 3));
+  if (ids.length + t.sessions_dropped <= keep + 2) return ids.join(" → ");
+  const hidden = ids.length - keep - 1 + t.sessions_dropped;
+  return [ids[0], `… ${hidden} more`, ...ids.slice(-keep)].join(" → ");
 }
 
 function quote(text: string | null): string {
   return text ? `> ${text}` : "> (not found in the transcript)";
 }
 
-/** The newest `limit` lines, with a count of the older ones left out. */
-function newest(lines: string[], limit: number, what: string, alsoDropped = 0): string[] {
+/** The first `limit` lines (the list is newest first), then "and N more <what>". */
+function capped(lines: string[], limit: number, what: string, alsoDropped = 0): string[] {
   const dropped = Math.max(0, lines.length - limit) + alsoDropped;
-  const kept = lines.slice(-limit);
-  return dropped > 0 ? [`- … ${dropped} earlier ${what} not shown`, ...kept] : kept;
+  const kept = lines.slice(0, limit);
+  return dropped > 0 ? [...kept, `- and ${dropped} more ${what}`] : kept;
 }
 
 function orNone(lines: string[], none = "- (none)"): string[] {
   return lines.length ? lines : [none];
-}
-
-function ops(o: Record<string, number>): string {
-  return Object.entries(o)
-    .map(([k, n]) => (n > 1 ? `${k} ×${n}` : k))
-    .join(", ");
 }
 
 function gitLines(status: string[] | null, limit: number): string[] {

@@ -58,12 +58,17 @@ export function onTaskResult(
  * hold the client's own view), then tasks from the transcript, then TodoWrite.
  */
 export function mergedTasks(f: Facts, fromDisk: TaskItem[]): TaskItem[] {
+  return sessionTasks(f, fromDisk).filter((t) => t.status !== "deleted");
+}
+
+/** Like mergedTasks, but deleted tasks are kept (the chain merge needs them to drop tasks of earlier sessions). */
+export function sessionTasks(f: Facts, fromDisk: TaskItem[]): TaskItem[] {
   const byId = new Map<string, TaskItem>();
   for (const t of f.tasks.values()) byId.set(t.id, t);
   for (const t of fromDisk) byId.set(t.id, t);
   const tasks = [...byId.values()].sort((a, b) => Number(a.id) - Number(b.id) || a.id.localeCompare(b.id));
   if (tasks.length === 0 && f.todos) return f.todos;
-  return tasks.filter((t) => t.status !== "deleted");
+  return tasks;
 }
 
 /** A task file of `~/.claude/tasks/<session>/<n>.json` as a task, or undefined. */

@@ -10,7 +10,18 @@ export function eventStamp(ms: number): string {
   return `${fileStamp(ms)}-${String(Math.floor(ms) % 1000).padStart(3, "0")}`;
 }
 
-/** A task id safe for a file name: CTX_TASK_ID when it is one, else the session id. */
+/** True for a task id that is safe in a file name (`[A-Za-z0-9_.-]`, 1-128 characters, not only dots). */
+export function isValidTaskId(id: unknown): id is string {
+  return typeof id === "string" && /^[A-Za-z0-9_.-]{1,128}$/.test(id) && !/^\.+$/.test(id);
+}
+
+/**
+ * The task id of a new chain: CTX_TASK_ID when it is a safe one, else an id made
+ * once from the chain's first session (`chain-` and its first 8 characters), which
+ * the chain's later sessions inherit rather than make their own.
+ */
 export function taskIdFor(envTaskId: string | undefined, sessionId: string): string {
-  return envTaskId && /^[A-Za-z0-9_.-]{1,128}$/.test(envTaskId) && !/^\.+$/.test(envTaskId) ? envTaskId : sessionId;
+  if (isValidTaskId(envTaskId)) return envTaskId;
+  const short = sessionId.replace(/[^A-Za-z0-9]/g, "").slice(0, 8);
+  return `chain-${short || "session"}`;
 }

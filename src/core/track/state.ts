@@ -2,6 +2,7 @@
  * The per-session state kept by `ctx track` (docs/state.md, "Per-session state").
  * Pure: no I/O, no clock.
  */
+import type { WindowSource } from "../window.ts";
 
 /** Token totals of one model, each API message counted once. */
 export interface ModelTotals {
@@ -42,6 +43,10 @@ export interface SessionState {
   model: string | null;
   /** Context window in tokens. */
   window_size: number;
+  /** The same window, under the name issue 16 gives it (0 until a reading). */
+  context_window: number;
+  /** Where the window came from (core/window.ts: statusline, remembered, client_args, …), null until a reading. */
+  context_window_source: WindowSource | null;
   /** input + cache_creation + cache_read of the latest main-chain request. */
   used_tokens: number;
   /** round(used_tokens / window_size * 100), as the monitor computes it. */
@@ -68,14 +73,16 @@ export interface SessionState {
   last_stop_at: string | null;
   /** The Claude Code process (same across /clear). */
   claude_pid: number | null;
-  /** The session this one replaced after /clear. */
+  /** The session this one continues: the one a /clear replaced, or the one `ctx resume` resumed. */
   previous_session_id: string | null;
   /** The session that replaced this one after /clear. */
   next_session_id: string | null;
   /** Compactions seen (PreCompact events). */
   compactions: number;
-  /** CTX_TASK_ID, else the session id. */
+  /** The chain's task id: inherited from the previous session, else CTX_TASK_ID, else `chain-<first 8 of the session id>`. */
   task_id: string;
+  /** CLAUDE_CODE_TASK_LIST_ID of the client when set (its task list is `~/.claude/tasks/<id>/`), else null. */
+  task_list_id: string | null;
   /** CTX_TEAM when the session was tracked or finalized with it, else null. */
   team: string | null;
   /** Compaction event waiting for its tokens-after, if any. */
@@ -100,6 +107,8 @@ export function initialState(sessionId: string, project: string, taskId: string,
     transcript_path: null,
     model: null,
     window_size: 0,
+    context_window: 0,
+    context_window_source: null,
     used_tokens: 0,
     used_pct: 0,
     peak_tokens: 0,
@@ -117,6 +126,7 @@ export function initialState(sessionId: string, project: string, taskId: string,
     next_session_id: null,
     compactions: 0,
     task_id: taskId,
+    task_list_id: null,
     team: null,
     pending_compaction: null,
     pause_started_at: null,

@@ -1,5 +1,6 @@
 import { levelFor, newlyCrossed, type Thresholds } from "./levels.ts";
 import { pauseItem, type PauseEntry } from "./pause.ts";
+import type { WindowSource } from "../window.ts";
 import type { Level, SessionState } from "./state.ts";
 
 /** A usage reading as track applies it. */
@@ -8,6 +9,8 @@ export interface TrackReading {
   windowSize: number;
   usedPct: number;
   model?: string;
+  /** Where the window came from (core/window.ts), when known. */
+  windowSource?: WindowSource;
   /** True when the reading is a compaction boundary's post-compaction size. */
   compacted?: boolean;
 }
@@ -67,7 +70,10 @@ function applyReading(s: SessionState, ev: TrackEvent, t: Thresholds, out: StepR
   const r = ev.reading!;
   s.used_tokens = r.usedTokens;
   s.used_pct = r.usedPct;
-  if (r.windowSize > 0) s.window_size = r.windowSize;
+  if (r.windowSize > 0) {
+    s.window_size = s.context_window = r.windowSize;
+    s.context_window_source = r.windowSource ?? s.context_window_source;
+  }
   if (r.model) s.model = r.model;
   s.peak_tokens = Math.max(s.peak_tokens, r.usedTokens);
   s.peak_pct = Math.max(s.peak_pct, r.usedPct);

@@ -48,6 +48,7 @@ describe("decideHook after /clear or compaction", () => {
       session_id: "s-new",
       via: source as "clear",
       at: new Date(NOW).toISOString(),
+      task_id: "t",
     });
     expect(d.pending).toBeUndefined();
   });
@@ -147,5 +148,52 @@ describe("decideHook with a respawn-pending file", () => {
       const d = decideHook(situation({ source: "clear", pending: p }));
       expect(d.action === "inject" && d.summary).toBe(NEW.name);
     }
+  });
+});
+
+describe("decideHook with two chains in one project (issue 15)", () => {
+  const A = file("summary-chain-aaaa-20250102-100000.md", 2);
+  const B = file("summary-chain-bbbb-20250102-110000.md", 1);
+  const load = (p: string) => (p === A.path ? "alpaca exporter" : p === B.path ? "bison importer" : undefined);
+  const two = (over: Partial<HookSituation>) => situation({ summaries: [A, B], load, ...over });
+
+  test("after /clear each chain gets its own summary, even when the other's is newer", () => {
+    const a = decideHook(two({ chain: "chain-aaaa" }));
+    expect(a.action === "inject" && [a.summary, a.rule]).toEqual([A.name, "chain"]);
+    if (a.action === "inject") expect(a.ledger.consumed[A.name]!.task_id).toBe("chain-aaaa");
+    const b = decideHook(two({ chain: "chain-bbbb", source: "compact" }));
+    expect(b.action === "inject" && b.summary).toBe(B.name);
+  });
+
+  test("a summary consumed by one chain is never injected into another; the chain's own history stays history", () => {
+    const ledger = consumed(B.name);
+    expect(decideHook(two({ chain: "chain-bbbb", ledger }))).toEqual({
+      action: "none",
+      reason: "no unconsumed summary of chain-bbbb",
+    });
+    // A's consumption of B does not make A's own (older) summary history.
+    const a = decideHook(two({ chain: "chain-aaaa", ledger }));
+    expect(a.action === "inject" && a.summary).toBe(A.name);
+    // A chain without a summary gets nothing, never the other's.
+    expect(decideHook(two({ chain: "chain-cccc" })).action).toBe("none");
+  });
+
+  test("without a link, the fallback skips summaries of live chains", () => {
+    const d = decideHook(two({ liveChains: new Set(["chain-bbbb"]) }));
+    expect(d.action === "inject" && [d.summary, d.rule]).toEqual([A.name, "fallback"]);
+    expect(decideHook(two({ liveChains: new Set(["chain-aaaa", "chain-bbbb"]) })).action).toBe("none");
+  });
+
+  test("a respawn hand-over of another chain is left for that chain", () => {
+    const pending: RespawnPending = {
+      version: 1,
+      summary_path: B.path,
+      created_at: new Date(NOW - 1000).toISOString(),
+      consumed_by: null,
+    };
+    const a = decideHook(two({ chain: "chain-aaaa", pending }));
+    expect(a.action === "inject" && [a.summary, a.rule]).toEqual([A.name, "chain"]);
+    const b = decideHook(two({ chain: "chain-bbbb", pending }));
+    expect(b.action === "inject" && [b.summary, b.rule]).toEqual([B.name, "pending"]);
   });
 });

@@ -81,3 +81,14 @@ describe("shellQuote", () => {
     expect(out.split("\0").slice(0, -1)).toEqual(argv);
   });
 });
+
+describe("the task-list note", () => {
+  const open = "# Handoff\n## Remaining work (open tasks)\n- [ ] #2 Write the exporter\n";
+  test("a list that kept the tasks: update them, do not re-create; an empty one: re-create them first", () => {
+    expect(buildResumePrompt(open, "/s.md", "clear", "kept")).toContain("do not create them again");
+    expect(buildResumePrompt(open, "/s.md", "clear", "recreate")).toContain("first re-create every open task");
+    expect(buildResumePrompt("# Handoff\n- (no open tasks recorded)\n", "/s.md", "clear", "recreate")).not.toContain(
+      "re-create",
+    );
+  });
+});

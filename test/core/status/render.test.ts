@@ -11,11 +11,13 @@ const row = (sid: string, over: Record<string, unknown> = {}) =>
   toRow(
     parseIndexEntry({
       session_id: sid,
+      task_id: "chain-alpaca",
       project: "/home/u/work/app",
       model: "claude-sonnet-4-5",
       used_pct: 87,
       used_tokens: 174000,
       window_size: 200000,
+      context_window_source: "client_args",
       threshold_reached: "warning",
       auto_pause_active: false,
       respawn: null,
@@ -44,9 +46,9 @@ describe("renderTable", () => {
     );
     const lines = out.trimEnd().split("\n");
     expect(lines).toHaveLength(3);
-    expect(lines[0]).toMatch(/^PROJECT\s+SESSION\s+MODEL\s+USED\s+TOKENS\s+LEVEL\s+STATE\s+UPDATED$/);
+    expect(lines[0]).toMatch(/^PROJECT\s+SESSION\s+TASK\s+MODEL\s+USED\s+TOKENS\s+LEVEL\s+STATE\s+UPDATED$/);
     expect(lines[1]).toMatch(
-      /^~\/work\/app\s+01234567\s+Sonnet 4\.5\s+█████████░ {2}87%\s+174k\/200k\s+warning\s+-\s+2m ago$/,
+      /^~\/work\/app\s+01234567\s+chain-alpaca\s+Sonnet 4\.5\s+█████████░ {2}87%\s+174k\/200k\s+warning\s+-\s+2m ago$/,
     );
     expect(lines[2]).toContain("█░░░░░░░░░   5%");
     expect(lines[2]).toContain("paused");
@@ -110,11 +112,13 @@ describe("renderJson", () => {
     });
     expect(doc.sessions[0]).toEqual({
       session_id: "a",
+      task_id: "chain-alpaca",
       project: "/home/u/work/app",
       model: "claude-sonnet-4-5",
       used_pct: 87,
       used_tokens: 174000,
       window_size: 200000,
+      context_window_source: "client_args",
       level: "warning",
       auto_pause_active: false,
       respawn: null,

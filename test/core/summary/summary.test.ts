@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { addEntry } from "../../../src/core/summary/collect.ts";
 import { emptyFacts, type Facts } from "../../../src/core/summary/facts.ts";
 import { renderSummary, type SummaryInput } from "../../../src/core/summary/render.ts";
-import { mergedTasks } from "../../../src/core/summary/tasks.ts";
+import { mergeChain } from "../../../src/core/summary/chain.ts";
+import { mergedTasks, sessionTasks } from "../../../src/core/summary/tasks.ts";
 import { streamEntries } from "../../../src/io/transcript-stream.ts";
 
 const FIXTURES = join(import.meta.dir, "..", "..", "fixtures", "transcripts");
@@ -19,12 +20,20 @@ function factsOfFile(name: string): Facts {
   return f;
 }
 function render(f: Facts, over: Partial<SummaryInput> = {}): string {
+  const twin = mergeChain(undefined, {
+    taskId: "T-1",
+    sessionId: "s1",
+    listId: "s1",
+    links: ["s0", "s1"],
+    facts: f,
+    tasks: sessionTasks(f, []),
+    project: "/tmp/probe",
+    writtenAt: "2026-01-01T00:00:00.000Z",
+  });
   return renderSummary({
     facts: f,
-    tasks: mergedTasks(f, []),
-    taskId: "T-1",
+    twin,
     team: "blue",
-    chain: ["s0", "s1"],
     generatedAt: "2026-01-01T00:00:00.000Z",
     usage: {
       usedPct: 91,
@@ -33,6 +42,7 @@ function render(f: Facts, over: Partial<SummaryInput> = {}): string {
       peakPct: 93,
       compactions: 1,
       model: "claude-sonnet-4-5",
+      toolCalls: 7,
     },
     transcriptPath: "/t.jsonl",
     gitStatus: null,
@@ -60,28 +70,28 @@ describe("summary of a recorded transcript (TaskCreate/TaskUpdate, Write, a fail
   const md = render(f);
   test("has every section", () => {
     for (const h of [
-      "## Original request",
-      "## Last request",
-      "## Progress",
+      "## Goal",
+      "## Remaining work (open tasks)",
+      "## Completed tasks",
+      "## Decisions and reasons",
+      "## Last meaningful step",
       "## Files modified",
-      "## Remaining work",
-      "## Last successful step",
-      "## Errors and failures",
-      "## Commands run",
+      "## Unresolved errors",
+      "## This session",
     ])
       expect(md).toContain(h);
     expect(md).toContain("- Task: T-1");
     expect(md).toContain("- Team: blue");
-    expect(md).toContain("- Sessions: s0 → s1");
+    expect(md).toContain("- Sessions (2, oldest first): s0 → s1");
     expect(md).toContain("91% used (182000 / 200000 tokens");
   });
   test("finds the request, the completed task, the file, the error and the last step", () => {
     expect(f.firstRequest).toStartWith("Please create hello.txt");
     expect(md).toContain("- [x] #1 Write hello");
-    expect(md).toContain("`/tmp/probe/hello.txt` (Write)");
+    expect(md).toContain("`hello.txt` (Write; this session)");
     expect(md).toContain("Bash `ls /nonexistent`: Exit code 2 ls: cannot access");
     expect(md).toContain("FAIL `ls /nonexistent`");
-    expect(md).toContain("- TaskUpdate #1 → completed");
+    expect(md).toContain("- Write hello.txt (this session)");
     expect(md).toContain("(no open tasks recorded)");
   });
 });
@@ -182,10 +192,10 @@ describe("renderSummary()", () => {
     }
     entries.push(user("and finish it"));
     const md = render(factsOf(entries), { gitStatus: Array.from({ length: 500 }, (_, i) => ` M src/f${i}.ts`) });
-    expect(md.length).toBeLessThanOrEqual(7000);
+    expect(md.length).toBeLessThanOrEqual(7500);
     expect(md).toContain("/src/file-2999-");
-    expect(md).toMatch(/… \d+ earlier files not shown/);
+    expect(md).toMatch(/- and \d+ more files/);
     expect(md).toContain("> and finish it");
-    expect(md).toContain("## Commands run");
+    expect(md).toContain("## This session");
   });
 });

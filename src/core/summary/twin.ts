@@ -1,0 +1,48 @@
+/** Reading a summary's twin (`summary-<task>-<stamp>.json`) back: every field checked, nothing trusted. Pure. */
+import { asObject } from "../json.ts";
+import { type ChainTask, MAX_SESSIONS, type SummaryTwin } from "./chain.ts";
+import { oneLine } from "./ring.ts";
+
+/** A twin read back from disk, or undefined when it is not one (fields are checked, not trusted). */
+export function parseTwin(value: unknown): SummaryTwin | undefined {
+  const v = asObject(value);
+  if (!v || v.version !== 1 || typeof v.task_id !== "string" || typeof v.session_id !== "string") return undefined;
+  const strs = (x: unknown) => (Array.isArray(x) ? x.filter((s): s is string => typeof s === "string") : []);
+  const objs = (x: unknown) => (Array.isArray(x) ? x.flatMap((o) => (asObject(o) ? [asObject(o)!] : [])) : []);
+  const s = (x: unknown) => (typeof x === "string" ? x : "");
+  const n = (x: unknown) => (typeof x === "number" && Number.isFinite(x) ? x : 0);
+  const task = (o: Record<string, unknown>): ChainTask => ({
+    id: s(o.id),
+    subject: oneLine(s(o.subject), 160),
+    status: s(o.status) || "pending",
+    list: s(o.list),
+  });
+  const step = asObject(v.last_step);
+  return {
+    version: 1,
+    task_id: v.task_id,
+    session_id: v.session_id,
+    sessions: strs(v.sessions).slice(-MAX_SESSIONS),
+    sessions_dropped: n(v.sessions_dropped),
+    goal: typeof v.goal === "string" ? v.goal : null,
+    latest_request: typeof v.latest_request === "string" ? v.latest_request : null,
+    open_tasks: objs(v.open_tasks)
+      .map(task)
+      .filter((t) => t.subject !== ""),
+    completed_tasks: objs(v.completed_tasks)
+      .map(task)
+      .filter((t) => t.subject !== ""),
+    files: objs(v.files).map((o) => ({ path: s(o.path), ops: s(o.ops), session: n(o.session) })),
+    files_dropped: n(v.files_dropped),
+    errors: objs(v.errors).map((o) => ({
+      tool: s(o.tool),
+      target: s(o.target),
+      message: s(o.message),
+      key: s(o.key),
+      session: n(o.session),
+    })),
+    decisions: strs(v.decisions).slice(-3),
+    last_step: step && typeof step.text === "string" ? { text: step.text, session: n(step.session) } : null,
+    written_at: s(v.written_at),
+  };
+}

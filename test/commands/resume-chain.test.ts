@@ -1,0 +1,83 @@
+import { afterEach, beforeEach, expect, test } from "bun:test";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runCtx } from "../helpers/ctx.ts";
+import { isolatedEnv, tempDir } from "../helpers/tmp.ts";
+
+// Issue 15: two sessions (chains) in one project; the resume hook picks the cleared session's chain.
+let t: ReturnType<typeof tempDir>;
+let env: Record<string, string>;
+let project: string;
+let root: string;
+beforeEach(() => {
+  t = tempDir();
+  project = join(t.dir, "proj");
+  root = join(project, ".ctx");
+  mkdirSync(join(root, "sessions"), { recursive: true });
+  mkdirSync(join(root, "state", "sessions"), { recursive: true });
+  env = isolatedEnv(t.dir, { CLAUDE_PROJECT_DIR: project, CTX_DEBUG: "1" });
+  mkdirSync(env.TMPDIR!, { recursive: true });
+});
+afterEach(() => t.cleanup());
+
+function summary(name: string, text: string): void {
+  writeFileSync(join(root, "sessions", name), text);
+}
+function state(sid: string, over: Record<string, unknown>): void {
+  const now = new Date().toISOString();
+  const s = { version: 1, session_id: sid, project, started_at: now, updated_at: now, ...over };
+  writeFileSync(join(root, "state", "sessions", `${sid}.json`), JSON.stringify(s));
+}
+async function hook(sid: string, source: string) {
+  const stdin = JSON.stringify({ session_id: sid, cwd: project, hook_event_name: "SessionStart", source });
+  const r = await runCtx(["resume", "--hook"], { env, stdin, cwd: project });
+  expect(r.code).toBe(0);
+  const text = r.stdout ? JSON.parse(r.stdout).hookSpecificOutput.additionalContext : "";
+  return { text: text as string, debug: r.stderr };
+}
+
+test("after /clear each session gets its own chain's summary, not the newer one of the other chain", async () => {
+  state("a1", { task_id: "chain-aaaa", next_session_id: "a2", last_event: "SessionEnd" });
+  state("b1", { task_id: "chain-bbbb", next_session_id: "b2", last_event: "SessionEnd" });
+  state("a2", { task_id: "chain-aaaa", previous_session_id: "a1" });
+  state("b2", { task_id: "chain-bbbb", previous_session_id: "b1" });
+  summary("summary-chain-aaaa-20250101-100000.md", "the alpaca exporter");
+  summary("summary-chain-bbbb-20250101-110000.md", "the bison importer");
+  const a = await hook("a2", "clear");
+  expect(a.text).toContain("the alpaca exporter");
+  expect(a.text).not.toContain("bison");
+  expect(a.debug).toContain("chain chain-aaaa (cleared session a1)");
+  expect(a.debug).toContain("(rule: chain)");
+  const b = await hook("b2", "clear");
+  expect(b.text).toContain("the bison importer");
+  // After a compaction: the session's own chain, once.
+  summary("summary-chain-aaaa-20250101-120000.md", "alpaca, later");
+  expect((await hook("a2", "compact")).text).toContain("alpaca, later");
+  expect((await hook("a2", "compact")).text).toBe("");
+  const ledger = JSON.parse(readFileSync(join(root, "state", "resume-ledger.json"), "utf8")).consumed;
+  expect(ledger["summary-chain-bbbb-20250101-110000.md"]).toMatchObject({ session_id: "b2", task_id: "chain-bbbb" });
+});
+
+test("waits for the cleared session's summary that its finalize is still writing", async () => {
+  summary("summary-chain-aaaa-20250101-100000.md", "stale alpaca");
+  await Bun.sleep(20); // the session did more after that summary
+  state("a1", { task_id: "chain-aaaa", auto_pause_active: true, last_event: "SessionEnd" });
+  state("a2", { task_id: "chain-aaaa", previous_session_id: "a1" });
+  summary("summary-chain-bbbb-20250101-110000.md", "the bison importer");
+  const later = Bun.sleep(600).then(() => summary("summary-chain-aaaa-20250101-120000.md", "fresh alpaca"));
+  const a = await hook("a2", "clear");
+  await later;
+  expect(a.text).toContain("fresh alpaca");
+});
+
+test("no link: the fallback never takes a summary of a live chain; a plain startup only hints", async () => {
+  state("b1", { task_id: "chain-bbbb", last_event: "Stop" }); // live
+  summary("summary-chain-aaaa-20250101-100000.md", "the alpaca exporter");
+  summary("summary-chain-bbbb-20250101-110000.md", "the bison importer");
+  const s = await hook("x1", "startup");
+  expect(s.text).toContain("ctx resume --latest");
+  expect(s.text).not.toContain("bison importer");
+  const c = await hook("x2", "clear");
+  expect(c.text).toContain("the alpaca exporter");
+  expect(c.debug).toContain("(rule: fallback)");
+});
