@@ -1,4 +1,5 @@
 import { COMMANDS } from "./commands/index.ts";
+import { helpText } from "./core/cli-help.ts";
 import { CtxError, type Deps } from "./core/deps.ts";
 import { readStdin } from "./io/stdin.ts";
 import { sys } from "./io/sys.ts";
@@ -24,13 +25,20 @@ export async function main(argv: string[], deps: Deps): Promise<number> {
     deps.stderr(`ctx: unknown command '${name}'. Run 'ctx --help' for the list.\n`);
     return 2;
   }
-  if (rest.includes("--help") || rest.includes("-h")) {
-    deps.stdout(`${spec.usage}\n`);
+  const own = rest.includes("--") ? rest.slice(0, rest.indexOf("--")) : rest;
+  if (own.includes("--help") || own.includes("-h")) {
+    deps.stdout(`${helpText(name, spec.grammar)}\n`);
     return 0;
   }
+  const started = deps.now();
+  const cpu = process.cpuUsage();
   try {
     const mod = await spec.load();
-    return (await mod.run(rest, deps)) ?? 0;
+    const code = (await mod.run(rest, deps)) ?? 0;
+    // How long a hook kept the agent waiting, and the CPU it used, from here on (runtime start-up excluded).
+    if (spec.hook && deps.env.CTX_DEBUG)
+      deps.stderr(`ctx ${name}: done in ${deps.now() - started} ms (cpu ${cpuMs(cpu)} ms)\n`);
+    return code;
   } catch (err) {
     if (spec.hook) {
       // Hooks never break the agent: swallow, record for `ctx doctor`, report only under CTX_DEBUG.
@@ -39,12 +47,19 @@ export async function main(argv: string[], deps: Deps): Promise<number> {
       return 0;
     }
     if (err instanceof CtxError) {
-      deps.stderr(`ctx ${name}: ${err.message}\n${err.hint ? `hint: ${err.hint}\n` : ""}`);
+      const help = err.code === 2 ? `Run 'ctx ${name} --help'.\n` : "";
+      deps.stderr(`ctx ${name}: ${err.message}\n${err.hint ? `hint: ${err.hint}\n` : ""}${help}`);
       return err.code;
     }
     deps.stderr(`ctx ${name}: ${(err as Error)?.message ?? err}\n`);
     return 1;
   }
+}
+
+/** CPU time (user + system) used since `since`, in whole milliseconds. */
+function cpuMs(since: NodeJS.CpuUsage): number {
+  const d = process.cpuUsage(since);
+  return Math.round((d.user + d.system) / 1000);
 }
 
 /** The text of `ctx --help`. */

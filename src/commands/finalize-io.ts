@@ -1,8 +1,10 @@
 import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
+import { addSubagentEntry, emptySubagentWork, type SubagentWork } from "../core/summary/subagents.ts";
+import { subagentDir } from "../core/subagent.ts";
 import type { SummaryTwin } from "../core/summary/chain.ts";
-import { parseTwin } from "../core/summary/twin.ts";
+import { parseTwin, twinPathOf } from "../core/summary/twin.ts";
 import { parseTaskFile } from "../core/summary/tasks.ts";
 import type { TaskItem } from "../core/summary/facts.ts";
 import type { PauseEntry } from "../core/track/pause.ts";
@@ -10,6 +12,7 @@ import { fileStamp } from "../core/track/stamp.ts";
 import { closeQuiet, readFileSafe, readJsonFile } from "../io/fsx.ts";
 import { sys, type SysError } from "../io/sys.ts";
 import { loadState, recordsDir, statePath } from "../io/session-store.ts";
+import { streamEntries } from "../io/transcript-stream.ts";
 import { taskListDir } from "../io/task-list.ts";
 
 type Env = Record<string, string | undefined>;
@@ -45,11 +48,6 @@ export function sessionChain(root: string, sessionId: string, nowMs: number): st
     current = loadState(statePath(root, current.previous_session_id) ?? "", nowMs);
   }
   return chain;
-}
-
-/** The machine-readable twin of a summary: the same name with `.json`. */
-export function twinPathOf(summaryPath: string): string {
-  return summaryPath.replace(/\.md$/, ".json");
 }
 
 /**
@@ -142,4 +140,22 @@ export function readPauseLog(
     }
   });
   return { text, count: lines.length, recent };
+}
+
+/** What the session's subagents did: their transcripts beside the parent's (at most 200 of them). */
+export function readSubagentWork(transcriptPath: string | undefined, sessionId: string): SubagentWork {
+  const work = emptySubagentWork();
+  const dir = subagentDir(transcriptPath, sessionId);
+  if (!dir) return work;
+  let names: string[];
+  try {
+    names = readdirSync(dir)
+      .filter((n) => /^agent-[A-Za-z0-9_-]{1,128}\.jsonl$/.test(n))
+      .sort()
+      .slice(0, 200);
+  } catch {
+    return work;
+  }
+  for (const name of names) if (streamEntries(join(dir, name), (e) => addSubagentEntry(work, e))) work.runs += 1;
+  return work;
 }

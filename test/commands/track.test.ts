@@ -124,14 +124,14 @@ describe("ctx track (hook)", () => {
     ).toContain("71%");
     expect((await plain({ input_tokens: 100, cache_read_input_tokens: 142000 }, true)).stdout).toBe("");
     expect((await plain({ input_tokens: 20000 })).stdout).toBe("");
-    expect(JSON.parse((await plain({ input_tokens: 150000 }, true)).stdout).systemMessage).toContain("CAUTION");
+    expect(JSON.parse((await plain({ input_tokens: 150000 }, true)).stdout).systemMessage).toContain("CRITICAL");
     const s = state("bot1");
     expect(s).toMatchObject({
       used_tokens: 150000,
       used_pct: 75,
       peak_pct: 75,
       peak_tokens: 150000,
-      threshold_reached: "caution",
+      threshold_reached: "critical",
       last_event: "usage",
     });
     // The call without a model counts for the model the session already has.
@@ -144,7 +144,7 @@ describe("ctx track (hook)", () => {
     expect(s.models.unknown).toBeUndefined();
   });
 
-  test("the plain mode takes a whole API response, and says what is wrong with a bad call (still exit 0)", async () => {
+  test("the plain mode takes a whole API response, and says what is wrong with a bad call (exit 2)", async () => {
     const response = {
       id: "msg_1",
       model: "claude-opus-4-8[1m]",
@@ -158,18 +158,26 @@ describe("ctx track (hook)", () => {
       used_pct: 30,
       model: "claude-opus-4-8[1m]",
     });
+    // the scripted mode says what is wrong and exits 2 (the hook mode, without arguments, always exits 0)
     for (const args of [
       ["--session", "bot2", "--usage", "notjson"],
       ["--session", "../x", "--usage", "{}"],
+      ["--session", "bad id!", "--usage", "{}"],
       ["--session", "bot2", "--usage", "[1]"],
+      ["--session", "bot2", "--bogus"],
+      ["--session"],
+      ["--usage", "{}"],
     ]) {
       const bad = await runCtx(["track", ...args], { env, cwd: project });
-      expect({ args, code: bad.code, said: bad.stderr.startsWith("ctx track: ") }).toEqual({
+      expect({
         args,
-        code: 0,
-        said: true,
-      });
+        code: bad.code,
+        said: bad.stderr.startsWith("ctx track: "),
+        help: bad.stderr.endsWith("Run 'ctx track --help'.\n"),
+      }).toEqual({ args, code: 2, said: true, help: true });
     }
+    const hook = await runCtx(["track"], { env, cwd: project, stdin: "{not json" });
+    expect({ code: hook.code, stdout: hook.stdout, stderr: hook.stderr }).toEqual({ code: 0, stdout: "", stderr: "" });
   });
 
   test("Stop waits for the client to write the turn's last message before reading usage", async () => {
@@ -267,5 +275,18 @@ describe("ctx track (hook)", () => {
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).systemMessage).toContain("AUTO-PAUSE");
     chmodSync(project, 0o700);
+  });
+});
+
+describe("ctx track: tools run inside a subagent", () => {
+  test("count in subagent_tool_calls, and never wait on the parent's transcript for their line", async () => {
+    await track(hook("SessionStart", { source: "startup" })); // 93 %: near the levels, where tool hooks wait
+    const sub = { agent_id: "ac32422becd6dd6c3", agent_type: "general-purpose", tool_name: "Bash" };
+    const wait = { CTX_TRACK_TRANSCRIPT_WAIT_MS: "3000" };
+    const r = await track(hook("PostToolUse", { ...sub, tool_use_id: "toolu_only_in_the_subagent_file" }), wait);
+    expect(r.ms).toBeLessThan(2500); // a wait for a line that never comes would take the full 3 s
+    await track(hook("PostToolUseFailure", { ...sub, tool_use_id: "toolu_other_subagent_call" }), wait);
+    await track(hook("PostToolUse", { tool_name: "Bash" }));
+    expect(state()).toMatchObject({ tool_calls: 1, subagent_tool_calls: 2 });
   });
 });

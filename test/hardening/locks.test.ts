@@ -89,7 +89,7 @@ test.each(
   expect(state.tool_calls).toBe(2);
   expect(existsSync(join(ctx, "state", "monitor", `${SID}.json`))).toBe(true);
   expect(JSON.parse(readFileSync(join(index, `${SID}.json`), "utf8")).used_pct).toBe(state.used_pct);
-  expect(Object.keys(JSON.parse(readFileSync(join(ctx, "token-ledger.json"), "utf8")).tasks)).toEqual([state.task_id]);
+  expect(Object.keys(JSON.parse(readFileSync(join(ctx, "token-ledger.json"), "utf8")).tasks)).toEqual([state.task_id]); // the chain's task id
   // Our own locks are released again: nothing is left at any lock path.
   for (const l of locks) expect({ l, there: existsSync(l) }).toEqual({ l, there: false });
 }, 60_000);

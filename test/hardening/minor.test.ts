@@ -29,7 +29,7 @@ test("finalize writes its summary, records and incremental log 0600 in a 0700 di
   });
   expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
   const written = readdirSync(sessions).filter((n) => /^(summary-|session-|LATEST-SESSION)/.test(n));
-  // summary .md and its twin .json; session .json, .yaml, .md; -incremental.jsonl; LATEST-SESSION.txt
+  // summary .md and its .json twin, session .json, .yaml, .md, -incremental.jsonl, LATEST-SESSION.txt
   expect(written.length).toBe(7);
   for (const n of written) expect({ n, mode: statSync(join(sessions, n)).mode & 0o777 }).toEqual({ n, mode: 0o600 });
   expect(statSync(sessions).mode & 0o777).toBe(0o700);

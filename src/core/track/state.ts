@@ -2,9 +2,9 @@
  * The per-session state kept by `ctx track` (docs/state.md, "Per-session state").
  * Pure: no I/O, no clock.
  */
+import type { WindowSource } from "../window.ts";
 import { count, percentage } from "../usage.ts";
 import { taskIdFor } from "./stamp.ts";
-import type { WindowSource } from "../window.ts";
 
 /** Token totals of one model, each API message counted once. */
 export interface ModelTotals {
@@ -16,8 +16,8 @@ export interface ModelTotals {
   requests: number;
 }
 
-/** A level name, lowest first. */
-export type Level = "caution" | "warning" | "auto_pause" | "critical";
+/** A level of the ladder above ok (core/levels.ts), lowest first. */
+export type Level = "warning" | "critical" | "auto_pause";
 
 /** Where the incremental transcript reader stopped, and what it saw last (for dedupe). */
 export interface TranscriptCursor {
@@ -59,9 +59,11 @@ export interface SessionState {
   peak_pct: number;
   /** Per-model totals for cost. */
   models: Record<string, ModelTotals>;
-  /** PostToolUse + PostToolUseFailure events seen. */
+  /** PostToolUse + PostToolUseFailure events of the main agent. */
   tool_calls: number;
-  /** The highest level the current usage is at (null below caution). */
+  /** PostToolUse + PostToolUseFailure events of tools run inside subagents (hooks with `agent_id`). */
+  subagent_tool_calls: number;
+  /** The highest level the current usage is at (null below the warning level). */
   threshold_reached: Level | null;
   /** True from the auto_pause level on: actions go to ACTIVE-PAUSE-<sid>.jsonl. */
   auto_pause_active: boolean;
@@ -89,6 +91,11 @@ export interface SessionState {
   team: string | null;
   /** Compaction event waiting for its tokens-after, if any. */
   pending_compaction: { path: string; tokens_before: number } | null;
+  /**
+   * Gemini CLI's PreCompress (it fires before every request, compressing or not): the usage
+   * before it, until the next reading shows whether the context fell (a compression) or not.
+   */
+  pending_compress: { tokens_before: number; trigger: string | null } | null;
   /** When auto-pause began (ISO-8601), if active. */
   pause_started_at: string | null;
   /** Stamp (YYYYMMDD-HHMMSS) of this session's finalized records, reused by later runs. */
@@ -117,6 +124,7 @@ export function initialState(sessionId: string, project: string, taskId: string,
     peak_pct: 0,
     models: {},
     tool_calls: 0,
+    subagent_tool_calls: 0,
     threshold_reached: null,
     auto_pause_active: false,
     started_at: iso,
@@ -131,6 +139,7 @@ export function initialState(sessionId: string, project: string, taskId: string,
     task_list_id: null,
     team: null,
     pending_compaction: null,
+    pending_compress: null,
     pause_started_at: null,
     finalized_stamp: null,
     finalized_at: null,
@@ -156,6 +165,7 @@ export function parseState(value: unknown): SessionState | undefined {
     out[k] = count(out[k]);
   out.used_pct = Math.round(percentage(out.used_pct) ?? 0);
   out.peak_pct = Math.round(percentage(out.peak_pct) ?? 0);
+  out.subagent_tool_calls = count(out.subagent_tool_calls);
   // Names built from these (summary-<task_id>-<stamp>.md) must stay one file name: a planted state
   // with `"task_id": "../../x"` would otherwise make finalize write outside <root>/sessions.
   out.task_id = taskIdFor(out.task_id, v.session_id);

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { initialState, type SessionState } from "../../../src/core/track/state.ts";
 import { normalizeEvent, trackStep, type TrackEvent } from "../../../src/core/track/step.ts";
 
-const T = { caution: 70, warning: 85, auto_pause: 90, critical: 95 };
+const T = { warning: 65, critical: 75, auto_pause: 90 };
 const ISO = "2026-01-01T00:00:00.000Z";
 const fresh = (): SessionState => initialState("s1", "/p", "s1", ISO);
 const at = (pct: number) => ({ usedTokens: pct * 2000, windowSize: 200_000, usedPct: pct, model: "m" });
@@ -31,8 +31,8 @@ describe("trackStep()", () => {
   });
 
   test("reports each level once while climbing, and again after a drop", () => {
-    const rs = run([ev("Stop", 71), ev("Stop", 72), ev("Stop", 86), ev("Stop", 30), ev("Stop", 75)]);
-    expect(rs.map((r) => r.report)).toEqual(["caution", null, "warning", null, "caution"]);
+    const rs = run([ev("Stop", 66), ev("Stop", 67), ev("Stop", 86), ev("Stop", 30), ev("Stop", 70)]);
+    expect(rs.map((r) => r.report)).toEqual(["warning", null, "critical", null, "warning"]);
     expect(rs[3]!.state.threshold_reached).toBeNull();
     expect(rs.at(-1)!.state.peak_pct).toBe(86);
   });
@@ -92,7 +92,7 @@ describe("normalizeEvent()", () => {
     ["AfterTool", "PostToolUse"],
     ["BeforeAgent", "UserPromptSubmit"],
     ["AfterAgent", "Stop"],
-    ["PreCompress", "PreCompact"],
+    ["PreCompress", "PreCompress"], // not a compaction by itself: see "Gemini CLI's PreCompress"
     ["SessionStart", "SessionStart"],
     ["SessionEnd", "SessionEnd"],
     ["PostToolUse", "PostToolUse"],
@@ -106,5 +106,59 @@ describe("normalizeEvent()", () => {
     });
     const input = { hook_event_name: "Stop", last_assistant_message: "x" };
     expect(normalizeEvent("Stop", input).input).toBe(input);
+  });
+});
+
+describe("subagent tool calls", () => {
+  test("a tool hook with agent_id counts in subagent_tool_calls, not tool_calls", () => {
+    const sub = { agent_id: "ac32422becd6dd6c3", agent_type: "general-purpose" };
+    const rs = run([
+      ev("PostToolUse", 10),
+      ev("PostToolUse", 10, sub),
+      ev("PostToolUseFailure", 10, sub),
+      ev("PostToolUse", 10, { agent_id: null }),
+    ]);
+    expect(rs.at(-1)!.state.tool_calls).toBe(2);
+    expect(rs.at(-1)!.state.subagent_tool_calls).toBe(2);
+  });
+});
+
+describe("Gemini CLI's PreCompress (fires before every request)", () => {
+  const tok = (n: number) => ({ usedTokens: n, windowSize: 1_048_576, usedPct: Math.round((n / 1_048_576) * 100) });
+  const g = (event: string, n: number, input: Record<string, unknown> = {}): TrackEvent => ({
+    event,
+    iso: ISO,
+    input,
+    reading: tok(n),
+  });
+  test("every turn without a compression records nothing", () => {
+    const rs = run([
+      g("PreCompress", 100_000, { trigger: "auto" }),
+      g("PostToolUse", 120_000),
+      g("PreCompress", 120_000, { trigger: "auto" }),
+      g("Stop", 130_000),
+    ]);
+    expect(rs.some((r) => r.compression || r.compactionStart || r.finalize)).toBe(false);
+    expect(rs.at(-1)!.state.compactions).toBe(0);
+    expect(rs.at(-1)!.state.pending_compress).toBeNull();
+  });
+  test("a fall of the next reading is one compression; while paused it starts one finalize", () => {
+    const rs = run([
+      g("Stop", 960_000), // 92 %: auto-pause
+      g("PreCompress", 960_000, { trigger: "auto" }),
+      g("PostToolUse", 200_000),
+      g("PreCompress", 200_000, { trigger: "auto" }),
+      g("Stop", 210_000),
+    ]);
+    expect(rs[0]!.state.auto_pause_active).toBe(true);
+    expect(rs[2]!.compression).toEqual({ tokens_before: 960_000, tokens_after: 200_000, trigger: "auto" });
+    expect(rs.filter((r) => r.finalize)).toHaveLength(1);
+    expect(rs[2]!.finalize).toBe(true);
+    expect(rs[2]!.pause.map((p) => p.type)).toEqual(["compaction", "pause_ended"]);
+    expect(rs.at(-1)!.state.compactions).toBe(1);
+  });
+  test("repeated PreCompress before a reading keeps the first usage", () => {
+    const rs = run([g("Stop", 500_000), g("PreCompress", 500_000), g("PreCompress", 500_000), g("Stop", 400_000)]);
+    expect(rs[3]!.compression?.tokens_before).toBe(500_000);
   });
 });
