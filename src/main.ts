@@ -30,9 +30,15 @@ export async function main(argv: string[], deps: Deps): Promise<number> {
     deps.stdout(`${helpText(name, spec.grammar)}\n`);
     return 0;
   }
+  const started = deps.now();
+  const cpu = process.cpuUsage();
   try {
     const mod = await spec.load();
-    return (await mod.run(rest, deps)) ?? 0;
+    const code = (await mod.run(rest, deps)) ?? 0;
+    // How long a hook kept the agent waiting, and the CPU it used, from here on (runtime start-up excluded).
+    if (spec.hook && deps.env.CTX_DEBUG)
+      deps.stderr(`ctx ${name}: done in ${deps.now() - started} ms (cpu ${cpuMs(cpu)} ms)\n`);
+    return code;
   } catch (err) {
     if (spec.hook) {
       // Hooks never break the agent: swallow, record for `ctx doctor`, report only under CTX_DEBUG.
@@ -48,6 +54,12 @@ export async function main(argv: string[], deps: Deps): Promise<number> {
     deps.stderr(`ctx ${name}: ${(err as Error)?.message ?? err}\n`);
     return 1;
   }
+}
+
+/** CPU time (user + system) used since `since`, in whole milliseconds. */
+function cpuMs(since: NodeJS.CpuUsage): number {
+  const d = process.cpuUsage(since);
+  return Math.round((d.user + d.system) / 1000);
 }
 
 /** The text of `ctx --help`. */

@@ -6,18 +6,19 @@
 import { accessSync, constants, realpathSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import type { Deps } from "../core/deps.ts";
-import { configChecks } from "./doctor-config.ts";
-import { parseFor } from "./args.ts";
-import { findProject } from "../io/project.ts";
-import { tmpDir } from "../core/paths.ts";
+import { homeDir, tmpDir } from "../core/paths.ts";
 import { type Check, checkHooks, type FoundSettings } from "../core/settings/diagnose.ts";
+import { geminiChecks } from "../core/settings/gemini-checks.ts";
 import type { Agent } from "../core/settings/entries.ts";
 import { parseSettings } from "../core/settings/json-text.ts";
 import { formatTokens } from "../core/usage.ts";
 import { errorLogPath, readRecentErrors } from "../io/error-log.ts";
 import { readIndex } from "../io/index-reader.ts";
-import { createNew, unlinkQuiet } from "../io/fsx.ts";
+import { createNew, readJsonFile, unlinkQuiet } from "../io/fsx.ts";
+import { findProject } from "../io/project.ts";
 import { readSettingsText, selfBinary, settingsPath } from "../io/settings-file.ts";
+import { parseFor } from "./args.ts";
+import { configChecks } from "./doctor-config.ts";
 
 /** Entry point: diagnoses the running binary's installation. */
 export async function run(argv: string[], deps: Deps): Promise<number> {
@@ -29,9 +30,11 @@ export function doctor(argv: string[], deps: Deps, self: string | undefined): nu
   const { values } = parseFor("doctor", argv);
   const agent: Agent = values.gemini ? "gemini" : "claude";
   const project = findProject(deps.env, deps.cwd);
+  const settings = readSettings(deps, agent, project, values.project === true);
   const checks = [
     ...binaryChecks(deps, self),
-    ...hookChecks(deps, agent, self, project, values.project === true),
+    ...hookChecks(deps, agent, self, settings),
+    ...(agent === "gemini" ? geminiSetup(deps, settings) : []),
     ...configChecks(deps.env, project),
     bridgeCheck(deps),
     tmuxCheck(deps),
@@ -106,7 +109,8 @@ function binaryChecks(deps: Deps, self: string | undefined): Check[] {
   return [{ level: "ok", name: "binary on PATH", detail: onPath }];
 }
 
-function hookChecks(deps: Deps, agent: Agent, self: string | undefined, project: string, only: boolean): Check[] {
+/** The agent's settings files that exist (user, then project; `only`: the project's), parsed or with their parse error. */
+function readSettings(deps: Deps, agent: Agent, project: string, only: boolean): FoundSettings[] {
   const own = settingsPath(deps.env, agent, project);
   const paths = only ? [own] : [settingsPath(deps.env, agent), own];
   const settings: FoundSettings[] = [];
@@ -123,9 +127,26 @@ function hookChecks(deps: Deps, agent: Agent, self: string | undefined, project:
       settings.push({ path, value: { error: ` ${(err as Error).message}` } });
     }
   }
+  return settings;
+}
+
+function hookChecks(deps: Deps, agent: Agent, self: string | undefined, settings: FoundSettings[]): Check[] {
   const onPath = which(deps.env, "ctx");
   const binary = (self && realpath(self)) || (onPath && realpath(onPath)) || undefined;
   return checkHooks({ agent, settings, binary, realpath });
+}
+
+/** What Gemini CLI needs besides the hooks: hooks on, an auth method and a trusted folder for headless runs. */
+function geminiSetup(deps: Deps, found: FoundSettings[]): Check[] {
+  const settings = found.flatMap((s) => ("error" in s.value ? [] : [s.value as Record<string, unknown>]));
+  const project = findProject(deps.env, deps.cwd);
+  const read = readJsonFile<unknown>(join(homeDir(deps.env), ".gemini", "trustedFolders.json"), { maxBytes: 1 << 20 });
+  const rules = read.status === "ok" && read.value && typeof read.value === "object" ? read.value : {};
+  const trusted = Object.entries(rules).some(([dir, rule]) => {
+    const base = rule === "TRUST_PARENT" ? dirname(dir) : rule === "TRUST_FOLDER" ? dir : undefined;
+    return base !== undefined && (project === base || project.startsWith(`${base.replace(/\/$/, "")}/`));
+  });
+  return geminiChecks({ settings, env: deps.env, project, trusted });
 }
 
 function bridgeCheck(deps: Deps): Check {

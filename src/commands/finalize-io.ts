@@ -1,14 +1,18 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { addSubagentEntry, emptySubagentWork, type SubagentWork } from "../core/summary/subagents.ts";
+import { subagentDir } from "../core/subagent.ts";
 import type { SummaryTwin } from "../core/summary/chain.ts";
-import { parseTwin } from "../core/summary/twin.ts";
+import { parseTwin, twinPathOf } from "../core/summary/twin.ts";
 import { parseTaskFile } from "../core/summary/tasks.ts";
 import type { TaskItem } from "../core/summary/facts.ts";
 import type { PauseEntry } from "../core/track/pause.ts";
 import { fileStamp } from "../core/track/stamp.ts";
-import { readFileSafe, readJsonFile } from "../io/fsx.ts";
+import { closeQuiet, readFileSafe, readJsonFile } from "../io/fsx.ts";
+import { sys, type SysError } from "../io/sys.ts";
 import { loadState, recordsDir, statePath } from "../io/session-store.ts";
+import { streamEntries } from "../io/transcript-stream.ts";
 import { taskListDir } from "../io/task-list.ts";
 
 type Env = Record<string, string | undefined>;
@@ -44,11 +48,6 @@ export function sessionChain(root: string, sessionId: string, nowMs: number): st
     current = loadState(statePath(root, current.previous_session_id) ?? "", nowMs);
   }
   return chain;
-}
-
-/** The machine-readable twin of a summary: the same name with `.json`. */
-export function twinPathOf(summaryPath: string): string {
-  return summaryPath.replace(/\.md$/, ".json");
 }
 
 /**
@@ -90,17 +89,39 @@ export function gitStatus(dir: string): string[] | null {
 
 /**
  * The stamp for a new record: now, moved on by a second while another session
- * already holds `session-<stamp>.json`.
+ * already holds `session-<stamp>.json`. The name is claimed by creating it
+ * exclusively, so parallel finalizes never share (and overwrite) one record.
  */
 export function freeStamp(dir: string, sessionId: string, nowMs: number): string {
   for (let i = 0; i < 600; i++) {
     const stamp = fileStamp(nowMs + i * 1000);
     const path = join(dir, `session-${stamp}.json`);
-    if (!existsSync(path)) return stamp;
+    if (claim(path, sessionId)) return stamp;
     const read = readJsonFile<{ session_id?: unknown }>(path, { maxBytes: 4 * 1024 * 1024 });
     if (read.status === "ok" && read.value?.session_id === sessionId) return stamp;
   }
   return fileStamp(nowMs);
+}
+
+/**
+ * Claims a record name for `sessionId` by creating it exclusively (O_EXCL): of
+ * several finalizes running at once, exactly one gets each name. The placeholder
+ * names the session until the record is written over it. False when taken.
+ */
+function claim(path: string, sessionId: string): boolean {
+  let fd: number;
+  try {
+    fd = sys().openExclusive(path, 0o600);
+  } catch (err) {
+    if ((err as SysError).code === "EEXIST") return false;
+    throw err;
+  }
+  try {
+    sys().writeAll(fd, Buffer.from(`${JSON.stringify({ version: 1, session_id: sessionId })}\n`));
+  } finally {
+    closeQuiet(fd);
+  }
+  return true;
 }
 
 /** The pause log's entries: how many, and the newest `keep` parsed ones. */
@@ -119,4 +140,22 @@ export function readPauseLog(
     }
   });
   return { text, count: lines.length, recent };
+}
+
+/** What the session's subagents did: their transcripts beside the parent's (at most 200 of them). */
+export function readSubagentWork(transcriptPath: string | undefined, sessionId: string): SubagentWork {
+  const work = emptySubagentWork();
+  const dir = subagentDir(transcriptPath, sessionId);
+  if (!dir) return work;
+  let names: string[];
+  try {
+    names = readdirSync(dir)
+      .filter((n) => /^agent-[A-Za-z0-9_-]{1,128}\.jsonl$/.test(n))
+      .sort()
+      .slice(0, 200);
+  } catch {
+    return work;
+  }
+  for (const name of names) if (streamEntries(join(dir, name), (e) => addSubagentEntry(work, e))) work.runs += 1;
+  return work;
 }

@@ -1,8 +1,8 @@
-import { join } from "node:path";
+import { dirname } from "../core/pathx.ts";
 import { debug, type Deps } from "../core/deps.ts";
-import { finalizeMarker } from "../core/paths.ts";
+import { finalizeMarker, stateRoot } from "../core/paths.ts";
 import { isValidSessionId } from "../core/session-id.ts";
-import { createNew, ensureDir, unlinkQuiet } from "../io/fsx.ts";
+import { createNew, ensureDirUnder, unlinkQuiet } from "../io/fsx.ts";
 import { selfCommand, spawnDetached } from "../io/proc.ts";
 
 /** Which session to finalize, and where. */
@@ -62,7 +62,7 @@ export async function finalizeOnCritical(
     return false;
   }
   try {
-    ensureDir(join(marker, ".."));
+    ensureDirUnder(stateRoot(deps.env, t.project), "state/monitor");
     createNew(marker);
   } catch {
     return false; // already finalized for this crossing (or not writable)

@@ -16,22 +16,31 @@ import { renderSummary } from "../core/summary/render.ts";
 import { sessionTasks } from "../core/summary/tasks.ts";
 import { taskIdFor } from "../core/track/stamp.ts";
 import { initialState, type SessionState } from "../core/track/state.ts";
-import { ensureDir, readJsonFile, unlinkQuiet, withReadFile, writeFileAtomic, writeJsonAtomic } from "../io/fsx.ts";
-import { reading, windowFor } from "../core/usage.ts";
+import {
+  ensureDirUnder,
+  readJsonFile,
+  unlinkQuiet,
+  withReadFile,
+  writeFileAtomic,
+  writeJsonAtomic,
+} from "../io/fsx.ts";
+import { percentOf, reading, windowFor } from "../core/usage.ts";
 import { loadConfig } from "../io/config.ts";
 import { withLock } from "../io/lock.ts";
 import { latestUsage } from "../io/transcript-tail.ts";
 import { sessionWindow } from "../io/usage-source.ts";
 import { loadState, pauseLogPath, recordsDir, statePath, updateStateOnly } from "../io/session-store.ts";
 import { streamEntries } from "../io/transcript-stream.ts";
+import { subagentLine } from "../core/summary/subagents.ts";
+import { twinPathOf } from "../core/summary/twin.ts";
 import {
   freeStamp,
   gitStatus,
   previousTwin,
   readPauseLog,
+  readSubagentWork,
   readTaskFiles,
   sessionChain,
-  twinPathOf,
 } from "./finalize-io.ts";
 import { type FloorReading, usageFor } from "./finalize-usage.ts";
 
@@ -117,7 +126,7 @@ export function finalize(opts: FinalizeOptions, deps: Deps): FinalizeResult {
     );
   }
   const lock = `${statePath(root, opts.sessionId)}.finalize.lock`;
-  ensureDir(join(root, "state", "sessions"));
+  ensureDirUnder(root, "state/sessions");
   return withLock(lock, () => finalizeLocked(opts, deps, root), { timeoutMs: 120_000, staleMs: 300_000 });
 }
 
@@ -134,7 +143,7 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
   if (transcript && !streamEntries(transcript, (e) => addEntry(facts, e)))
     debug(deps, `finalize: cannot read ${transcript}`);
   const dir = recordsDir(root);
-  ensureDir(dir);
+  ensureDirUnder(root, "sessions");
   const stamp = state.finalized_stamp ?? freeStamp(dir, state.session_id, nowMs);
   const name = `session-${stamp}`;
   const links = sessionChain(root, state.session_id, nowMs);
@@ -167,16 +176,15 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
     commandChanges: (changedSinceStart(root, state.session_id, state.project) ?? [])
       .filter((p) => !facts.files.has(p))
       .map((p) => relative(p, state.project)),
+    subagentLine: subagentLine(readSubagentWork(transcript, state.session_id), state.subagent_tool_calls),
   });
   // The twin first: a summary on disk always has its twin next to it.
-  writeJsonAtomic(twinPathOf(summaryPath), twin, 0o644);
-  writeFileAtomic(summaryPath, summary, 0o644);
-  const incrementalPath = archivePause(
-    root,
-    state.session_id,
-    join(dir, `${name}-incremental.jsonl`),
-    opts.ended === true,
-  );
+  writeJsonAtomic(twinPathOf(summaryPath), twin, 0o600);
+  writeFileAtomic(summaryPath, summary, 0o600);
+  const incrementalPath =
+    attempt(deps, "pause archive", () =>
+      archivePause(root, state.session_id, join(dir, `${name}-incremental.jsonl`), opts.ended === true),
+    ) ?? null;
   const pause = readPauseLog(incrementalPath ?? "", 20);
   const finalState: SessionState = { ...state, team, finalized_stamp: stamp, finalized_at: iso };
   const record = buildRecord(finalState, {
@@ -189,10 +197,11 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
     incrementalPath,
     pauseActions: pause.count,
   });
-  writeJsonAtomic(join(dir, `${name}.json`), record, 0o644);
-  writeFileAtomic(join(dir, `${name}.yaml`), recordYaml(record), 0o644);
-  writeFileAtomic(join(dir, `${name}.md`), recordMarkdown(record, pause.recent), 0o644);
-  writeFileAtomic(join(dir, "LATEST-SESSION.txt"), `${name}.json\n`, 0o644);
+  writeJsonAtomic(join(dir, `${name}.json`), record, 0o600);
+  writeFileAtomic(join(dir, `${name}.yaml`), recordYaml(record), 0o600);
+  writeFileAtomic(join(dir, `${name}.md`), recordMarkdown(record, pause.recent), 0o600);
+  // Something planted at the pointer (a directory) fails this one write, not the finalize.
+  attempt(deps, "LATEST-SESSION.txt", () => writeFileAtomic(join(dir, "LATEST-SESSION.txt"), `${name}.json\n`, 0o600));
   updateStateOnly(root, state.session_id, nowMs, (s) => ({ ...s, team, finalized_stamp: stamp, finalized_at: iso }));
   debug(deps, `finalize: wrote ${summaryPath}`);
   return { summaryPath, recordPath: join(dir, `${name}.json`), stamp };
@@ -201,6 +210,16 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
 /** ctx's own prompts, which are never the chain's goal. */
 function ownPrompts(cfg: Config): string[] {
   return [cfg["respawn.kickstart_prompt"], cfg["respawn.update_prompt"], cfg["respawn.compact_prompt"]];
+}
+
+/** Runs one write that may fail on its own (something planted at its path); undefined when it did. */
+function attempt<T>(deps: Deps, what: string, fn: () => T): T | undefined {
+  try {
+    return fn();
+  } catch (err) {
+    debug(deps, `finalize: ${what} not written: ${(err as Error).message}`);
+    return undefined;
+  }
 }
 
 function isReadableFile(path: string): boolean {
@@ -212,7 +231,7 @@ function archivePause(root: string, sessionId: string, archive: string, ended: b
   const active = pauseLogPath(root, sessionId)!;
   const log = readPauseLog(active, 0);
   if (log.text === undefined) return readPauseLog(archive, 0).text !== undefined ? archive : null;
-  writeFileAtomic(archive, log.text, 0o644);
+  writeFileAtomic(archive, log.text, 0o600);
   if (ended) unlinkQuiet(active);
   return archive;
 }

@@ -1,4 +1,4 @@
-import { dirname, join } from "../core/pathx.ts";
+import { join } from "../core/pathx.ts";
 import type { Config } from "../core/config-schema.ts";
 import {
   debounceStep,
@@ -11,12 +11,13 @@ import { debug, type Deps } from "../core/deps.ts";
 import { parseHookInput, str } from "../core/hook-input.ts";
 import { finalizeMarker, projectDir, sessionFile, stateRoot } from "../core/paths.ts";
 import { isValidSessionId } from "../core/session-id.ts";
+import { subagentOf, subagentTranscript } from "../core/subagent.ts";
 import { ladderOf, levelAt, levelRank, type Level } from "../core/levels.ts";
 import { envConfig, loadConfig } from "../io/config.ts";
-import { ensureDir, mtimeMs, unlinkQuiet, writeFileAtomic, writeJsonAtomic } from "../io/fsx.ts";
-import { withLock } from "../io/lock.ts";
+import { ensureDirUnder, mtimeMs, unlinkQuiet, writeFileAtomic, writeJsonAtomic } from "../io/fsx.ts";
+import { LockTimeout, withLock } from "../io/lock.ts";
 import { readState } from "../io/state-file.ts";
-import { currentReading, hookWait, type SourcedReading } from "../io/usage-source.ts";
+import { currentReading, hookWait, subagentReading, type SourcedReading } from "../io/usage-source.ts";
 
 /** Events after which the monitor speaks: Claude Code's and Gemini CLI's. */
 export const MONITOR_EVENTS = new Set(["PostToolUse", "PostToolUseFailure", "AfterTool"]);
@@ -25,13 +26,15 @@ export const MONITOR_EVENTS = new Set(["PostToolUse", "PostToolUseFailure", "Aft
 export interface MonitorResult {
   reading?: SourcedReading;
   level?: Level;
+  /** The subagent whose own context was judged (its tool call carried `agent_id`). */
+  agentId?: string;
   /** The hook output, when a warning fires. */
   output?: { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
 }
 
 /**
  * `ctx monitor`: a PostToolUse / AfterTool hook. Injects a CONTEXT WARNING or
- * CONTEXT CRITICAL (levels.warning, levels.critical and auto_pause) as additionalContext, debounced per session.
+ * CONTEXT CRITICAL as additionalContext, debounced per session.
  */
 export async function run(_argv: string[], deps: Deps): Promise<void> {
   const stdin = await deps.readStdin({
@@ -41,6 +44,8 @@ export async function run(_argv: string[], deps: Deps): Promise<void> {
   const input = parseHookInput(stdin.text);
   const result = monitor(input, deps);
   if (result.output) deps.stdout(`${JSON.stringify(result.output)}\n`);
+  // A subagent's level is about its own window: the parent's finalize crossing is not its business.
+  if (subagentOf(input) !== undefined) return;
   // At CRITICAL, write the handoff summary in the background (once per crossing);
   // below it, forget the crossing. The spawning code loads only when needed.
   if (!result.level || !isValidSessionId(input.session_id)) return;
@@ -66,20 +71,23 @@ export function monitor(input: Record<string, unknown>, deps: Deps): MonitorResu
   const cfg = loadConfig(deps, project);
   const now = deps.now();
   const root = stateRoot(deps.env, project);
+  const agentId = subagentOf(input);
+  if (agentId !== undefined)
+    return agentId ? judgeSubagent(input, event, sessionId, agentId, root, cfg, now, deps) : {};
   const wait = hookWait(input, cfg["monitor.transcript_wait_ms"], deps.now);
   // A session's first hook may run before its transcript exists: wait for it once; if it never
   // shows up (transcripts turned off), remember that and stop waiting for it on every tool call.
   const noTranscript = sessionFile(join(root, "state", "monitor"), sessionId, ".no-transcript")!;
   if (wait) wait.waitMissing = () => mtimeMs(noTranscript) === undefined; // only asked without a fresh bridge
   const reading = currentReading(deps.env, now, cfg, sessionId, str(input, "transcript_path"), wait, { root, project });
-  if (wait?.outcome === "missing" && mtimeMs(noTranscript) === undefined) markNoTranscript(noTranscript);
+  if (wait?.outcome === "missing" && mtimeMs(noTranscript) === undefined) markNoTranscript(root, noTranscript);
   if (!reading) return {};
   const level = levelAt(reading.usedPct, ladderOf(cfg));
   debug(
     deps,
     `monitor: ${reading.usedPct}% used (${reading.source}), window ${reading.windowSize} (${reading.windowSource}), level ${level}`,
   );
-  const fire = step(root, sessionId, level, cfg, now);
+  const fire = debounced(deps, root, sessionFile(join(root, "state", "monitor"), sessionId)!, level, cfg, now);
   if (!fire || level === "ok") return { reading, level };
   const text = warningText(level, reading.usedPct, reading.remainingPct);
   return { reading, level, output: { hookSpecificOutput: { hookEventName: event, additionalContext: text } } };
@@ -87,25 +95,73 @@ export function monitor(input: Record<string, unknown>, deps: Deps): MonitorResu
 
 // --- internal ---
 
-function markNoTranscript(path: string): void {
+/**
+ * A tool call inside a subagent: judged by the subagent's own transcript and
+ * window, debounced per agent (`<session>.agent-<id>.json`), never by the
+ * parent's figures and without waiting on any file.
+ */
+function judgeSubagent(
+  input: Record<string, unknown>,
+  event: string,
+  sessionId: string,
+  agentId: string,
+  root: string,
+  cfg: Config,
+  now: number,
+  deps: Deps,
+): MonitorResult {
+  const reading = subagentReading(
+    deps.env,
+    cfg,
+    sessionId,
+    subagentTranscript(str(input, "transcript_path"), sessionId, agentId),
+  );
+  if (!reading) return { agentId };
+  const level = levelAt(reading.usedPct, ladderOf(cfg));
+  const path = sessionFile(join(root, "state", "monitor"), sessionId, `.agent-${agentId}.json`)!;
+  if (!debounced(deps, root, path, level, cfg, now) || level === "ok") return { reading, level, agentId };
+  const text = warningText(level, reading.usedPct, reading.remainingPct);
+  return {
+    reading,
+    level,
+    agentId,
+    output: { hookSpecificOutput: { hookEventName: event, additionalContext: text } },
+  };
+}
+
+/**
+ * The debounce step, or what to do without it: a debounce that cannot be written (read-only, full disk, a
+ * symlinked root) warns every time rather than never; a lock still held when the wait ends is another monitor
+ * call of the same moment (a planted or stale lock is broken at once), which decides, so this one stays quiet
+ * and the count stays exact.
+ */
+function debounced(deps: Deps, root: string, path: string, level: Level, cfg: Config, now: number): boolean {
   try {
-    ensureDir(dirname(path));
+    return step(root, path, level, cfg, now);
+  } catch (err) {
+    const busy = err instanceof LockTimeout;
+    debug(deps, `monitor: debounce not ${busy ? "reached" : "written"} (${(err as Error).message})`);
+    return !busy;
+  }
+}
+
+function markNoTranscript(root: string, path: string): void {
+  try {
+    ensureDirUnder(root, "state/monitor");
     writeFileAtomic(path, "", 0o600);
   } catch {
     // a read-only state directory: we will wait again next time, nothing worse
   }
 }
 
-/** Runs the debounce under the session's lock, so parallel tool calls count exactly. */
-function step(root: string, sessionId: string, level: Level, cfg: Config, now: number): boolean {
-  const dir = join(root, "state", "monitor");
-  const path = sessionFile(dir, sessionId)!;
+/** Runs the debounce of one state file (a session's or a subagent's) under its lock, so parallel tool calls count exactly. */
+function step(root: string, path: string, level: Level, cfg: Config, now: number): boolean {
   if (level === "ok") {
     // Usage is back below the warning level: forget the debounce (no lock needed to delete).
     unlinkQuiet(path);
     return false;
   }
-  ensureDir(dir);
+  ensureDirUnder(root, "state/monitor");
   return withLock(`${path}.lock`, () => {
     // A corrupt state is kept aside as <file>.corrupt-<ms> and the debounce starts over.
     const prev: MonitorState = readState(path, parseMonitorState, now) ?? initialMonitorState(now);

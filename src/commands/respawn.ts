@@ -15,6 +15,7 @@ import { sessionWindow } from "../io/usage-source.ts";
 import { findClaude } from "../io/claude-launch.ts";
 import { isValidTaskId } from "../core/track/stamp.ts";
 import { loadConfig } from "../io/config.ts";
+import { realDirsUnder } from "../io/fsx.ts";
 import { runDriver } from "../io/respawn-driver.ts";
 import { daemonFailure, daemonize, liveConflict, stopSupervisors } from "../io/respawn-process.ts";
 import { isValidName, recordPath } from "../io/respawn-store.ts";
@@ -61,6 +62,12 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
   const args = parseRespawnArgs(argv);
   const project = findProject(deps.env, deps.cwd);
   const root = stateRoot(deps.env, project);
+  if (!realDirsUnder(root, "state/respawn"))
+    throw new CtxError(
+      1,
+      `${root} (or a directory under it) is a symlink or not a directory: ctx keeps no state through it`,
+      "remove the link (a cloned repository may have planted it), or set CTX_DIR to a real directory",
+    );
   if (args.action === "stop") {
     const stopped = await stopSupervisors(root, args.name);
     if (!stopped.length)

@@ -10,11 +10,10 @@ import { markConsumedByCli } from "../io/resume-state.ts";
 import { latestSummary, loadSummaryForCli } from "../io/summaries.ts";
 import { resumeHook } from "../io/resume-hook.ts";
 import { readJsonFile } from "../io/fsx.ts";
-import { parseTwin } from "../core/summary/twin.ts";
+import { parseTwin, twinPathOf } from "../core/summary/twin.ts";
 import { taskOfSummary } from "../core/resume/hook-decision.ts";
 import { isValidTaskId } from "../core/track/stamp.ts";
 import { isValidSessionId } from "../core/session-id.ts";
-import { twinPathOf } from "./finalize-io.ts";
 import { taskListState } from "../io/task-list.ts";
 
 /**
@@ -40,7 +39,7 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
 
 async function launch(opts: Exclude<ResumeOptions, { mode: "hook" }>, deps: Deps): Promise<number> {
   const root = stateRoot(deps.env, findProject(deps.env, deps.cwd));
-  const file = opts.latest ? latestSummary(root).path : opts.summary!;
+  const file = opts.latest ? latestSummary(root, deps.now()).path : opts.summary!;
   const summary = loadSummaryForCli(file, deps.cwd);
   const env = chainEnv(summary.path, deps);
   const prompt = buildResumePrompt(summary.text, summary.path, "prompt", taskListState(env));

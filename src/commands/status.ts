@@ -46,7 +46,7 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
 export function statusView(opts: StatusOptions, cfg: Config, deps: Pick<Deps, "env" | "now" | "cwd">): StatusView {
   const now = deps.now();
   const thresholds = ladderOf(cfg);
-  const rows = readIndex(deps.env).map((s) =>
+  const rows = readIndex(deps.env, now).map((s) =>
     toRow(s.entry, now, cfg["status.stale_after_s"], thresholds, s.ended, s.supervisor, cfg["status.ended_visible_s"]),
   );
   const projects = opts.project === undefined ? undefined : spellings(opts.project, deps.cwd);

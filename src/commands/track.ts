@@ -1,6 +1,5 @@
 import type { Config } from "../core/config-schema.ts";
 import { CtxError, debug, type Deps } from "../core/deps.ts";
-import { parseFor } from "./args.ts";
 import { parseHookInput, str } from "../core/hook-input.ts";
 import { join } from "../core/pathx.ts";
 import { projectDir, stateRoot, tmpDir, userStateDir } from "../core/paths.ts";
@@ -19,6 +18,8 @@ import {
 import { addLineUsage, totalsOf } from "../core/track/tokens.ts";
 import { contextTokens, reading } from "../core/usage.ts";
 import { envConfig, loadConfig } from "../io/config.ts";
+import { realDirsUnder } from "../io/fsx.ts";
+import type { LockOptions } from "../io/lock.ts";
 import { findClaudePid } from "../io/proc.ts";
 import { recordGitStart } from "../io/git-changes.ts";
 import {
@@ -26,6 +27,7 @@ import {
   findPreviousSession,
   linkNext,
   loadState,
+  lockBudget,
   statePath,
   updateState,
   writeIndexEntry,
@@ -35,6 +37,9 @@ import { readNewUsage } from "../io/transcript-stream-usage.ts";
 import { sweepStaleTemps } from "../io/sweep.ts";
 import { currentReading, hookWait, sessionWindow } from "../io/usage-source.ts";
 import { startFinalize } from "./finalize-spawn.ts";
+
+/** The longest all lock waits of one track run may take together (the hook is registered with 10 s). */
+const TRACK_LOCK_BUDGET_MS = 7000;
 
 /** What one track run did. */
 export interface TrackResult {
@@ -67,11 +72,12 @@ interface Job {
 export async function run(argv: string[], deps: Deps): Promise<number | void> {
   // Hooks run `ctx track` without arguments; any argument means the scripted mode, called by
   // bots and people: it checks its arguments and exits 2 on bad ones (the hook mode always exits 0).
+  // The parser (node:util) costs hook start-up time: it loads only for arguments.
   const plain = argv.length > 0;
   let values: Record<string, unknown> = {};
   if (plain) {
     try {
-      values = parseFor("track", argv).values;
+      values = (await import("./args.ts")).parseFor("track", argv).values;
       if (values.session === undefined) throw new CtxError(2, "the scripted mode needs --session ID");
     } catch (err) {
       deps.stderr(`ctx track: ${(err as Error).message}\nRun 'ctx track --help'.\n`);
@@ -98,8 +104,10 @@ export async function track(job: Job, deps: Deps): Promise<TrackResult> {
   const root = stateRoot(deps.env, job.project);
   const nowMs = deps.now();
   const iso = new Date(nowMs).toISOString();
+  // Every lock wait of this run shares one budget, well under the 10 s the hook is registered with.
+  const lock = lockBudget(TRACK_LOCK_BUDGET_MS);
   const reading = job.reading ?? readingFor(job, deps, cfg, nowMs);
-  const done = updateState(root, job.sessionId, nowMs, (prev) => {
+  const apply = (prev: SessionState | undefined): Done => {
     const s = prepare(prev, job, deps, root, iso, nowMs);
     const deltas = countTokens(s, job, cfg);
     const step = trackStep(
@@ -108,15 +116,45 @@ export async function track(job: Job, deps: Deps): Promise<TrackResult> {
       thresholds(cfg),
       cfg["track.finalize_on_end"] as FinalizeOnEnd,
     );
+    // These two may fail on their own (a directory or a FIFO planted at their path): the state is still written.
+    const attempt = (what: string, fn: () => void) => {
+      try {
+        fn();
+      } catch (err) {
+        debug(deps, `track: ${what}: ${(err as Error).message}`);
+      }
+    };
     if (step.compactionStart) {
       const trigger = typeof job.input.trigger === "string" ? job.input.trigger : null;
-      const path = writeCompactionEvent(root, step.state, nowMs, iso, trigger, step.compactionStart.tokens_before);
-      step.state.pending_compaction = { path, tokens_before: step.compactionStart.tokens_before };
+      const before = step.compactionStart.tokens_before;
+      attempt("compaction event", () => {
+        const path = writeCompactionEvent(root, step.state, nowMs, iso, trigger, before);
+        step.state.pending_compaction = { path, tokens_before: before };
+      });
     }
-    appendPause(root, job.sessionId, step.pause);
+    if (step.compression) {
+      // Gemini CLI: the compression is known once it happened; its event gets both figures at once.
+      const c = step.compression;
+      attempt("compaction event", () => {
+        const path = writeCompactionEvent(root, step.state, nowMs, iso, c.trigger, c.tokens_before);
+        step.compactionDone = { path, tokens_after: c.tokens_after };
+      });
+    }
+    attempt("pause log", () => appendPause(root, job.sessionId, step.pause));
     return { state: step.state, step, deltas, linked: !prev ? s.previous_session_id : null };
-  });
-  return afterUpdate(done, job, deps, root, iso, nowMs);
+  };
+  let done: Done;
+  let stepped: Done | undefined; // set once the step ran (the write after it may still fail)
+  try {
+    done = updateState(root, job.sessionId, nowMs, (prev) => (stepped = apply(prev)), lock());
+  } catch (err) {
+    // State cannot be written (read-only, full disk, a symlinked root, a lock never freed): the level
+    // message must still reach the agent and the user, stepped from the last state we can read.
+    debug(deps, `track: state not written (${(err as Error).message}); carrying on without it`);
+    const path = statePath(root, job.sessionId);
+    done = stepped ?? apply(path && realDirsUnder(root, "state/sessions") ? loadState(path, nowMs) : undefined);
+  }
+  return afterUpdate(done, job, deps, root, iso, nowMs, lock);
 }
 
 // --- internal ---
@@ -170,8 +208,10 @@ function readingFor(job: Job, deps: Deps, cfg: Config, nowMs: number): TrackRead
   }
   // The client writes its transcript in batches: a Stop (once per turn) always waits for the
   // turn's last message; a tool hook only near the levels, where one request late matters.
+  // A subagent's tool line is never written to the parent's transcript: do not wait for it there.
+  const subagent = job.input.agent_id !== undefined && job.input.agent_id !== null;
   const wait =
-    job.event === "Stop" || nearLevels(job, deps, cfg)
+    !subagent && (job.event === "Stop" || nearLevels(job, deps, cfg))
       ? hookWait(job.input, cfg["track.transcript_wait_ms"], deps.now)
       : undefined;
   if (wait) wait.waitMissing = () => false; // past the first turns the transcript exists; a missing one will not appear
@@ -260,6 +300,7 @@ async function afterUpdate(
   root: string,
   iso: string,
   nowMs: number,
+  lock: () => LockOptions,
 ): Promise<TrackResult> {
   const { state, step } = done;
   const safe = (what: string, fn: () => void) => {
@@ -269,19 +310,19 @@ async function afterUpdate(
       debug(deps, `track: ${what}: ${(err as Error).message}`);
     }
   };
-  if (done.linked) safe("link", () => linkNext(root, done.linked!, state.session_id, nowMs));
+  if (done.linked) safe("link", () => linkNext(root, done.linked!, state.session_id, nowMs, lock()));
   if (step.compactionDone)
     safe("compaction", () =>
-      completeCompactionEvent(step.compactionDone!.path, step.compactionDone!.tokens_after, iso),
+      completeCompactionEvent(root, step.compactionDone!.path, step.compactionDone!.tokens_after, iso, lock()),
     );
-  safe("ledger", () => addLedgerTokens(root, state.task_id, state.session_id, done.deltas, iso));
-  safe("index", () => writeIndexEntry(deps.env, root, state));
+  safe("ledger", () => addLedgerTokens(root, state.task_id, state.session_id, done.deltas, iso, lock()));
+  safe("index", () => writeIndexEntry(deps.env, root, state, lock()));
   if (job.event === "SessionStart") safe("sweep", () => sweepTemps(deps.env, root, nowMs));
   // what git shows changed at the start, so the summary can tell the files commands changed since
   if (job.event === "SessionStart") safe("git-start", () => recordGitStart(root, state.session_id, job.project));
   debug(
     deps,
-    `track: ${job.event} ${state.session_id}: ${state.used_pct}% (${state.used_tokens}/${state.window_size}), tool_calls ${state.tool_calls}`,
+    `track: ${job.event} ${state.session_id}: ${state.used_pct}% (${state.used_tokens}/${state.window_size}), tool_calls ${state.tool_calls} (+${state.subagent_tool_calls} in subagents)`,
   );
   const result: TrackResult = { state, report: step.report };
   if (step.report) {
@@ -301,6 +342,7 @@ async function afterUpdate(
 
 /** Once a session: removes temp files that writers killed mid-write left in the state directories. */
 function sweepTemps(env: Record<string, string | undefined>, root: string, nowMs: number): void {
+  // Never through a symlinked state directory: the files there are not ours to remove.
   for (const dir of [
     "state",
     "state/sessions",
@@ -311,8 +353,8 @@ function sweepTemps(env: Record<string, string | undefined>, root: string, nowMs
     "events",
     "",
   ])
-    sweepStaleTemps(join(root, dir), nowMs);
-  sweepStaleTemps(join(userStateDir(env), "sessions"), nowMs);
+    if (realDirsUnder(root, dir)) sweepStaleTemps(join(root, dir), nowMs);
+  if (realDirsUnder(userStateDir(env), "sessions")) sweepStaleTemps(join(userStateDir(env), "sessions"), nowMs);
   sweepStaleTemps(tmpDir(env), nowMs, 10 * 60_000, ".claude-ctx-");
 }
 

@@ -1,3 +1,5 @@
+import { count, percentage } from "./usage.ts";
+
 /**
  * The bridge file between the status line and the hooks, GSD-compatible:
  * `${TMPDIR:-/tmp}/claude-ctx-<session_id>.json`.
@@ -33,9 +35,14 @@ export function parseBridge(text: string): Bridge | undefined {
   }
   if (!v || typeof v !== "object") return undefined;
   const b = v as Partial<Bridge>;
-  if (typeof b.session_id !== "string" || typeof b.timestamp !== "number" || typeof b.used_pct !== "number")
+  if (typeof b.session_id !== "string" || typeof b.timestamp !== "number" || !Number.isFinite(b.timestamp))
     return undefined;
-  if (typeof b.remaining_percentage !== "number") b.remaining_percentage = Math.max(0, 100 - b.used_pct);
+  // Absurd figures (1e308, negative, out of range) are rejected here, where the file is read.
+  const used = percentage(b.used_pct);
+  if (used === undefined) return undefined;
+  b.remaining_percentage = percentage(b.remaining_percentage) ?? Math.max(0, 100 - used);
+  b.used_tokens = count(b.used_tokens);
+  b.context_window_size = count(b.context_window_size);
   return b as Bridge;
 }
 

@@ -57,3 +57,16 @@ export function sessionFile(dir: string, sessionId: unknown, suffix = ".json"): 
 export function finalizeMarker(env: Env, project: string, sessionId: unknown): string | undefined {
   return sessionFile(join(stateRoot(env, project), "state", "monitor"), sessionId, ".finalize");
 }
+
+/**
+ * The name of `path` when it is a file directly in `dir` (`<dir>/<name>`, no
+ * `.`/`..` tricks, nothing deeper), else undefined. Every path ctx reads out of
+ * a state file is checked this way against the directory it must be in.
+ */
+export function fileIn(dir: string, path: unknown): string | undefined {
+  if (typeof path !== "string" || path.includes("\0")) return undefined;
+  const prefix = dir.endsWith("/") ? dir : `${dir}/`;
+  if (!path.startsWith(prefix) || dir.split("/").includes("..")) return undefined;
+  const name = path.slice(prefix.length);
+  return name !== "" && name !== "." && name !== ".." && !name.includes("/") ? name : undefined;
+}

@@ -1,5 +1,6 @@
 import type { Bridge } from "./bridge.ts";
 import { asObject } from "./json.ts";
+import { terminalSafe } from "./terminal.ts";
 import type { Config } from "./config-schema.ts";
 import { ladderOf, levelAt, levelColour } from "./levels.ts";
 import {
@@ -7,6 +8,7 @@ import {
   count,
   footerPct,
   formatTokens,
+  percentage,
   reading,
   usablePct,
   windowFor,
@@ -45,8 +47,9 @@ export function statusInput(payload: Record<string, any>, cfg: Config): StatusIn
   const current = cw.current_usage && typeof cw.current_usage === "object" ? cw.current_usage : undefined;
   const used = current ? contextTokens(current) : undefined;
   const size = count(cw.context_window_size) || windowFor(modelId, used ?? 0, cfg["context.window_size"]);
-  if (typeof cw.used_percentage === "number" && Number.isFinite(cw.used_percentage)) {
-    const usedPct = Math.max(0, Math.round(cw.used_percentage));
+  const given = percentage(cw.used_percentage); // 1e308, negative, NaN-ish: rejected here, at the edge
+  if (given !== undefined) {
+    const usedPct = Math.round(given);
     const tokens = used ?? Math.round((usedPct / 100) * size);
     out.context = { usedTokens: tokens, windowSize: size, usedPct, remainingPct: Math.max(0, 100 - usedPct) };
   } else if (used !== undefined) {
@@ -132,6 +135,6 @@ function baseName(path: string): string {
  * would show the rest of the line reversed), and caps the length.
  */
 function sanitize(s: string, max: number): string {
-  const clean = s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, "");
+  const clean = terminalSafe(s);
   return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
 }

@@ -24,9 +24,19 @@ export const WINDOW_1M = 1_000_000;
 /** Gemini models' window (2^20 tokens). */
 export const WINDOW_GEMINI = 1_048_576;
 
-/** A count as a non-negative integer; anything else is 0. */
+/** The largest token count taken as real (far above any context window): beyond it a figure is garbage. */
+export const MAX_TOKENS = 100_000_000;
+
+/** A count as a non-negative integer; anything else (negative, not finite, above MAX_TOKENS) is 0. */
 export function count(value: unknown): number {
-  return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
+  return typeof value === "number" && Number.isFinite(value) && value > 0 && value <= MAX_TOKENS
+    ? Math.floor(value)
+    : 0;
+}
+
+/** A percentage as given by a client or a file: a finite number in 0..100, else undefined (rejected). */
+export function percentage(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isFinite(value) && value >= 0 && value <= 100 ? value : undefined;
 }
 
 /**

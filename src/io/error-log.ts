@@ -6,7 +6,7 @@
 import { closeSync, constants, fstatSync, ftruncateSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { userStateDir } from "../core/paths.ts";
-import { ensureDir, readFileSafe } from "./fsx.ts";
+import { ensureDirUnder, readFileSafe } from "./fsx.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -25,7 +25,7 @@ export function errorLogPath(env: Env): string {
 export function recordHookError(deps: { env: Env; now: () => number }, command: string, err: unknown): void {
   try {
     const path = errorLogPath(deps.env);
-    ensureDir(join(path, ".."));
+    ensureDirUnder(userStateDir(deps.env));
     const fd = openSync(
       path,
       constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | constants.O_NOFOLLOW | constants.O_NONBLOCK,

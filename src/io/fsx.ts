@@ -1,5 +1,5 @@
 import { basename, dirname, join } from "../core/pathx.ts";
-import { sys, type Stat, type SysError } from "./sys.ts";
+import { sys, SysError, type Stat } from "./sys.ts";
 
 /** Options for reading a file safely. */
 export interface ReadOptions {
@@ -120,7 +120,9 @@ export function readJsonFile<T>(path: string, opts: ReadOptions = {}): JsonRead<
 }
 
 /**
- * Creates a directory and its parents (mode 0700 for new ones); fine if it exists.
+ * Creates a directory and its parents (mode 0700 for new ones); fine if it
+ * exists as a real directory. A symlink or anything else at `dir` is refused
+ * (ENOTDIR): ctx never writes through a link planted at a state directory.
  * A directory inside a project's `.ctx/` also gets `.ctx/.gitignore` (see {@link ensureStateIgnore}).
  */
 export function ensureDir(dir: string, mode = 0o700): void {
@@ -153,26 +155,88 @@ export function ensureStateIgnore(root: string): void {
 /** The text of `.ctx/.gitignore`. */
 export const STATE_IGNORE = "# Written by ctx: its state stays out of git.\n*\n";
 
+/** The `…/.ctx` directory `dir` is or lies in (the innermost one), or undefined. */
+function ctxRootOf(dir: string): string | undefined {
+  const at = `${dir}/`.lastIndexOf("/.ctx/");
+  return at < 0 ? undefined : dir.slice(0, at + 5);
+}
+
 function makeDir(dir: string, mode: number): void {
   try {
     sys().mkdir(dir, mode);
   } catch (err) {
     const code = (err as SysError).code;
-    if (code === "EEXIST") return;
+    if (code === "EEXIST") return requireRealDir(dir);
     if (code !== "ENOENT" || dirname(dir) === dir) throw err;
     makeDir(dirname(dir), mode);
     try {
       sys().mkdir(dir, mode);
     } catch (again) {
       if ((again as SysError).code !== "EEXIST") throw again;
+      requireRealDir(dir);
     }
   }
 }
 
-/** The `…/.ctx` directory `dir` is or lies in (the innermost one), or undefined. */
-function ctxRootOf(dir: string): string | undefined {
-  const at = `${dir}/`.lastIndexOf("/.ctx/");
-  return at < 0 ? undefined : dir.slice(0, at + 5);
+/**
+ * Creates `root/sub` level by level (see ensureDir), checking the root and
+ * every level under it: a symlink at any of them is refused (ENOTDIR).
+ * The directories above `root` are the user's and may be links.
+ */
+export function ensureDirUnder(root: string, sub = ""): string {
+  ensureDir(root);
+  let dir = root;
+  for (const part of sub.split("/").filter((p) => p !== "")) {
+    dir = join(dir, part);
+    ensureDir(dir);
+  }
+  return dir;
+}
+
+/**
+ * True when `root` and each level of `sub` under it is a real directory or
+ * missing (nothing to read there, nothing followed); false when any is a
+ * symlink or not a directory. (`lstat` lets a caller that has node:fs loaded
+ * already skip loading the libc layer.)
+ */
+export function realDirsUnder(
+  root: string,
+  sub = "",
+  lstat: (path: string) => Pick<Stat, "isSymlink" | "isDirectory"> = (p) => sys().lstat(p),
+): boolean {
+  let dir = root;
+  for (const part of ["", ...sub.split("/").filter((p) => p !== "")]) {
+    dir = part ? join(dir, part) : dir;
+    let st: Pick<Stat, "isSymlink" | "isDirectory">;
+    try {
+      st = lstat(dir);
+    } catch {
+      return true; // missing (or unreachable): nothing below it is read or written
+    }
+    if (st.isSymlink || !st.isDirectory) return false;
+  }
+  return true;
+}
+
+/**
+ * Opens `path` for appending (0600 when created) without following a symlink or
+ * blocking on a FIFO, and only when it is a regular file (else EINVAL/ELOOP/…).
+ * The caller closes the descriptor.
+ */
+export function openAppendFile(path: string, mode = 0o600): number {
+  const fd = sys().openAppend(path, mode);
+  let st: Stat;
+  try {
+    st = sys().fstat(fd);
+  } catch (err) {
+    closeQuiet(fd);
+    throw err;
+  }
+  if (!st.isFile) {
+    closeQuiet(fd);
+    throw new SysError("EINVAL", "open (not a regular file)", path);
+  }
+  return fd;
 }
 
 /** Creates a new empty file (never through a symlink); throws EEXIST when it is there already. */
@@ -206,4 +270,12 @@ export function mtimeMs(path: string): number | undefined {
 /** The current user's uid, or undefined where the platform has none. */
 export function currentUid(): number | undefined {
   return typeof process.getuid === "function" ? process.getuid() : undefined;
+}
+
+// --- internal ---
+
+/** Throws ENOTDIR unless `dir` is a real directory (not a symlink to one). */
+function requireRealDir(dir: string): void {
+  const st = sys().lstat(dir);
+  if (st.isSymlink || !st.isDirectory) throw new SysError("ENOTDIR", "mkdir", dir);
 }

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pendingPath } from "./resume-state.ts";
-import { writeJsonAtomic } from "./fsx.ts";
+import { ensureDirUnder, writeJsonAtomic } from "./fsx.ts";
 import { stripAnsi } from "../core/screen.ts";
 
 type Env = Record<string, string | undefined>;
@@ -78,6 +78,7 @@ export async function runFinalize(o: {
 
 /** Writes `<root>/state/respawn-pending.json` so the next SessionStart injects `summaryPath` (issue 4's hand-over). */
 export function writePending(root: string, summaryPath: string, nowMs: number): void {
+  ensureDirUnder(root, "state");
   writeJsonAtomic(pendingPath(root), {
     version: 1,
     summary_path: summaryPath,

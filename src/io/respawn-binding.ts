@@ -5,6 +5,7 @@
  * follows the newest-updated state whose process is the pane's process or one
  * of its descendants. Other sessions of the same project are ignored.
  */
+import { plausibleMs } from "../core/plausible.ts";
 import { lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { ancestors } from "./proc.ts";
@@ -50,9 +51,11 @@ export class PaneSession {
     const states = this.scan();
     if (!states.some((e) => e.claudePid !== null)) return readHookState(this.root);
     let best: HookReading | undefined;
+    // Newest by plausible time: a state stamped in the future (a clock that was ahead) is not "newest forever".
+    const at = (r: HookReading) => plausibleMs(this.now(), r.updated_ms);
     for (const e of states) {
       if (!e.reading || e.claudePid === null || !this.runsInPane(e.claudePid)) continue;
-      if (!best || e.reading.updated_ms > best.updated_ms) best = e.reading;
+      if (!best || at(e.reading) > at(best)) best = e.reading;
     }
     return best;
   }

@@ -1,8 +1,8 @@
 /** Process management for `ctx respawn`: the background daemon, `stop`, and the one-supervisor-per-name-and-pane rule. */
-import { closeSync, fstatSync, openSync, readFileSync } from "node:fs";
+import { closeSync, fstatSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Deps } from "../core/deps.ts";
-import { ensureDir, readBytesSafe } from "./fsx.ts";
+import { ensureDirUnder, openAppendFile, readBytesSafe } from "./fsx.ts";
 import { selfCommand } from "./respawn-actions.ts";
 import { listRecords, readRecord, type RespawnRecord } from "./respawn-store.ts";
 import { pidAlive } from "./lock.ts";
@@ -27,10 +27,9 @@ export interface Daemon {
  * `<root>/state/respawn/<name>.log`.
  */
 export function daemonize(argv: string[], root: string, name: string, deps: Pick<Deps, "env" | "cwd">): Daemon {
-  const dir = join(root, "state", "respawn");
-  ensureDir(dir);
+  const dir = ensureDirUnder(root, "state/respawn"); // no symlinked state directory on the way
   const log = join(dir, `${name}.log`);
-  const fd = openSync(log, "a", 0o600);
+  const fd = openAppendFile(log); // never through a symlink, never blocking on a FIFO
   try {
     const logOffset = fstatSync(fd).size;
     const proc = Bun.spawn([...selfCommand(), "respawn", ...argv], {

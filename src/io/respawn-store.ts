@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { sessionFile, userStateDir } from "../core/paths.ts";
 import type { RespawnState } from "../core/respawn/types.ts";
 import { isValidSessionId } from "../core/session-id.ts";
-import { ensureDir, readJsonFile, writeJsonAtomic } from "./fsx.ts";
+import { ensureDirUnder, readJsonFile, writeJsonAtomic } from "./fsx.ts";
 import { withLock } from "./lock.ts";
 import { readState } from "./state-file.ts";
 import { asObject } from "../core/json.ts";
@@ -82,6 +82,7 @@ export function recordPath(root: string, name: string): string {
 
 /** Writes the record atomically. */
 export function writeRecord(rec: RespawnRecord): void {
+  ensureDirUnder(rec.root, "state/respawn");
   writeJsonAtomic(recordPath(rec.root, rec.name), rec);
 }
 
@@ -144,7 +145,7 @@ export function writeIndexRespawn(
   const dir = join(userStateDir(env), "sessions");
   const path = sessionFile(dir, sessionId);
   if (!path) return;
-  ensureDir(dir);
+  ensureDirUnder(userStateDir(env), "sessions");
   withLock(
     `${path}.lock`,
     () => {

@@ -74,6 +74,9 @@ export function chainSummaryPending(root: string, ctx: ChainContext, cfg: Config
   const running = existsSync(`${statePath(root, p.session_id)}.finalize.lock`);
   const due = running || mode === "always" || (mode === "pause" && p.auto_pause_active);
   if (!due) return false;
-  const newest = newestFirst(listSummaries(root).filter((f) => taskOfSummary(f.name) === ctx.chain))[0];
+  const newest = newestFirst(
+    listSummaries(root).filter((f) => taskOfSummary(f.name) === ctx.chain),
+    nowMs,
+  )[0];
   return !newest || newest.mtimeMs < (Date.parse(p.updated_at) || 0);
 }

@@ -12,7 +12,7 @@ import { pendingPath, readResumeState, resumeTransaction } from "./resume-state.
 import { finalizeLikelyRunning } from "./finalize-pending.ts";
 import { taskListState } from "./task-list.ts";
 import { chainOf, chainSummaryPending, liveChains, type ChainContext } from "./resume-chain.ts";
-import { listSummaries, readSummarySafe } from "./summaries.ts";
+import { listSummaries, readSummaryIn } from "./summaries.ts";
 
 /** The hook's output for an injection or a hint. */
 export interface SessionStartOutput {
@@ -67,7 +67,7 @@ async function decide(
     nowMs: deps.now(),
     summaries: listSummaries(root),
     limits,
-    load: readSummarySafe,
+    load: (path: string) => readSummaryIn(root, path),
     chain: ctx.chain,
     taskList: taskListState(deps.env),
     liveChains:
@@ -124,7 +124,7 @@ async function waitForFinalize(
 ): Promise<boolean> {
   const waitMs = cfg["resume.finalize_wait_ms"];
   if ((source !== "clear" && source !== "compact") || waitMs <= 0) return false;
-  const newestMs = () => newestFirst(listSummaries(root))[0]?.mtimeMs ?? 0;
+  const newestMs = () => newestFirst(listSummaries(root), deps.now())[0]?.mtimeMs ?? 0;
   const before = newestMs();
   if (!finalizeLikelyRunning(root, sessionId, before, deps.now(), 60_000)) return false;
   const deadline = deps.now() + waitMs;

@@ -7,7 +7,7 @@ import { renameSync } from "node:fs";
 import { join } from "node:path";
 import { emptyLedger, markConsumed, parseLedger, type ConsumedEntry, type Ledger } from "../core/resume/ledger.ts";
 import { parsePending, type RespawnPending } from "../core/resume/pending.ts";
-import { ensureDir, readJsonFile, writeJsonAtomic } from "./fsx.ts";
+import { ensureDirUnder, readJsonFile, writeJsonAtomic } from "./fsx.ts";
 import { withLock } from "./lock.ts";
 
 /** The ledger file of a state root. */
@@ -39,7 +39,7 @@ export function resumeTransaction<T extends object>(
 ): T {
   const ledgerFile = ledgerPath(root);
   const pendingFile = pendingPath(root);
-  ensureDir(join(root, "state"));
+  ensureDirUnder(root, "state");
   return withLock(
     `${ledgerFile}.lock`,
     () => {

@@ -1,9 +1,10 @@
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import { fileIn } from "../core/paths.ts";
 import { addToLedger, parseLedger, type Ledger } from "../core/track/ledger.ts";
 import { eventStamp } from "../core/track/stamp.ts";
 import type { ModelTotals, SessionState } from "../core/track/state.ts";
-import { ensureDir, readJsonFile, writeJsonAtomic } from "./fsx.ts";
-import { withLock } from "./lock.ts";
+import { ensureDirUnder, readJsonFile, realDirsUnder, writeJsonAtomic } from "./fsx.ts";
+import { withLock, type LockOptions } from "./lock.ts";
 import { readState } from "./state-file.ts";
 import { STATE_LOCK } from "./session-store.ts";
 
@@ -34,7 +35,7 @@ export function writeCompactionEvent(
   tokensBefore: number,
 ): string {
   const dir = join(root, "events");
-  ensureDir(dir);
+  ensureDirUnder(root, "events");
   const path = join(dir, `session-compressed-${eventStamp(nowMs)}.json`);
   const event: CompactionEvent = {
     version: 1,
@@ -50,8 +51,19 @@ export function writeCompactionEvent(
   return path;
 }
 
-/** Fills in the tokens after a compaction (a missing or foreign file is left alone). */
-export function completeCompactionEvent(path: string, tokensAfter: number, iso: string): void {
+/**
+ * Fills in the tokens after a compaction (a missing or foreign file is left alone).
+ * `path` comes out of a state file: only an event file directly in `<root>/events/` is touched.
+ */
+export function completeCompactionEvent(
+  root: string,
+  path: string,
+  tokensAfter: number,
+  iso: string,
+  lock: LockOptions = STATE_LOCK,
+): void {
+  const name = fileIn(resolve(root, "events"), resolve(path));
+  if (!name || !/^session-compressed-[A-Za-z0-9_.:-]+\.json$/.test(name) || !realDirsUnder(root, "events")) return;
   withLock(
     `${path}.lock`,
     () => {
@@ -59,7 +71,7 @@ export function completeCompactionEvent(path: string, tokensAfter: number, iso: 
       if (read.status !== "ok" || read.value?.version !== 1) return;
       writeJsonAtomic(path, { ...read.value, tokens_after: tokensAfter, completed_at: iso });
     },
-    STATE_LOCK,
+    lock,
   );
 }
 
@@ -70,10 +82,11 @@ export function addLedgerTokens(
   sessionId: string,
   deltas: Record<string, ModelTotals>,
   iso: string,
+  lock: LockOptions = STATE_LOCK,
 ): void {
   if (Object.keys(deltas).length === 0) return;
   const path = join(root, "token-ledger.json");
-  ensureDir(root);
+  ensureDirUnder(root);
   withLock(
     `${path}.lock`,
     () => {
@@ -82,7 +95,7 @@ export function addLedgerTokens(
         readState(path, asLedger, Date.parse(iso), { maxBytes: 16 * 1024 * 1024 }) ?? parseLedger(undefined);
       writeJsonAtomic(path, addToLedger(ledger, taskId, sessionId, deltas, iso));
     },
-    STATE_LOCK,
+    lock,
   );
 }
 

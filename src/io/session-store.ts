@@ -4,15 +4,25 @@ import { sessionFile, userStateDir } from "../core/paths.ts";
 import { isValidSessionId } from "../core/session-id.ts";
 import type { PauseEntry } from "../core/track/pause.ts";
 import { parseState, type SessionState } from "../core/track/state.ts";
-import { ensureDir, writeJsonAtomic } from "./fsx.ts";
-import { withLock } from "./lock.ts";
+import { closeQuiet, ensureDirUnder, openAppendFile, realDirsUnder, writeJsonAtomic } from "./fsx.ts";
+import { sys } from "./sys.ts";
+import { withLock, type LockOptions } from "./lock.ts";
 import { readState } from "./state-file.ts";
 import { asObject } from "../core/json.ts";
 
 type Env = Record<string, string | undefined>;
 
-/** Lock options for state files: many hooks may queue up behind one another. */
-export const STATE_LOCK = { timeoutMs: 15_000, staleMs: 10_000 };
+/**
+ * Lock options for state files: many hooks may queue up behind one another, but
+ * never longer than a hook may run (track and monitor are registered with 10 s).
+ */
+export const STATE_LOCK: LockOptions = { timeoutMs: 8_000, staleMs: 10_000 };
+
+/** Lock options that share one budget: each wait gets what is left of `totalMs` (at least one try). */
+export function lockBudget(totalMs: number, clock: () => number = Date.now): () => LockOptions {
+  const deadline = clock() + totalMs;
+  return () => ({ ...STATE_LOCK, timeoutMs: Math.max(0, Math.min(STATE_LOCK.timeoutMs!, deadline - clock())) });
+}
 
 /** `<root>/state/sessions`. */
 export function sessionsStateDir(root: string): string {
@@ -52,10 +62,11 @@ export function updateState<R extends { state: SessionState } | undefined>(
   sessionId: string,
   nowMs: number,
   fn: (prev: SessionState | undefined) => R,
+  lock: LockOptions = STATE_LOCK,
 ): R {
   const path = statePath(root, sessionId);
   if (!path) throw new Error("unsafe session id");
-  ensureDir(sessionsStateDir(root));
+  ensureDirUnder(root, "state/sessions"); // refuses a symlink at the root or any level
   return withLock(
     `${path}.lock`,
     () => {
@@ -66,20 +77,23 @@ export function updateState<R extends { state: SessionState } | undefined>(
       }
       return result;
     },
-    STATE_LOCK,
+    lock,
   );
 }
 
-/** Appends entries to the session's pause log (one write per entry, never following a link). */
+/**
+ * Appends entries to the session's pause log (one write per entry), never
+ * following a link nor blocking on a FIFO: anything but a regular file there fails.
+ */
 export function appendPause(root: string, sessionId: string, entries: PauseEntry[]): void {
   const path = pauseLogPath(root, sessionId);
   if (!path || entries.length === 0) return;
-  ensureDir(recordsDir(root));
-  const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
+  ensureDirUnder(root, "sessions");
+  const fd = openAppendFile(path);
   try {
-    for (const e of entries) writeSync(fd, `${JSON.stringify(e)}\n`);
+    for (const e of entries) sys().writeAll(fd, Buffer.from(`${JSON.stringify(e)}\n`));
   } finally {
-    closeSync(fd);
+    closeQuiet(fd);
   }
 }
 
@@ -87,11 +101,11 @@ export function appendPause(root: string, sessionId: string, entries: PauseEntry
  * Writes the per-user index entry `${XDG_STATE_HOME:-~/.local/state}/ctx/sessions/<sid>.json`,
  * keeping the `respawn` field that respawn writes.
  */
-export function writeIndexEntry(env: Env, root: string, state: SessionState): void {
+export function writeIndexEntry(env: Env, root: string, state: SessionState, lock: LockOptions = STATE_LOCK): void {
   const dir = join(userStateDir(env), "sessions");
   const path = sessionFile(dir, state.session_id);
   if (!path) return;
-  ensureDir(dir);
+  ensureDirUnder(userStateDir(env), "sessions");
   withLock(
     `${path}.lock`,
     () => {
@@ -117,7 +131,7 @@ export function writeIndexEntry(env: Env, root: string, state: SessionState): vo
         updated_at: state.updated_at,
       });
     },
-    STATE_LOCK,
+    lock,
   );
 }
 
@@ -149,8 +163,14 @@ export function findPreviousSession(
 }
 
 /** Sets `next_session_id` on the replaced session's state, under its lock. */
-export function linkNext(root: string, previousId: string, nextId: string, nowMs: number): void {
-  updateStateOnly(root, previousId, nowMs, (s) => ({ ...s, next_session_id: nextId }));
+export function linkNext(
+  root: string,
+  previousId: string,
+  nextId: string,
+  nowMs: number,
+  lock: LockOptions = STATE_LOCK,
+): void {
+  updateStateOnly(root, previousId, nowMs, (s) => ({ ...s, next_session_id: nextId }), lock);
 }
 
 /** Read-modify-write of a state without touching context-usage.json (no-op when missing). */
@@ -159,16 +179,17 @@ export function updateStateOnly(
   sessionId: string,
   nowMs: number,
   fn: (s: SessionState) => SessionState,
+  lock: LockOptions = STATE_LOCK,
 ): void {
   const path = statePath(root, sessionId);
-  if (!path) return;
+  if (!path || !realDirsUnder(root, "state/sessions")) return;
   withLock(
     `${path}.lock`,
     () => {
       const s = loadState(path, nowMs);
       if (s) writeJsonAtomic(path, fn(s));
     },
-    STATE_LOCK,
+    lock,
   );
 }
 

@@ -6,14 +6,17 @@
 import {
   closeSync,
   constants,
+  lstatSync,
   openSync,
   readdirSync,
+  readlinkSync,
   realpathSync,
   rmdirSync,
   statSync,
   unlinkSync,
   writeFileSync,
 } from "node:fs";
+import { CtxError } from "../core/deps.ts";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import type { Agent } from "../core/settings/entries.ts";
 import { homeDir } from "../core/paths.ts";
@@ -51,8 +54,26 @@ export function readSettingsText(path: string): SettingsText {
   let realPath = path;
   try {
     realPath = realpathSync(path);
-  } catch {
-    return { path, realPath: path, exists: false, text: "", mode: 0o644 };
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" && !isLink(path)) {
+      // No file yet: it goes into the real directory (~/.claude may itself be a dotfiles link).
+      let dir = dirname(path);
+      try {
+        dir = realpathSync(dir);
+      } catch {
+        // not there yet: created on write
+      }
+      return { path, realPath: join(dir, basename(path)), exists: false, text: "", mode: 0o644 };
+    }
+    // A dangling or looping symlink (a dotfiles link whose target is gone): replacing it would lose the link.
+    if (code === "ENOENT" || code === "ELOOP")
+      throw new CtxError(
+        1,
+        `${path} is a symlink that ${code === "ELOOP" ? "loops" : "points to nothing"} (-> ${linkTarget(path)}); not changing it`,
+        "fix the link (or remove it) and run the command again",
+      );
+    throw err;
   }
   const st = statSync(realPath);
   if (!st.isFile()) throw new Error(`${path} is not a regular file`);
@@ -105,6 +126,22 @@ export function selfBinary(): string | undefined {
 }
 
 // --- internal ---
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+function linkTarget(path: string): string {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return "?";
+  }
+}
 
 /**
  * The project whose settings `--project` edits: `CLAUDE_PROJECT_DIR`, else the nearest folder

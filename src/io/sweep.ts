@@ -1,5 +1,5 @@
 import { lstatSync, readdirSync, unlinkSync } from "node:fs";
-import { join } from "node:path";
+import { join } from "../core/pathx.ts";
 
 /** The temp files writeFileAtomic() creates: `.<name>.<pid>.<random>.tmp`. */
 const TEMP = /^\..+\.\d+\.[a-z0-9]+\.tmp$/;

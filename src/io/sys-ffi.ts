@@ -5,10 +5,13 @@ import { SysError, type Stat, type Sys } from "./sys-types.ts";
 const O_WRONLY = 0o1;
 const O_CREAT = 0o100;
 const O_EXCL = 0o200;
+const O_APPEND = 0o2000;
 const O_NONBLOCK = 0o4000;
 const O_CLOEXEC = 0o2000000;
 const O_NOFOLLOW = process.arch === "arm64" || process.arch === "arm" ? 0o100000 : 0o400000;
 const AT_EMPTY_PATH = 0x1000;
+const AT_FDCWD = -100;
+const AT_SYMLINK_NOFOLLOW = 0x100;
 const STATX_BASIC_STATS = 0x7ff;
 const S_IFMT = 0o170000;
 const POLLIN = 0x1;
@@ -63,6 +66,12 @@ export function ffiSys(): Sys {
     openRead: (path) => check(c.open(ptr(cstr(path)), O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0), "open", path),
     openExclusive: (path, mode) =>
       check(c.open(ptr(cstr(path)), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode), "open", path),
+    openAppend: (path, mode) =>
+      check(
+        c.open(ptr(cstr(path)), O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, mode),
+        "open",
+        path,
+      ),
     pread: (fd, buf, offset, length, position) =>
       length <= 0 ? 0 : check(c.pread(fd, ptr(buf, offset), length, position), "read"),
     write: (fd, buf, offset) =>
@@ -75,6 +84,11 @@ export function ffiSys(): Sys {
     fstat: (fd) => {
       const buf = new Uint8Array(256);
       check(c.statx(fd, ptr(empty), AT_EMPTY_PATH, STATX_BASIC_STATS, ptr(buf)), "fstat");
+      return statOf(new DataView(buf.buffer));
+    },
+    lstat: (path) => {
+      const buf = new Uint8Array(256);
+      check(c.statx(AT_FDCWD, ptr(cstr(path)), AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS, ptr(buf)), "lstat", path);
       return statOf(new DataView(buf.buffer));
     },
     rename: (from, to) => void check(c.rename(ptr(cstr(from)), ptr(cstr(to))), "rename", to),
@@ -108,6 +122,7 @@ function statOf(v: DataView): Stat {
     isFile: mode === 0o100000,
     isDirectory: mode === 0o040000,
     isCharDevice: mode === 0o020000,
+    isSymlink: mode === 0o120000,
     uid: v.getUint32(20, true),
     size: Number(v.getBigUint64(40, true)),
     mtimeMs: Number(v.getBigInt64(112, true)) * 1000 + v.getUint32(120, true) / 1e6,

@@ -3,6 +3,8 @@ export interface Stat {
   isFile: boolean;
   isDirectory: boolean;
   isCharDevice: boolean;
+  /** A symbolic link (only lstat can say so). */
+  isSymlink: boolean;
   size: number;
   uid: number;
   mtimeMs: number;
@@ -25,6 +27,11 @@ export interface Sys {
   openRead(path: string): number;
   /** Creates a new file (O_EXCL, never through a symlink) for writing. */
   openExclusive(path: string, mode: number): number;
+  /**
+   * Opens for appending (created with `mode` when missing) without following a
+   * symlink or blocking on a FIFO; the caller checks it got a regular file.
+   */
+  openAppend(path: string, mode: number): number;
   /** Reads up to `length` bytes at `position` into `buf` from `offset`. */
   pread(fd: number, buf: Uint8Array, offset: number, length: number, position: number): number;
   /** One write(2) of `buf` from `offset`; returns the bytes written. */
@@ -34,6 +41,8 @@ export interface Sys {
   fsync(fd: number): void;
   close(fd: number): void;
   fstat(fd: number): Stat;
+  /** Stats `path` itself, not what a symlink there points to. */
+  lstat(path: string): Stat;
   rename(from: string, to: string): void;
   unlink(path: string): void;
   /** Creates one directory level; EEXIST is the caller's to handle. */

@@ -4,6 +4,8 @@
  * are honoured exactly as tmux itself honours them.
  */
 
+import { prepareLaunch } from "./pane-env.ts";
+
 type Env = Record<string, string | undefined>;
 
 /** A failed tmux command. */
@@ -64,30 +66,38 @@ export function tmuxClient(env: Env, bin = "tmux"): Tmux {
   return {
     run,
     async newSession(name, cwd, argv, paneEnv, size = { width: 200, height: 50 }) {
-      const sets = Object.entries(paneEnv)
-        .filter(([k, v]) => v !== undefined && !PANE_ENV_SKIP.has(k) && !k.includes("="))
-        .flatMap(([k, v]) => ["-e", `${k}=${v}`]);
+      // No value goes on a command line (ps shows it, and a server this command starts keeps it):
+      // the variables travel in a private file that the pane's launcher reads and deletes.
+      const set = Object.fromEntries(
+        Object.entries(paneEnv).filter(([k, v]) => v !== undefined && !PANE_ENV_SKIP.has(k) && !k.includes("=")),
+      );
       // A running server adds its global environment under ours: unset what we do not have.
       const stray = strayGlobals(await run(["show-environment", "-g"]).catch(() => ""), paneEnv);
-      const command = stray.length ? ["env", ...stray.flatMap((k) => ["-u", k]), "--", ...argv] : argv;
-      const out = await run([
-        "new-session",
-        "-d",
-        "-P",
-        "-F",
-        "#{pane_id}",
-        "-s",
-        name,
-        "-x",
-        String(size.width),
-        "-y",
-        String(size.height),
-        "-c",
-        cwd,
-        ...sets,
-        "--",
-        ...command,
-      ]);
+      const launch = prepareLaunch(paneEnv, set, stray, argv);
+      let out: string;
+      try {
+        out = await run([
+          "new-session",
+          "-d",
+          "-P",
+          "-F",
+          "#{pane_id}",
+          "-s",
+          name,
+          "-x",
+          String(size.width),
+          "-y",
+          String(size.height),
+          "-c",
+          cwd,
+          "--",
+          ...launch.command,
+        ]);
+      } catch (err) {
+        launch.discard();
+        throw err;
+      }
+      await launch.settle();
       return out.trim();
     },
     async hasSession(name) {

@@ -42,7 +42,7 @@ export function readNewUsage(
       d.cache_read_input_tokens += delta.cache_read_input_tokens;
       d.requests += delta.requests;
     },
-    { offset: same ? cursor.offset : 0, maxBytes, needles: ['"assistant"'] },
+    { offset: same ? cursor.offset : 0, maxBytes, needles: ['"assistant"', '"tokens"'] },
   );
   if (!end) return undefined;
   return { cursor: { path, offset: end.offset, seen }, deltas };

@@ -20,15 +20,16 @@ const NEEDLES = ['"assistant"', "compact_boundary", '"tokens"'].map((s) => Buffe
 /**
  * Finds the latest main-chain usage by reading the transcript backwards from
  * its end, at most `maxBytes`, so the cost does not grow with the file.
- * Sidechain (subagent) lines and `<synthetic>` messages are skipped.
+ * Sidechain (subagent) lines and `<synthetic>` messages are skipped, unless
+ * `sidechain` is set: a subagent's own transcript holds only sidechain lines.
  * Understands Claude Code transcripts and Gemini CLI chat logs (`tokens.input`).
  */
-export function latestUsage(path: string, maxBytes: number): TailUsage | undefined {
-  return withReadFile(path, (fd, st) => (st.isFile ? scanBackwards(fd, st.size, maxBytes) : undefined));
+export function latestUsage(path: string, maxBytes: number, sidechain = false): TailUsage | undefined {
+  return withReadFile(path, (fd, st) => (st.isFile ? scanBackwards(fd, st.size, maxBytes, sidechain) : undefined));
 }
 
-/** Reads one transcript line and returns its usage if it is a relevant one. */
-export function usageOfLine(line: string): TailUsage | undefined {
+/** Reads one transcript line and returns its usage if it is a relevant one (sidechain lines only with `sidechain`). */
+export function usageOfLine(line: string, sidechain = false): TailUsage | undefined {
   let entry: unknown;
   try {
     entry = JSON.parse(line);
@@ -37,7 +38,7 @@ export function usageOfLine(line: string): TailUsage | undefined {
   }
   if (!entry || typeof entry !== "object") return undefined;
   const e = entry as Record<string, any>;
-  if (e.isSidechain === true) return undefined;
+  if (e.isSidechain === true && !sidechain) return undefined;
   if (e.type === "system" && e.subtype === "compact_boundary") {
     return { usedTokens: count(e.compactMetadata?.postTokens), compacted: true };
   }
@@ -96,7 +97,7 @@ function tailIncludes(path: string, needle: Buffer, windowBytes: number): boolea
   });
 }
 
-function scanBackwards(fd: number, size: number, maxBytes: number): TailUsage | undefined {
+function scanBackwards(fd: number, size: number, maxBytes: number, sidechain: boolean): TailUsage | undefined {
   const floor = Math.max(0, size - maxBytes);
   let pos = size;
   let carry = Buffer.alloc(0); // the start of a line whose beginning is not read yet
@@ -108,19 +109,19 @@ function scanBackwards(fd: number, size: number, maxBytes: number): TailUsage | 
     const buf = carry.length ? Buffer.concat([chunk.subarray(0, n), carry]) : chunk.subarray(0, n);
     let end = buf.length;
     for (let nl = buf.lastIndexOf(10, end - 1); nl >= 0; nl = buf.lastIndexOf(10, end - 1)) {
-      const found = lineUsage(buf, nl + 1, end);
+      const found = lineUsage(buf, nl + 1, end, sidechain);
       if (found) return found;
       end = nl;
       if (end === 0) break;
     }
     carry = Buffer.from(buf.subarray(0, end));
   }
-  return pos === 0 && carry.length ? lineUsage(carry, 0, carry.length) : undefined;
+  return pos === 0 && carry.length ? lineUsage(carry, 0, carry.length, sidechain) : undefined;
 }
 
-function lineUsage(buf: Buffer, start: number, end: number): TailUsage | undefined {
+function lineUsage(buf: Buffer, start: number, end: number, sidechain: boolean): TailUsage | undefined {
   if (end - start < 2) return undefined;
   const line = buf.subarray(start, end);
   if (!NEEDLES.some((needle) => line.includes(needle))) return undefined;
-  return usageOfLine(line.toString("utf8"));
+  return usageOfLine(line.toString("utf8"), sidechain);
 }

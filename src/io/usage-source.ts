@@ -34,7 +34,7 @@ export function hookWait(input: Record<string, unknown>, ms: number, now: () => 
 
 /** A context reading with where it came from. */
 export interface SourcedReading extends ContextReading {
-  source: "bridge" | "transcript";
+  source: "bridge" | "transcript" | "subagent";
   /** Where the window came from (core/window.ts). */
   windowSource: WindowSource;
   model?: string;
@@ -125,4 +125,28 @@ export function currentReading(
     place,
   );
   return { source: "transcript", windowSource: w.source, ...reading(tail.usedTokens, w.window), model: tail.model };
+}
+
+/**
+ * The context usage of a subagent: the latest usage in its own transcript
+ * (all sidechain lines), in the window of its own model. Never the bridge or
+ * the parent's transcript (they are the parent's figures), and no wait: the
+ * hook answers from what the file holds now.
+ */
+export function subagentReading(
+  env: Record<string, string | undefined>,
+  cfg: Config,
+  sessionId: string,
+  path: string | undefined,
+): SourcedReading | undefined {
+  const tail = path ? latestUsage(path, cfg["monitor.tail_bytes"], true) : undefined;
+  if (!tail) return undefined;
+  // The subagent's own model decides: not the parent's status line, nor what the parent's client was asked for.
+  const w = sessionWindow(env, cfg, {
+    sessionId,
+    model: tail.model,
+    clientVersion: tail.clientVersion,
+    usedTokens: tail.usedTokens,
+  });
+  return { source: "subagent", windowSource: w.source, ...reading(tail.usedTokens, w.window), model: tail.model };
 }

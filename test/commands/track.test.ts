@@ -262,7 +262,7 @@ describe("ctx track (hook)", () => {
     expect(a.next_session_id).toBe("new2");
   });
 
-  test("bad input, unsafe session ids and a read-only project exit 0 and write nothing", async () => {
+  test("bad input, unsafe session ids and a read-only project exit 0 and write nothing (the level message still shows)", async () => {
     for (const input of ["", "not json", "[]", hook("PostToolUse", { session_id: "../../etc" })])
       expect((await track(input)).stdout).toBe("");
     expect(existsSync(join(root(), "state", "sessions"))).toBe(false);
@@ -271,7 +271,22 @@ describe("ctx track (hook)", () => {
       stdin: hook("PostToolUse"),
       env: { ...env, CLAUDE_PROJECT_DIR: "/proc/nonexistent" },
     });
-    expect([r.code, r.stdout]).toEqual([0, ""]);
+    // No state can be written there, but the level newly crossed still reaches the agent (issue 13, class 4).
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).systemMessage).toContain("AUTO-PAUSE");
     chmodSync(project, 0o700);
+  });
+});
+
+describe("ctx track: tools run inside a subagent", () => {
+  test("count in subagent_tool_calls, and never wait on the parent's transcript for their line", async () => {
+    await track(hook("SessionStart", { source: "startup" })); // 93 %: near the levels, where tool hooks wait
+    const sub = { agent_id: "ac32422becd6dd6c3", agent_type: "general-purpose", tool_name: "Bash" };
+    const wait = { CTX_TRACK_TRANSCRIPT_WAIT_MS: "3000" };
+    const r = await track(hook("PostToolUse", { ...sub, tool_use_id: "toolu_only_in_the_subagent_file" }), wait);
+    expect(r.ms).toBeLessThan(2500); // a wait for a line that never comes would take the full 3 s
+    await track(hook("PostToolUseFailure", { ...sub, tool_use_id: "toolu_other_subagent_call" }), wait);
+    await track(hook("PostToolUse", { tool_name: "Bash" }));
+    expect(state()).toMatchObject({ tool_calls: 1, subagent_tool_calls: 2 });
   });
 });

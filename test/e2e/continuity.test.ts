@@ -97,6 +97,12 @@ test("e2e continuity: three unattended respawn cycles keep the goal and every op
   expect(third).toMatch(/- Bash echo step-2 > step-2\.txt \(this session\)/);
   expect(third).toContain("Parser done because the format is CSV");
   expect(kickReqs[2] && allText(kickReqs[2])).toContain("step-2");
+  // The sessions shared the chain's native task list (CLAUDE_CODE_TASK_LIST_ID), which /clear kept:
+  // the prompt says to update those tasks, not to create them again.
+  const list = `${sup.sandbox.home}/.claude/tasks/${chainOf(summaries[0]!)}`;
+  const stored = [1, 2, 3].map((n) => JSON.parse(readFileSync(`${list}/${n}.json`, "utf8")).status);
+  expect(stored).toEqual(["completed", "pending", "pending"]);
+  for (const req of kickReqs) expect(allText(req)).toContain("do not create them again");
   console.log(`third summary: ${third.length} characters (${summaries[2]})`);
 }, 300_000);
 

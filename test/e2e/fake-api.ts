@@ -34,6 +34,8 @@ export interface Turn {
   stop_reason?: "end_turn" | "tool_use";
   /** Wait this long before answering (the client shows a busy spinner meanwhile). */
   delayMs?: number;
+  /** Answer with this API error instead (e.g. 400 `invalid_request_error`: the client does not retry it). */
+  error?: { status: number; type: string; message: string };
 }
 
 /** A request that reached the fake server. */
@@ -283,6 +285,11 @@ export async function startFakeApi(script: Script): Promise<FakeApi> {
       }
       const turn = kind === "main" ? nextMain(req) : kind === "compact" ? nextCompact(req) : nextSide(req);
       if (turn.delayMs) await Bun.sleep(turn.delayMs);
+      if (turn.error)
+        return Response.json(
+          { type: "error", error: { type: turn.error.type, message: turn.error.message } },
+          { status: turn.error.status },
+        );
       const model = typeof body?.model === "string" ? body.model : "claude-sonnet-4-5";
       const reqId = newId("req");
       if (body?.stream) {

@@ -1,8 +1,10 @@
 /**
  * `ctx respawn` end to end with the real client: a `/compact` that leaves no
- * newer usage reading (the fake API serves no compaction summary) must not
- * leave the supervisor idle at 91 % forever: after the wait, the latest
- * reading decides and the full cycle runs.
+ * newer usage reading must not leave the supervisor idle at 91 % forever: after
+ * the wait, the latest reading decides and the full cycle runs. Client 2.1.197
+ * refuses to compact one exchange ("Not enough messages to compact."); 2.1.328
+ * compacts it, so the fake API fails the compaction request (a 400 the client
+ * does not retry) and the compaction changes nothing on both clients.
  */
 import { afterEach, expect, test } from "bun:test";
 import { lastToolResults, lastUserText, startFakeApi, type FakeApi, type Turn } from "./fake-api.ts";
@@ -25,6 +27,10 @@ test("e2e respawn: a /compact that leaves usage at 91 % is followed by the full 
         ? { content: [{ type: "text", text: "Resumed." }], usage: usageAt(20) }
         : { content: [{ type: "text", text: "Done with the first part." }], usage: usageAt(91) },
     side: () => undefined,
+    compact: () => ({
+      content: [],
+      error: { status: 400, type: "invalid_request_error", message: "compaction refused by the e2e script" },
+    }),
   });
   sup = await superviseSession(api, "Do the first part", { CTX_RESPAWN_KICKSTART_PROMPT: KICK });
   const rec = await waitUntil(

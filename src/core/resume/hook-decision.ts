@@ -108,7 +108,7 @@ export function taskOfSummary(name: string): string | undefined {
 function unconsumedNewestFirst(s: HookSituation, keep: (f: SummaryFile) => boolean): SummaryFile[] {
   const out: SummaryFile[] = [];
   const done = new Set<string>();
-  for (const f of newestFirst(s.summaries)) {
+  for (const f of newestFirst(s.summaries, s.nowMs)) {
     if (!keep(f)) continue;
     const chain = taskOfSummary(f.name) ?? f.name;
     if (done.has(chain)) continue;

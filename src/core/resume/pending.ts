@@ -33,13 +33,15 @@ export function parsePending(value: unknown): RespawnPending | undefined {
 
 /**
  * True when the pending summary is still to be injected: not consumed, and not
- * older than `maxAgeMs` (a supervisor that died long ago must not hijack a later session).
+ * older than `maxAgeMs` (a supervisor that died long ago must not hijack a later session),
+ * and not stamped in the future (a skewed clock or a planted file).
  */
 export function isPendingLive(p: RespawnPending, nowMs: number, maxAgeMs: number | false): boolean {
   if (p.consumed_by !== null) return false;
-  if (maxAgeMs === false) return true;
   const created = Date.parse(p.created_at);
-  return Number.isFinite(created) && nowMs - created <= maxAgeMs;
+  // A hand-over from the future (a skewed clock, or a planted file) is stale, never "fresh forever".
+  if (!Number.isFinite(created) || created > nowMs) return false;
+  return maxAgeMs === false || nowMs - created <= maxAgeMs;
 }
 
 /** The pending file marked consumed by `sessionId`. */

@@ -3,6 +3,8 @@
  * (written by `ctx finalize`). This module orders them, without any I/O.
  */
 
+import { FUTURE_SLACK_MS, plausibleMs } from "../plausible.ts";
+
 /** One summary file found in a project's sessions directory. */
 export interface SummaryFile {
   /** File name, e.g. `summary-task-1-20250101-120000.md`. */
@@ -27,16 +29,36 @@ export function stampOf(name: string): string {
   return m ? `${m[1]}${m[2]}` : "";
 }
 
+/** The stamp of a summary name as ms since the epoch (the stamp is UTC), or undefined. */
+export function stampMs(name: string): number | undefined {
+  const m = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})$/.exec(stampOf(name));
+  if (!m) return undefined;
+  const [, y, mo, d, h, mi, s] = m.map(Number) as number[];
+  const ms = Date.UTC(y!, mo! - 1, d!, h!, mi!, s!);
+  return Number.isFinite(ms) ? ms : undefined;
+}
+
 /**
  * Newest first: by the stamp in the name (finalize rewrites a summary in place,
- * which must not make an old one "newest"), then by modification time, then by name.
+ * which must not make an old one "newest"), then by modification time, then by
+ * name. Times are taken as plausible at `nowMs` (plausibleMs): a stamp up to a
+ * few minutes ahead counts as now; one further in the future (written while the
+ * clock was ahead, or planted) gives way to the file's mtime, and a future
+ * mtime to nothing, so such a summary never hides every later one.
  */
-export function newestFirst(files: readonly SummaryFile[]): SummaryFile[] {
+export function newestFirst(files: readonly SummaryFile[], nowMs: number): SummaryFile[] {
+  const primary = (f: SummaryFile) => {
+    const st = stampMs(f.name);
+    if (st === undefined) return 0; // unstamped names rank below stamped ones
+    return st <= nowMs + FUTURE_SLACK_MS ? Math.min(st, nowMs) : plausibleMs(nowMs, f.mtimeMs);
+  };
   return [...files].sort((a, b) => {
-    const sa = stampOf(a.name);
-    const sb = stampOf(b.name);
-    if (sa !== sb) return sa < sb ? 1 : -1;
-    if (a.mtimeMs !== b.mtimeMs) return b.mtimeMs - a.mtimeMs;
+    const ka = primary(a);
+    const kb = primary(b);
+    if (ka !== kb) return kb - ka;
+    const ma = plausibleMs(nowMs, a.mtimeMs);
+    const mb = plausibleMs(nowMs, b.mtimeMs);
+    if (ma !== mb) return mb - ma;
     return a.name < b.name ? 1 : a.name > b.name ? -1 : 0;
   });
 }

@@ -15,6 +15,10 @@ export type ParsedSettings =
 export function parseSettings(text: string): ParsedSettings {
   const body = text.replace(/^\uFEFF/, "");
   if (body.trim() === "") return { ok: true, value: {}, indent: "  " };
+  // Nesting beyond any real settings file is invalid here, before a recursive parser or printer overflows its stack.
+  const deep = tooDeepAt(body, MAX_DEPTH);
+  if (deep >= 0)
+    return { ok: false, ...lineColumn(body, deep), message: `JSON nested deeper than ${MAX_DEPTH} levels` };
   let value: unknown;
   try {
     value = JSON.parse(body);
@@ -26,6 +30,27 @@ export function parseSettings(text: string): ParsedSettings {
     return { ok: false, line: 1, column: 1, message: "the top level is not a JSON object" };
   }
   return { ok: true, value: value as Record<string, unknown>, indent: detectIndent(body) };
+}
+
+/** The deepest nesting of arrays and objects accepted in a settings file. */
+export const MAX_DEPTH = 256;
+
+/** The offset where nesting first exceeds `max` levels (strings skipped), or -1. A linear scan, no recursion. */
+export function tooDeepAt(text: string, max: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return i;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return -1;
 }
 
 /** Prints settings with the given indentation and a trailing newline. */

@@ -4,6 +4,7 @@
  * half-written by hand still shows what it can.
  */
 import { isValidSessionId } from "../session-id.ts";
+import { count, percentage } from "../usage.ts";
 
 /** The index entry as `ctx status` uses it. */
 export interface IndexEntry {
@@ -54,9 +55,9 @@ export function parseIndexEntry(value: unknown, fileSessionId?: string): IndexEn
     root: text(r.root),
     state_path: text(r.state_path),
     model: text(r.model),
-    used_pct: num(r.used_pct),
-    used_tokens: num(r.used_tokens),
-    window_size: num(r.window_size),
+    used_pct: percentage(r.used_pct) ?? null,
+    used_tokens: tokens(r.used_tokens),
+    window_size: tokens(r.window_size),
     context_window_source: /^[a-z_]{1,32}$/.test(text(r.context_window_source)) ? text(r.context_window_source) : "",
     threshold_reached: typeof thr === "string" ? thr : thr === null ? null : undefined,
     auto_pause_active: r.auto_pause_active === true,
@@ -72,6 +73,7 @@ function text(v: unknown): string {
   return typeof v === "string" ? v : "";
 }
 
-function num(v: unknown): number | null {
-  return typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : null;
+/** A token figure: 0 or a plausible count (see count), else null. */
+function tokens(v: unknown): number | null {
+  return v === 0 ? 0 : count(v) || null;
 }

@@ -1,4 +1,5 @@
 /** Small formatting helpers shared by the status table and the resume hint. Pure. */
+import { terminalSafe } from "../terminal.ts";
 
 /** A short age such as `45s`, `12m`, `3h`, `2d`. */
 export function ageText(ms: number): string {
@@ -9,9 +10,9 @@ export function ageText(ms: number): string {
   return `${Math.floor(s / 86400)}d`;
 }
 
-/** Removes control characters (no escape sequence from a state file reaches the terminal). */
+/** Removes control characters and bidi controls (the one terminal sanitiser, core/terminal.ts). */
 export function clean(s: string): string {
-  return s.replace(/[\u0000-\u001f\u007f-\u009f]/g, "");
+  return terminalSafe(s);
 }
 
 /** Keeps the end of a long text: `…/work/project`. */

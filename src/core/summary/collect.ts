@@ -2,13 +2,15 @@ import { contextTokens } from "../usage.ts";
 import { MAX_FILES, MAX_KEYS, MAX_PENDING, type Facts } from "./facts.ts";
 import { isMeaningfulCommand, isOwnPrompt } from "./goal.ts";
 import { oneLine, push } from "./ring.ts";
+import { addGeminiRecord, GEMINI_FILE_TOOLS, isGeminiRecord } from "./gemini.ts";
 import { onTaskResult, onTaskUse } from "./tasks.ts";
 
 /** Tools whose successful calls modify a file. */
 export const FILE_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
 
-/** Adds one parsed transcript line to the facts (in place). */
+/** Adds one parsed transcript line (Claude Code) or chat-log record (Gemini CLI) to the facts (in place). */
 export function addEntry(f: Facts, e: Record<string, any>): void {
+  if (isGeminiRecord(e)) return addGeminiRecord(f, e);
   const side = e.isSidechain === true;
   if (side) f.sidechainLines += 1;
   if (e.type === "system" && e.subtype === "compact_boundary") {
@@ -43,7 +45,8 @@ function noteUsage(f: Facts, message: Record<string, any> | undefined, timestamp
   if (typeof message.model === "string") f.model = message.model;
 }
 
-function noteLatest(f: Facts, tokens: number, timestamp: unknown): void {
+/** The context of the newest request and when its line was written. */
+export function noteLatest(f: Facts, tokens: number, timestamp: unknown): void {
   f.latestTokens = tokens;
   const at = typeof timestamp === "string" ? Date.parse(timestamp) : Number.NaN;
   f.latestAtMs = Number.isFinite(at) ? at : 0;
@@ -58,10 +61,13 @@ export function userText(content: unknown): string | null {
       .filter((b) => b?.type === "text" && typeof b.text === "string")
       .map((b) => b.text)
       .join("\n");
-  text = text.replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, "").trim();
+  text = text
+    .replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, "")
+    .replace(/<hook_context>[\s\S]*?<\/hook_context>/g, "")
+    .trim();
   if (
     !text ||
-    /^<(command-|local-command-)/.test(text) ||
+    /^<(command-|local-command-|session_context>)/.test(text) ||
     text.startsWith("Caveat:") ||
     text.startsWith("[Request interrupted")
   )
@@ -78,7 +84,7 @@ export function describeTool(name: string, input: Record<string, unknown>): stri
 /** The argument that says what a tool call worked on. */
 export function toolTarget(name: string, input: Record<string, unknown>): string {
   const s = (k: string) => (typeof input[k] === "string" ? (input[k] as string) : "");
-  if (name === "Bash") return oneLine(s("command"), 160);
+  if (name === "Bash" || name === "run_shell_command") return oneLine(s("command"), 160);
   if (name === "TaskUpdate") return `#${s("taskId")}${s("status") ? ` → ${s("status")}` : ""}`;
   if (name === "TaskCreate") return oneLine(s("subject"), 120);
   return oneLine(
@@ -92,8 +98,9 @@ export function toolTarget(name: string, input: Record<string, unknown>): string
  * the command for Bash, else the tool and its target.
  */
 export function errorKey(tool: string, input: Record<string, unknown>): string {
-  if (FILE_TOOLS.has(tool) || tool === "Read") return `file:${toolTarget(tool, input)}`;
-  if (tool === "Bash") return `bash:${oneLine(String(input.command ?? ""), 160)}`;
+  if (FILE_TOOLS.has(tool) || tool === "Read" || GEMINI_FILE_TOOLS.has(tool) || tool === "read_file")
+    return `file:${toolTarget(tool, input)}`;
+  if (tool === "Bash" || tool === "run_shell_command") return `bash:${oneLine(String(input.command ?? ""), 160)}`;
   return `${tool}:${toolTarget(tool, input)}`;
 }
 
@@ -137,7 +144,8 @@ function onToolResult(f: Facts, block: Record<string, any>, structured: unknown)
   onTaskResult(f, call.name, call.input, block.tool_use_id, resultText(block.content), structured);
 }
 
-function onUserText(f: Facts, content: unknown): void {
+/** Counts a message the user typed (text blocks or a string). */
+export function onUserText(f: Facts, content: unknown): void {
   const text = userText(content);
   if (text === null) return;
   f.userRequests += 1;
@@ -148,7 +156,8 @@ function onUserText(f: Facts, content: unknown): void {
   f.latestReal = f.lastRequest;
 }
 
-function addFile(f: Facts, tool: string, input: Record<string, unknown>): void {
+/** Records a file a successful tool call changed (`file_path` or `notebook_path`). */
+export function addFile(f: Facts, tool: string, input: Record<string, unknown>): void {
   const path =
     typeof input.file_path === "string"
       ? input.file_path

@@ -96,7 +96,8 @@ export function recordMarkdown(record: SessionRecord, recent: PauseEntry[]): str
 // --- internal ---
 
 function describe(e: PauseEntry): string {
-  const d = e.data;
+  // A pause log line is parsed JSON of any shape (the file may be planted): no `data` is empty data.
+  const d: Record<string, unknown> = e?.data && typeof e.data === "object" ? e.data : {};
   if (e.type === "tool_call")
     return `${String(d.tool)} ${JSON.stringify(d.args_summary ?? {}).slice(0, 160)}${d.is_error ? " (failed)" : ""}`;
   const text = typeof d.summary === "string" ? d.summary : typeof d.reason === "string" ? d.reason : JSON.stringify(d);

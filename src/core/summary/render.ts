@@ -31,6 +31,8 @@ export interface SummaryInput {
   gitStatus: string[] | null;
   /** Files git reports changed since the session started that no tool edited (relative to the project when inside it). */
   commandChanges?: string[];
+  /** The one line about subagent work (see subagentLine), or null/absent for none. */
+  subagentLine?: string | null;
 }
 
 /** Most characters the summary may take (~2,000 tokens). */
@@ -123,6 +125,7 @@ function renderWith(s: SummaryInput, limit: number): string {
     "",
     "## This session",
     `- ${u.toolCalls} tool calls: ${f.successes} succeeded, ${f.errors.total} failed; ${f.files.size + f.filesDropped + (s.commandChanges?.length ?? 0)} files changed; ${f.commands.total} commands; ${f.userRequests} user messages`,
+    ...(s.subagentLine ? [s.subagentLine] : []),
     ...capped(
       [...f.commands.items].reverse().map((c) => `- ${c.ok ? "ok  " : "FAIL"} \`${c.command}\``),
       limit,

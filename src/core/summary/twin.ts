@@ -3,6 +3,11 @@ import { asObject } from "../json.ts";
 import { type ChainTask, MAX_SESSIONS, type SummaryTwin } from "./chain.ts";
 import { oneLine } from "./ring.ts";
 
+/** The machine-readable twin of a summary: the same name with `.json`. */
+export function twinPathOf(summaryPath: string): string {
+  return summaryPath.replace(/\.md$/, ".json");
+}
+
 /** A twin read back from disk, or undefined when it is not one (fields are checked, not trusted). */
 export function parseTwin(value: unknown): SummaryTwin | undefined {
   const v = asObject(value);

@@ -3,6 +3,7 @@
  * Pure: no I/O, no clock.
  */
 import type { WindowSource } from "../window.ts";
+import { count, percentage } from "../usage.ts";
 
 /** Token totals of one model, each API message counted once. */
 export interface ModelTotals {
@@ -57,8 +58,10 @@ export interface SessionState {
   peak_pct: number;
   /** Per-model totals for cost. */
   models: Record<string, ModelTotals>;
-  /** PostToolUse + PostToolUseFailure events seen. */
+  /** PostToolUse + PostToolUseFailure events of the main agent. */
   tool_calls: number;
+  /** PostToolUse + PostToolUseFailure events of tools run inside subagents (hooks with `agent_id`). */
+  subagent_tool_calls: number;
   /** The highest level the current usage is at (null below the warning level). */
   threshold_reached: Level | null;
   /** True from the auto_pause level on: actions go to ACTIVE-PAUSE-<sid>.jsonl. */
@@ -87,6 +90,11 @@ export interface SessionState {
   team: string | null;
   /** Compaction event waiting for its tokens-after, if any. */
   pending_compaction: { path: string; tokens_before: number } | null;
+  /**
+   * Gemini CLI's PreCompress (it fires before every request, compressing or not): the usage
+   * before it, until the next reading shows whether the context fell (a compression) or not.
+   */
+  pending_compress: { tokens_before: number; trigger: string | null } | null;
   /** When auto-pause began (ISO-8601), if active. */
   pause_started_at: string | null;
   /** Stamp (YYYYMMDD-HHMMSS) of this session's finalized records, reused by later runs. */
@@ -115,6 +123,7 @@ export function initialState(sessionId: string, project: string, taskId: string,
     peak_pct: 0,
     models: {},
     tool_calls: 0,
+    subagent_tool_calls: 0,
     threshold_reached: null,
     auto_pause_active: false,
     started_at: iso,
@@ -129,6 +138,7 @@ export function initialState(sessionId: string, project: string, taskId: string,
     task_list_id: null,
     team: null,
     pending_compaction: null,
+    pending_compress: null,
     pause_started_at: null,
     finalized_stamp: null,
     finalized_at: null,
@@ -149,7 +159,12 @@ export function parseState(value: unknown): SessionState | undefined {
   );
   const out = { ...base, ...v } as SessionState;
   if (!out.models || typeof out.models !== "object") out.models = {};
-  if (typeof out.tool_calls !== "number") out.tool_calls = 0;
+  // Figures from the file are checked like any input: absurd ones (1e308, negative) read as 0.
+  for (const k of ["tool_calls", "compactions", "used_tokens", "peak_tokens", "window_size"] as const)
+    out[k] = count(out[k]);
+  out.used_pct = Math.round(percentage(out.used_pct) ?? 0);
+  out.peak_pct = Math.round(percentage(out.peak_pct) ?? 0);
+  out.subagent_tool_calls = count(out.subagent_tool_calls);
   return out;
 }
 

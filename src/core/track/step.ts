@@ -41,6 +41,8 @@ export interface StepResult {
   compactionStart?: { tokens_before: number };
   /** The first usage after a compaction: fill in the event's tokens after. */
   compactionDone?: { path: string; tokens_after: number };
+  /** A Gemini CLI compression seen in the usage: record it whole (before and after). */
+  compression?: { tokens_before: number; tokens_after: number; trigger: string | null };
 }
 
 /** Tool events: they count as tool calls. */
@@ -50,7 +52,11 @@ export const TOOL_EVENTS = new Set(["PostToolUse", "PostToolUseFailure"]);
 export function trackStep(prev: SessionState, ev: TrackEvent, t: Thresholds, onEnd: FinalizeOnEnd): StepResult {
   const s: SessionState = { ...prev, models: prev.models, updated_at: ev.iso, last_event: ev.event };
   const out: StepResult = { state: s, report: null, pause: [], finalize: false };
-  if (TOOL_EVENTS.has(ev.event)) s.tool_calls += 1;
+  if (TOOL_EVENTS.has(ev.event)) {
+    // A tool run inside a subagent (its hook carries agent_id) is counted apart from the main agent's.
+    if (ev.input.agent_id !== undefined && ev.input.agent_id !== null) s.subagent_tool_calls += 1;
+    else s.tool_calls += 1;
+  }
   if (ev.event === "Stop") s.last_stop_at = ev.iso;
   if (ev.reading) applyReading(s, ev, t, out);
   const item = pauseItem(ev.event, ev.input);
@@ -59,6 +65,11 @@ export function trackStep(prev: SessionState, ev: TrackEvent, t: Thresholds, onE
     s.compactions += 1;
     out.compactionStart = { tokens_before: s.used_tokens };
     out.finalize = s.auto_pause_active;
+  }
+  if (ev.event === "PreCompress" && !s.pending_compress) {
+    // Gemini CLI fires it before every request: only the next reading tells whether anything was compressed.
+    const trigger = typeof ev.input.trigger === "string" ? ev.input.trigger : null;
+    s.pending_compress = { tokens_before: s.used_tokens, trigger };
   }
   if (ev.event === "SessionEnd") out.finalize = onEnd === "always" || (onEnd === "pause" && s.auto_pause_active);
   return out;
@@ -81,6 +92,22 @@ function applyReading(s: SessionState, ev: TrackEvent, t: Thresholds, out: StepR
   if (pending && ev.event !== "PreCompact" && (r.compacted || r.usedTokens !== pending.tokens_before)) {
     out.compactionDone = { path: pending.path, tokens_after: r.usedTokens };
     s.pending_compaction = null;
+  }
+  const compress = s.pending_compress;
+  if (compress && ev.event !== "PreCompress") {
+    // The context fell: the client compressed its history. Not fallen: nothing happened.
+    s.pending_compress = null;
+    if (r.usedTokens < compress.tokens_before) {
+      s.compactions += 1;
+      out.compression = {
+        tokens_before: compress.tokens_before,
+        tokens_after: r.usedTokens,
+        trigger: compress.trigger,
+      };
+      if (s.auto_pause_active) out.pause.push(entry(s, ev.iso, "compaction", { ...out.compression }));
+      // A handoff while paused, as on Claude Code's PreCompact: once, for this one compression.
+      out.finalize = s.auto_pause_active;
+    }
   }
   const level = levelFor(r.usedPct, t);
   out.report = newlyCrossed(s.threshold_reached, level);
@@ -109,7 +136,6 @@ const GEMINI_EVENTS: Record<string, string> = {
   AfterTool: "PostToolUse",
   BeforeAgent: "UserPromptSubmit",
   AfterAgent: "Stop",
-  PreCompress: "PreCompact",
 };
 
 /**
@@ -126,7 +152,5 @@ export function normalizeEvent(
   const out: Record<string, unknown> = { ...input, hook_event_name: mapped };
   if (mapped === "Stop" && typeof input.prompt_response === "string" && out.last_assistant_message === undefined)
     out.last_assistant_message = input.prompt_response;
-  if (mapped === "PreCompact" && typeof input.trigger !== "string" && typeof input.reason === "string")
-    out.trigger = input.reason;
   return { event: mapped, input: out };
 }

@@ -13,11 +13,13 @@ export interface LineUsage {
 }
 
 /**
- * Reads the usage of a parsed transcript entry. Every line of one API message
+ * Reads the usage of a parsed transcript entry (a Claude Code `assistant` line or a
+ * Gemini CLI `gemini` record). Every line of one API message
  * repeats the same usage, so callers dedupe on `key`. `<synthetic>` messages are
  * not real usage. Sidechain (subagent) usage is included: it costs the same.
  */
 export function lineUsage(entry: Record<string, any>): LineUsage | undefined {
+  if (entry.type === "gemini") return geminiUsage(entry);
   if (entry.type !== "assistant" || !entry.message || typeof entry.message !== "object") return undefined;
   const msg = entry.message;
   const model = typeof msg.model === "string" ? msg.model : "unknown";
@@ -87,6 +89,28 @@ export function totalsOf(usage: Record<string, unknown>): ModelTotals {
 }
 
 // --- internal ---
+
+/**
+ * A Gemini CLI chat-log record (`type: "gemini"`, `tokens{input,output,cached,thoughts,tool}`, `model`).
+ * The client writes a record again once its tool calls ran (same `id`): the key dedupes it.
+ * `input` counts the cached part too: the cached tokens are the cache reads.
+ */
+function geminiUsage(entry: Record<string, any>): LineUsage | undefined {
+  const t = entry.tokens;
+  if (!t || typeof t !== "object" || typeof entry.id !== "string" || !entry.id) return undefined;
+  const cached = count(t.cached);
+  return {
+    key: `gemini|${entry.id}`,
+    model: typeof entry.model === "string" ? entry.model : "unknown",
+    totals: {
+      input_tokens: Math.max(0, count(t.input) - cached) + count(t.tool),
+      output_tokens: count(t.output) + count(t.thoughts),
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: cached,
+      requests: 1,
+    },
+  };
+}
 
 function diff(now: ModelTotals, before: ModelTotals): ModelTotals {
   const d = (k: keyof ModelTotals) => Math.max(0, now[k] - before[k]);

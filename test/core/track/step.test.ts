@@ -92,7 +92,7 @@ describe("normalizeEvent()", () => {
     ["AfterTool", "PostToolUse"],
     ["BeforeAgent", "UserPromptSubmit"],
     ["AfterAgent", "Stop"],
-    ["PreCompress", "PreCompact"],
+    ["PreCompress", "PreCompress"], // not a compaction by itself: see "Gemini CLI's PreCompress"
     ["SessionStart", "SessionStart"],
     ["SessionEnd", "SessionEnd"],
     ["PostToolUse", "PostToolUse"],
@@ -106,5 +106,59 @@ describe("normalizeEvent()", () => {
     });
     const input = { hook_event_name: "Stop", last_assistant_message: "x" };
     expect(normalizeEvent("Stop", input).input).toBe(input);
+  });
+});
+
+describe("subagent tool calls", () => {
+  test("a tool hook with agent_id counts in subagent_tool_calls, not tool_calls", () => {
+    const sub = { agent_id: "ac32422becd6dd6c3", agent_type: "general-purpose" };
+    const rs = run([
+      ev("PostToolUse", 10),
+      ev("PostToolUse", 10, sub),
+      ev("PostToolUseFailure", 10, sub),
+      ev("PostToolUse", 10, { agent_id: null }),
+    ]);
+    expect(rs.at(-1)!.state.tool_calls).toBe(2);
+    expect(rs.at(-1)!.state.subagent_tool_calls).toBe(2);
+  });
+});
+
+describe("Gemini CLI's PreCompress (fires before every request)", () => {
+  const tok = (n: number) => ({ usedTokens: n, windowSize: 1_048_576, usedPct: Math.round((n / 1_048_576) * 100) });
+  const g = (event: string, n: number, input: Record<string, unknown> = {}): TrackEvent => ({
+    event,
+    iso: ISO,
+    input,
+    reading: tok(n),
+  });
+  test("every turn without a compression records nothing", () => {
+    const rs = run([
+      g("PreCompress", 100_000, { trigger: "auto" }),
+      g("PostToolUse", 120_000),
+      g("PreCompress", 120_000, { trigger: "auto" }),
+      g("Stop", 130_000),
+    ]);
+    expect(rs.some((r) => r.compression || r.compactionStart || r.finalize)).toBe(false);
+    expect(rs.at(-1)!.state.compactions).toBe(0);
+    expect(rs.at(-1)!.state.pending_compress).toBeNull();
+  });
+  test("a fall of the next reading is one compression; while paused it starts one finalize", () => {
+    const rs = run([
+      g("Stop", 960_000), // 92 %: auto-pause
+      g("PreCompress", 960_000, { trigger: "auto" }),
+      g("PostToolUse", 200_000),
+      g("PreCompress", 200_000, { trigger: "auto" }),
+      g("Stop", 210_000),
+    ]);
+    expect(rs[0]!.state.auto_pause_active).toBe(true);
+    expect(rs[2]!.compression).toEqual({ tokens_before: 960_000, tokens_after: 200_000, trigger: "auto" });
+    expect(rs.filter((r) => r.finalize)).toHaveLength(1);
+    expect(rs[2]!.finalize).toBe(true);
+    expect(rs[2]!.pause.map((p) => p.type)).toEqual(["compaction", "pause_ended"]);
+    expect(rs.at(-1)!.state.compactions).toBe(1);
+  });
+  test("repeated PreCompress before a reading keeps the first usage", () => {
+    const rs = run([g("Stop", 500_000), g("PreCompress", 500_000), g("PreCompress", 500_000), g("Stop", 400_000)]);
+    expect(rs[3]!.compression?.tokens_before).toBe(500_000);
   });
 });

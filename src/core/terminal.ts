@@ -1,0 +1,16 @@
+/**
+ * The one terminal sanitiser: whatever ctx prints to a terminal from a file or
+ * a payload (a model name, a project path, a branch) goes through it. Pure.
+ */
+
+/**
+ * Control characters (C0, DEL, C1: no escape sequence reaches the terminal),
+ * line and paragraph separators, and bidi controls (U+061C, U+200E/F,
+ * U+202A–E, U+2066–9: a U+202E would show the rest of the line reversed).
+ */
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** `s` without anything that could change how a terminal shows the line. */
+export function terminalSafe(s: string): string {
+  return s.replace(UNSAFE, "");
+}
