@@ -6,6 +6,9 @@
 import { accessSync, constants, realpathSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import type { Deps } from "../core/deps.ts";
+import { configChecks } from "./doctor-config.ts";
+import { parseFor } from "./args.ts";
+import { findProject } from "../io/project.ts";
 import { homeDir, tmpDir } from "../core/paths.ts";
 import { type Check, checkHooks, type FoundSettings } from "../core/settings/diagnose.ts";
 import { geminiChecks } from "../core/settings/gemini-checks.ts";
@@ -15,10 +18,7 @@ import { formatTokens } from "../core/usage.ts";
 import { errorLogPath, readRecentErrors } from "../io/error-log.ts";
 import { readIndex } from "../io/index-reader.ts";
 import { createNew, readJsonFile, unlinkQuiet } from "../io/fsx.ts";
-import { findProject } from "../io/project.ts";
 import { readSettingsText, selfBinary, settingsPath } from "../io/settings-file.ts";
-import { parseFor } from "./args.ts";
-import { configChecks } from "./doctor-config.ts";
 
 /** Entry point: diagnoses the running binary's installation. */
 export async function run(argv: string[], deps: Deps): Promise<number> {
@@ -34,8 +34,8 @@ export function doctor(argv: string[], deps: Deps, self: string | undefined): nu
   const checks = [
     ...binaryChecks(deps, self),
     ...hookChecks(deps, agent, self, settings),
-    ...(agent === "gemini" ? geminiSetup(deps, settings) : []),
     ...configChecks(deps.env, project),
+    ...(agent === "gemini" ? geminiSetup(deps, settings, project) : []),
     bridgeCheck(deps),
     tmuxCheck(deps),
     errorCheck(deps),
@@ -137,9 +137,8 @@ function hookChecks(deps: Deps, agent: Agent, self: string | undefined, settings
 }
 
 /** What Gemini CLI needs besides the hooks: hooks on, an auth method and a trusted folder for headless runs. */
-function geminiSetup(deps: Deps, found: FoundSettings[]): Check[] {
+function geminiSetup(deps: Deps, found: FoundSettings[], project: string): Check[] {
   const settings = found.flatMap((s) => ("error" in s.value ? [] : [s.value as Record<string, unknown>]));
-  const project = findProject(deps.env, deps.cwd);
   const read = readJsonFile<unknown>(join(homeDir(deps.env), ".gemini", "trustedFolders.json"), { maxBytes: 1 << 20 });
   const rules = read.status === "ok" && read.value && typeof read.value === "object" ? read.value : {};
   const trusted = Object.entries(rules).some(([dir, rule]) => {

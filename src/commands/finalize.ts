@@ -173,10 +173,10 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
     generatedAt: iso,
     transcriptPath: transcript ?? null,
     gitStatus: gitStatus(state.project),
+    subagentLine: subagentLine(readSubagentWork(transcript, state.session_id), state.subagent_tool_calls),
     commandChanges: (changedSinceStart(root, state.session_id, state.project) ?? [])
       .filter((p) => !facts.files.has(p))
       .map((p) => relative(p, state.project)),
-    subagentLine: subagentLine(readSubagentWork(transcript, state.session_id), state.subagent_tool_calls),
   });
   // The twin first: a summary on disk always has its twin next to it.
   writeJsonAtomic(twinPathOf(summaryPath), twin, 0o600);

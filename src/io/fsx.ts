@@ -155,12 +155,6 @@ export function ensureStateIgnore(root: string): void {
 /** The text of `.ctx/.gitignore`. */
 export const STATE_IGNORE = "# Written by ctx: its state stays out of git.\n*\n";
 
-/** The `…/.ctx` directory `dir` is or lies in (the innermost one), or undefined. */
-function ctxRootOf(dir: string): string | undefined {
-  const at = `${dir}/`.lastIndexOf("/.ctx/");
-  return at < 0 ? undefined : dir.slice(0, at + 5);
-}
-
 function makeDir(dir: string, mode: number): void {
   try {
     sys().mkdir(dir, mode);
@@ -237,6 +231,12 @@ export function openAppendFile(path: string, mode = 0o600): number {
     throw new SysError("EINVAL", "open (not a regular file)", path);
   }
   return fd;
+}
+
+/** The `…/.ctx` directory `dir` is or lies in (the innermost one), or undefined. */
+function ctxRootOf(dir: string): string | undefined {
+  const at = `${dir}/`.lastIndexOf("/.ctx/");
+  return at < 0 ? undefined : dir.slice(0, at + 5);
 }
 
 /** Creates a new empty file (never through a symlink); throws EEXIST when it is there already. */

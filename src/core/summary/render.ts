@@ -29,10 +29,10 @@ export interface SummaryInput {
   transcriptPath: string | null;
   /** `git status --short` lines, or null outside a repository. */
   gitStatus: string[] | null;
-  /** Files git reports changed since the session started that no tool edited (relative to the project when inside it). */
-  commandChanges?: string[];
   /** The one line about subagent work (see subagentLine), or null/absent for none. */
   subagentLine?: string | null;
+  /** Files git reports changed since the session started that no tool edited (relative to the project when inside it). */
+  commandChanges?: string[];
 }
 
 /** Most characters the summary may take (~2,000 tokens). */
