@@ -1,6 +1,5 @@
 import type { Config } from "../core/config-schema.ts";
 import { CtxError, debug, type Deps } from "../core/deps.ts";
-import { parseFor } from "./args.ts";
 import { parseHookInput, str } from "../core/hook-input.ts";
 import { join } from "../core/pathx.ts";
 import { projectDir, stateRoot, tmpDir, userStateDir } from "../core/paths.ts";
@@ -73,11 +72,12 @@ interface Job {
 export async function run(argv: string[], deps: Deps): Promise<number | void> {
   // Hooks run `ctx track` without arguments; any argument means the scripted mode, called by
   // bots and people: it checks its arguments and exits 2 on bad ones (the hook mode always exits 0).
+  // The parser (node:util) costs hook start-up time: it loads only for arguments.
   const plain = argv.length > 0;
   let values: Record<string, unknown> = {};
   if (plain) {
     try {
-      values = parseFor("track", argv).values;
+      values = (await import("./args.ts")).parseFor("track", argv).values;
       if (values.session === undefined) throw new CtxError(2, "the scripted mode needs --session ID");
     } catch (err) {
       deps.stderr(`ctx track: ${(err as Error).message}\nRun 'ctx track --help'.\n`);
