@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { addSubagentEntry, emptySubagentWork, type SubagentWork } from "../core/summary/subagents.ts";
 import { subagentDir } from "../core/subagent.ts";

@@ -1,4 +1,3 @@
-import { dirname } from "../core/pathx.ts";
 import { debug, type Deps } from "../core/deps.ts";
 import { finalizeMarker, stateRoot } from "../core/paths.ts";
 import { isValidSessionId } from "../core/session-id.ts";
