@@ -7,8 +7,9 @@
 # Options:
 #   --version V        install release V (default: the latest)
 #   --binary FILE      install a local ctx binary
-#   --from-source      build with the checkout's own bun (npm install, bun build.ts);
-#                      the default inside a checkout unless --version, CTX_RELEASE_BASE or CTX_RELEASE_URL is given
+#   --from-source      build from the checkout with the pinned bun only (npm install bun@<pinned>
+#                      into ~/.cache/ctx, unless node_modules has it); the default inside a
+#                      checkout unless --version, CTX_RELEASE_BASE or CTX_RELEASE_URL is given
 #   --hooks            run `ctx install` at the end (Claude Code hooks and statusLine)
 #   --no-modify-path   never touch shell profiles
 # Environment:
@@ -22,6 +23,7 @@ set -eu
 RELEASE_BASE="${CTX_RELEASE_BASE:-https://github.com/ctx-dev/ctx/releases}"
 RELEASE_BASE="${RELEASE_BASE%/}"
 INSTALL_DIR="${CTX_INSTALL_DIR:-$HOME/.local/bin}"
+case "$INSTALL_DIR" in /*) ;; *) INSTALL_DIR="$(pwd)/$INSTALL_DIR" ;; esac # messages name absolute paths
 version="" binary="" from_source="" hooks="" modify_path=1
 
 say() { printf 'ctx-install: %s\n' "$*" >&2; }
@@ -33,7 +35,7 @@ Installs ctx, one binary, into ${CTX_INSTALL_DIR:-~/.local/bin}.
 Usage: install.sh [--version V] [--binary FILE] [--from-source] [--hooks] [--no-modify-path]
   --version V        install release V (default: the latest)
   --binary FILE      install a local ctx binary
-  --from-source      build with the checkout's own bun (the default inside a checkout)
+  --from-source      build from the checkout with the pinned bun only (the default inside one)
   --hooks            run `ctx install` at the end (Claude Code hooks and statusLine)
   --no-modify-path   never touch shell profiles
 Environment: CTX_RELEASE_BASE (releases URL laid out like GitHub's, default
@@ -144,17 +146,38 @@ install_binary() {
 
 # --- the three sources ------------------------------------------------------
 
+# The bun version package.json pins (devDependencies.bun), e.g. 1.4.5.
+pinned_bun() {
+  sed -n 's/^ *"bun": *"[^0-9]*\([0-9][0-9.]*\)".*/\1/p' "$checkout/package.json" | head -n 1
+}
+
+# Building needs only bun: a development checkout's own (node_modules/.bin/bun, at the pinned
+# version) is used as it is; otherwise npm installs just bun@<pinned> into a private prefix,
+# ${XDG_CACHE_HOME:-~/.cache}/ctx/bun-<version>, never the test-only devDependencies
+# (the Claude Code and Gemini CLI clients) and never into the checkout.
+build_bun() {
+  want=$(pinned_bun)
+  [ -n "$want" ] || die "package.json pins no bun version (devDependencies.bun)"
+  if [ -x "$checkout/node_modules/.bin/bun" ] && [ "$("$checkout/node_modules/.bin/bun" --version 2>/dev/null)" = "$want" ]; then
+    echo "$checkout/node_modules/.bin/bun"; return
+  fi
+  prefix="${XDG_CACHE_HOME:-$HOME/.cache}/ctx/bun-$want"
+  if [ ! -x "$prefix/node_modules/.bin/bun" ] || [ "$("$prefix/node_modules/.bin/bun" --version 2>/dev/null)" != "$want" ]; then
+    command -v npm >/dev/null 2>&1 || die "--from-source needs npm (Node.js) to fetch bun $want"
+    say "npm install bun@$want into $prefix (only what the build needs)"
+    mkdir -p "$prefix"
+    npm install --prefix "$prefix" --no-save --no-package-lock --no-audit --no-fund "bun@$want" >&2 ||
+      die "npm could not install bun@$want"
+  fi
+  [ -x "$prefix/node_modules/.bin/bun" ] || die "no bun in $prefix after npm install"
+  echo "$prefix/node_modules/.bin/bun"
+}
+
 build_from_source() {
   [ -n "$checkout" ] || die "--from-source needs a ctx checkout (run install.sh from one)"
-  command -v npm >/dev/null 2>&1 || die "--from-source needs npm (Node.js) to fetch the pinned bun"
-  cd "$checkout"
-  if [ ! -x node_modules/.bin/bun ] || [ package.json -nt node_modules/.package-lock.json ]; then
-    say "npm install (pinned bun and dependencies)"
-    npm install --no-audit --no-fund >&2
-  fi
-  say "building with $(node_modules/.bin/bun --version 2>/dev/null | sed 's/^/bun /')"
-  node_modules/.bin/bun build.ts >&2
-  cd - >/dev/null
+  bun=$(build_bun)
+  say "building $checkout/dist/ctx with bun $("$bun" --version 2>/dev/null) ($bun)"
+  (cd "$checkout" && "$bun" build.ts >&2) || die "the build failed"
   install_binary "$checkout/dist/ctx"
 }
 

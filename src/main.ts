@@ -1,4 +1,5 @@
 import { COMMANDS } from "./commands/index.ts";
+import { helpText } from "./core/cli-help.ts";
 import { CtxError, type Deps } from "./core/deps.ts";
 import { readStdin } from "./io/stdin.ts";
 import { sys } from "./io/sys.ts";
@@ -24,8 +25,9 @@ export async function main(argv: string[], deps: Deps): Promise<number> {
     deps.stderr(`ctx: unknown command '${name}'. Run 'ctx --help' for the list.\n`);
     return 2;
   }
-  if (rest.includes("--help") || rest.includes("-h")) {
-    deps.stdout(`${spec.usage}\n`);
+  const own = rest.includes("--") ? rest.slice(0, rest.indexOf("--")) : rest;
+  if (own.includes("--help") || own.includes("-h")) {
+    deps.stdout(`${helpText(name, spec.grammar)}\n`);
     return 0;
   }
   const started = deps.now();
@@ -45,7 +47,8 @@ export async function main(argv: string[], deps: Deps): Promise<number> {
       return 0;
     }
     if (err instanceof CtxError) {
-      deps.stderr(`ctx ${name}: ${err.message}\n${err.hint ? `hint: ${err.hint}\n` : ""}`);
+      const help = err.code === 2 ? `Run 'ctx ${name} --help'.\n` : "";
+      deps.stderr(`ctx ${name}: ${err.message}\n${err.hint ? `hint: ${err.hint}\n` : ""}${help}`);
       return err.code;
     }
     deps.stderr(`ctx ${name}: ${(err as Error)?.message ?? err}\n`);

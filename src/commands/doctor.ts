@@ -1,12 +1,14 @@
 /**
- * `ctx doctor [--gemini]`: checks the wiring (binary on PATH and in
- * the settings, hooks and their timeouts, bridge directory, tmux, recent hook
- * errors) and prints what is wrong with the fix. Exits 1 when a check fails.
+ * `ctx doctor [--gemini] [--project]`: checks the wiring (binary on PATH and in
+ * the settings, hooks and their timeouts, both config files, bridge directory, tmux,
+ * recent hook errors) and prints what is wrong with the fix. Exits 1 when a check fails.
  */
 import { accessSync, constants, realpathSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
-import { parseArgs } from "node:util";
-import { CtxError, type Deps } from "../core/deps.ts";
+import type { Deps } from "../core/deps.ts";
+import { configChecks } from "./doctor-config.ts";
+import { parseFor } from "./args.ts";
+import { findProject } from "../io/project.ts";
 import { homeDir, tmpDir } from "../core/paths.ts";
 import { type Check, checkHooks, type FoundSettings } from "../core/settings/diagnose.ts";
 import { geminiChecks } from "../core/settings/gemini-checks.ts";
@@ -16,7 +18,7 @@ import { formatTokens } from "../core/usage.ts";
 import { errorLogPath, readRecentErrors } from "../io/error-log.ts";
 import { readIndex } from "../io/index-reader.ts";
 import { createNew, readJsonFile, unlinkQuiet } from "../io/fsx.ts";
-import { projectRoot, readSettingsText, selfBinary, settingsPath } from "../io/settings-file.ts";
+import { readSettingsText, selfBinary, settingsPath } from "../io/settings-file.ts";
 
 /** Entry point: diagnoses the running binary's installation. */
 export async function run(argv: string[], deps: Deps): Promise<number> {
@@ -25,12 +27,15 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
 
 /** `ctx doctor` with the running binary given explicitly (undefined when run from source). */
 export function doctor(argv: string[], deps: Deps, self: string | undefined): number {
-  const agent = parseFlags(argv);
-  const settings = readSettings(deps, agent);
+  const { values } = parseFor("doctor", argv);
+  const agent: Agent = values.gemini ? "gemini" : "claude";
+  const project = findProject(deps.env, deps.cwd);
+  const settings = readSettings(deps, agent, project, values.project === true);
   const checks = [
     ...binaryChecks(deps, self),
     ...hookChecks(deps, agent, self, settings),
-    ...(agent === "gemini" ? geminiSetup(deps, settings) : []),
+    ...configChecks(deps.env, project),
+    ...(agent === "gemini" ? geminiSetup(deps, settings, project) : []),
     bridgeCheck(deps),
     tmuxCheck(deps),
     errorCheck(deps),
@@ -54,15 +59,6 @@ export function renderChecks(checks: Check[]): string {
 }
 
 // --- internal ---
-
-function parseFlags(argv: string[]): Agent {
-  try {
-    const { values } = parseArgs({ args: argv, options: { gemini: { type: "boolean" } }, strict: true });
-    return values.gemini ? "gemini" : "claude";
-  } catch (err) {
-    throw new CtxError(2, (err as Error).message, "see `ctx doctor --help`");
-  }
-}
 
 function realpath(path: string): string | undefined {
   try {
@@ -113,9 +109,10 @@ function binaryChecks(deps: Deps, self: string | undefined): Check[] {
   return [{ level: "ok", name: "binary on PATH", detail: onPath }];
 }
 
-/** The agent's settings files that exist (user, then project), parsed or with their parse error. */
-function readSettings(deps: Deps, agent: Agent): FoundSettings[] {
-  const paths = [settingsPath(deps.env, agent), settingsPath(deps.env, agent, projectRoot(deps.env, deps.cwd))];
+/** The agent's settings files that exist (user, then project; `only`: the project's), parsed or with their parse error. */
+function readSettings(deps: Deps, agent: Agent, project: string, only: boolean): FoundSettings[] {
+  const own = settingsPath(deps.env, agent, project);
+  const paths = only ? [own] : [settingsPath(deps.env, agent), own];
   const settings: FoundSettings[] = [];
   for (const path of [...new Set(paths)]) {
     try {
@@ -140,9 +137,8 @@ function hookChecks(deps: Deps, agent: Agent, self: string | undefined, settings
 }
 
 /** What Gemini CLI needs besides the hooks: hooks on, an auth method and a trusted folder for headless runs. */
-function geminiSetup(deps: Deps, found: FoundSettings[]): Check[] {
+function geminiSetup(deps: Deps, found: FoundSettings[], project: string): Check[] {
   const settings = found.flatMap((s) => ("error" in s.value ? [] : [s.value as Record<string, unknown>]));
-  const project = projectRoot(deps.env, deps.cwd);
   const read = readJsonFile<unknown>(join(homeDir(deps.env), ".gemini", "trustedFolders.json"), { maxBytes: 1 << 20 });
   const rules = read.status === "ok" && read.value && typeof read.value === "object" ? read.value : {};
   const trusted = Object.entries(rules).some(([dir, rule]) => {

@@ -38,7 +38,7 @@ export async function startFinalize(deps: Pick<Deps, "env" | "stderr">, t: Final
 }
 
 /**
- * For the monitor: when the level is critical, starts a background finalize at
+ * For the monitor: when the level is critical (or auto_pause, above it), starts a background finalize at
  * most once per critical crossing (a marker `<root>/state/monitor/<sid>.finalize`
  * created exclusively); any other level removes the marker so the next crossing
  * finalizes again. True when a finalize was started.
@@ -56,7 +56,7 @@ export async function finalizeOnCritical(
 ): Promise<boolean> {
   const marker = finalizeMarker(deps.env, t.project, t.sessionId);
   if (!marker) return false;
-  if (t.level !== "critical") {
+  if (t.level !== "critical" && t.level !== "auto_pause") {
     unlinkQuiet(marker);
     return false;
   }

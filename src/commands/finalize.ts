@@ -1,12 +1,15 @@
 import { existsSync } from "node:fs";
-import { basename, join } from "node:path";
-import { parseArgs } from "node:util";
+import { basename, join, resolve } from "node:path";
 import { CtxError, debug, type Deps } from "../core/deps.ts";
-import { projectDir, stateRoot } from "../core/paths.ts";
+import { stateRoot } from "../core/paths.ts";
+import { isTrackLevel } from "../core/track/levels.ts";
+import { changedSinceStart } from "../io/git-changes.ts";
+import { findProject } from "../io/project.ts";
+import { parseFor } from "./args.ts";
 import { isValidSessionId } from "../core/session-id.ts";
 import { addEntry } from "../core/summary/collect.ts";
 import type { Config } from "../core/config-schema.ts";
-import { mergeChain } from "../core/summary/chain.ts";
+import { mergeChain, relative } from "../core/summary/chain.ts";
 import { emptyFacts } from "../core/summary/facts.ts";
 import { buildRecord, recordMarkdown, recordYaml } from "../core/summary/record.ts";
 import { renderSummary } from "../core/summary/render.ts";
@@ -66,27 +69,23 @@ export interface FinalizeResult {
 
 /** `ctx finalize [--session ID] [--transcript PATH]`: writes the session record and the handoff summary. */
 export async function run(argv: string[], deps: Deps): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      session: { type: "string" },
-      transcript: { type: "string" },
-      project: { type: "string" },
-      ended: { type: "boolean" },
-      reason: { type: "string" },
-      "used-tokens": { type: "string" },
-      "used-pct": { type: "string" },
-      "window-size": { type: "string" },
-    },
-    strict: true,
-  });
+  const values = parseFor("finalize", argv).values as {
+    session?: string;
+    transcript?: string;
+    project?: string;
+    ended?: boolean;
+    reason?: string;
+    "used-tokens"?: string;
+    "used-pct"?: string;
+    "window-size"?: string;
+  };
   const n = (v: string | undefined) => (v !== undefined && /^\d{1,9}(\.\d+)?$/.test(v) ? Number(v) : 0);
   const floor: FloorReading = {
     usedTokens: n(values["used-tokens"]),
     usedPct: n(values["used-pct"]),
     windowSize: n(values["window-size"]),
   };
-  const project = values.project?.startsWith("/") ? values.project : projectDir(deps.env, undefined, deps.cwd);
+  const project = values.project ? resolve(deps.cwd, values.project) : findProject(deps.env, deps.cwd);
   const sessionId = values.session ?? latestSession(stateRoot(deps.env, project), values.transcript);
   if (!isValidSessionId(sessionId)) {
     throw new CtxError(
@@ -167,11 +166,17 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
     twin,
     team,
     previousSummary: prev?.summaryPath ?? null,
-    usage: usageFor(state, tracked !== undefined, facts, deps, cfg, opts.floor),
+    usage: {
+      ...usageFor(state, tracked !== undefined, facts, deps, cfg, opts.floor),
+      level: isTrackLevel(state.threshold_reached) ? state.threshold_reached : "ok",
+    },
     generatedAt: iso,
     transcriptPath: transcript ?? null,
     gitStatus: gitStatus(state.project),
     subagentLine: subagentLine(readSubagentWork(transcript, state.session_id), state.subagent_tool_calls),
+    commandChanges: (changedSinceStart(root, state.session_id, state.project) ?? [])
+      .filter((p) => !facts.files.has(p))
+      .map((p) => relative(p, state.project)),
   });
   // The twin first: a summary on disk always has its twin next to it.
   writeJsonAtomic(twinPathOf(summaryPath), twin, 0o600);

@@ -4,8 +4,8 @@
  * timestamped backup, keeping everything else. Running it twice adds nothing.
  */
 import { dirname } from "node:path";
-import { parseArgs } from "node:util";
 import { CtxError, type Deps } from "../core/deps.ts";
+import { parseFor } from "./args.ts";
 import type { Agent } from "../core/settings/entries.ts";
 import { parseSettings, printSettings } from "../core/settings/json-text.ts";
 import { installInto, type InstallResult, SettingsShapeError } from "../core/settings/merge.ts";
@@ -13,6 +13,9 @@ import { ensureDir } from "../io/fsx.ts";
 import { withLock } from "../io/lock.ts";
 import {
   backupSettings,
+  createdByCtx,
+  removeEmptyDir,
+  removeSettingsFile,
   projectRoot,
   readSettingsText,
   selfBinary,
@@ -62,22 +65,7 @@ export function parseTarget(
   deps: Deps,
   withForce: boolean,
 ): { target: SettingsTarget; force: boolean } {
-  let values: Record<string, boolean | undefined>;
-  try {
-    values = parseArgs({
-      args: argv,
-      options: {
-        project: { type: "boolean" },
-        gemini: { type: "boolean" },
-        "dry-run": { type: "boolean" },
-        ...(withForce ? { "force-statusline": { type: "boolean" as const } } : {}),
-      },
-      strict: true,
-      allowPositionals: false,
-    }).values as Record<string, boolean | undefined>;
-  } catch (err) {
-    throw new CtxError(2, (err as Error).message, "see `ctx install --help`");
-  }
+  const values = parseFor(withForce ? "install" : "uninstall", argv).values;
   const agent: Agent = values.gemini ? "gemini" : "claude";
   const project = values.project ? projectRoot(deps.env, deps.cwd) : undefined;
   const target = { agent, path: settingsPath(deps.env, agent, project), dryRun: values["dry-run"] === true };
@@ -92,7 +80,9 @@ export function editSettings(
   target: SettingsTarget,
   deps: Deps,
   transform: (value: Record<string, unknown>) => { settings: Record<string, unknown>; report: string[] },
+  opts: { dropIfCreated?: boolean } = {},
 ): number {
+  let dropped: string | undefined;
   const body = (): number => {
     const file = readSettingsText(target.path);
     const parsed = parseSettings(file.text);
@@ -108,15 +98,22 @@ export function editSettings(
     const same = JSON.stringify(out.settings) === JSON.stringify(parsed.value);
     const unchanged = same && (file.exists || Object.keys(out.settings).length === 0);
     deps.stdout(out.report.map((l) => `${l}\n`).join(""));
+    const created = opts.dropIfCreated && file.exists && createdByCtx(file, out.settings);
     if (unchanged) deps.stdout(`${file.path}: already up to date, nothing written\n`);
-    else if (target.dryRun) deps.stdout(`dry run: would write ${file.path}:\n${text}`);
-    else commit(file, text, deps);
+    else if (target.dryRun) deps.stdout(`dry run: would ${created ? "remove" : "write"} ${file.path}:\n${text}`);
+    else if (created) {
+      removeSettingsFile(file);
+      dropped = dirname(file.realPath);
+      deps.stdout(`removed ${file.realPath} (ctx created it, and nothing else is left in it)\n`);
+    } else commit(file, text, deps);
     return 0;
   };
   if (target.dryRun) return body();
   const first = readSettingsText(target.path);
   ensureDir(dirname(first.realPath));
-  return withLock(settingsLockPath(first), body);
+  const code = withLock(settingsLockPath(first), body);
+  if (dropped && removeEmptyDir(dropped)) deps.stdout(`removed ${dropped}/ (left empty)\n`);
+  return code;
 }
 
 // --- internal ---

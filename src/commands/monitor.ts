@@ -12,7 +12,7 @@ import { parseHookInput, str } from "../core/hook-input.ts";
 import { finalizeMarker, projectDir, sessionFile, stateRoot } from "../core/paths.ts";
 import { isValidSessionId } from "../core/session-id.ts";
 import { subagentOf, subagentTranscript } from "../core/subagent.ts";
-import { monitorLevel } from "../core/usage.ts";
+import { ladderOf, levelAt, levelRank, type Level } from "../core/levels.ts";
 import { envConfig, loadConfig } from "../io/config.ts";
 import { ensureDirUnder, mtimeMs, unlinkQuiet, writeFileAtomic, writeJsonAtomic } from "../io/fsx.ts";
 import { LockTimeout, withLock } from "../io/lock.ts";
@@ -25,7 +25,7 @@ export const MONITOR_EVENTS = new Set(["PostToolUse", "PostToolUseFailure", "Aft
 /** What one monitor call decided. */
 export interface MonitorResult {
   reading?: SourcedReading;
-  level?: "ok" | "warning" | "critical";
+  level?: Level;
   /** The subagent whose own context was judged (its tool call carried `agent_id`). */
   agentId?: string;
   /** The hook output, when a warning fires. */
@@ -34,7 +34,7 @@ export interface MonitorResult {
 
 /**
  * `ctx monitor`: a PostToolUse / AfterTool hook. Injects a CONTEXT WARNING or
- * CONTEXT CRITICAL as additionalContext, debounced per session.
+ * CONTEXT CRITICAL (levels.warning, levels.critical and auto_pause) as additionalContext, debounced per session.
  */
 export async function run(_argv: string[], deps: Deps): Promise<void> {
   const stdin = await deps.readStdin({
@@ -50,7 +50,8 @@ export async function run(_argv: string[], deps: Deps): Promise<void> {
   // below it, forget the crossing. The spawning code loads only when needed.
   if (!result.level || !isValidSessionId(input.session_id)) return;
   const project = projectDir(deps.env, input.cwd, deps.cwd);
-  if (result.level !== "critical") return unlinkQuiet(finalizeMarker(deps.env, project, input.session_id)!);
+  if (levelRank(result.level) < levelRank("critical"))
+    return unlinkQuiet(finalizeMarker(deps.env, project, input.session_id)!);
   const { finalizeOnCritical } = await import("./finalize-spawn.ts");
   await finalizeOnCritical(deps, {
     project,
@@ -81,7 +82,7 @@ export function monitor(input: Record<string, unknown>, deps: Deps): MonitorResu
   const reading = currentReading(deps.env, now, cfg, sessionId, str(input, "transcript_path"), wait, { root, project });
   if (wait?.outcome === "missing" && mtimeMs(noTranscript) === undefined) markNoTranscript(root, noTranscript);
   if (!reading) return {};
-  const level = monitorLevel(reading.remainingPct, cfg["monitor.warning_remaining"], cfg["monitor.critical_remaining"]);
+  const level = levelAt(reading.usedPct, ladderOf(cfg));
   debug(
     deps,
     `monitor: ${reading.usedPct}% used (${reading.source}), window ${reading.windowSize} (${reading.windowSource}), level ${level}`,
@@ -116,7 +117,7 @@ function judgeSubagent(
     subagentTranscript(str(input, "transcript_path"), sessionId, agentId),
   );
   if (!reading) return { agentId };
-  const level = monitorLevel(reading.remainingPct, cfg["monitor.warning_remaining"], cfg["monitor.critical_remaining"]);
+  const level = levelAt(reading.usedPct, ladderOf(cfg));
   const path = sessionFile(join(root, "state", "monitor"), sessionId, `.agent-${agentId}.json`)!;
   if (!debounced(deps, root, path, level, cfg, now) || level === "ok") return { reading, level, agentId };
   const text = warningText(level, reading.usedPct, reading.remainingPct);
@@ -134,14 +135,7 @@ function judgeSubagent(
  * call of the same moment (a planted or stale lock is broken at once), which decides, so this one stays quiet
  * and the count stays exact.
  */
-function debounced(
-  deps: Deps,
-  root: string,
-  path: string,
-  level: "ok" | "warning" | "critical",
-  cfg: Config,
-  now: number,
-): boolean {
+function debounced(deps: Deps, root: string, path: string, level: Level, cfg: Config, now: number): boolean {
   try {
     return step(root, path, level, cfg, now);
   } catch (err) {
@@ -161,7 +155,7 @@ function markNoTranscript(root: string, path: string): void {
 }
 
 /** Runs the debounce of one state file (a session's or a subagent's) under its lock, so parallel tool calls count exactly. */
-function step(root: string, path: string, level: "ok" | "warning" | "critical", cfg: Config, now: number): boolean {
+function step(root: string, path: string, level: Level, cfg: Config, now: number): boolean {
   if (level === "ok") {
     // Usage is back below the warning level: forget the debounce (no lock needed to delete).
     unlinkQuiet(path);

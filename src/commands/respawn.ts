@@ -4,9 +4,10 @@ import { randomBytes } from "node:crypto";
  * and keeps it working across context exhaustion (docs/respawn.md).
  */
 import { basename } from "node:path";
-import { parseArgs } from "node:util";
 import { CtxError, type Deps } from "../core/deps.ts";
-import { projectDir, stateRoot } from "../core/paths.ts";
+import { parseFor } from "./args.ts";
+import { stateRoot } from "../core/paths.ts";
+import { findProject } from "../io/project.ts";
 import { settingsFromConfig } from "../core/respawn/settings.ts";
 import { reading } from "../core/usage.ts";
 import { latestUsage } from "../io/transcript-tail.ts";
@@ -36,30 +37,18 @@ export interface RespawnArgs {
 
 /** Parses argv (after `respawn`); throws CtxError(2) on misuse. */
 export function parseRespawnArgs(argv: string[]): RespawnArgs {
-  const dash = argv.indexOf("--");
-  const own = dash < 0 ? argv : argv.slice(0, dash);
-  const claudeArgs = dash < 0 ? [] : argv.slice(dash + 1);
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: own,
-      allowPositionals: true,
-      strict: true,
-      options: { name: { type: "string" }, target: { type: "string" }, daemon: { type: "boolean" } },
-    });
-  } catch (err) {
-    throw new CtxError(2, (err as Error).message, "run 'ctx respawn --help'");
-  }
+  const parsed = parseFor("respawn", argv, { positionals: Number.POSITIVE_INFINITY });
+  const claudeArgs = parsed.passthrough;
   const [action, ...extra] = parsed.positionals;
   if (action !== "start" && action !== "attach" && action !== "stop")
-    throw new CtxError(2, `expected start, attach or stop, got '${action ?? ""}'`, "run 'ctx respawn --help'");
+    throw new CtxError(2, `expected start, attach or stop, got '${action ?? ""}'`);
   if (extra.length)
     throw new CtxError(
       2,
       `unexpected argument '${extra[0]}'`,
       action === "start" ? "put claude's arguments after '--'" : undefined,
     );
-  const { name, target, daemon = false } = parsed.values;
+  const { name, target, daemon = false } = parsed.values as { name?: string; target?: string; daemon?: boolean };
   if (name !== undefined && !isValidName(name))
     throw new CtxError(2, `bad --name '${name}': use letters, digits, '-' and '_'`);
   if (action === "attach" && !target)
@@ -71,7 +60,7 @@ export function parseRespawnArgs(argv: string[]): RespawnArgs {
 /** `ctx respawn`. Returns the exit code. */
 export async function run(argv: string[], deps: Deps): Promise<number> {
   const args = parseRespawnArgs(argv);
-  const project = projectDir(deps.env, undefined, deps.cwd);
+  const project = findProject(deps.env, deps.cwd);
   const root = stateRoot(deps.env, project);
   if (!realDirsUnder(root, "state/respawn"))
     throw new CtxError(

@@ -3,7 +3,8 @@ import { parseResumeArgs, type ResumeOptions } from "../core/resume/args.ts";
 import { claudeArgs, shellQuote } from "../core/resume/command.ts";
 import { buildResumePrompt } from "../core/resume/prompt.ts";
 import { debug, type Deps } from "../core/deps.ts";
-import { projectDir, stateRoot } from "../core/paths.ts";
+import { stateRoot } from "../core/paths.ts";
+import { findProject } from "../io/project.ts";
 import { findClaude, runInherited } from "../io/claude-launch.ts";
 import { markConsumedByCli } from "../io/resume-state.ts";
 import { latestSummary, loadSummaryForCli } from "../io/summaries.ts";
@@ -37,7 +38,7 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
 // --- internal ---
 
 async function launch(opts: Exclude<ResumeOptions, { mode: "hook" }>, deps: Deps): Promise<number> {
-  const root = stateRoot(deps.env, projectDir(deps.env, undefined, deps.cwd));
+  const root = stateRoot(deps.env, findProject(deps.env, deps.cwd));
   const file = opts.latest ? latestSummary(root, deps.now()).path : opts.summary!;
   const summary = loadSummaryForCli(file, deps.cwd);
   const env = chainEnv(summary.path, deps);

@@ -9,11 +9,14 @@ import { filterRows, toRow, type StatusRow } from "../core/status/rows.ts";
 import { loadConfig } from "../io/config.ts";
 import { readIndex } from "../io/index-reader.ts";
 import { watchLoop } from "../io/watch.ts";
+import { ladderOf } from "../core/levels.ts";
+import { projectFrom } from "../io/project.ts";
 
 /** What one look at the index shows. */
 export interface StatusView {
   rows: StatusRow[];
   hiddenStale: number;
+  hiddenEnded: number;
 }
 
 /**
@@ -42,14 +45,9 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
 /** Reads the index and applies the options, at `deps.now()`. */
 export function statusView(opts: StatusOptions, cfg: Config, deps: Pick<Deps, "env" | "now" | "cwd">): StatusView {
   const now = deps.now();
-  const thresholds = {
-    caution: cfg["track.caution"],
-    warning: cfg["track.warning"],
-    auto_pause: cfg["track.auto_pause"],
-    critical: cfg["track.critical"],
-  };
+  const thresholds = ladderOf(cfg);
   const rows = readIndex(deps.env, now).map((s) =>
-    toRow(s.entry, now, cfg["status.stale_after_s"], thresholds, s.ended, s.supervisor),
+    toRow(s.entry, now, cfg["status.stale_after_s"], thresholds, s.ended, s.supervisor, cfg["status.ended_visible_s"]),
   );
   const projects = opts.project === undefined ? undefined : spellings(opts.project, deps.cwd);
   return filterRows(rows, { all: opts.all, minPct: opts.minPct, projects });
@@ -59,13 +57,21 @@ export function statusView(opts: StatusOptions, cfg: Config, deps: Pick<Deps, "e
 
 function render(view: StatusView, opts: StatusOptions, color: boolean, deps: Pick<Deps, "env" | "now">): string {
   // Refreshed JSON is one document per line (NDJSON), so a script can read it line by line.
-  if (opts.json) return renderJson(view.rows, view.hiddenStale, deps.now(), opts.watch);
-  return renderTable(view.rows, { color, hiddenStale: view.hiddenStale, home: homeDir(deps.env) });
+  if (opts.json) return renderJson(view.rows, view.hiddenStale, deps.now(), opts.watch, view.hiddenEnded);
+  return renderTable(view.rows, {
+    color,
+    hiddenStale: view.hiddenStale,
+    hiddenEnded: view.hiddenEnded,
+    home: homeDir(deps.env),
+  });
 }
 
-/** The directory as given (made absolute) and, when it exists, its real path. */
+/**
+ * The project of the directory as given (made absolute, then walked up to the nearest folder
+ * with `.ctx/` or the git root, so `--project .` works from a subfolder) and its real path.
+ */
 function spellings(dir: string, cwd: string): string[] {
-  const abs = resolve(cwd, dir);
+  const abs = projectFrom(resolve(cwd, dir));
   try {
     const real = realpathSync(abs);
     return real === abs ? [abs] : [abs, real];

@@ -1,9 +1,11 @@
 import type { Config } from "../core/config-schema.ts";
-import { debug, type Deps } from "../core/deps.ts";
+import { CtxError, debug, type Deps } from "../core/deps.ts";
+import { parseFor } from "./args.ts";
 import { parseHookInput, str } from "../core/hook-input.ts";
 import { join } from "../core/pathx.ts";
 import { projectDir, stateRoot, tmpDir, userStateDir } from "../core/paths.ts";
 import { isValidSessionId } from "../core/session-id.ts";
+import { ladderOf } from "../core/levels.ts";
 import { levelMessage, type Thresholds } from "../core/track/levels.ts";
 import { isValidTaskId, taskIdFor } from "../core/track/stamp.ts";
 import { initialState, type Level, type SessionState } from "../core/track/state.ts";
@@ -20,6 +22,7 @@ import { envConfig, loadConfig } from "../io/config.ts";
 import { realDirsUnder } from "../io/fsx.ts";
 import type { LockOptions } from "../io/lock.ts";
 import { findClaudePid } from "../io/proc.ts";
+import { recordGitStart } from "../io/git-changes.ts";
 import {
   appendPause,
   findPreviousSession,
@@ -68,24 +71,27 @@ interface Job {
  * `ctx track --session ID --usage JSON` (usage JSON also on stdin).
  */
 export async function run(argv: string[], deps: Deps): Promise<number | void> {
-  // node:util costs hook start-up time: it loads only for arguments (the plain mode).
-  const values: Record<string, unknown> = argv.length
-    ? (await import("node:util")).parseArgs({
-        args: argv,
-        options: { session: { type: "string" }, usage: { type: "string" }, model: { type: "string" } },
-        strict: false,
-      }).values
-    : {};
-  const stdin = await deps.readStdin({
-    timeoutMs: envConfig(deps.env)["track.stdin_timeout_ms"],
-    maxBytes: 64 * 1024 * 1024,
-  });
-  const plain = typeof values.session === "string";
+  // Hooks run `ctx track` without arguments; any argument means the scripted mode, called by
+  // bots and people: it checks its arguments and exits 2 on bad ones (the hook mode always exits 0).
+  const plain = argv.length > 0;
+  let values: Record<string, unknown> = {};
+  if (plain) {
+    try {
+      values = parseFor("track", argv).values;
+      if (values.session === undefined) throw new CtxError(2, "the scripted mode needs --session ID");
+    } catch (err) {
+      deps.stderr(`ctx track: ${(err as Error).message}\nRun 'ctx track --help'.\n`);
+      return 2;
+    }
+  }
+  const stdin =
+    plain && typeof values.usage === "string"
+      ? { text: "" }
+      : await deps.readStdin({ timeoutMs: envConfig(deps.env)["track.stdin_timeout_ms"], maxBytes: 64 * 1024 * 1024 });
   const job = plain ? plainJob(values, stdin.text, deps) : hookJob(parseHookInput(stdin.text), deps);
   if (typeof job === "string") {
-    // The plain mode is called by bots, not by Claude Code: say what is wrong, but exit 0 like every track call.
-    deps.stderr(`ctx track: ${job}\n`);
-    return 0;
+    deps.stderr(`ctx track: ${job}\nRun 'ctx track --help'.\n`);
+    return 2;
   }
   if (!job) return;
   const result = await track(job, deps);
@@ -312,6 +318,8 @@ async function afterUpdate(
   safe("ledger", () => addLedgerTokens(root, state.task_id, state.session_id, done.deltas, iso, lock()));
   safe("index", () => writeIndexEntry(deps.env, root, state, lock()));
   if (job.event === "SessionStart") safe("sweep", () => sweepTemps(deps.env, root, nowMs));
+  // what git shows changed at the start, so the summary can tell the files commands changed since
+  if (job.event === "SessionStart") safe("git-start", () => recordGitStart(root, state.session_id, job.project));
   debug(
     deps,
     `track: ${job.event} ${state.session_id}: ${state.used_pct}% (${state.used_tokens}/${state.window_size}), tool_calls ${state.tool_calls} (+${state.subagent_tool_calls} in subagents)`,
@@ -335,25 +343,29 @@ async function afterUpdate(
 /** Once a session: removes temp files that writers killed mid-write left in the state directories. */
 function sweepTemps(env: Record<string, string | undefined>, root: string, nowMs: number): void {
   // Never through a symlinked state directory: the files there are not ours to remove.
-  for (const dir of ["state", "state/sessions", "state/monitor", "state/respawn", "sessions", "events", ""])
+  for (const dir of [
+    "state",
+    "state/sessions",
+    "state/monitor",
+    "state/respawn",
+    "state/git-start",
+    "sessions",
+    "events",
+    "",
+  ])
     if (realDirsUnder(root, dir)) sweepStaleTemps(join(root, dir), nowMs);
   if (realDirsUnder(userStateDir(env), "sessions")) sweepStaleTemps(join(userStateDir(env), "sessions"), nowMs);
   sweepStaleTemps(tmpDir(env), nowMs, 10 * 60_000, ".claude-ctx-");
 }
 
-/** True when the session is at the caution level or above (read without a lock: a hint only). */
+/** True when the session is at the warning level or above (read without a lock: a hint only). */
 function nearLevels(job: Job, deps: Deps, cfg: Config): boolean {
   const path = statePath(stateRoot(deps.env, job.project), job.sessionId);
   const s = path ? loadState(path, deps.now()) : undefined;
-  const caution = cfg["track.caution"];
-  return !!s && caution !== false && s.used_pct >= caution;
+  const warning = cfg["levels.warning"];
+  return !!s && warning !== false && s.used_pct >= warning;
 }
 
 function thresholds(cfg: Config): Thresholds {
-  return {
-    caution: cfg["track.caution"],
-    warning: cfg["track.warning"],
-    auto_pause: cfg["track.auto_pause"],
-    critical: cfg["track.critical"],
-  };
+  return ladderOf(cfg);
 }

@@ -12,6 +12,8 @@ interface Spec<K extends Kind, V> {
   doc: string;
   /** Allowed values for a string key. */
   values?: readonly string[];
+  /** Largest allowed value of a number or threshold (percentages: 100). */
+  max?: number;
 }
 
 const num = (d: number, doc: string): Spec<"number", number> => ({ kind: "number", default: d, doc });
@@ -19,6 +21,13 @@ const thr = (d: number | false, doc: string): Spec<"threshold", number | false> 
   kind: "threshold",
   default: d,
   doc,
+});
+/** A level of the ladder or an action threshold, in used % (0-100, `off` disables it). */
+const pct = (d: number | false, doc: string): Spec<"threshold", number | false> => ({
+  kind: "threshold",
+  default: d,
+  doc,
+  max: 100,
 });
 const bool = (d: boolean, doc: string): Spec<"boolean", boolean> => ({ kind: "boolean", default: d, doc });
 const str = (d: string, doc: string, values?: readonly string[]): Spec<"string", string> => ({
@@ -34,19 +43,29 @@ export const SCHEMA = {
     false,
     "Context window in tokens when neither the status line nor the running client tells it (4th source of 5, see 'How the window is found'; off = from the model name: 1M for [1m] models or usage above 200k, else 200k)",
   ),
+  "levels.warning": pct(
+    65,
+    "Level warning from this used %: the agent is told CONTEXT WARNING (wrap up, no new exploration); yellow for the user",
+  ),
+  "levels.critical": pct(
+    75,
+    "Level critical from this used %: the agent is told CONTEXT CRITICAL (finish the step, leave it resumable) and the handoff summary is written; red",
+  ),
+  "levels.auto_pause": pct(
+    90,
+    "Level auto_pause from this used %: actions are captured for the handoff and a supervised session is cycled; red, paused",
+  ),
   "statusline.display": str(
     "raw",
     "Percentage shown: raw (= Claude Code's used_percentage), usable (against the auto-compact threshold, as GSD shows it), footer (as the client's own 'N% context used' footer: against the window minus 20k reserved for output) or both (raw, then usable)",
     ["raw", "usable", "footer", "both"],
   ),
-  "statusline.autocompact_buffer_pct": num(
-    16.5,
-    "Share of the window reserved before auto-compaction, for the usable display",
-  ),
+  "statusline.autocompact_buffer_pct": {
+    ...num(16.5, "Share of the window reserved before auto-compaction, for the usable display"),
+    max: 99,
+  },
   "statusline.git_branch": bool(true, "Show the git branch (read from .git/HEAD, no subprocess)"),
   "statusline.stdin_timeout_ms": num(1000, "Give up on a stdin that never closes after this long"),
-  "monitor.warning_remaining": thr(35, "WARNING when remaining context is at or below this percentage"),
-  "monitor.critical_remaining": thr(25, "CRITICAL when remaining context is at or below this percentage"),
   "monitor.debounce_calls": num(5, "Tool uses between two repeated warnings of the same level"),
   "monitor.bridge_max_age_s": num(60, "A bridge file older than this is stale; the transcript is read instead"),
   "monitor.tail_bytes": num(
@@ -73,13 +92,13 @@ export const SCHEMA = {
   ),
   "status.stale_after_s": num(
     3600,
-    "ctx status: a session not updated for this long is stale (hidden unless --all, greyed with it)",
+    "ctx status: a session that stopped reporting without ending, not updated for this long, is stale (hidden unless --all, greyed with it)",
+  ),
+  "status.ended_visible_s": num(
+    600,
+    "ctx status: an ended session is shown (state ended) for this long after its last update, then hidden unless --all",
   ),
   "status.watch_interval_s": num(2, "ctx status --watch: seconds between refreshes"),
-  "track.caution": thr(70, "Caution level (used %)"),
-  "track.warning": thr(85, "Warning level (used %)"),
-  "track.auto_pause": thr(90, "Auto-pause level (used %): actions are captured from here on"),
-  "track.critical": thr(95, "Critical level (used %)"),
   "track.finalize_on_end": str(
     "pause",
     "When SessionEnd runs ctx finalize in the background: pause (only after auto-pause), always or never",
@@ -92,7 +111,7 @@ export const SCHEMA = {
   "track.stdin_timeout_ms": num(2000, "Give up on hook stdin after this long"),
   "track.transcript_wait_ms": num(
     300,
-    "From the caution level on, how long a tool hook waits for the client to flush the tool's request to the transcript (its usage is read from there)",
+    "From the warning level on, how long a tool hook waits for the client to flush the tool's request to the transcript (its usage is read from there)",
   ),
   "respawn.mode": str(
     "context",
@@ -100,8 +119,8 @@ export const SCHEMA = {
     ["context", "keep-working"],
   ),
   "respawn.strategy": str("", "Same as respawn.mode; when set, it wins", ["context", "keep-working"]),
-  "respawn.compact_at": thr(85, "Respawn: send /compact when idle at or above this used % (off = never compact)"),
-  "respawn.restart_at": thr(
+  "respawn.compact_at": pct(85, "Respawn: send /compact when idle at or above this used % (off = never compact)"),
+  "respawn.restart_at": pct(
     90,
     "Respawn: full cycle (finalize, /clear, kickstart) when still at or above this used % after compaction, or when compaction is off",
   ),
@@ -160,3 +179,28 @@ export type Config = { [K in ConfigKey]: ValueOf<(typeof SCHEMA)[K]> };
 export function envName(key: string): string {
   return `CTX_${key.replace(/\./g, "_").toUpperCase()}`;
 }
+
+/** A key that is still read but no longer documented: the key to use instead, and how its value converts. */
+export interface Deprecated {
+  /** The key to use instead. */
+  use: ConfigKey;
+  /** Converts the old key's number to the new key's (remaining % to used %, or as is). */
+  convert: (n: number) => number;
+}
+
+const usedFromRemaining = (n: number): number => 100 - n;
+const same = (n: number): number => n;
+
+/**
+ * The old level keys, in rising priority within one layer (a later one wins, and the new key
+ * itself wins over all of them): the monitor's remaining-% keys and the track levels.
+ * `track.caution` has no level of its own any more: it reads as the first rung, `levels.warning`.
+ */
+export const DEPRECATED: Record<string, Deprecated> = {
+  "track.caution": { use: "levels.warning", convert: same },
+  "track.warning": { use: "levels.warning", convert: same },
+  "monitor.warning_remaining": { use: "levels.warning", convert: usedFromRemaining },
+  "track.critical": { use: "levels.critical", convert: same },
+  "monitor.critical_remaining": { use: "levels.critical", convert: usedFromRemaining },
+  "track.auto_pause": { use: "levels.auto_pause", convert: same },
+};

@@ -1,7 +1,47 @@
-import { SCHEMA, envName, type Config, type ConfigKey } from "./config-schema.ts";
+import { DEPRECATED, SCHEMA, envName, type Config, type ConfigKey } from "./config-schema.ts";
+import { suggestKey } from "./config-check.ts";
 
 /** A raw layer before validation: dotted keys to values, from YAML or the environment. */
 export type Layer = Record<string, unknown>;
+
+/** Where a value came from, lowest first. */
+export type Origin = "default" | "user" | "project" | "environment";
+
+/** A raw layer with where it came from: the file's path, or `environment`. */
+export interface SourcedLayer {
+  origin: Exclude<Origin, "default">;
+  /** The file's path, or `environment`. */
+  source: string;
+  values: Layer;
+}
+
+/** Where one effective value came from. */
+export interface ValueOrigin {
+  origin: Origin;
+  /** The file's path, `environment`, or `default`. */
+  source: string;
+  /** The deprecated key the value was read from, when it was. */
+  via?: string;
+}
+
+/** A problem found in one layer. */
+export interface ConfigProblem {
+  /** The file's path, or `environment`. */
+  source: string;
+  /** The key as written (dotted). */
+  key: string;
+  /** What is wrong, in a few words. */
+  message: string;
+  /** True for a deprecated key that is still honoured (a warning, not an error). */
+  deprecated?: boolean;
+}
+
+/** The effective configuration, where each value came from, and what was wrong. */
+export interface Resolved {
+  config: Config;
+  origins: Record<ConfigKey, ValueOrigin>;
+  problems: ConfigProblem[];
+}
 
 /** The defaults of every key. */
 export function defaults(): Config {
@@ -24,10 +64,13 @@ export function flatten(doc: unknown, prefix = "", out: Layer = {}): Layer {
   return out;
 }
 
-/** The layer the environment gives: `CTX_MONITOR_DEBOUNCE_CALLS=3` sets `monitor.debounce_calls`. */
+/**
+ * The layer the environment gives: `CTX_MONITOR_DEBOUNCE_CALLS=3` sets `monitor.debounce_calls`.
+ * The variables of deprecated keys are read too (and converted by resolveConfig).
+ */
 export function envLayer(env: Record<string, string | undefined>): Layer {
   const out: Layer = {};
-  for (const key of Object.keys(SCHEMA)) {
+  for (const key of [...Object.keys(DEPRECATED), ...Object.keys(SCHEMA)]) {
     const value = env[envName(key)];
     if (value !== undefined && value !== "") out[key] = value;
   }
@@ -35,50 +78,87 @@ export function envLayer(env: Record<string, string | undefined>): Layer {
 }
 
 /**
- * Applies layers over the defaults, lowest first. A value of the wrong type is
- * skipped and reported through `warn`, so a broken config never breaks a hook.
+ * Applies layers over the defaults, lowest first, and says where each value came from.
+ * A value of the wrong type or out of range is skipped and listed in `problems`, so a broken
+ * config never breaks a hook; deprecated keys are converted to their new key and listed too.
  */
-export function resolveConfig(layers: Layer[], warn: (msg: string) => void = () => {}): Config {
+export function resolveLayers(layers: readonly SourcedLayer[]): Resolved {
   const cfg = defaults() as Record<string, unknown>;
+  const origins = {} as Record<ConfigKey, ValueOrigin>;
+  for (const key of Object.keys(SCHEMA) as ConfigKey[]) origins[key] = { origin: "default", source: "default" };
+  const problems: ConfigProblem[] = [];
   for (const layer of layers) {
-    for (const [key, raw] of Object.entries(layer)) {
+    const say = (key: string, message: string, deprecated?: boolean) =>
+      problems.push({ source: layer.source, key, message, ...(deprecated ? { deprecated } : {}) });
+    // deprecated keys first, in rising priority; the layer's own new keys then win over them
+    for (const [old, dep] of Object.entries(DEPRECATED)) {
+      if (!(old in layer.values)) continue;
+      const raw = layer.values[old];
+      say(old, `deprecated: use ${dep.use}${layer.origin === "environment" ? ` (${envName(dep.use)})` : ""}`, true);
+      const value = coerce(dep.use, raw, dep.convert);
+      if (typeof value === "string") say(old, value);
+      else set(dep.use, value, old);
+    }
+    for (const [key, raw] of Object.entries(layer.values)) {
+      if (key in DEPRECATED) continue;
       if (!(key in SCHEMA)) {
-        warn(`unknown config key ${key}`);
+        const hint = suggestKey(key);
+        say(key, `unknown key${hint ? `; did you mean ${hint}?` : ""}`);
         continue;
       }
       const value = coerce(key as ConfigKey, raw);
-      if (value === undefined) warn(`bad value for ${key}: ${JSON.stringify(raw)}`);
-      else cfg[key] = value;
+      if (typeof value === "string") say(key, value);
+      else set(key as ConfigKey, value);
+    }
+    function set(key: ConfigKey, value: { ok: unknown }, via?: string): void {
+      cfg[key] = value.ok;
+      origins[key] = { origin: layer.origin, source: layer.source, ...(via ? { via } : {}) };
     }
   }
-  return cfg as Config;
+  return { config: cfg as Config, origins, problems };
+}
+
+/** Like resolveLayers for anonymous layers, each problem reported through `warn`. */
+export function resolveConfig(layers: Layer[], warn: (msg: string) => void = () => {}): Config {
+  const r = resolveLayers(layers.map((values) => ({ origin: "project", source: "config", values })));
+  for (const p of r.problems) warn(`${p.key}: ${p.message}`);
+  return r.config;
 }
 
 // --- internal ---
 
-function coerce(key: ConfigKey, raw: unknown): unknown {
-  const spec = SCHEMA[key] as { kind: string; values?: readonly string[] };
+/** The value wrapped as `{ok}`, or a message saying what is wrong with it. */
+function coerce(key: ConfigKey, raw: unknown, convert?: (n: number) => number): { ok: unknown } | string {
+  const spec = SCHEMA[key] as { kind: string; values?: readonly string[]; max?: number };
   const text = typeof raw === "string" ? raw.trim().toLowerCase() : undefined;
+  const shown = JSON.stringify(raw) ?? String(raw);
   switch (spec.kind) {
     case "threshold":
-      if (raw === false || text === "off" || text === "false" || text === "none") return false;
-      return coerceNumber(raw, text);
-    case "number":
-      return coerceNumber(raw, text);
+    case "number": {
+      const off = raw === false || text === "off" || text === "false" || text === "none";
+      if (spec.kind === "threshold" && off) return { ok: false };
+      const n = coerceNumber(raw, text);
+      if (n === undefined) return `bad value ${shown}: want a number${spec.kind === "threshold" ? " or off" : ""}`;
+      const v = convert ? convert(n) : n;
+      if (v < 0 || (spec.max !== undefined && v > spec.max))
+        return `out of range: ${shown}${convert ? ` (= ${v})` : ""}; want ${spec.max === undefined ? "0 or more" : `0 to ${spec.max}`}`;
+      return { ok: v };
+    }
     case "boolean":
-      if (typeof raw === "boolean") return raw;
-      if (text === "true" || text === "on" || text === "yes" || text === "1") return true;
-      if (text === "false" || text === "off" || text === "no" || text === "0") return false;
-      return undefined;
+      if (typeof raw === "boolean") return { ok: raw };
+      if (text === "true" || text === "on" || text === "yes" || text === "1") return { ok: true };
+      if (text === "false" || text === "off" || text === "no" || text === "0") return { ok: false };
+      return `bad value ${shown}: want true or false`;
     default: {
-      if (typeof raw !== "string" && typeof raw !== "number") return undefined;
+      const want = spec.values ? `one of ${spec.values.join(", ")}` : "a string";
+      if (typeof raw !== "string" && typeof raw !== "number") return `bad value ${shown}: want ${want}`;
       const s = String(raw);
-      return spec.values && !spec.values.includes(s) ? undefined : s;
+      return spec.values && !spec.values.includes(s) ? `bad value ${shown}: want ${want}` : { ok: s };
     }
   }
 }
 
 function coerceNumber(raw: unknown, text: string | undefined): number | undefined {
   const n = typeof raw === "number" ? raw : text !== undefined && text !== "" ? Number(text) : NaN;
-  return Number.isFinite(n) && n >= 0 ? n : undefined;
+  return Number.isFinite(n) ? n : undefined;
 }

@@ -1,11 +1,14 @@
-import type { MonitorLevel } from "./usage.ts";
+import { levelRank, type Level } from "./levels.ts";
+
+/** A level the monitor warns at. */
+export type WarnLevel = Exclude<Level, "ok">;
 
 /** Per-session monitor state, kept in `<root>/state/monitor/<session_id>.json`. */
 export interface MonitorState {
   /** Schema version. */
   version: 1;
   /** The level of the last warning that fired, or null when none is pending. */
-  last_level: "warning" | "critical" | null;
+  last_level: WarnLevel | null;
   /** Tool uses since the last warning fired. */
   calls_since: number;
   /** Warnings fired in this session (for status and tests). */
@@ -22,18 +25,18 @@ export function initialMonitorState(nowMs: number): MonitorState {
 /**
  * One tool use through the debounce. The first warning fires at once; a repeat
  * of the same level fires on the `debounceCalls`-th tool use after the last one
- * (GSD's counting); an escalation to critical fires at once; usage back below
+ * (GSD's counting); an escalation to a higher level fires at once; usage back below
  * the warning level resets everything so the next crossing fires at once.
  */
 export function debounceStep(
   state: MonitorState,
-  level: MonitorLevel,
+  level: Level,
   debounceCalls: number,
   nowMs: number,
 ): { state: MonitorState; fire: boolean } {
   if (level === "ok") return { state: initialMonitorState(nowMs), fire: false };
   const calls = state.calls_since + 1;
-  const escalated = level === "critical" && state.last_level !== "critical";
+  const escalated = state.last_level !== null && levelRank(level) > levelRank(state.last_level);
   const fire = state.last_level === null || escalated || calls >= debounceCalls;
   if (!fire) return { state: { ...state, calls_since: calls, updated_ms: nowMs }, fire };
   return { state: { version: 1, last_level: level, calls_since: 0, fired: state.fired + 1, updated_ms: nowMs }, fire };
@@ -43,7 +46,7 @@ export function debounceStep(
 export function parseMonitorState(v: unknown): MonitorState | undefined {
   if (!v || typeof v !== "object") return undefined;
   const s = v as Partial<MonitorState>;
-  const level = s.last_level === "warning" || s.last_level === "critical" ? s.last_level : null;
+  const level = levelRank(s.last_level) > 0 ? (s.last_level as WarnLevel) : null;
   if (typeof s.calls_since !== "number" || !Number.isFinite(s.calls_since)) return undefined;
   return {
     version: 1,
@@ -54,14 +57,18 @@ export function parseMonitorState(v: unknown): MonitorState | undefined {
   };
 }
 
-/** The text injected into the agent's conversation. */
-export function warningText(level: "warning" | "critical", usedPct: number, remainingPct: number): string {
-  if (level === "critical") {
+/** The text injected into the agent's conversation (auto_pause is a CRITICAL that says so). */
+export function warningText(level: WarnLevel, usedPct: number, remainingPct: number): string {
+  if (level !== "warning") {
+    const pause =
+      level === "auto_pause"
+        ? " Level auto_pause: your actions are being captured for the handoff, and a supervised session is cycled now."
+        : "";
     return (
-      `CONTEXT CRITICAL: ${usedPct}% of the context window is used, ${remainingPct}% remains. ` +
+      `CONTEXT CRITICAL: ${usedPct}% of the context window is used, ${remainingPct}% remains.${pause} ` +
       "Finish the current step now and leave the work in a resumable state: save or commit your changes, " +
       "update the task list with exactly what remains, and do not start anything new. " +
-      "The session will be summarised and continued in a fresh context."
+      "The handoff summary is written, and the session will be continued in a fresh context."
     );
   }
   return (

@@ -2,12 +2,12 @@ import type { Bridge } from "./bridge.ts";
 import { asObject } from "./json.ts";
 import { terminalSafe } from "./terminal.ts";
 import type { Config } from "./config-schema.ts";
+import { ladderOf, levelAt, levelColour } from "./levels.ts";
 import {
   contextTokens,
   count,
   footerPct,
   formatTokens,
-  monitorLevel,
   percentage,
   reading,
   usablePct,
@@ -105,14 +105,15 @@ export function bar(pct: number, cells = 10): string {
 
 function usageText(c: ContextReading | undefined, cfg: Config, paint: (code: string, s: string) => string): string {
   if (!c) return paint("2", `${bar(0)} --%`);
-  const level = monitorLevel(c.remainingPct, cfg["monitor.warning_remaining"], cfg["monitor.critical_remaining"]);
-  const colour = level === "critical" ? "31" : level === "warning" ? "33" : "32";
+  const level = levelAt(c.usedPct, ladderOf(cfg));
+  const colour = levelColour(level);
   const usable = usablePct(c.usedTokens, c.windowSize, cfg["statusline.autocompact_buffer_pct"]);
   const display = cfg["statusline.display"];
   const shown =
     display === "usable" ? usable : display === "footer" ? footerPct(c.usedTokens, c.windowSize) : c.usedPct;
   const extra = display === "both" ? ` (${usable}% usable)` : "";
-  return `${paint(colour, `${bar(shown)} ${shown}%`)}${extra} ${formatTokens(c.usedTokens)}/${formatTokens(c.windowSize)}`;
+  const paused = level === "auto_pause" ? ` ${paint(colour, "paused")}` : "";
+  return `${paint(colour, `${bar(shown)} ${shown}%`)}${extra} ${formatTokens(c.usedTokens)}/${formatTokens(c.windowSize)}${paused}`;
 }
 
 function obj(v: unknown): Record<string, any> {

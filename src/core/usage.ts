@@ -90,16 +90,6 @@ export function footerPct(usedTokens: number, windowSize: number): number {
   return effective > 0 ? Math.min(100, Math.floor((usedTokens / effective) * 100)) : 0;
 }
 
-/** Monitor levels, from remaining context. */
-export type MonitorLevel = "ok" | "warning" | "critical";
-
-/** The monitor level for a remaining percentage (a threshold of `false` is off). */
-export function monitorLevel(remainingPct: number, warning: number | false, critical: number | false): MonitorLevel {
-  if (critical !== false && remainingPct <= critical) return "critical";
-  if (warning !== false && remainingPct <= warning) return "warning";
-  return "ok";
-}
-
 /** Formats a token count the way the status line shows it: 950, 130k, 1.2M. */
 export function formatTokens(n: number): string {
   if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(1).replace(/\.0$/, "")}M`;

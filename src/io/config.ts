@@ -1,8 +1,25 @@
-import { flatten, envLayer, resolveConfig, type Layer } from "../core/config.ts";
+import { flatten, envLayer, resolveLayers, resolveConfig, type Resolved, type SourcedLayer } from "../core/config.ts";
+import { keyPosition, yamlErrorPosition } from "../core/config-check.ts";
 import type { Config } from "../core/config-schema.ts";
 import { debug, type Deps } from "../core/deps.ts";
 import { projectConfigPath, userConfigPath } from "../core/paths.ts";
 import { readFileSafe } from "./fsx.ts";
+
+/** One config file as read: its layer, and its text (for positions) when it exists. */
+export interface ConfigFile {
+  path: string;
+  origin: "user" | "project";
+  /** The text, or undefined when the file does not exist (or cannot be read). */
+  text?: string;
+  /** A parse error as `path:line:column: message`, when the file is not valid YAML or not a mapping. */
+  error?: string;
+  layer: SourcedLayer;
+}
+
+/** Everything that makes up the configuration: both files, the environment, and the result. */
+export interface ConfigReport extends Resolved {
+  files: ConfigFile[];
+}
 
 /**
  * Loads the configuration: defaults, then the user's config.yaml, then the
@@ -10,13 +27,27 @@ import { readFileSafe } from "./fsx.ts";
  * under CTX_DEBUG and never stop a hook.
  */
 export function loadConfig(deps: Pick<Deps, "env" | "stderr">, project: string): Config {
-  const warn = (msg: string) => debug(deps, `config: ${msg}`);
-  const layers = [
-    readYaml(userConfigPath(deps.env), warn),
-    readYaml(projectConfigPath(project), warn),
-    envLayer(deps.env),
+  const r = readConfig(deps.env, project);
+  for (const f of r.files) if (f.error) debug(deps, `config: ${f.error}; using defaults`);
+  for (const p of r.problems) debug(deps, `config: ${p.source}: ${p.key}: ${p.message}`);
+  return r.config;
+}
+
+/** Reads both config files and the environment, with origins and problems (for ctx config and ctx doctor). */
+export function readConfig(env: Record<string, string | undefined>, project: string): ConfigReport {
+  const files = [readConfigFile(userConfigPath(env), "user"), readConfigFile(projectConfigPath(project), "project")];
+  const layers: SourcedLayer[] = [
+    ...files.map((f) => f.layer),
+    { origin: "environment", source: "environment", values: envLayer(env) },
   ];
-  return resolveConfig(layers, warn);
+  return { ...resolveLayers(layers), files };
+}
+
+/** Where a problem's key sits in its file (`path:line:column`), or the source alone. */
+export function problemLocation(files: readonly ConfigFile[], source: string, key: string): string {
+  const file = files.find((f) => f.path === source);
+  const pos = file?.text === undefined ? undefined : keyPosition(file.text, key);
+  return pos ? `${source}:${pos.line}:${pos.column}` : source;
 }
 
 /** The configuration from defaults and `CTX_*` variables only, for what must be known before the project is. */
@@ -26,19 +57,21 @@ export function envConfig(env: Record<string, string | undefined>): Config {
 
 // --- internal ---
 
-function readYaml(path: string, warn: (msg: string) => void): Layer {
+function readConfigFile(path: string, origin: "user" | "project"): ConfigFile {
   const text = readFileSafe(path, { maxBytes: 1024 * 1024 });
-  if (text === undefined || text.trim() === "") return {};
+  const out: ConfigFile = { path, origin, text, layer: { origin, source: path, values: {} } };
+  if (text === undefined || text.trim() === "") return out;
   try {
     const doc: unknown = Bun.YAML.parse(text);
-    if (doc === null || doc === undefined) return {};
+    if (doc === null || doc === undefined) return out;
     if (typeof doc !== "object" || Array.isArray(doc)) {
-      warn(`${path}: not a mapping, ignored`);
-      return {};
+      out.error = `${path}:1:1: not a mapping of keys to values`;
+      return out;
     }
-    return flatten(doc);
+    out.layer.values = flatten(doc);
   } catch (err) {
-    warn(`${path}: ${(err as Error).message}; using defaults`);
-    return {};
+    const pos = yamlErrorPosition(text, (t) => Bun.YAML.parse(t));
+    out.error = `${path}:${pos?.line ?? 1}:${pos?.column ?? 1}: ${(err as Error).message}`;
   }
+  return out;
 }

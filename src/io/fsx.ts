@@ -123,15 +123,46 @@ export function readJsonFile<T>(path: string, opts: ReadOptions = {}): JsonRead<
  * Creates a directory and its parents (mode 0700 for new ones); fine if it
  * exists as a real directory. A symlink or anything else at `dir` is refused
  * (ENOTDIR): ctx never writes through a link planted at a state directory.
+ * A directory inside a project's `.ctx/` also gets `.ctx/.gitignore` (see {@link ensureStateIgnore}).
  */
 export function ensureDir(dir: string, mode = 0o700): void {
+  makeDir(dir, mode);
+  const root = ctxRootOf(dir);
+  if (root !== undefined) ensureStateIgnore(root);
+}
+
+/**
+ * Writes `<root>/.gitignore` holding `*` when it is missing, so ctx's state never lands in the
+ * user's git history (as pytest and ruff do for their caches). Never replaces an existing file,
+ * never follows a link, and never fails: a read-only directory simply stays without one.
+ */
+export function ensureStateIgnore(root: string): void {
+  let fd: number;
+  try {
+    fd = sys().openExclusive(join(root, ".gitignore"), 0o644);
+  } catch {
+    return; // there already (EEXIST), or not writable
+  }
+  try {
+    sys().writeAll(fd, Buffer.from(STATE_IGNORE));
+  } catch {
+    // a short file is still better than none
+  } finally {
+    closeQuiet(fd);
+  }
+}
+
+/** The text of `.ctx/.gitignore`. */
+export const STATE_IGNORE = "# Written by ctx: its state stays out of git.\n*\n";
+
+function makeDir(dir: string, mode: number): void {
   try {
     sys().mkdir(dir, mode);
   } catch (err) {
     const code = (err as SysError).code;
     if (code === "EEXIST") return requireRealDir(dir);
     if (code !== "ENOENT" || dirname(dir) === dir) throw err;
-    ensureDir(dirname(dir), mode);
+    makeDir(dirname(dir), mode);
     try {
       sys().mkdir(dir, mode);
     } catch (again) {
@@ -200,6 +231,12 @@ export function openAppendFile(path: string, mode = 0o600): number {
     throw new SysError("EINVAL", "open (not a regular file)", path);
   }
   return fd;
+}
+
+/** The `…/.ctx` directory `dir` is or lies in (the innermost one), or undefined. */
+function ctxRootOf(dir: string): string | undefined {
+  const at = `${dir}/`.lastIndexOf("/.ctx/");
+  return at < 0 ? undefined : dir.slice(0, at + 5);
 }
 
 /** Creates a new empty file (never through a symlink); throws EEXIST when it is there already. */

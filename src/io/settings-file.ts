@@ -8,9 +8,12 @@ import {
   constants,
   lstatSync,
   openSync,
+  readdirSync,
   readlinkSync,
   realpathSync,
+  rmdirSync,
   statSync,
+  unlinkSync,
   writeFileSync,
 } from "node:fs";
 import { CtxError } from "../core/deps.ts";
@@ -18,6 +21,7 @@ import { basename, dirname, isAbsolute, join } from "node:path";
 import type { Agent } from "../core/settings/entries.ts";
 import { homeDir } from "../core/paths.ts";
 import { ensureDir, readFileSafe, writeFileAtomic } from "./fsx.ts";
+import { findProject } from "./project.ts";
 import { fileStamp } from "../core/track/stamp.ts";
 
 type Env = Record<string, string | undefined>;
@@ -139,19 +143,41 @@ function linkTarget(path: string): string {
   }
 }
 
-/** The project whose settings `--project` edits: `CLAUDE_PROJECT_DIR`, else the enclosing git checkout, else `cwd`. */
+/**
+ * The project whose settings `--project` edits: `CLAUDE_PROJECT_DIR`, else the nearest folder
+ * with `.ctx/` or the enclosing git checkout, else `cwd` (io/project.ts findProject).
+ */
 export function projectRoot(env: Env, cwd: string): string {
-  if (env.CLAUDE_PROJECT_DIR && isAbsolute(env.CLAUDE_PROJECT_DIR)) return env.CLAUDE_PROJECT_DIR;
-  for (let dir = cwd, depth = 0; depth < 64; depth++) {
-    try {
-      statSync(join(dir, ".git"));
-      return dir;
-    } catch {
-      // not here: go up
-    }
-    const parent = dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
+  return findProject(env, cwd);
+}
+
+/**
+ * True when ctx created this settings file: what is left without ctx's entries is `{}`, and there
+ * is no backup of it (ctx backs a file up before its first write, so a file that was there before
+ * ctx has one; a file ctx created has none).
+ */
+export function createdByCtx(file: SettingsText, left: Record<string, unknown>): boolean {
+  if (Object.keys(left).length > 0) return false;
+  const prefix = `${basename(file.realPath)}.bak-`;
+  try {
+    return !readdirSync(dirname(file.realPath)).some((n) => n.startsWith(prefix));
+  } catch {
+    return false;
   }
-  return cwd;
+}
+
+/** Removes a settings file (the real file: a symlink to it would dangle, so only a plain one). */
+export function removeSettingsFile(file: SettingsText): void {
+  unlinkSync(file.realPath);
+}
+
+/** Removes `dir` when it is empty (the `~/.claude/` ctx made for the file); true when it did. */
+export function removeEmptyDir(dir: string): boolean {
+  try {
+    if (readdirSync(dir).length > 0) return false;
+    rmdirSync(dir);
+    return true;
+  } catch {
+    return false; // not empty after all, or not ours to remove: leave it
+  }
 }

@@ -40,6 +40,22 @@ describe("ctx doctor", () => {
     expect(lines()).toContain("ok    hook errors: none recorded");
   });
 
+  test("--project checks the hooks in the project's settings only, found from a subfolder", () => {
+    const { bin } = wiredHome();
+    install([], h.deps, bin); // the user's settings only
+    mkdirSync(join(h.deps.cwd, ".git"));
+    const sub = join(h.deps.cwd, "src", "deep");
+    mkdirSync(sub, { recursive: true });
+    h.deps.cwd = sub;
+    expect(doctor(["--project"], h.deps, bin)).toBe(1);
+    expect(lines()).toContain("FAIL  hook SessionStart: ctx resume --hook: missing");
+    install(["--project"], h.deps, bin);
+    expect(readFileSync(join(h.root, "work", ".claude", "settings.json"), "utf8")).toContain(`${bin} track`);
+    const before = h.out().length;
+    doctor(["--project"], h.deps, bin);
+    expect(h.out().slice(before)).toContain("ok    hook SessionStart: ctx resume --hook: timeout 30 s");
+  });
+
   test("nothing installed: fails, naming each missing hook and the fix", () => {
     const { bin } = wiredHome();
     expect(doctor([], h.deps, bin)).toBe(1);

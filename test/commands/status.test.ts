@@ -64,7 +64,7 @@ describe("ctx status", () => {
     const lines = r.stdout.trimEnd().split("\n");
     expect(lines[0]).toMatch(/^PROJECT\s+SESSION\s+TASK\s+MODEL\s+USED\s+TOKENS\s+LEVEL\s+STATE\s+UPDATED$/);
     expect(lines[1]).toMatch(
-      /^\/work\/beta\s+bbbbbbbb\s+-\s+claude-sonnet-4-5\s+█████████░ {2}91%\s+182k\/200k\s+auto_pause\s+paused,respawn:watching\s+10s ago$/,
+      /^\/work\/beta\s+bbbbbbbb\s+-\s+Sonnet 4\.5\s+█████████░ {2}91%\s+182k\/200k\s+auto_pause\s+paused,respawn:watching\s+10s ago$/,
     );
     expect(lines[2]).toMatch(/^\/work\/alpha\s+aaaaaaaa\s+.*42%\s+84k\/200k\s+ok\s+-\s+5s ago$/);
     expect(lines[3]).toBe("1 stale session hidden (--all shows it)");
@@ -77,7 +77,7 @@ describe("ctx status", () => {
     expect((await status([], { CTX_STATUS_STALE_AFTER_S: "10000" })).stdout).toContain("/work/gamma");
   });
 
-  test("a session whose state says SessionEnd counts as stale", async () => {
+  test("a session whose state says SessionEnd shows as ended (not stale) until status.ended_visible_s", async () => {
     const project = join(t.dir, "p");
     entry("ended1", project, 50);
     mkdirSync(join(project, ".ctx", "state", "sessions"), { recursive: true });
@@ -85,9 +85,16 @@ describe("ctx status", () => {
       join(project, ".ctx", "state", "sessions", "ended1.json"),
       JSON.stringify({ version: 1, session_id: "ended1", last_event: "SessionEnd" }),
     );
-    const doc = await json(["--all"]);
-    expect(doc.sessions[0]).toMatchObject({ session_id: "ended1", ended: true, stale: true });
-    expect((await json([])).hidden_stale).toBe(1);
+    const doc = await json([]);
+    expect(doc.sessions[0]).toMatchObject({ session_id: "ended1", ended: true, stale: false, ended_long_ago: false });
+    expect(doc.hidden_stale).toBe(0);
+    const table = (await status([])).stdout;
+    expect(table).toMatch(/ended1\s.*\s50%\s.*\sended\s/);
+    const later = await status(["--json"], { CTX_STATUS_ENDED_VISIBLE_S: "0" });
+    expect(JSON.parse(later.stdout)).toMatchObject({ hidden_stale: 0, hidden_ended: 1, sessions: [] });
+    expect((await status([], { CTX_STATUS_ENDED_VISIBLE_S: "0" })).stdout).toContain(
+      "1 ended session hidden (--all shows it)",
+    );
   });
 
   test("--json gives every field; --min filters at or above", async () => {
@@ -152,7 +159,7 @@ describe("ctx status", () => {
 
   test("FORCE_COLOR colours, NO_COLOR wins over it", async () => {
     entry("s1", "/work/a", 90, 1, { threshold_reached: "auto_pause" });
-    expect((await status([], { NO_COLOR: "", FORCE_COLOR: "1" })).stdout).toContain("\x1b[35m");
+    expect((await status([], { NO_COLOR: "", FORCE_COLOR: "1" })).stdout).toContain("\x1b[31mauto_pause");
     expect((await status([], { NO_COLOR: "1", FORCE_COLOR: "1" })).stdout).not.toContain("\x1b[");
   });
 

@@ -124,14 +124,14 @@ describe("ctx track (hook)", () => {
     ).toContain("71%");
     expect((await plain({ input_tokens: 100, cache_read_input_tokens: 142000 }, true)).stdout).toBe("");
     expect((await plain({ input_tokens: 20000 })).stdout).toBe("");
-    expect(JSON.parse((await plain({ input_tokens: 150000 }, true)).stdout).systemMessage).toContain("CAUTION");
+    expect(JSON.parse((await plain({ input_tokens: 150000 }, true)).stdout).systemMessage).toContain("CRITICAL");
     const s = state("bot1");
     expect(s).toMatchObject({
       used_tokens: 150000,
       used_pct: 75,
       peak_pct: 75,
       peak_tokens: 150000,
-      threshold_reached: "caution",
+      threshold_reached: "critical",
       last_event: "usage",
     });
     // The call without a model counts for the model the session already has.
@@ -144,7 +144,7 @@ describe("ctx track (hook)", () => {
     expect(s.models.unknown).toBeUndefined();
   });
 
-  test("the plain mode takes a whole API response, and says what is wrong with a bad call (still exit 0)", async () => {
+  test("the plain mode takes a whole API response, and says what is wrong with a bad call (exit 2)", async () => {
     const response = {
       id: "msg_1",
       model: "claude-opus-4-8[1m]",
@@ -158,18 +158,26 @@ describe("ctx track (hook)", () => {
       used_pct: 30,
       model: "claude-opus-4-8[1m]",
     });
+    // the scripted mode says what is wrong and exits 2 (the hook mode, without arguments, always exits 0)
     for (const args of [
       ["--session", "bot2", "--usage", "notjson"],
       ["--session", "../x", "--usage", "{}"],
+      ["--session", "bad id!", "--usage", "{}"],
       ["--session", "bot2", "--usage", "[1]"],
+      ["--session", "bot2", "--bogus"],
+      ["--session"],
+      ["--usage", "{}"],
     ]) {
       const bad = await runCtx(["track", ...args], { env, cwd: project });
-      expect({ args, code: bad.code, said: bad.stderr.startsWith("ctx track: ") }).toEqual({
+      expect({
         args,
-        code: 0,
-        said: true,
-      });
+        code: bad.code,
+        said: bad.stderr.startsWith("ctx track: "),
+        help: bad.stderr.endsWith("Run 'ctx track --help'.\n"),
+      }).toEqual({ args, code: 2, said: true, help: true });
     }
+    const hook = await runCtx(["track"], { env, cwd: project, stdin: "{not json" });
+    expect({ code: hook.code, stdout: hook.stdout, stderr: hook.stderr }).toEqual({ code: 0, stdout: "", stderr: "" });
   });
 
   test("Stop waits for the client to write the turn's last message before reading usage", async () => {

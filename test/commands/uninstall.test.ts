@@ -33,7 +33,44 @@ function seed(value: unknown, agent = ".claude"): void {
   writeFileSync(file(agent), JSON.stringify(value, null, 2));
 }
 
+/** Every path below `dir`, relative, sorted. */
+function tree(dir: string, base = dir): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .flatMap((d) => {
+      const p = join(dir, d.name);
+      return d.isDirectory() ? [`${p.slice(base.length)}/`, ...tree(p, base)] : [p.slice(base.length)];
+    })
+    .sort();
+}
+
 describe("ctx uninstall", () => {
+  test("right after install on a home with no settings.json: the home is back as it was", async () => {
+    h = makeHome();
+    const before = tree(h.home);
+    expect(install([], h.deps, BIN)).toBe(0);
+    expect(existsSync(file())).toBe(true);
+    expect(h.out()).toContain(`wrote ${file()}`);
+    expect(await uninstall([], h.deps)).toBe(0);
+    expect(existsSync(file())).toBe(false);
+    expect(tree(h.home)).toEqual(before);
+    expect(h.out()).toContain(`removed ${file()} (ctx created it, and nothing else is left in it)`);
+    expect(h.out()).toContain(`removed ${join(h.home, ".claude")}/ (left empty)`);
+  });
+  test("a settings.json that was there before ctx is kept, even when only {} is left", async () => {
+    h = makeHome();
+    seed({});
+    install([], h.deps, BIN);
+    await uninstall([], h.deps);
+    expect(JSON.parse(readFileSync(file(), "utf8"))).toEqual({});
+  });
+  test("a file ctx created keeps what the user added to it since", async () => {
+    h = makeHome();
+    install([], h.deps, BIN);
+    const withUser = JSON.parse(readFileSync(file(), "utf8"));
+    writeFileSync(file(), JSON.stringify({ ...withUser, model: "opus" }));
+    await uninstall([], h.deps);
+    expect(JSON.parse(readFileSync(file(), "utf8"))).toEqual({ model: "opus" });
+  });
   test("removes exactly ctx's entries: the file is the user's again", async () => {
     h = makeHome();
     seed(USER);

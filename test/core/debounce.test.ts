@@ -6,10 +6,10 @@ import {
   warningText,
   type MonitorState,
 } from "../../src/core/debounce.ts";
-import type { MonitorLevel } from "../../src/core/usage.ts";
+import type { Level } from "../../src/core/levels.ts";
 
 /** Runs a sequence of levels through the debounce and returns which calls fired (1-based). */
-function fired(levels: MonitorLevel[], debounce = 5): number[] {
+function fired(levels: Level[], debounce = 5): number[] {
   let state: MonitorState = initialMonitorState(0);
   const out: number[] = [];
   levels.forEach((level, i) => {
@@ -30,6 +30,8 @@ describe("debounceStep()", () => {
     expect(fired(Array(12).fill(W))).toEqual([1, 6, 11]);
   });
   test("an escalation to critical fires at once", () => expect(fired([W, W, C, C])).toEqual([1, 3]));
+  test("an escalation from critical to auto_pause fires at once", () =>
+    expect(fired([W, C, "auto_pause", "auto_pause"])).toEqual([1, 2, 3]));
   test("critical repeats are debounced like warnings", () => expect(fired([C, C, C, C, C, C])).toEqual([1, 6]));
   test("falling back below the warning level resets the debounce", () => {
     expect(fired([W, W, OK, W, W])).toEqual([1, 4]);

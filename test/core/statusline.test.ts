@@ -114,6 +114,32 @@ describe("renderStatus()", () => {
     };
     expect(renderStatus(statusInput(high, cfg), cfg, { color: true })).toContain("\x1b[31m");
   });
+  test("the one ladder: yellow from levels.warning, red from critical, red and paused at auto_pause", () => {
+    const at = (pct: number, c = cfg) =>
+      renderStatus(
+        statusInput(
+          {
+            ...sonnet,
+            context_window: {
+              ...sonnet.context_window,
+              used_percentage: pct,
+              current_usage: { input_tokens: pct * 2000 },
+            },
+          },
+          c,
+        ),
+        c,
+        { color: true },
+      );
+    expect(at(64)).toContain("\x1b[32m");
+    expect(at(74)).toContain("\x1b[33m");
+    expect(at(75)).toContain("\x1b[31m█");
+    expect(at(89)).not.toContain("paused");
+    expect(at(90)).toContain("\x1b[31mpaused\x1b[0m");
+    const moved = resolveConfig([{ "levels.warning": 50, "levels.critical": 60, "levels.auto_pause": 70 }]);
+    expect(at(55, moved)).toContain("\x1b[33m");
+    expect(at(70, moved)).toContain("paused");
+  });
   test("usable and both display modes", () => {
     const both = resolveConfig([{ "statusline.display": "both" }]);
     expect(renderStatus(statusInput(sonnet, both), both, { color: false })).toBe(

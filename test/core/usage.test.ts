@@ -3,7 +3,6 @@ import {
   contextTokens,
   footerPct,
   formatTokens,
-  monitorLevel,
   percentOf,
   reading,
   usablePct,
@@ -49,22 +48,6 @@ describe("windowFor()", () => {
     ["gemini-2.5-pro", 10, false, 1_048_576],
   ] as const)("%s with %d used (configured %s) is %d", (model, used, configured, want) => {
     expect(windowFor(model, used, configured)).toBe(want);
-  });
-});
-
-describe("monitorLevel()", () => {
-  test.each([
-    [36, "ok"],
-    [35, "warning"],
-    [26, "warning"],
-    [25, "critical"],
-    [0, "critical"],
-  ] as const)("%d%% remaining is %s", (remaining, want) => {
-    expect(monitorLevel(remaining, 35, 25)).toBe(want);
-  });
-  test("monitorLevel() with thresholds off never warns", () => {
-    expect(monitorLevel(1, false, false)).toBe("ok");
-    expect(monitorLevel(20, 35, false)).toBe("warning");
   });
 });
 

@@ -102,6 +102,17 @@ test("e2e respawn: two full cycles unattended (finalize, /clear, summary injecte
   const rows = JSON.parse(status.stdout.toString());
   const row = (Array.isArray(rows) ? rows : rows.sessions).find((r: any) => r.session_id === sup!.record().session_id);
   expect(row.respawn).toBe(sup.record().phase); // the supervisor's phase, as `respawn:<phase>` in the table
+  // the freshly respawned session shows its own tokens (not 0/0); the sessions it replaced show as ended
+  expect({ tokens: row.used_tokens > 0, window: row.window_size, ended: row.ended }).toEqual({
+    tokens: true,
+    window: 200_000,
+    ended: false,
+  });
+  const replaced = (Array.isArray(rows) ? rows : rows.sessions).filter((r: any) => r.session_id !== row.session_id);
+  expect(replaced.map((r: any) => [r.ended, r.stale])).toEqual([
+    [true, false],
+    [true, false],
+  ]);
   const entry = JSON.parse(readFileSync(`${sup.env.XDG_STATE_HOME}/ctx/sessions/${row.session_id}.json`, "utf8"));
   expect(entry.respawn).toMatchObject({
     name: "e2e",

@@ -36,9 +36,9 @@ const reply = (used: number): Turn => ({
   usage: { input_tokens: 100, cache_read_input_tokens: used - 100, output_tokens: 5 },
 });
 
-async function status(args: string[]) {
+async function status(args: string[], extra: Record<string, string> = {}) {
   const proc = Bun.spawn([CTX_BIN, "status", ...args], {
-    env: { ...sandbox!.env, NO_COLOR: "1" },
+    env: { ...sandbox!.env, NO_COLOR: "1", ...extra },
     cwd: sandbox!.project,
     stdout: "pipe",
     stderr: "pipe",
@@ -52,9 +52,10 @@ async function status(args: string[]) {
   expect(code).toBe(0);
   return stdout;
 }
-const json = async (args: string[]) => JSON.parse(await status(["--json", ...args]));
+const json = async (args: string[], extra: Record<string, string> = {}) =>
+  JSON.parse(await status(["--json", ...args], extra));
 
-test("e2e: status lists sessions that real runs tracked: table, JSON, --min, stale (ended) handling", async () => {
+test("e2e: status lists sessions that real runs tracked: table, JSON, --min, ended sessions shown, then hidden", async () => {
   // main requests: headless run 1 (92 %), headless run 2 (30 %), then two turns of the interactive session (86 %)
   api = await startFakeApi([reply(184_000), reply(60_000), reply(172_000), reply(172_000)]);
   const hooks: Record<string, object[]> = {};
@@ -89,9 +90,18 @@ test("e2e: status lists sessions that real runs tracked: table, JSON, --min, sta
     }
   }
 
-  // default: only the live session; the two finished ones are stale (ended) and counted
-  const shown = await json([]);
-  expect(shown.hidden_stale).toBe(2);
+  // default: the live session first, then the two that ended moments ago (ended, not stale)
+  const recent = await json([]);
+  expect({ stale: recent.hidden_stale, ended: recent.hidden_ended }).toEqual({ stale: 0, ended: 0 });
+  expect(recent.sessions.map((s: any) => [s.used_pct, s.ended, s.stale])).toEqual([
+    [86, false, false],
+    [92, true, false],
+    [30, true, false],
+  ]);
+  // once status.ended_visible_s has passed, only the live session; the ended ones are hidden and counted
+  const later = { CTX_STATUS_ENDED_VISIBLE_S: "0" };
+  const shown = await json([], later);
+  expect({ stale: shown.hidden_stale, ended: shown.hidden_ended }).toEqual({ stale: 0, ended: 2 });
   expect(shown.sessions).toHaveLength(1);
   expect(shown.sessions[0]).toMatchObject({
     project: sandbox.project,
@@ -99,33 +109,33 @@ test("e2e: status lists sessions that real runs tracked: table, JSON, --min, sta
     used_pct: 86,
     used_tokens: 172_000,
     window_size: 200_000,
-    level: "warning",
+    level: "critical", // 86 % is past levels.critical (75)
     ended: false,
     stale: false,
   });
   expect(shown.sessions[0].age_s).toBeLessThan(30);
 
-  const all = await json(["--all"]);
+  const all = await json(["--all"], later);
   expect(all.sessions.map((s: any) => s.used_pct)).toEqual([86, 92, 30]);
   const ids = [high.json.session_id, low.json.session_id];
   expect(all.sessions.slice(1).map((s: any) => s.session_id)).toEqual(ids);
-  expect(all.sessions[1]).toMatchObject({ level: "auto_pause", auto_pause_active: true, ended: true, stale: true });
-  expect(all.sessions[2]).toMatchObject({ level: "ok", auto_pause_active: false, ended: true, stale: true });
+  expect(all.sessions[1]).toMatchObject({ level: "auto_pause", auto_pause_active: true, ended: true, stale: false });
+  expect(all.sessions[2]).toMatchObject({ level: "ok", auto_pause_active: false, ended: true, stale: false });
 
   expect((await json(["--all", "--min", "80"])).sessions.map((s: any) => s.used_pct)).toEqual([86, 92]);
-  expect((await json(["--min", "90"])).sessions).toEqual([]);
+  expect((await json(["--min", "90"], later)).sessions).toEqual([]);
   expect((await json(["--all", "--project", "/nonexistent"])).sessions).toEqual([]);
   expect((await json(["--all", "--project", sandbox.project])).sessions).toHaveLength(3);
 
-  const table = (await status([])).trimEnd().split("\n");
+  const table = (await status([], later)).trimEnd().split("\n");
   expect(table).toHaveLength(3);
   expect(table[1]).toMatch(
     new RegExp(
-      `${shown.sessions[0].session_id.slice(0, 8)}\\s+claude-sonnet-4-5\\s+█████████░  86%\\s+172k/200k\\s+warning\\s+-\\s+\\d+s ago$`,
+      `${shown.sessions[0].session_id.slice(0, 8)}\\s+Sonnet 4\\.5\\s+█████████░  86%\\s+172k/200k\\s+critical\\s+-\\s+\\d+s ago$`,
     ),
   );
-  expect(table[2]).toBe("2 stale sessions hidden (--all shows them)");
-  const full = (await status(["--all"])).trimEnd().split("\n");
+  expect(table[2]).toBe("2 ended sessions hidden (--all shows them)");
+  const full = (await status([])).trimEnd().split("\n");
   expect(full).toHaveLength(4);
   expect(full[2]).toMatch(/92%\s+184k\/200k\s+auto_pause\s+ended,paused/);
 }, 150_000);

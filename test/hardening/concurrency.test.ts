@@ -17,7 +17,7 @@ let sb: Sandbox;
 beforeEach(() => {
   // One warning per session and level: with a debounce this long, a second WARNING is a duplicate.
   sb = makeSandbox({ CTX_MONITOR_DEBOUNCE_CALLS: "100000", CTX_TRACK_FINALIZE_ON_END: "never", NO_COLOR: "1" });
-  // 72 % used: the monitor's WARNING (<= 35 % remaining) and track's caution level (70 %).
+  // 72 % used: the warning level (65 %) for the monitor and track alike.
   writeFileSync(
     join(sb.env.TMPDIR!, `claude-ctx-${SID}.json`),
     JSON.stringify({
@@ -69,7 +69,7 @@ function expectExact(r: { track: CtxRun[]; monitor: CtxRun[] }): void {
   expect(JSON.parse(reports[0]!.stdout).systemMessage).toContain("72%");
   const state = JSON.parse(readFileSync(join(sb.project, ".ctx", "state", "sessions", `${SID}.json`), "utf8"));
   expect(state.tool_calls).toBe(N);
-  expect(state.threshold_reached).toBe("caution");
+  expect(state.threshold_reached).toBe("warning");
   const debounce = JSON.parse(readFileSync(join(sb.project, ".ctx", "state", "monitor", `${SID}.json`), "utf8"));
   expect({ fired: debounce.fired, calls_since: debounce.calls_since }).toEqual({ fired: 1, calls_since: N - 1 });
   const index = JSON.parse(readFileSync(join(sb.env.XDG_STATE_HOME!, "ctx", "sessions", `${SID}.json`), "utf8"));

@@ -197,14 +197,16 @@ describe("session ids built to escape", () => {
           cwd: sb.project,
           stdin: new Uint8Array(),
         });
-        expect(r.code).toBe(0);
+        // the scripted mode is no hook: a bad id is a usage error (exit 2), and touches nothing
+        expect(r.code).toBe(2);
       }
     }
     const r = await runCtx(["track", "--session", "../../x", "--usage", '{"input_tokens":5}'], {
       env: sb.env,
       cwd: sb.project,
     });
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toStartWith("ctx track: --session needs a session id");
     expect(snapshot(sb.dir)).toEqual(before);
     expect(readdirSync("/tmp").filter((n) => n.includes("pwned")).length).toBe(tmpBefore);
   });

@@ -1,5 +1,7 @@
 /** Parses `ctx status` arguments. Pure: throws CtxError(2) on a usage error. */
+import { parseCommandLine } from "../cli.ts";
 import { CtxError } from "../deps.ts";
+import { GRAMMARS } from "../grammars.ts";
 
 /** What `ctx status` was asked for. */
 export interface StatusOptions {
@@ -14,41 +16,21 @@ export interface StatusOptions {
   intervalS?: number;
 }
 
-/** Parses argv (without `status`). Accepts `--min 80` and `--min=80` forms. */
+/** Parses argv (without `status`) by its grammar (core/grammars.ts). Accepts `--min 80` and `--min=80`. */
 export function parseStatusArgs(argv: readonly string[]): StatusOptions {
-  const o: StatusOptions = { all: false, json: false, watch: false };
-  for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = splitFlag(argv[i]!);
-    const value = (): string => {
-      const v = inline ?? argv[++i];
-      if (v === undefined) throw usage(`${flag} needs a value`);
-      return v;
-    };
-    if (flag === "--all" || flag === "-a") o.all = true;
-    else if (flag === "--json") o.json = true;
-    else if (flag === "--watch" || flag === "-w") o.watch = true;
-    else if (flag === "--min") o.minPct = number(flag, value(), 0, 1000);
-    else if (flag === "--interval") o.intervalS = number(flag, value(), 0.1, 3600);
-    else if (flag === "--project") o.project = value();
-    else throw usage(`unexpected argument ${flag}`);
-  }
+  const { values: v } = parseCommandLine(GRAMMARS.status, argv);
+  const o: StatusOptions = { all: v.all === true, json: v.json === true, watch: v.watch === true };
+  if (typeof v.min === "string") o.minPct = number("--min", v.min, 0, 1000);
+  if (typeof v.interval === "string") o.intervalS = number("--interval", v.interval, 0.1, 3600);
+  if (typeof v.project === "string") o.project = v.project;
   return o;
 }
 
 // --- internal ---
 
-function splitFlag(a: string): [string, string | undefined] {
-  const eq = a.indexOf("=");
-  return a.startsWith("--") && eq > 0 ? [a.slice(0, eq), a.slice(eq + 1)] : [a, undefined];
-}
-
 function number(flag: string, v: string, min: number, max: number): number {
   const n = Number(v.replace(/%$/, ""));
   if (v.trim() === "" || !Number.isFinite(n) || n < min || n > max)
-    throw usage(`${flag} wants a number from ${min} to ${max}, not '${v}'`);
+    throw new CtxError(2, `${flag} wants a number from ${min} to ${max}, not '${v}'`);
   return n;
-}
-
-function usage(message: string): CtxError {
-  return new CtxError(2, message, "see 'ctx status --help'");
 }

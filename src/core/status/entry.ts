@@ -28,7 +28,7 @@ export interface IndexEntry {
   window_size: number | null;
   /** Where the window came from (statusline, remembered, client_args, …), or "" when the entry does not say. */
   context_window_source: string;
-  /** The level reached (caution, warning, auto_pause, critical), null below caution, undefined when the entry does not say. */
+  /** The level reached (warning, critical, auto_pause), null below warning, undefined when the entry does not say. */
   threshold_reached: string | null | undefined;
   /** True once auto-pause captures actions. */
   auto_pause_active: boolean;

@@ -2,33 +2,27 @@
 import { bar } from "../statusline.ts";
 import { formatTokens } from "../usage.ts";
 import { ageText, clean, tildify, truncateLeft, truncateRight } from "./format.ts";
-import type { Level, StatusRow } from "./rows.ts";
+import { levelColour } from "../levels.ts";
+import { modelDisplayName } from "../model-name.ts";
+import { faded, type StatusRow } from "./rows.ts";
 
 /** Table options. */
 export interface TableOptions {
   color: boolean;
   /** Stale rows left out by the filter (a footer says so). */
   hiddenStale: number;
+  /** Sessions that ended longer ago than status.ended_visible_s, left out (the footer says so). */
+  hiddenEnded?: number;
   /** Shortens paths under the home directory to `~`. */
   home?: string;
 }
 
 const HEADERS = ["PROJECT", "SESSION", "TASK", "MODEL", "USED", "TOKENS", "LEVEL", "STATE", "UPDATED"];
-const LEVEL_COLOUR: Record<Level, string> = {
-  ok: "32",
-  caution: "36",
-  warning: "33",
-  auto_pause: "35",
-  critical: "31",
-};
 
 /** The table, one line per row, with a header and a footer about hidden stale sessions. */
 export function renderTable(rows: readonly StatusRow[], o: TableOptions): string {
   const paint = (code: string, s: string) => (o.color ? `\x1b[${code}m${s}\x1b[0m` : s);
-  const footer =
-    o.hiddenStale > 0
-      ? `${o.hiddenStale} stale session${o.hiddenStale === 1 ? "" : "s"} hidden (--all shows ${o.hiddenStale === 1 ? "it" : "them"})\n`
-      : "";
+  const footer = hiddenText(o.hiddenStale, o.hiddenEnded ?? 0);
   if (rows.length === 0) return `No ctx sessions to show.\n${footer}`;
   const cells = rows.map((r) => cellsOf(r, o.home));
   const widths = HEADERS.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
@@ -36,21 +30,34 @@ export function renderTable(rows: readonly StatusRow[], o: TableOptions): string
   const out = [paint("1", line(HEADERS))];
   rows.forEach((r, i) => {
     const c = cells[i]!;
-    if (r.stale) {
+    if (faded(r)) {
       out.push(paint("2", line(c)));
       return;
     }
     const coloured = c.map((s, j) => s.padEnd(j === c.length - 1 ? 0 : widths[j]!));
-    coloured[4] = paint(LEVEL_COLOUR[r.level], coloured[4]!);
-    coloured[6] = paint(LEVEL_COLOUR[r.level], coloured[6]!);
+    coloured[4] = paint(levelColour(r.level), coloured[4]!);
+    coloured[6] = paint(levelColour(r.level), coloured[6]!);
     out.push(coloured.join("  "));
   });
   return `${out.join("\n")}\n${footer}`;
 }
 
-/** The JSON document of `--json`: the rows as they are, plus the counts. */
-export function renderJson(rows: readonly StatusRow[], hiddenStale: number, nowMs: number, oneLine = false): string {
-  const doc = { version: 1, generated_at: new Date(nowMs).toISOString(), hidden_stale: hiddenStale, sessions: rows };
+/** The JSON document of `--json`: the rows (with the model's display name), plus the counts. */
+export function renderJson(
+  rows: readonly StatusRow[],
+  hiddenStale: number,
+  nowMs: number,
+  oneLine = false,
+  hiddenEnded = 0,
+): string {
+  const sessions = rows.map((r) => ({ ...r, model_name: modelDisplayName(r.model) }));
+  const doc = {
+    version: 1,
+    generated_at: new Date(nowMs).toISOString(),
+    hidden_stale: hiddenStale,
+    hidden_ended: hiddenEnded,
+    sessions,
+  };
   return `${oneLine ? JSON.stringify(doc) : JSON.stringify(doc, null, 2)}\n`;
 }
 
@@ -59,14 +66,14 @@ export function cellsOf(r: StatusRow, home?: string): string[] {
   const used =
     r.used_pct === null ? `${bar(0)}   --` : `${bar(r.used_pct)} ${`${Math.round(r.used_pct)}%`.padStart(4)}`;
   const tokens =
-    r.used_tokens === null
+    r.used_tokens === null || (r.used_tokens === 0 && !r.window_size)
       ? "--"
       : `${formatTokens(r.used_tokens)}/${r.window_size === null ? "?" : formatTokens(r.window_size)}`;
   return [
     truncateLeft(clean(tildify(r.project, home)) || "?", 32),
     r.session_id.slice(0, 8),
     truncateRight(clean(r.task_id) || "-", 24),
-    truncateRight(clean(r.model) || "?", 24),
+    truncateRight(clean(modelDisplayName(r.model)) || "?", 24),
     used,
     tokens,
     r.level,
@@ -82,4 +89,15 @@ export function stateText(r: Pick<StatusRow, "auto_pause_active" | "respawn" | "
   if (r.auto_pause_active) parts.push("paused");
   if (r.respawn) parts.push(`respawn:${truncateRight(clean(r.respawn), 16)}`);
   return parts.length ? parts.join(",") : "-";
+}
+
+// --- internal ---
+
+function hiddenText(stale: number, ended: number): string {
+  const parts: string[] = [];
+  if (stale > 0) parts.push(`${stale} stale session${stale === 1 ? "" : "s"}`);
+  if (ended > 0) parts.push(`${ended} ended session${ended === 1 ? "" : "s"}`);
+  if (parts.length === 0) return "";
+  const n = stale + ended;
+  return `${parts.join(" and ")} hidden (--all shows ${n === 1 ? "it" : "them"})\n`;
 }

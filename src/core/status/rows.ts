@@ -1,19 +1,13 @@
 /** From index entries to the rows `ctx status` shows: level, state, staleness, filters, order. Pure. */
 import type { IndexEntry } from "./entry.ts";
 
-/** Levels in rising order; `ok` is below caution. */
-export const LEVELS = ["ok", "caution", "warning", "auto_pause", "critical"] as const;
+import { LEVELS, levelAt, type Ladder, type Level } from "../levels.ts";
+import { canonicalModel } from "../model-name.ts";
 
-/** A level name. */
-export type Level = (typeof LEVELS)[number];
+export { LEVELS, type Level };
 
-/** The `track.*` thresholds, for entries that do not name their level. */
-export interface LevelThresholds {
-  caution: number | false;
-  warning: number | false;
-  auto_pause: number | false;
-  critical: number | false;
-}
+/** The ladder (`levels.*`), for entries that do not name their level. */
+export type LevelThresholds = Ladder;
 
 /** One session as shown. */
 export interface StatusRow {
@@ -33,12 +27,14 @@ export interface StatusRow {
   respawn: string | null;
   /** The supervisor's recent events, newest last (from its record), or null. */
   respawn_events: SupervisorEvent[] | null;
-  /** True when the session's own state says it ended (SessionEnd). */
+  /** True when the session's own state says it ended (SessionEnd, or a /clear replaced it). */
   ended: boolean;
+  /** Ended longer ago than `status.ended_visible_s`: hidden unless --all. */
+  ended_long_ago: boolean;
   updated_at: string;
   /** Seconds since the last update, or null when unknown. */
   age_s: number | null;
-  /** Not updated for `staleAfterS`, no update time at all, or ended. */
+  /** Stopped reporting without ending: not updated for `staleAfterS`, or no update time at all. */
   stale: boolean;
 }
 
@@ -74,13 +70,14 @@ export function toRow(
   thresholds: LevelThresholds,
   ended = false,
   supervisor?: Supervisor,
+  endedVisibleS = 600,
 ): StatusRow {
   const age = Number.isFinite(e.updated_ms) ? Math.max(0, Math.floor((nowMs - e.updated_ms) / 1000)) : null;
   return {
     session_id: e.session_id,
     task_id: e.task_id,
     project: e.project,
-    model: e.model,
+    model: canonicalModel(e.model),
     used_pct: e.used_pct,
     used_tokens: e.used_tokens,
     window_size: e.window_size,
@@ -90,23 +87,22 @@ export function toRow(
     respawn: supervisor && !supervisor.alive ? "gone" : respawnState(e.respawn),
     respawn_events: supervisor ? supervisor.events : null,
     ended,
+    ended_long_ago: ended && (age === null || age > endedVisibleS),
     updated_at: e.updated_at,
     age_s: age,
-    stale: ended || age === null || age > staleAfterS,
+    stale: !ended && (age === null || age > staleAfterS),
   };
 }
 
-/** The entry's own level when it names a known one, else the level of its used % under `t`. */
+/**
+ * The entry's own level when it names one of the ladder, else the level of its used % under `t`
+ * (an entry written before the one ladder may say `caution`: its figure decides).
+ */
 export function levelOf(e: Pick<IndexEntry, "threshold_reached" | "used_pct">, t: LevelThresholds): Level {
   if (typeof e.threshold_reached === "string" && (LEVELS as readonly string[]).includes(e.threshold_reached))
     return e.threshold_reached as Level;
   if (e.threshold_reached === null || e.used_pct === null) return "ok";
-  const pct = e.used_pct;
-  for (const level of ["critical", "auto_pause", "warning", "caution"] as const) {
-    const at = t[level];
-    if (at !== false && pct >= at) return level;
-  }
-  return "ok";
+  return levelAt(e.used_pct, t);
 }
 
 /** The respawn field in one word: a string as is, an object's state/status/phase, else "on". */
@@ -121,27 +117,42 @@ export function respawnState(v: unknown): string | null {
   return "on";
 }
 
-/** Applies the filters; returns the rows shown and how many stale ones were hidden. */
-export function filterRows(rows: readonly StatusRow[], f: RowFilter): { rows: StatusRow[]; hiddenStale: number } {
+/** What the filters left, and how many stale and long-ended sessions they hid. */
+export interface FilteredRows {
+  rows: StatusRow[];
+  hiddenStale: number;
+  hiddenEnded: number;
+}
+
+/** Applies the filters; returns the rows shown and how many stale or long-ended ones were hidden. */
+export function filterRows(rows: readonly StatusRow[], f: RowFilter): FilteredRows {
   let hiddenStale = 0;
+  let hiddenEnded = 0;
   const out: StatusRow[] = [];
   for (const r of rows) {
     if (f.minPct !== undefined && (r.used_pct === null || r.used_pct < f.minPct)) continue;
     if (f.projects && !f.projects.some((p) => within(r.project, p))) continue;
-    if (r.stale && !f.all) {
-      hiddenStale++;
+    if (!f.all && (r.stale || r.ended_long_ago)) {
+      if (r.stale) hiddenStale++;
+      else hiddenEnded++;
       continue;
     }
     out.push(r);
   }
-  return { rows: sortRows(out), hiddenStale };
+  return { rows: sortRows(out), hiddenStale, hiddenEnded };
 }
 
-/** Live sessions first, then by used % (highest first), then the most recently updated. */
+/** A row shown greyed: stale, or ended long ago (both only with --all). */
+export function faded(r: Pick<StatusRow, "stale" | "ended_long_ago">): boolean {
+  return r.stale || r.ended_long_ago;
+}
+
+/** Live sessions first, then ended ones, then faded ones; then by used % (highest first), then the most recent. */
 export function sortRows(rows: readonly StatusRow[]): StatusRow[] {
+  const group = (r: StatusRow) => (faded(r) ? 2 : r.ended ? 1 : 0);
   return [...rows].sort(
     (a, b) =>
-      Number(a.stale) - Number(b.stale) ||
+      group(a) - group(b) ||
       (b.used_pct ?? -1) - (a.used_pct ?? -1) ||
       (a.age_s ?? Infinity) - (b.age_s ?? Infinity) ||
       (a.session_id < b.session_id ? -1 : 1),

@@ -1,5 +1,6 @@
 import type { PauseEntry } from "../track/pause.ts";
 import { publicState, type SessionState } from "../track/state.ts";
+import { isTrackLevel } from "../track/levels.ts";
 
 /** The finalized session record, written as `session-<stamp>.json` and `.yaml`. */
 export interface SessionRecord {
@@ -69,7 +70,7 @@ export function recordMarkdown(record: SessionRecord, recent: PauseEntry[]): str
     `- Session: ${record.session_id} (task ${record.task_id}${record.team ? `, team ${record.team}` : ""})`,
     `- Chain: ${record.chain.join(" → ")}`,
     `- Finalized: ${record.finalized_at} (${record.reason})`,
-    `- Context: ${s.used_pct}% (${s.used_tokens}/${s.window_size}), peak ${s.peak_pct}%, level ${s.threshold_reached ?? "none"}`,
+    `- Context: ${s.used_pct}% (${s.used_tokens}/${s.window_size}), peak ${s.peak_pct}%, level ${isTrackLevel(s.threshold_reached) ? s.threshold_reached : "ok"}`,
     `- Tool calls: ${s.tool_calls}; compactions: ${s.compactions}; auto-pause: ${s.auto_pause_active ? `active since ${s.pause_started_at}` : "off"}`,
     `- Summary: ${record.summary_path}`,
     "",

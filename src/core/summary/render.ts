@@ -21,6 +21,8 @@ export interface SummaryInput {
     model: string | null;
     /** Tool calls of the session (the track state's count when the transcript lags). */
     toolCalls: number;
+    /** The level of the ladder the session is at (ok, warning, critical, auto_pause). */
+    level?: string;
   };
   /** ISO-8601 time of writing. */
   generatedAt: string;
@@ -29,6 +31,8 @@ export interface SummaryInput {
   gitStatus: string[] | null;
   /** The one line about subagent work (see subagentLine), or null/absent for none. */
   subagentLine?: string | null;
+  /** Files git reports changed since the session started that no tool edited (relative to the project when inside it). */
+  commandChanges?: string[];
 }
 
 /** Most characters the summary may take (~2,000 tokens). */
@@ -62,7 +66,7 @@ function renderWith(s: SummaryInput, limit: number): string {
     `- Team: ${s.team ?? "(none)"}`,
     `- Sessions (${t.sessions.length + t.sessions_dropped}, oldest first): ${sessionList(t, limit)}`,
     ...(s.previousSummary ? [`- Previous summary: \`${s.previousSummary}\``] : []),
-    `- Context at handoff: ${u.usedPct}% used (${u.usedTokens} / ${u.windowSize} tokens, peak ${u.peakPct}%, ${u.compactions} compaction${u.compactions === 1 ? "" : "s"})${u.model ? `, model ${u.model}` : ""}`,
+    `- Context at handoff: ${u.usedPct}% used (${u.usedTokens} / ${u.windowSize} tokens, peak ${u.peakPct}%, ${u.compactions} compaction${u.compactions === 1 ? "" : "s"})${u.model ? `, model ${u.model}` : ""}${u.level ? `, level ${u.level}` : ""}`,
     `- Written: ${s.generatedAt} by ctx finalize${s.transcriptPath ? ` from ${s.transcriptPath}` : ""}`,
     "",
     "## Goal",
@@ -95,14 +99,19 @@ function renderWith(s: SummaryInput, limit: number): string {
     t.last_step ? `- ${t.last_step.text} (${ago(t.last_step.session)})` : "- (none)",
     "",
     "## Files modified (newest first)",
-    ...orNone(
-      capped(
+    ...orNone([
+      ...capped(
         t.files.map((x) => `- \`${x.path}\` (${x.ops}; ${ago(x.session)})`),
         limit,
         "files",
         t.files_dropped,
       ),
-    ),
+      ...capped(
+        (s.commandChanges ?? []).map((p) => `- \`${p}\` (changed by commands)`),
+        limit,
+        "files changed by commands",
+      ),
+    ]),
     ...gitLines(s.gitStatus, limit),
     "",
     "## Unresolved errors",
@@ -115,7 +124,7 @@ function renderWith(s: SummaryInput, limit: number): string {
     ),
     "",
     "## This session",
-    `- ${u.toolCalls} tool calls: ${f.successes} succeeded, ${f.errors.total} failed; ${f.files.size + f.filesDropped} files changed; ${f.commands.total} commands; ${f.userRequests} user messages`,
+    `- ${u.toolCalls} tool calls: ${f.successes} succeeded, ${f.errors.total} failed; ${f.files.size + f.filesDropped + (s.commandChanges?.length ?? 0)} files changed; ${f.commands.total} commands; ${f.userRequests} user messages`,
     ...(s.subagentLine ? [s.subagentLine] : []),
     ...capped(
       [...f.commands.items].reverse().map((c) => `- ${c.ok ? "ok  " : "FAIL"} \`${c.command}\``),

@@ -1,36 +1,27 @@
+import { levelAt, levelRank, levelWord, type Ladder } from "../levels.ts";
 import type { Level } from "./state.ts";
 
-/** The four levels' thresholds in used %, `false` for a level switched off. */
-export interface Thresholds {
-  caution: number | false;
-  warning: number | false;
-  auto_pause: number | false;
-  critical: number | false;
-}
+/** The ladder's thresholds in used % (`levels.*`), `false` for a level switched off. */
+export type Thresholds = Ladder;
 
-/** Levels from lowest to highest. */
-export const LEVELS: readonly Level[] = ["caution", "warning", "auto_pause", "critical"];
+/** Levels above ok, lowest first. */
+export const LEVELS: readonly Level[] = ["warning", "critical", "auto_pause"];
 
-/** What the user reads when a level is newly crossed (claude-mpm's wording, with the real figure). */
+/** What the user reads when a level is newly crossed, with the real figure. */
 const MESSAGES: Record<Level, string> = {
-  caution: "Consider wrapping up current work.",
-  warning: "Session nearing capacity.",
-  auto_pause: "Auto-pause activated: actions are being recorded for session continuity.",
+  warning: "Wrap up the current task; no new exploration.",
   critical:
-    "Session nearly exhausted. Wrap up now; the handoff summary is written when the session ends (or now, with ctx finalize).",
+    "Finish the current step and leave the work resumable; the handoff summary is written (ctx finalize writes it now).",
+  auto_pause: "Auto-pause: actions are captured for session continuity; a supervised session (ctx respawn) is cycled.",
 };
 
-/** The highest level whose threshold `usedPct` has reached, or null. */
+/** The highest level whose threshold `usedPct` has reached, or null below the warning level. */
 export function levelFor(usedPct: number, t: Thresholds): Level | null {
-  let out: Level | null = null;
-  for (const level of LEVELS) {
-    const at = t[level];
-    if (at !== false && usedPct >= at) out = level;
-  }
-  return out;
+  const level = levelAt(usedPct, t);
+  return level === "ok" ? null : level;
 }
 
-/** The rank of a level (-1 for none), for comparisons. */
+/** The rank of a level (-1 for none, or a word that is no level any more), for comparisons. */
 export function rank(level: Level | null): number {
   return level === null ? -1 : LEVELS.indexOf(level);
 }
@@ -44,8 +35,12 @@ export function newlyCrossed(previous: Level | null, current: Level | null): Lev
   return rank(current) > rank(previous) ? current : null;
 }
 
-/** The message shown for a newly crossed level. */
+/** The message shown for a newly crossed level: `ctx: context 76% used (…), CRITICAL. …`. */
 export function levelMessage(level: Level, usedPct: number, usedTokens: number, windowSize: number): string {
-  const name = level === "auto_pause" ? "AUTO-PAUSE" : level.toUpperCase();
-  return `ctx: context ${usedPct}% used (${usedTokens}/${windowSize} tokens), ${name}. ${MESSAGES[level]}`;
+  return `ctx: context ${usedPct}% used (${usedTokens}/${windowSize} tokens), ${levelWord(level)}. ${MESSAGES[level]}`;
+}
+
+/** True for a level of the ladder above ok (a state file's `threshold_reached`). */
+export function isTrackLevel(v: unknown): v is Level {
+  return levelRank(v) > 0;
 }

@@ -15,8 +15,8 @@ export interface ModelTotals {
   requests: number;
 }
 
-/** A level name, lowest first. */
-export type Level = "caution" | "warning" | "auto_pause" | "critical";
+/** A level of the ladder above ok (core/levels.ts), lowest first. */
+export type Level = "warning" | "critical" | "auto_pause";
 
 /** Where the incremental transcript reader stopped, and what it saw last (for dedupe). */
 export interface TranscriptCursor {
@@ -62,7 +62,7 @@ export interface SessionState {
   tool_calls: number;
   /** PostToolUse + PostToolUseFailure events of tools run inside subagents (hooks with `agent_id`). */
   subagent_tool_calls: number;
-  /** The highest level the current usage is at (null below caution). */
+  /** The highest level the current usage is at (null below the warning level). */
   threshold_reached: Level | null;
   /** True from the auto_pause level on: actions go to ACTIVE-PAUSE-<sid>.jsonl. */
   auto_pause_active: boolean;

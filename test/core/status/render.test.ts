@@ -6,7 +6,7 @@ import { parseStatusArgs } from "../../../src/core/status/args.ts";
 import { CtxError } from "../../../src/core/deps.ts";
 
 const NOW = Date.parse("2025-01-02T12:00:00Z");
-const T = { caution: 70, warning: 85, auto_pause: 90, critical: 95 } as const;
+const T = { warning: 65, critical: 75, auto_pause: 90 } as const;
 const row = (sid: string, over: Record<string, unknown> = {}) =>
   toRow(
     parseIndexEntry({
@@ -48,7 +48,7 @@ describe("renderTable", () => {
     expect(lines).toHaveLength(3);
     expect(lines[0]).toMatch(/^PROJECT\s+SESSION\s+TASK\s+MODEL\s+USED\s+TOKENS\s+LEVEL\s+STATE\s+UPDATED$/);
     expect(lines[1]).toMatch(
-      /^~\/work\/app\s+01234567\s+chain-alpaca\s+claude-sonnet-4-5\s+█████████░ {2}87%\s+174k\/200k\s+warning\s+-\s+2m ago$/,
+      /^~\/work\/app\s+01234567\s+chain-alpaca\s+Sonnet 4\.5\s+█████████░ {2}87%\s+174k\/200k\s+warning\s+-\s+2m ago$/,
     );
     expect(lines[2]).toContain("█░░░░░░░░░   5%");
     expect(lines[2]).toContain("paused");
@@ -103,8 +103,13 @@ describe("stateText", () => {
 
 describe("renderJson", () => {
   test("a versioned document with every row field and the hidden count", () => {
-    const doc = JSON.parse(renderJson([row("a")], 3, NOW));
-    expect(doc).toMatchObject({ version: 1, generated_at: "2025-01-02T12:00:00.000Z", hidden_stale: 3 });
+    const doc = JSON.parse(renderJson([row("a")], 3, NOW, false, 2));
+    expect(doc).toMatchObject({
+      version: 1,
+      generated_at: "2025-01-02T12:00:00.000Z",
+      hidden_stale: 3,
+      hidden_ended: 2,
+    });
     expect(doc.sessions[0]).toEqual({
       session_id: "a",
       task_id: "chain-alpaca",
@@ -119,9 +124,11 @@ describe("renderJson", () => {
       respawn: null,
       respawn_events: null,
       ended: false,
+      ended_long_ago: false,
       updated_at: new Date(NOW - 125_000).toISOString(),
       age_s: 125,
       stale: false,
+      model_name: "Sonnet 4.5",
     });
   });
 });

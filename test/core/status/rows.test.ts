@@ -3,7 +3,7 @@ import { parseIndexEntry } from "../../../src/core/status/entry.ts";
 import { filterRows, levelOf, respawnState, toRow, type StatusRow } from "../../../src/core/status/rows.ts";
 
 const NOW = Date.parse("2025-01-02T12:00:00Z");
-const T = { caution: 70, warning: 85, auto_pause: 90, critical: 95 } as const;
+const T = { warning: 65, critical: 75, auto_pause: 90 } as const;
 const entry = (sid: string, over: Record<string, unknown> = {}) =>
   parseIndexEntry({
     version: 1,
@@ -69,9 +69,22 @@ describe("toRow", () => {
     ["updated past status.stale_after_s", { updated_at: new Date(NOW - 3601_000).toISOString() }, false, true],
     ["updated exactly at the limit", { updated_at: new Date(NOW - 3600_000).toISOString() }, false, false],
     ["without an update time", { updated_at: "" }, false, true],
-    ["ended, however recent", {}, true, true],
+    ["ended: never stale (it did not stop reporting, it ended)", {}, true, false],
+    ["ended long ago: still not stale", { updated_at: new Date(NOW - 9000_000).toISOString() }, true, false],
   ])("stale when %s", (_n, over, ended, stale) => {
     expect(row("s1", over, ended).stale).toBe(stale);
+  });
+  test("an ended session is shown for status.ended_visible_s, then hidden unless --all", () => {
+    const at = (ageS: number) =>
+      toRow(entry("e", { updated_at: new Date(NOW - ageS * 1000).toISOString() }), NOW, 3600, T, true, undefined, 600);
+    expect(at(8)).toMatchObject({ ended: true, ended_long_ago: false, stale: false });
+    expect(filterRows([at(8)], { all: false })).toMatchObject({ hiddenStale: 0, hiddenEnded: 0 });
+    expect(at(601).ended_long_ago).toBe(true);
+    expect(filterRows([at(601)], { all: false })).toMatchObject({ rows: [], hiddenStale: 0, hiddenEnded: 1 });
+    expect(filterRows([at(601)], { all: true }).rows).toHaveLength(1);
+  });
+  test("one model, one name: a dated id is the same model", () => {
+    expect(row("s1", { model: "claude-sonnet-4-5-20250929" }).model).toBe("claude-sonnet-4-5");
   });
   test("an update time in the future counts as age 0", () => {
     expect(row("s1", { updated_at: new Date(NOW + 5000).toISOString() }).age_s).toBe(0);
@@ -81,16 +94,17 @@ describe("toRow", () => {
 describe("levelOf", () => {
   test.each([
     ["the entry's own level", "auto_pause", 40, "auto_pause"],
-    ["null means below caution", null, 99, "ok"],
-    ["unknown level: from used %", "weird", 96, "critical"],
-    ["missing: from used % (warning)", undefined, 86, "warning"],
-    ["missing: from used % (caution)", undefined, 70, "caution"],
+    ["null means below warning", null, 99, "ok"],
+    ["unknown level: from used %", "weird", 96, "auto_pause"],
+    ["an old entry's caution: from used %", "caution", 76, "critical"],
+    ["missing: from used % (warning)", undefined, 66, "warning"],
+    ["missing: from used % (critical)", undefined, 75, "critical"],
     ["missing and no usage", undefined, null, "ok"],
   ] as const)("%s", (_n, thr, pct, want) => {
     expect(levelOf({ threshold_reached: thr, used_pct: pct }, T)).toBe(want);
   });
   test("a threshold set off is skipped", () => {
-    expect(levelOf({ threshold_reached: undefined, used_pct: 96 }, { ...T, critical: false })).toBe("auto_pause");
+    expect(levelOf({ threshold_reached: undefined, used_pct: 89 }, { ...T, critical: false })).toBe("warning");
   });
 });
 

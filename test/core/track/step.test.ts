@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { initialState, type SessionState } from "../../../src/core/track/state.ts";
 import { normalizeEvent, trackStep, type TrackEvent } from "../../../src/core/track/step.ts";
 
-const T = { caution: 70, warning: 85, auto_pause: 90, critical: 95 };
+const T = { warning: 65, critical: 75, auto_pause: 90 };
 const ISO = "2026-01-01T00:00:00.000Z";
 const fresh = (): SessionState => initialState("s1", "/p", "s1", ISO);
 const at = (pct: number) => ({ usedTokens: pct * 2000, windowSize: 200_000, usedPct: pct, model: "m" });
@@ -31,8 +31,8 @@ describe("trackStep()", () => {
   });
 
   test("reports each level once while climbing, and again after a drop", () => {
-    const rs = run([ev("Stop", 71), ev("Stop", 72), ev("Stop", 86), ev("Stop", 30), ev("Stop", 75)]);
-    expect(rs.map((r) => r.report)).toEqual(["caution", null, "warning", null, "caution"]);
+    const rs = run([ev("Stop", 66), ev("Stop", 67), ev("Stop", 86), ev("Stop", 30), ev("Stop", 70)]);
+    expect(rs.map((r) => r.report)).toEqual(["warning", null, "critical", null, "warning"]);
     expect(rs[3]!.state.threshold_reached).toBeNull();
     expect(rs.at(-1)!.state.peak_pct).toBe(86);
   });

@@ -1,0 +1,79 @@
+/**
+ * `ctx config [--json]`: the effective configuration, each value with where it came from
+ * (default, user file, project file, environment), like `git config --show-origin`.
+ */
+import { SCHEMA, envName, type ConfigKey } from "../core/config-schema.ts";
+import type { Deps } from "../core/deps.ts";
+import { problemLocation, readConfig, type ConfigReport } from "../io/config.ts";
+import { findProject } from "../io/project.ts";
+import { parseFor } from "./args.ts";
+
+/** Entry point: prints the table (or JSON); problems go to stderr. Exits 0. */
+export async function run(argv: string[], deps: Deps): Promise<number> {
+  const { values } = parseFor("config", argv);
+  const project = findProject(deps.env, deps.cwd);
+  const r = readConfig(deps.env, project);
+  deps.stdout(values.json ? configJson(r, project) : configTable(r));
+  const problems = [
+    ...r.files.flatMap((f) => (f.error ? [`${f.error} (file ignored)`] : [])),
+    ...r.problems.map((p) => `${problemLocation(r.files, p.source, p.key)}: ${p.key}: ${p.message}`),
+  ];
+  if (problems.length)
+    deps.stderr(`ctx config: ${problems.length} problem(s), see ctx doctor:\n  ${problems.join("\n  ")}\n`);
+  return 0;
+}
+
+/** One line per key: `origin<TAB>key=value`, origins as `default`, `file:<path>` or `env:<VAR>`. */
+export function configTable(r: ConfigReport): string {
+  const rows = (Object.keys(SCHEMA) as ConfigKey[]).map((key) => {
+    const o = r.origins[key];
+    const origin =
+      o.origin === "default" ? "default" : o.origin === "environment" ? `env:${envOf(key, o.via)}` : `file:${o.source}`;
+    const via = o.via ? `  (from deprecated ${o.via})` : "";
+    return [origin, `${key}=${show(key, r.config[key])}${via}`] as const;
+  });
+  const width = Math.max(...rows.map(([o]) => o.length));
+  return `${rows.map(([o, kv]) => `${o.padEnd(width)}  ${kv}`).join("\n")}\n`;
+}
+
+/** The JSON document: the files read, each key's value and origin, and the problems. */
+export function configJson(r: ConfigReport, project: string): string {
+  const values: Record<string, unknown> = {};
+  for (const key of Object.keys(SCHEMA) as ConfigKey[]) {
+    const o = r.origins[key];
+    values[key] = {
+      value: r.config[key],
+      origin: o.origin,
+      source: o.origin === "environment" ? envOf(key, o.via) : o.source,
+      ...(o.via ? { deprecated_key: o.via } : {}),
+    };
+  }
+  const doc = {
+    version: 1,
+    project,
+    files: r.files.map((f) => ({
+      origin: f.origin,
+      path: f.path,
+      exists: f.text !== undefined,
+      error: f.error ?? null,
+    })),
+    values,
+    problems: r.problems.map((p) => ({
+      ...p,
+      location: problemLocation(r.files, p.source, p.key),
+      deprecated: p.deprecated === true,
+    })),
+  };
+  return `${JSON.stringify(doc, null, 2)}\n`;
+}
+
+// --- internal ---
+
+function envOf(key: string, via: string | undefined): string {
+  return envName(via ?? key);
+}
+
+function show(key: ConfigKey, v: unknown): string {
+  if (v === false && SCHEMA[key].kind === "threshold") return "off";
+  return typeof v === "string" ? JSON.stringify(v) : String(v);
+}

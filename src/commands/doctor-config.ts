@@ -1,0 +1,81 @@
+/** `ctx doctor`'s configuration checks: both files, the environment, and the ladder of levels. */
+import { ladderProblems } from "../core/config-check.ts";
+import { envName } from "../core/config-schema.ts";
+import type { Check } from "../core/settings/diagnose.ts";
+import { problemLocation, readConfig } from "../io/config.ts";
+
+/**
+ * One check per config file (YAML errors with file:line:column, unknown keys with a
+ * did-you-mean, wrong types, values out of range), one for the environment, one for the
+ * ladder; deprecated keys are warnings that name the key to use.
+ */
+export function configChecks(env: Record<string, string | undefined>, project: string): Check[] {
+  const r = readConfig(env, project);
+  const checks: Check[] = [];
+  for (const f of r.files) {
+    const name = `${f.origin} config`;
+    if (f.text === undefined) {
+      checks.push({ level: "ok", name, detail: `${f.path} (none; defaults apply)` });
+      continue;
+    }
+    if (f.error) {
+      checks.push({
+        level: "fail",
+        name,
+        detail: `${f.error}; the whole file is ignored (hooks use the defaults)`,
+        fix: "fix the YAML at that line",
+      });
+      continue;
+    }
+    checks.push(...problemChecks(name, f.path, r.problems, (key) => problemLocation(r.files, f.path, key)));
+  }
+  const envProblems = problemChecks("environment", "environment", r.problems, (key) => envName(key));
+  if (envProblems.some((c) => c.level !== "ok")) checks.push(...envProblems);
+  const ladder = ladderProblems(r.config);
+  checks.push(
+    ladder.length === 0
+      ? { level: "ok", name: "levels", detail: ladderText(r.config) }
+      : {
+          level: "fail",
+          name: "levels",
+          detail: ladder.join("; "),
+          fix: "keep levels.warning < levels.critical < levels.auto_pause (see ctx config)",
+        },
+  );
+  return checks;
+}
+
+// --- internal ---
+
+function problemChecks(
+  name: string,
+  source: string,
+  problems: ReturnType<typeof readConfig>["problems"],
+  where: (key: string) => string,
+): Check[] {
+  const mine = problems.filter((p) => p.source === source);
+  const errors = mine.filter((p) => !p.deprecated);
+  const deprecated = mine.filter((p) => p.deprecated);
+  const out: Check[] = [];
+  if (errors.length)
+    out.push({
+      level: "fail",
+      name,
+      detail: `${errors.length} problem(s):${errors.map((p) => `\n        ${where(p.key)}: ${p.key}: ${p.message}`).join("")}`,
+      fix: "correct or remove these keys (their defaults apply meanwhile); ctx config shows the effective values",
+    });
+  if (deprecated.length)
+    out.push({
+      level: "warn",
+      name,
+      detail: `${deprecated.length} deprecated key(s):${deprecated.map((p) => `\n        ${where(p.key)}: ${p.key}: ${p.message}`).join("")}`,
+      fix: "rename the deprecated keys (the values are converted meanwhile)",
+    });
+  if (out.length === 0) out.push({ level: "ok", name, detail: `${source}: valid` });
+  return out;
+}
+
+function ladderText(cfg: ReturnType<typeof readConfig>["config"]): string {
+  const v = (x: number | false) => (x === false ? "off" : `${x}%`);
+  return `warning ${v(cfg["levels.warning"])}, critical ${v(cfg["levels.critical"])}, auto_pause ${v(cfg["levels.auto_pause"])}`;
+}

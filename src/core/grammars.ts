@@ -1,0 +1,195 @@
+/**
+ * The command line of every ctx command: synopsis, description, options and positionals.
+ * The parser (core/cli.ts) and `ctx <command> --help` both read these. Pure data.
+ */
+import type { Grammar } from "./cli.ts";
+
+/** Each command's grammar, by command name. */
+export const GRAMMARS = {
+  statusline: {
+    synopsis: [""],
+    about: `Reads Claude Code's statusLine JSON on stdin and prints one line:
+model │ project (branch) │ 10-cell bar, used %, tokens/window, coloured by level
+(green ok, yellow warning, red critical, red and 'paused' at auto_pause).
+Writes \${TMPDIR:-/tmp}/claude-ctx-<session_id>.json for the hooks.
+The percentage is Claude Code's own used_percentage (statusline.display: raw|usable|footer|both).
+Respects NO_COLOR. Always exits 0.`,
+    options: {},
+  },
+  monitor: {
+    synopsis: [""],
+    about: `A PostToolUse (Claude Code) or AfterTool (Gemini CLI) hook. Reads the hook JSON
+on stdin, takes usage from the bridge file when fresh or else from the
+transcript, and injects CONTEXT WARNING (from levels.warning, 65% used) or
+CONTEXT CRITICAL (from levels.critical, 75%; at levels.auto_pause, 90%, it says
+auto_pause) as additionalContext, debounced (monitor.debounce_calls).
+Always exits 0.`,
+    options: {},
+  },
+  track: {
+    synopsis: [
+      "                                  (as a Claude Code hook, JSON on stdin)",
+      `--session ID --usage '{"input_tokens":…}' [--model M]`,
+      "--session ID [--model M] < usage.json",
+    ],
+    about: `As a hook for SessionStart, UserPromptSubmit, PostToolUse, PostToolUseFailure,
+Stop, PreCompact and SessionEnd, keeps <project>/.ctx/state/sessions/<sid>.json
+(usage, peak, per-model tokens, tool_calls, level, /clear chain), the copy
+state/context-usage.json and the per-user index entry. The levels warning 65,
+critical 75, auto_pause 90 (levels.*, used %) are reported once when crossed
+as a systemMessage. From auto_pause on, actions go to
+sessions/ACTIVE-PAUSE-<sid>.jsonl. PreCompact writes events/session-compressed-*.json;
+SessionEnd (and PreCompact during a pause) start ctx finalize in the background.
+The hook mode always exits 0; the scripted mode (--session, for bots that call
+the API directly) exits 2 on bad arguments.`,
+    options: {
+      session: { type: "string", arg: "ID", doc: "scripted mode: the session to record usage for" },
+      usage: { type: "string", arg: "JSON", doc: "one API response's usage (else read from stdin)" },
+      model: { type: "string", arg: "M", doc: "the model of that response" },
+    },
+  },
+  finalize: {
+    synopsis: ["[--session ID] [--transcript PATH] [--project DIR]"],
+    about: `Streams the transcript and writes, under <project>/.ctx/sessions/:
+summary-<task_id>-<stamp>.md (the handoff summary), session-<stamp>.json/.yaml/.md,
+session-<stamp>-incremental.jsonl (the auto-pause action log) and LATEST-SESSION.txt.
+Default session: the transcript's, else the latest tracked one. The project is
+found from any subfolder (nearest .ctx/, else the git root). Idempotent:
+a rerun for the same session rewrites the same files. Prints the summary path.`,
+    options: {
+      session: { type: "string", arg: "ID", doc: "the session (default: the transcript's, else the latest)" },
+      transcript: { type: "string", arg: "PATH", doc: "the session's transcript" },
+      project: { type: "string", arg: "DIR", doc: "the project (default: found from the current directory)" },
+      ended: { type: "boolean", doc: "the session has ended: archive its auto-pause log" },
+      reason: { type: "string", arg: "WHY", doc: "what started it, for the record" },
+      "used-tokens": { type: "string", arg: "N", doc: "the reading that started it (at CRITICAL): tokens used" },
+      "used-pct": { type: "string", arg: "PCT", doc: "that reading's used %" },
+      "window-size": { type: "string", arg: "N", doc: "that reading's context window" },
+    },
+  },
+  resume: {
+    synopsis: [
+      "<summary.md> [-- <claude args>...]",
+      "--latest [-- <claude args>...]",
+      "--print <summary.md>|--latest",
+      "--dry-run <summary.md>|--latest [-- <claude args>...]",
+      "--hook",
+    ],
+    about: `Starts claude (CTX_CLAUDE, else 'claude' on PATH) with a first prompt telling it
+to read the previous session's summary and continue the remaining work, then
+the summary. Arguments after '--' go to claude, e.g. -- -p --output-format json.
+The project is found from any subfolder (nearest .ctx/, else the git root).
+Exits with claude's exit code; 1 when the summary is missing, empty or unreadable.`,
+    options: {
+      latest: { type: "boolean", doc: "the newest <root>/sessions/summary-*.md of the current project" },
+      print: { type: "boolean", doc: `print the prompt:  claude -p "$(ctx resume --print s.md)"` },
+      "dry-run": { type: "boolean", doc: "show the command that would run" },
+      hook: {
+        type: "boolean",
+        doc: "SessionStart hook: after /clear or compaction, inject the newest summary of the session's chain no session has consumed yet (once); on startup, a pending one or a hint; always exits 0",
+      },
+    },
+    positionals: 1,
+    passthrough: true,
+  },
+  status: {
+    synopsis: ["[--all] [--json] [--min PCT] [--project DIR] [--watch [--interval S]]"],
+    about: `One row per session from the per-user index
+(\${XDG_STATE_HOME:-~/.local/state}/ctx/sessions/*.json): project, session,
+model, used % with a bar, tokens/window, level (ok, warning, critical,
+auto_pause), pause/respawn/ended state, last update. Reads state without
+taking any lock. Respects NO_COLOR.`,
+    options: {
+      all: { type: "boolean", short: "a", doc: "also show stale sessions (status.stale_after_s), greyed" },
+      json: { type: "boolean", doc: "machine-readable output" },
+      min: { type: "string", arg: "PCT", doc: "only sessions at or above PCT % used" },
+      project: { type: "string", arg: "DIR", doc: "only sessions of DIR's project (found from a subfolder too)" },
+      watch: { type: "boolean", short: "w", doc: "refresh in place until Ctrl-C (status.watch_interval_s)" },
+      interval: { type: "string", arg: "S", doc: "seconds between refreshes with --watch" },
+    },
+  },
+  config: {
+    synopsis: ["[--json]"],
+    about: `Every configuration key with its effective value and its origin, lowest first:
+default, the user file (\${XDG_CONFIG_HOME:-~/.config}/ctx/config.yaml), the
+project file (<project>/.ctx/config.yaml, the project found from any
+subfolder) and the environment (CTX_*), like git config --show-origin. Values
+read from a deprecated key name it. Problems are listed on stderr (ctx doctor
+checks them and exits 1).`,
+    options: { json: { type: "boolean", doc: "machine-readable output" } },
+  },
+  install: {
+    synopsis: ["[--project] [--gemini] [--dry-run] [--force-statusline]"],
+    about: `Merges ctx's entries into ~/.claude/settings.json (<project>/.claude/settings.json
+with --project; ~/.gemini/settings.json with --gemini), with this binary's
+absolute path and a timeout on each:
+statusLine          ctx statusline (an existing other one is kept unless
+                    --force-statusline)
+PostToolUse         ctx monitor, ctx track   (PostToolUseFailure: ctx track)
+SessionStart        ctx track, ctx resume --hook
+UserPromptSubmit, Stop, PreCompact, SessionEnd: ctx track
+Gemini CLI: AfterTool, SessionStart, BeforeAgent, AfterAgent, PreCompress,
+SessionEnd (timeouts in ms, matchers over Gemini tool names).
+Writes <file>.bak-<UTC stamp> first, keeps every other key and hook, refuses a
+file that is not valid JSON (says line:column). Running it twice adds nothing.`,
+    options: {
+      project: { type: "boolean", doc: "the project's .claude/settings.json (project found from a subfolder)" },
+      gemini: { type: "boolean", doc: "Gemini CLI's settings" },
+      "dry-run": { type: "boolean", doc: "print the result, write nothing" },
+      "force-statusline": { type: "boolean", doc: "replace another statusLine" },
+    },
+  },
+  uninstall: {
+    synopsis: ["[--project] [--gemini] [--dry-run]"],
+    about: `Removes every hook whose command is ctx's (statusline, monitor, track,
+resume --hook) and ctx's statusLine, nothing else, after a timestamped backup.
+A settings file ctx created that is left empty is removed.`,
+    options: {
+      project: { type: "boolean", doc: "the project's .claude/settings.json" },
+      gemini: { type: "boolean", doc: "Gemini CLI's settings" },
+      "dry-run": { type: "boolean", doc: "print the result, write nothing" },
+    },
+  },
+  doctor: {
+    synopsis: ["[--gemini] [--project]"],
+    about: `Checks, and prints the fix for each problem:
+- ctx on PATH, and the same binary in the settings;
+- every ctx hook present (user and project settings), with its timeout;
+- both config files: YAML errors (file:line:column), unknown keys (did you
+  mean …), wrong types, values out of range, an inconsistent ladder of
+  levels, and deprecated keys with the key to use;
+- the bridge directory (\${TMPDIR:-/tmp}) writable;
+- tmux available (ctx respawn);
+- the last hook errors recorded in \${XDG_STATE_HOME:-~/.local/state}/ctx/errors.log.
+The project is found from any subfolder (nearest .ctx/, else the git root).
+Exits 1 when a check fails.`,
+    options: {
+      gemini: { type: "boolean", doc: "check Gemini CLI's settings" },
+      project: { type: "boolean", doc: "check the hooks in the project's settings only (ctx install --project)" },
+    },
+  },
+  respawn: {
+    synopsis: [
+      "start [--name NAME] [--daemon] [-- <claude args>]",
+      "attach --target <tmux target> [--name NAME] [--daemon]",
+      "stop [--name NAME]",
+    ],
+    about: `start   creates tmux session NAME (default ctx-<project>) running claude
+      (CTX_CLAUDE or PATH) and supervises it; attach supervises a pane
+      already running Claude Code; stop ends supervision, the pane stays.
+When the session is idle: at respawn.compact_at (85) % used it sends /compact;
+at respawn.restart_at (90) % (compaction off, or it did not help) it runs
+ctx finalize, sends /clear (ctx resume --hook injects the summary) and the
+kickstart prompt. respawn.mode=keep-working cycles on every idle.
+Brakes: respawn.max_cycles_per_hour, respawn.cooldown_s, stuck timeout,
+no-progress breaker. Never types into a permission prompt, question or plan
+menu. State: <root>/state/respawn/<name>.json (ctx status). See docs/respawn.md.`,
+    options: {
+      name: { type: "string", arg: "NAME", doc: "the supervisor's name (default ctx-<project>)" },
+      target: { type: "string", arg: "TARGET", doc: "attach: the tmux pane running Claude Code" },
+      daemon: { type: "boolean", doc: "run the supervisor in the background" },
+    },
+    positionals: 1,
+    passthrough: true,
+  },
+} satisfies Record<string, Grammar>;

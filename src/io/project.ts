@@ -1,0 +1,51 @@
+/** Finding the project a command typed by a person belongs to, from any of its subfolders. */
+import { statSync } from "node:fs";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * The project of a command a person types (`resume`, `finalize`, `status`, `doctor`, `respawn`,
+ * `install --project`): `CLAUDE_PROJECT_DIR` when set (the agent ran it), else {@link projectFrom}
+ * the working directory. Hooks use core/paths.ts projectDir (the hook's cwd) instead.
+ */
+export function findProject(env: Env, cwd: string): string {
+  if (env.CLAUDE_PROJECT_DIR && isAbsolute(env.CLAUDE_PROJECT_DIR)) return env.CLAUDE_PROJECT_DIR;
+  return projectFrom(cwd);
+}
+
+/**
+ * Walks up from `dir` to the nearest folder that has a `.ctx/` directory, not past the git
+ * root; else the git root (the nearest folder with `.git`); else `dir` itself. Without a git
+ * checkout, a `.ctx/` anywhere above counts, except in `/`.
+ */
+export function projectFrom(dir: string): string {
+  const start = resolve(dir);
+  for (let d = start, depth = 0; depth < 128; depth++) {
+    if (isDir(join(d, ".ctx"))) return d;
+    if (exists(join(d, ".git"))) return d;
+    const parent = dirname(d);
+    if (parent === d || parent === "/") break;
+    d = parent;
+  }
+  return start;
+}
+
+// --- internal ---
+
+function isDir(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function exists(path: string): boolean {
+  try {
+    statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,47 @@
+import { describe, expect, test } from "bun:test";
+import { defaults } from "../../src/core/config.ts";
+import { ladderOf, levelAt, levelColour, levelRank, levelWord, LEVELS } from "../../src/core/levels.ts";
+import { levelMessage } from "../../src/core/track/levels.ts";
+import { warningText } from "../../src/core/debounce.ts";
+
+const LADDER = ladderOf(defaults());
+
+describe("the one ladder", () => {
+  test("defaults: warning 65, critical 75, auto_pause 90 (used %)", () => {
+    expect(LADDER).toEqual({ warning: 65, critical: 75, auto_pause: 90 });
+    expect(LEVELS).toEqual(["ok", "warning", "critical", "auto_pause"]);
+  });
+  test.each([
+    [0, "ok"],
+    [64, "ok"],
+    [65, "warning"],
+    [74, "warning"],
+    [75, "critical"],
+    [89, "critical"],
+    [90, "auto_pause"],
+    [120, "auto_pause"],
+  ] as const)("%d%% used is %s", (pct, want) => expect(levelAt(pct, LADDER)).toBe(want));
+  test("a rung switched off is skipped", () => {
+    expect(levelAt(80, { ...LADDER, critical: false })).toBe("warning");
+    expect(levelAt(99, { warning: false, critical: false, auto_pause: false })).toBe("ok");
+  });
+  test("colours: green, yellow, red, red", () => {
+    expect(LEVELS.map(levelColour)).toEqual(["32", "33", "31", "31"]);
+  });
+  test("ranks rise; words that are no level rank -1", () => {
+    expect(LEVELS.map(levelRank)).toEqual([0, 1, 2, 3]);
+    expect(levelRank("caution")).toBe(-1);
+  });
+  test("the agent and the user read the same word for the same figure", () => {
+    for (const [pct, level] of [
+      [70, "warning"],
+      [80, "critical"],
+    ] as const) {
+      expect(warningText(level, pct, 100 - pct)).toStartWith(`CONTEXT ${levelWord(level)}: ${pct}%`);
+      expect(levelMessage(level, pct, pct * 2000, 200_000)).toContain(`${pct}% used`);
+      expect(levelMessage(level, pct, pct * 2000, 200_000)).toContain(levelWord(level));
+    }
+    expect(warningText("auto_pause", 92, 8)).toContain("auto_pause");
+    expect(levelMessage("auto_pause", 92, 184000, 200_000)).toContain("AUTO-PAUSE");
+  });
+});
