@@ -24,7 +24,7 @@ import {
   writeFileAtomic,
   writeJsonAtomic,
 } from "../io/fsx.ts";
-import { percentOf, reading, windowFor } from "../core/usage.ts";
+import { reading } from "../core/usage.ts";
 import { loadConfig } from "../io/config.ts";
 import { withLock } from "../io/lock.ts";
 import { latestUsage } from "../io/transcript-tail.ts";

@@ -34,7 +34,7 @@ export interface MonitorResult {
 
 /**
  * `ctx monitor`: a PostToolUse / AfterTool hook. Injects a CONTEXT WARNING or
- * CONTEXT CRITICAL (levels.warning, levels.critical and auto_pause) as additionalContext, debounced per session.
+ * CONTEXT CRITICAL as additionalContext, debounced per session.
  */
 export async function run(_argv: string[], deps: Deps): Promise<void> {
   const stdin = await deps.readStdin({

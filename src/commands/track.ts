@@ -1,6 +1,5 @@
 import type { Config } from "../core/config-schema.ts";
 import { CtxError, debug, type Deps } from "../core/deps.ts";
-import { parseFor } from "./args.ts";
 import { parseHookInput, str } from "../core/hook-input.ts";
 import { join } from "../core/pathx.ts";
 import { projectDir, stateRoot, tmpDir, userStateDir } from "../core/paths.ts";
@@ -20,7 +19,7 @@ import { addLineUsage, totalsOf } from "../core/track/tokens.ts";
 import { contextTokens, reading } from "../core/usage.ts";
 import { envConfig, loadConfig } from "../io/config.ts";
 import { realDirsUnder } from "../io/fsx.ts";
-import type { LockOptions } from "../io/lock.ts";
+import { LockTimeout, type LockOptions } from "../io/lock.ts";
 import { findClaudePid } from "../io/proc.ts";
 import { recordGitStart } from "../io/git-changes.ts";
 import {
@@ -40,7 +39,7 @@ import { currentReading, hookWait, sessionWindow } from "../io/usage-source.ts";
 import { startFinalize } from "./finalize-spawn.ts";
 
 /** The longest all lock waits of one track run may take together (the hook is registered with 10 s). */
-const TRACK_LOCK_BUDGET_MS = 7000;
+const TRACK_LOCK_BUDGET_MS = 8000;
 
 /** What one track run did. */
 export interface TrackResult {
@@ -73,11 +72,12 @@ interface Job {
 export async function run(argv: string[], deps: Deps): Promise<number | void> {
   // Hooks run `ctx track` without arguments; any argument means the scripted mode, called by
   // bots and people: it checks its arguments and exits 2 on bad ones (the hook mode always exits 0).
+  // The parser (node:util) costs hook start-up time: it loads only for arguments.
   const plain = argv.length > 0;
   let values: Record<string, unknown> = {};
   if (plain) {
     try {
-      values = parseFor("track", argv).values;
+      values = (await import("./args.ts")).parseFor("track", argv).values;
       if (values.session === undefined) throw new CtxError(2, "the scripted mode needs --session ID");
     } catch (err) {
       deps.stderr(`ctx track: ${(err as Error).message}\nRun 'ctx track --help'.\n`);
@@ -148,8 +148,10 @@ export async function track(job: Job, deps: Deps): Promise<TrackResult> {
   try {
     done = updateState(root, job.sessionId, nowMs, (prev) => (stepped = apply(prev)), lock());
   } catch (err) {
-    // State cannot be written (read-only, full disk, a symlinked root, a lock never freed): the level
-    // message must still reach the agent and the user, stepped from the last state we can read.
+    // Live hooks hold the lock past our budget: they update the state and report the level (as before).
+    if (err instanceof LockTimeout) throw err;
+    // State cannot be written (read-only, full disk, a symlinked root): the level message must
+    // still reach the agent and the user, stepped from the last state we can read.
     debug(deps, `track: state not written (${(err as Error).message}); carrying on without it`);
     const path = statePath(root, job.sessionId);
     done = stepped ?? apply(path && realDirsUnder(root, "state/sessions") ? loadState(path, nowMs) : undefined);

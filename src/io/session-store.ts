@@ -1,4 +1,4 @@
-import { closeSync, constants, openSync, readdirSync, writeSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { sessionFile, userStateDir } from "../core/paths.ts";
 import { isValidSessionId } from "../core/session-id.ts";

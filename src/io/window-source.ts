@@ -6,10 +6,10 @@
  * and the settings once, not on every tool call.
  */
 import { isObject } from "../core/json.ts";
-import { dirname, join } from "../core/pathx.ts";
+import { join } from "../core/pathx.ts";
 import { homeDir, sessionFile, userStateDir } from "../core/paths.ts";
 import { chooseModel, type ClientChoice, type SettingsModels } from "../core/window.ts";
-import { ensureDir, readJsonFile, writeJsonAtomic } from "./fsx.ts";
+import { ensureDirUnder, readJsonFile, writeJsonAtomic } from "./fsx.ts";
 import { withLock } from "./lock.ts";
 import { findClaudePid, parentPid, readProc } from "./proc.ts";
 
@@ -39,7 +39,7 @@ export function readRemembered(env: Env): Record<string, number> {
 export function rememberWindow(env: Env, model: string, window: number): boolean {
   if (!model || model.length > 200 || !(window > 0) || readRemembered(env)[model] === window) return false;
   const path = rememberedPath(env);
-  ensureDir(dirname(path));
+  ensureDirUnder(userStateDir(env)); // never through a symlinked state directory
   return withLock(
     `${path}.lock`,
     () => {

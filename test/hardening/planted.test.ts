@@ -4,7 +4,7 @@
  * of a state file only when it is in the directory it belongs to.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runInproc } from "./inproc.ts";
 import { makeSandbox, type Sandbox } from "./sandbox.ts";
@@ -117,5 +117,33 @@ describe("track: a pending compaction path in a planted state", () => {
     const after = JSON.parse(readFileSync(statePath, "utf8"));
     expect(after.pending_compaction).toBeNull(); // the step did complete the compaction…
     expect(readFileSync(victim, "utf8")).toBe(body); // …but wrote nothing outside <root>/events
+  });
+});
+
+describe("finalize: names built from a planted state", () => {
+  test("a task_id that climbs out of sessions/ never makes finalize write elsewhere", async () => {
+    const sid = "s-task";
+    const dir = join(ctxDir, "state", "sessions");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, `${sid}.json`),
+      JSON.stringify({
+        version: 1,
+        session_id: sid,
+        project: sb.project,
+        task_id: "../../../escaped",
+        finalized_stamp: "../x",
+      }),
+    );
+    const r = await runInproc(["finalize", "--session", sid, "--transcript", sb.transcript], {
+      env: sb.env,
+      cwd: sb.project,
+      stdin: new Uint8Array(),
+    });
+    expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(readdirSync(sb.dir).filter((n) => n.includes("escaped"))).toEqual([]);
+    const names = readdirSync(join(ctxDir, "sessions"));
+    expect(names.some((n) => /^summary-[A-Za-z0-9_.-]+-\d{8}-\d{6}\.md$/.test(n))).toBe(true);
+    expect(names.filter((n) => n.includes("escaped") || n.includes(".."))).toEqual([]);
   });
 });

@@ -62,9 +62,13 @@ test("respawn start (fresh server, then a running one): no value of the supervis
     expect(ps).toContain(`respawn start --name ${name}`); // the supervisor is there to be seen
     expect(ps).toContain("tmux"); // and the server
     for (const v of Object.values(values)) expect({ i, leaked: ps.includes(v) }).toEqual({ i, leaked: false });
-    // No KEY=VALUE of any variable the supervisor has, and no `-e` hand-over at all.
-    for (const [k, v] of Object.entries(runEnv))
+    // No KEY=VALUE of the supervisor's own variables (those naming this sandbox: other processes on the
+    // machine may well show a common one like NODE_ENV=test), and no `-e` hand-over at all.
+    for (const [k, v] of Object.entries(runEnv).filter(([, v]) => v.includes(sb.dir)))
       expect({ k, leaked: ps.includes(`${k}=${v}`) }).toEqual({ k, leaked: false });
+    // (only our own tmux: other tmux servers on the machine are not this test's business)
+    for (const line of ps.split("\n").filter((l) => l.includes("new-session") && l.includes(sb.project)))
+      expect({ line, handover: / -e \S+=/.test(line) }).toEqual({ line, handover: false });
     // The hand-over file is gone once the pane has read it.
     expect(readdirSync(env.TMPDIR!).filter((n) => n.startsWith("ctx-launch-"))).toEqual([]);
   }

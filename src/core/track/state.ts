@@ -4,6 +4,7 @@
  */
 import type { WindowSource } from "../window.ts";
 import { count, percentage } from "../usage.ts";
+import { taskIdFor } from "./stamp.ts";
 
 /** Token totals of one model, each API message counted once. */
 export interface ModelTotals {
@@ -165,6 +166,10 @@ export function parseState(value: unknown): SessionState | undefined {
   out.used_pct = Math.round(percentage(out.used_pct) ?? 0);
   out.peak_pct = Math.round(percentage(out.peak_pct) ?? 0);
   out.subagent_tool_calls = count(out.subagent_tool_calls);
+  // Names built from these (summary-<task_id>-<stamp>.md) must stay one file name: a planted state
+  // with `"task_id": "../../x"` would otherwise make finalize write outside <root>/sessions.
+  out.task_id = taskIdFor(out.task_id, v.session_id);
+  if (out.finalized_stamp !== null && !/^\d{8}-\d{6}$/.test(String(out.finalized_stamp))) out.finalized_stamp = null;
   return out;
 }
 
