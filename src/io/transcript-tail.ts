@@ -12,6 +12,8 @@ export interface TailUsage {
   compacted?: boolean;
   /** The client version the line records (Claude Code's `version`), when known. */
   clientVersion?: string;
+  /** When the line was written (its `timestamp`, ms), when it says. */
+  atMs?: number;
 }
 
 const CHUNK = 256 * 1024;
@@ -39,14 +41,16 @@ export function usageOfLine(line: string, sidechain = false): TailUsage | undefi
   if (!entry || typeof entry !== "object") return undefined;
   const e = entry as Record<string, any>;
   if (e.isSidechain === true && !sidechain) return undefined;
+  const at = typeof e.timestamp === "string" ? Date.parse(e.timestamp) : Number.NaN;
+  const when = Number.isFinite(at) ? { atMs: at } : {};
   if (e.type === "system" && e.subtype === "compact_boundary") {
-    return { usedTokens: count(e.compactMetadata?.postTokens), compacted: true };
+    return { usedTokens: count(e.compactMetadata?.postTokens), compacted: true, ...when };
   }
   if (e.type === "assistant" && e.message && typeof e.message === "object") {
     const model = typeof e.message.model === "string" ? e.message.model : undefined;
     if (model === "<synthetic>" || !e.message.usage || typeof e.message.usage !== "object") return undefined;
     const clientVersion = typeof e.version === "string" ? e.version : undefined;
-    return { usedTokens: contextTokens(e.message.usage), model, ...(clientVersion ? { clientVersion } : {}) };
+    return { usedTokens: contextTokens(e.message.usage), model, ...(clientVersion ? { clientVersion } : {}), ...when };
   }
   if (e.tokens && typeof e.tokens === "object" && typeof e.tokens.input === "number") {
     return {

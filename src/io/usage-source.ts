@@ -95,6 +95,22 @@ export function currentReading(
 ): SourcedReading | undefined {
   const bridge = readBridge(env, sessionId);
   if (bridge && isFresh(bridge, nowMs, cfg["monitor.bridge_max_age_s"])) {
+    // Client 2.1.328 runs the status line less often: during fast tool turns a fresh bridge can be a
+    // request or more behind. A transcript line written since the bridge, with other figures, is newer.
+    const tail = transcriptPath?.startsWith("/") ? latestUsage(transcriptPath, cfg["monitor.tail_bytes"]) : undefined;
+    const size = bridge.context_window_size ?? 0;
+    if (
+      tail?.atMs !== undefined &&
+      tail.atMs >= bridge.timestamp * 1000 &&
+      tail.usedTokens !== bridge.used_tokens &&
+      size > 0
+    )
+      return {
+        source: "transcript",
+        windowSource: "statusline",
+        ...reading(tail.usedTokens, size),
+        model: tail.model ?? bridge.model ?? undefined,
+      };
     const used = Math.max(0, bridge.used_pct);
     return {
       source: "bridge",

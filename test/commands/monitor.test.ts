@@ -81,6 +81,21 @@ describe("ctx monitor", () => {
     expect(await monitor()).toBeUndefined();
   });
 
+  test("a fresh bridge behind the transcript (2.1.328 runs the status line less often) gives way to it", async () => {
+    bridge(60, 3); // the status line last ran 3 s ago, at 60 %
+    const now = new Date().toISOString();
+    writeFileSync(transcript, `${assistantLine(156_000, { timestamp: now })}\n`); // a request since then: 78 %
+    const out = await monitor();
+    expect(out.hookSpecificOutput.additionalContext).toStartWith("CONTEXT CRITICAL: 78%");
+  });
+
+  test("a transcript line older than the fresh bridge does not override it", async () => {
+    bridge(60);
+    const before = new Date(Date.now() - 5000).toISOString();
+    writeFileSync(transcript, `${assistantLine(156_000, { timestamp: before })}\n`);
+    expect(await monitor()).toBeUndefined();
+  });
+
   test("debounces: first at once, then every 5th tool use, escalation at once, reset below warning", async () => {
     bridge(70);
     const seen: string[] = [];

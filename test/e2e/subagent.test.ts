@@ -123,11 +123,11 @@ test("headless: the subagent of a parent above CRITICAL is judged by its own con
   console.log(`client ${CLIENT.version}: subagent hooks, cpu/own/wall ms: ${show(subRows)}`);
   for (const x of subRows) {
     expect(x.cpu).toBeGreaterThanOrEqual(0);
-    expect(x.cpu).toBeLessThan(100);
+    // The monitor (it used to wait 300 ms on the parent's file) reads one file: well under 100 ms.
+    // Track's locked, fsynced state update costs more CPU, still under 100 ms.
+    expect(x.cpu).toBeLessThan(x.sub === "monitor" ? 50 : 100);
     expect(x.own).toBeLessThan(1000);
   }
-  const cpu = subRows.map((x) => x.cpu).sort((a, b) => a - b);
-  expect(cpu[Math.floor(cpu.length / 2)]!).toBeLessThan(50);
 
   // track: the subagent's 4 tools apart from the parent's 1 (Agent); the summary says so in one line.
   const states = join(sandbox.project, ".ctx", "state", "sessions");
@@ -141,6 +141,12 @@ test("headless: the subagent of a parent above CRITICAL is judged by its own con
   });
   expect(fin.code).toBe(0);
   const dir = join(sandbox.project, ".ctx", "sessions");
-  const summary = readFileSync(join(dir, readdirSync(dir).find((n) => n.startsWith("summary-"))!), "utf8");
+  const summary = readFileSync(
+    join(dir, readdirSync(dir).find((n) => n.startsWith("summary-") && n.endsWith(".md"))!),
+    "utf8",
+  );
   expect(summary).toContain("- Subagents: 1 subagent run, 4 tool calls (Bash ×4)");
+  // 2.1.328 tells the parent with a <task-notification> user message: not a request the user typed.
+  expect(summary).toContain("## Goal\n> Ask a subagent to run the steps.");
+  expect(summary).not.toContain("## Latest request");
 }, 120_000);

@@ -67,7 +67,7 @@ export function userText(content: unknown): string | null {
     .trim();
   if (
     !text ||
-    /^<(command-|local-command-|session_context>)/.test(text) ||
+    /^<(command-|local-command-|session_context>|task-notification>)/.test(text) ||
     text.startsWith("Caveat:") ||
     text.startsWith("[Request interrupted")
   )

@@ -82,3 +82,18 @@ describe("subagent work in the handoff summary", () => {
     expect(progress).toContain("1 subagent run, 1 tool call (Bash)");
   });
 });
+
+test("2.1.328's <task-notification> (an async subagent finished) is not a user request", () => {
+  const f = emptyFacts();
+  addEntry(f, { type: "user", message: { role: "user", content: "Ask a subagent for the answer." } });
+  addEntry(f, {
+    type: "user",
+    message: {
+      role: "user",
+      content: "<task-notification> <task-id>a99c</task-id> <status>completed</status> <result>done</result>",
+    },
+  });
+  expect(f.userRequests).toBe(1);
+  expect(f.goal).toBe("Ask a subagent for the answer.");
+  expect(f.latestReal).toBe("Ask a subagent for the answer.");
+});
