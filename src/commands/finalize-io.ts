@@ -9,8 +9,7 @@ import { parseTaskFile } from "../core/summary/tasks.ts";
 import type { TaskItem } from "../core/summary/facts.ts";
 import type { PauseEntry } from "../core/track/pause.ts";
 import { fileStamp } from "../core/track/stamp.ts";
-import { closeQuiet, readFileSafe, readJsonFile } from "../io/fsx.ts";
-import { sys, type SysError } from "../io/sys.ts";
+import { createExclusive, readFileSafe, readJsonFile } from "../io/fsx.ts";
 import { loadState, recordsDir, statePath } from "../io/session-store.ts";
 import { streamEntries } from "../io/transcript-stream.ts";
 import { taskListDir } from "../io/task-list.ts";
@@ -109,19 +108,11 @@ export function freeStamp(dir: string, sessionId: string, nowMs: number): string
  * names the session until the record is written over it. False when taken.
  */
 function claim(path: string, sessionId: string): boolean {
-  let fd: number;
-  try {
-    fd = sys().openExclusive(path, 0o600);
-  } catch (err) {
-    if ((err as SysError).code === "EEXIST") return false;
-    throw err;
-  }
-  try {
-    sys().writeAll(fd, Buffer.from(`${JSON.stringify({ version: 1, session_id: sessionId })}\n`));
-  } finally {
-    closeQuiet(fd);
-  }
-  return true;
+  return createExclusive(
+    path,
+    `${JSON.stringify({ version: 1, session_id: sessionId })}
+`,
+  );
 }
 
 /** The pause log's entries: how many, and the newest `keep` parsed ones. */

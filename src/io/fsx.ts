@@ -244,6 +244,30 @@ export function createNew(path: string, mode = 0o600): void {
   sys().close(sys().openExclusive(path, mode));
 }
 
+/**
+ * Creates `path` exclusively (O_EXCL, never through a symlink) holding `content`: false when
+ * something is there already. A write that fails (a full disk) removes the file before throwing,
+ * so no empty or partial file is left to be mistaken for a complete one.
+ */
+export function createExclusive(path: string, content: string, mode = 0o600): boolean {
+  let fd: number;
+  try {
+    fd = sys().openExclusive(path, mode);
+  } catch (err) {
+    if ((err as SysError).code === "EEXIST") return false;
+    throw err;
+  }
+  try {
+    sys().writeAll(fd, Buffer.from(content));
+  } catch (err) {
+    closeQuiet(fd);
+    unlinkQuiet(path);
+    throw err;
+  }
+  closeQuiet(fd);
+  return true;
+}
+
 /** Removes a file, ignoring every error. */
 export function unlinkQuiet(path: string): void {
   try {

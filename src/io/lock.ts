@@ -1,5 +1,5 @@
-import { closeQuiet, readFileSafe, unlinkQuiet } from "./fsx.ts";
-import { sys, type Stat, type SysError } from "./sys.ts";
+import { createExclusive, readFileSafe, unlinkQuiet } from "./fsx.ts";
+import { sys, type Stat } from "./sys.ts";
 
 /** How long to wait for a lock and when a held lock counts as abandoned. */
 export interface LockOptions {
@@ -32,7 +32,7 @@ export function acquireLock(path: string, opts: LockOptions = {}): Disposable {
   const deadline = now() + timeoutMs;
   const nonce = `${process.pid} ${now()} ${Math.random().toString(36).slice(2)}`;
   for (let attempt = 0; ; attempt++) {
-    if (tryCreate(path, nonce)) return release(path, nonce);
+    if (createExclusive(path, nonce)) return release(path, nonce);
     breakIfStale(path, staleMs, now);
     if (now() > deadline) throw new LockTimeout(path);
     Bun.sleepSync(Math.min(1 + attempt + Math.random() * 4, 20));
@@ -46,26 +46,6 @@ export function withLock<T>(path: string, fn: () => T, opts: LockOptions = {}): 
 }
 
 // --- internal ---
-
-function tryCreate(path: string, content: string): boolean {
-  let fd: number;
-  try {
-    fd = sys().openExclusive(path, 0o600);
-  } catch (err) {
-    if ((err as SysError).code === "EEXIST") return false;
-    throw err;
-  }
-  try {
-    sys().writeAll(fd, Buffer.from(content));
-  } catch (err) {
-    // A full disk: an empty lock left behind would make every later run wait for it to go stale.
-    closeQuiet(fd);
-    unlinkQuiet(path);
-    throw err;
-  }
-  closeQuiet(fd);
-  return true;
-}
 
 function release(path: string, nonce: string): Disposable {
   return {
@@ -89,7 +69,7 @@ function breakIfStale(path: string, staleMs: number, now: () => number): void {
   const seen = inspect(path);
   if (seen === undefined || (seen !== "bogus" && !isStale(seen, staleMs, now))) return;
   const breaker = `${path}.break`;
-  if (!tryCreate(breaker, String(process.pid))) {
+  if (!createExclusive(breaker, String(process.pid))) {
     // A breaker that died (or one planted: not a file, stamped in the future) is cleared for the next round.
     const b = inspect(breaker);
     if (b === "bogus" || (b !== undefined && (now() - b.mtimeMs > 2000 || b.mtimeMs - now() > 1000)))
