@@ -38,8 +38,11 @@ import { sweepStaleTemps } from "../io/sweep.ts";
 import { currentReading, hookWait, sessionWindow } from "../io/usage-source.ts";
 import { startFinalize } from "./finalize-spawn.ts";
 
-/** The longest all lock waits of one track run may take together (the hook is registered with 10 s). */
-const TRACK_LOCK_BUDGET_MS = 8000;
+/**
+ * The longest all lock waits of one track run may take together: well under the 30 s the hook is
+ * registered with, and long enough that a burst of parallel tool calls on a small machine loses no update.
+ */
+const TRACK_LOCK_BUDGET_MS = 20_000;
 
 /** What one track run did. */
 export interface TrackResult {
@@ -104,7 +107,7 @@ export async function track(job: Job, deps: Deps): Promise<TrackResult> {
   const root = stateRoot(deps.env, job.project);
   const nowMs = deps.now();
   const iso = new Date(nowMs).toISOString();
-  // Every lock wait of this run shares one budget, well under the 10 s the hook is registered with.
+  // Every lock wait of this run shares one budget, well under the 30 s the hook is registered with.
   const lock = lockBudget(TRACK_LOCK_BUDGET_MS);
   const reading = job.reading ?? readingFor(job, deps, cfg, nowMs);
   const apply = (prev: SessionState | undefined): Done => {

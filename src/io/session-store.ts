@@ -14,14 +14,15 @@ type Env = Record<string, string | undefined>;
 
 /**
  * Lock options for state files: many hooks may queue up behind one another, but
- * never longer than a hook may run (track and monitor are registered with 10 s).
+ * never longer than a hook may run (monitor is registered with 10 s, track with 30 s; track also
+ * shares one budget across its waits).
  */
 export const STATE_LOCK: LockOptions = { timeoutMs: 8_000, staleMs: 10_000 };
 
 /** Lock options that share one budget: each wait gets what is left of `totalMs` (at least one try). */
 export function lockBudget(totalMs: number, clock: () => number = Date.now): () => LockOptions {
   const deadline = clock() + totalMs;
-  return () => ({ ...STATE_LOCK, timeoutMs: Math.max(0, Math.min(STATE_LOCK.timeoutMs!, deadline - clock())) });
+  return () => ({ ...STATE_LOCK, timeoutMs: Math.max(0, deadline - clock()) });
 }
 
 /** `<root>/state/sessions`. */

@@ -48,7 +48,7 @@ describe("ctx install", () => {
     expect(install([], h.deps, BIN)).toBe(0);
     const s = read();
     expect(s.statusLine).toEqual({ type: "command", command: `${BIN} statusline`, padding: 0 });
-    expect(s.hooks.SessionEnd).toEqual([{ hooks: [{ type: "command", command: `${BIN} track`, timeout: 10 }] }]);
+    expect(s.hooks.SessionEnd).toEqual([{ hooks: [{ type: "command", command: `${BIN} track`, timeout: 30 }] }]);
     expect(backups()).toEqual([]);
     expect(h.out()).toContain(`wrote ${settingsFile()}`);
   });
@@ -144,7 +144,7 @@ describe("ctx install", () => {
       matcher: ".*",
       hooks: [
         { type: "command", command: `${BIN} monitor`, timeout: 10000 },
-        { type: "command", command: `${BIN} track`, timeout: 10000 },
+        { type: "command", command: `${BIN} track`, timeout: 30000 },
       ],
     });
     expect(Object.keys(s.hooks).sort()).toEqual([

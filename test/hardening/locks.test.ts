@@ -2,7 +2,7 @@
  * Things planted at lock paths that can never be a live lock: a directory, a
  * symlink (dangling or not), a FIFO, a file over 4 KB, an empty or garbled
  * lock stamped in the future. Each is broken and replaced at once: hooks stay
- * fast (far under their 10 s registration) and state keeps being updated.
+ * fast (far under their 10 s and 30 s registrations) and state keeps being updated.
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";

@@ -26,7 +26,7 @@ export type CtxSub = "statusline" | "monitor" | "track" | "resume --hook";
 export const CTX_SUBS: readonly CtxSub[] = ["statusline", "monitor", "track", "resume --hook"];
 
 /** Timeouts in seconds: hooks take milliseconds, these only bound a stuck disk. */
-const SECONDS: Record<Exclude<CtxSub, "statusline">, number> = { monitor: 10, track: 10, "resume --hook": 30 };
+const SECONDS: Record<Exclude<CtxSub, "statusline">, number> = { monitor: 10, track: 30, "resume --hook": 30 };
 
 /** The hooks ctx registers for `agent`, in order. */
 export function ctxHooks(agent: Agent): CtxHookSpec[] {

@@ -40,7 +40,7 @@ describe("installInto()", () => {
       matcher: "*",
       hooks: [
         { type: "command", command: `${BIN} monitor`, timeout: 10 },
-        { type: "command", command: `${BIN} track`, timeout: 10 },
+        { type: "command", command: `${BIN} track`, timeout: 30 },
       ],
     });
   });
@@ -99,7 +99,7 @@ describe("installInto()", () => {
         matcher: ".*",
         hooks: [
           { type: "command", command: `${BIN} monitor`, timeout: 10000 },
-          { type: "command", command: `${BIN} track`, timeout: 10000 },
+          { type: "command", command: `${BIN} track`, timeout: 30000 },
         ],
       },
     ]);
