@@ -106,10 +106,24 @@ test("interactive: ctx resume s.md starts claude in the terminal with the summar
   sandbox = await makeSandbox({ apiUrl: api.url, extraEnv: { CTX_CLAUDE: CLAUDE_BIN } });
   const s = join(sandbox.project, "handoff.md");
   writeFileSync(s, "# Handoff\n- [ ] INTERACTIVE-MARK wire the CLI\n");
+  // Run from a shell, as a person does, which records ctx's exit code. (As the pane's own process,
+  // ctx was sometimes reported dead without an exit status after /exit with client 2.1.328, while the
+  // same run under a shell always exited 0: see test/fixtures/README.md.)
+  const exitFile = join(sandbox.tmp, "ctx-resume-exit");
   tmux = await startTmux({
     dir: sandbox.tmp,
-    command: [CTX_BIN, "resume", s, "--", "--model", TEST_MODEL],
-    env: sandbox.env,
+    command: [
+      "sh",
+      "-c",
+      '"$0" "$@"; code=$?; echo "$code" > "$E2E_EXIT_FILE"; exit "$code"',
+      CTX_BIN,
+      "resume",
+      s,
+      "--",
+      "--model",
+      TEST_MODEL,
+    ],
+    env: { ...sandbox.env, E2E_EXIT_FILE: exitFile },
     cwd: sandbox.project,
   });
   await tmux.waitFor(/Resumed: on it\./, 30_000);
@@ -122,6 +136,7 @@ test("interactive: ctx resume s.md starts claude in the terminal with the summar
   await Bun.sleep(300);
   expect(await tmux.alive()).toBe(true);
   await submit(tmux, "/exit", async () => !(await tmux!.alive()));
+  expect(readFileSync(exitFile, "utf8").trim()).toBe("0"); // claude's exit code, through ctx
   expect((await tmux.tmux("display-message", "-p", "-t", "e2e:0.0", "#{pane_dead_status}")).trim()).toBe("0");
 }, 60_000);
 
