@@ -106,9 +106,7 @@ test("interactive: ctx resume s.md starts claude in the terminal with the summar
   sandbox = await makeSandbox({ apiUrl: api.url, extraEnv: { CTX_CLAUDE: CLAUDE_BIN } });
   const s = join(sandbox.project, "handoff.md");
   writeFileSync(s, "# Handoff\n- [ ] INTERACTIVE-MARK wire the CLI\n");
-  // Run from a shell, as a person does, which records ctx's exit code. (As the pane's own process,
-  // ctx was sometimes reported dead without an exit status after /exit with client 2.1.328, while the
-  // same run under a shell always exited 0: see test/fixtures/README.md.)
+  // Run from a shell, as a person does, which records ctx's exit code.
   const exitFile = join(sandbox.tmp, "ctx-resume-exit");
   tmux = await startTmux({
     dir: sandbox.tmp,
@@ -136,8 +134,9 @@ test("interactive: ctx resume s.md starts claude in the terminal with the summar
   await Bun.sleep(300);
   expect(await tmux.alive()).toBe(true);
   await submit(tmux, "/exit", async () => !(await tmux!.alive()));
-  expect(readFileSync(exitFile, "utf8").trim()).toBe("0"); // claude's exit code, through ctx
-  expect((await tmux.tmux("display-message", "-p", "-t", "e2e:0.0", "#{pane_dead_status}")).trim()).toBe("0");
+  // claude's exit code, through ctx. (Not tmux's pane_dead_status: with 2.1.328 the pane's process is
+  // sometimes ended by a signal after ctx has exited 0, whoever runs in the pane: fixtures README.)
+  expect(readFileSync(exitFile, "utf8").trim()).toBe("0");
 }, 60_000);
 
 const TRACK_EVENTS = ["UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "Stop", "PreCompact", "SessionEnd"];
