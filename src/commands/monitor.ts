@@ -162,11 +162,21 @@ function step(root: string, path: string, level: Level, cfg: Config, now: number
     return false;
   }
   ensureDirUnder(root, "state/monitor");
-  return withLock(`${path}.lock`, () => {
-    // A corrupt state is kept aside as <file>.corrupt-<ms> and the debounce starts over.
-    const prev: MonitorState = readState(path, parseMonitorState, now) ?? initialMonitorState(now);
-    const next = debounceStep(prev, level, cfg["monitor.debounce_calls"], now);
-    writeJsonAtomic(path, next.state);
-    return next.fire;
-  });
+  return withLock(
+    `${path}.lock`,
+    () => {
+      // A corrupt state is kept aside as <file>.corrupt-<ms> and the debounce starts over.
+      const prev: MonitorState = readState(path, parseMonitorState, now) ?? initialMonitorState(now);
+      const next = debounceStep(prev, level, cfg["monitor.debounce_calls"], now);
+      writeJsonAtomic(path, next.state);
+      return next.fire;
+    },
+    DEBOUNCE_LOCK,
+  );
 }
+
+/**
+ * The debounce lock's wait: a burst of parallel tool calls on a small machine queues up here, so it
+ * may wait long enough to count every call, and still well under the 10 s the hook is registered with.
+ */
+const DEBOUNCE_LOCK = { timeoutMs: 6000 };
