@@ -122,26 +122,38 @@ function onToolResult(f: Facts, block: Record<string, any>, structured: unknown)
   const failed = block.is_error === true;
   if (call.name === "Bash") push(f.commands, { command: oneLine(String(call.input.command ?? ""), 160), ok: !failed });
   const key = errorKey(call.name, call.input);
-  if (failed) {
-    const error = {
-      tool: call.name,
-      target: toolTarget(call.name, call.input),
-      message: oneLine(resultText(block.content), 240),
-    };
-    push(f.errors, error);
-    f.unresolved.delete(key);
-    if (f.unresolved.size >= MAX_KEYS) f.unresolved.delete(f.unresolved.keys().next().value!);
-    f.unresolved.set(key, error);
-    return;
-  }
-  f.successes += 1;
-  f.lastSuccess = describeTool(call.name, call.input);
-  f.unresolved.delete(key);
-  if (f.succeeded.size < MAX_KEYS) f.succeeded.add(key);
+  if (failed) return recordFailure(f, key, call.name, call.input, resultText(block.content));
+  recordSuccess(f, key, call.name, call.input);
   if (FILE_TOOLS.has(call.name) || (call.name === "Bash" && isMeaningfulCommand(String(call.input.command ?? ""))))
     f.lastStep = f.lastSuccess;
   if (FILE_TOOLS.has(call.name)) addFile(f, call.name, call.input);
   onTaskResult(f, call.name, call.input, block.tool_use_id, resultText(block.content), structured);
+}
+
+/**
+ * A failed tool call (either agent's transcript): listed among the errors, and the newest unresolved
+ * error of its key (`errorKey`) until a later call with the same key succeeds.
+ */
+export function recordFailure(
+  f: Facts,
+  key: string,
+  tool: string,
+  input: Record<string, unknown>,
+  output: string,
+): void {
+  const error = { tool, target: toolTarget(tool, input), message: oneLine(output, 240) };
+  push(f.errors, error);
+  f.unresolved.delete(key);
+  if (f.unresolved.size >= MAX_KEYS) f.unresolved.delete(f.unresolved.keys().next().value!);
+  f.unresolved.set(key, error);
+}
+
+/** A tool call that succeeded (either agent's transcript): counted, the last success, its key resolved. */
+export function recordSuccess(f: Facts, key: string, tool: string, input: Record<string, unknown>): void {
+  f.successes += 1;
+  f.lastSuccess = describeTool(tool, input);
+  f.unresolved.delete(key);
+  if (f.succeeded.size < MAX_KEYS) f.succeeded.add(key);
 }
 
 /** Counts a message the user typed (text blocks or a string). */

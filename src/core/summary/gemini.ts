@@ -6,8 +6,8 @@
  * again with `toolCalls` (`name`, `args`, `status`, `result`) once they ran.
  * `$set` patch lines and the header carry no facts.
  */
-import { addFile, describeTool, errorKey, noteLatest, onUserText, toolTarget } from "./collect.ts";
-import { MAX_KEYS, type Facts } from "./facts.ts";
+import { addFile, errorKey, noteLatest, onUserText, recordFailure, recordSuccess } from "./collect.ts";
+import type { Facts } from "./facts.ts";
 import { isMeaningfulCommand } from "./goal.ts";
 import { oneLine, push } from "./ring.ts";
 import { count } from "../usage.ts";
@@ -66,17 +66,9 @@ function onCall(f: Facts, call: Record<string, any>): void {
   const key = errorKey(name, args);
   if (failed) {
     const shown = typeof call.resultDisplay === "string" && call.resultDisplay ? call.resultDisplay : output;
-    const error = { tool: name, target: toolTarget(name, args), message: oneLine(shown, 240) };
-    push(f.errors, error);
-    f.unresolved.delete(key);
-    if (f.unresolved.size >= MAX_KEYS) f.unresolved.delete(f.unresolved.keys().next().value!);
-    f.unresolved.set(key, error);
-    return;
+    return recordFailure(f, key, name, args, shown);
   }
-  f.successes += 1;
-  f.lastSuccess = describeTool(name, args);
-  f.unresolved.delete(key);
-  if (f.succeeded.size < MAX_KEYS) f.succeeded.add(key);
+  recordSuccess(f, key, name, args);
   if (GEMINI_FILE_TOOLS.has(name) || (command && isMeaningfulCommand(command))) f.lastStep = f.lastSuccess;
   if (GEMINI_FILE_TOOLS.has(name)) addFile(f, name, args);
 }
