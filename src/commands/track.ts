@@ -109,7 +109,7 @@ export async function track(job: Job, deps: Deps): Promise<TrackResult> {
   const iso = new Date(nowMs).toISOString();
   // Every lock wait of this run shares one budget, well under the 30 s the hook is registered with.
   const lock = lockBudget(TRACK_LOCK_BUDGET_MS);
-  const reading = job.reading ?? readingFor(job, deps, cfg, nowMs);
+  const reading = job.reading ?? readingFor(job, deps, cfg);
   const apply = (prev: SessionState | undefined): Done => {
     const s = prepare(prev, job, deps, root, iso, nowMs);
     const deltas = countTokens(s, job, cfg);
@@ -204,7 +204,7 @@ function plainJob(values: Record<string, unknown>, stdinText: string, deps: Deps
   return { sessionId, event: "usage", input: {}, project, usage: { model, usage: u } };
 }
 
-function readingFor(job: Job, deps: Deps, cfg: Config, nowMs: number): TrackReading | undefined {
+function readingFor(job: Job, deps: Deps, cfg: Config): TrackReading | undefined {
   if (job.usage) {
     const used = contextTokens(job.usage.usage);
     const model = job.usage.model === "unknown" ? undefined : job.usage.model;

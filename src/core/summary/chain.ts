@@ -4,7 +4,6 @@
  * twin of its chain and folds its own session into it. Pure.
  */
 import type { ErrorItem, Facts, TaskItem } from "./facts.ts";
-import { oneLine } from "./ring.ts";
 
 /** A task with the task list it belongs to (ids are only unique within one list). */
 export interface ChainTask extends TaskItem {
