@@ -29,7 +29,7 @@ import { loadConfig } from "../io/config.ts";
 import { withLock } from "../io/lock.ts";
 import { latestUsage } from "../io/transcript-tail.ts";
 import { sessionWindow } from "../io/usage-source.ts";
-import { loadState, pauseLogPath, recordsDir, statePath, updateStateOnly } from "../io/session-store.ts";
+import { finalizeLockPath, loadState, pauseLogPath, recordsDir, statePath, updateStateOnly } from "../io/session-store.ts";
 import { streamEntries } from "../io/transcript-stream.ts";
 import { subagentLine } from "../core/summary/subagents.ts";
 import { twinPathOf } from "../core/summary/twin.ts";
@@ -125,7 +125,8 @@ export function finalize(opts: FinalizeOptions, deps: Deps): FinalizeResult {
       "pass --transcript PATH of the session's .jsonl, or check the session id with 'ctx status --all'",
     );
   }
-  const lock = `${statePath(root, opts.sessionId)}.finalize.lock`;
+  const lock = finalizeLockPath(root, opts.sessionId);
+  if (!lock) throw new CtxError(2, `invalid session id: ${opts.sessionId}`);
   ensureDirUnder(root, "state/sessions");
   return withLock(lock, () => finalizeLocked(opts, deps, root), { timeoutMs: 120_000, staleMs: 300_000 });
 }

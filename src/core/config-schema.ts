@@ -87,8 +87,8 @@ export const SCHEMA = {
   ),
   "resume.pending_max_age_s": thr(3600, "Resume hook: ignore a respawn-pending.json older than this (off = any age)"),
   "resume.finalize_wait_ms": num(
-    2000,
-    "Resume hook: after /clear, wait up to this long for a summary the previous session's finalize is still writing",
+    10000,
+    "Resume hook: after /clear, wait up to this long for a summary the previous session's finalize is still writing (less when that finalize ends without one)",
   ),
   "status.stale_after_s": num(
     3600,

@@ -10,7 +10,7 @@ import { newestFirst } from "../core/resume/summaries.ts";
 import { taskOfSummary } from "../core/resume/hook-decision.ts";
 import type { SessionState } from "../core/track/state.ts";
 import { findClaudePid } from "./proc.ts";
-import { findPreviousSession, loadState, sessionsStateDir, statePath } from "./session-store.ts";
+import { finalizeLockPath, findPreviousSession, loadState, sessionsStateDir, statePath } from "./session-store.ts";
 import { listSummaries } from "./summaries.ts";
 import { existsSync } from "node:fs";
 
@@ -71,7 +71,8 @@ export function chainSummaryPending(root: string, ctx: ChainContext, cfg: Config
   if (!ctx.predecessor || ctx.chain === undefined) return false;
   const p = loadState(statePath(root, ctx.predecessor.session_id) ?? "", nowMs) ?? ctx.predecessor;
   const mode = cfg["track.finalize_on_end"];
-  const running = existsSync(`${statePath(root, p.session_id)}.finalize.lock`);
+  const lock = finalizeLockPath(root, p.session_id);
+  const running = lock !== undefined && existsSync(lock);
   const due = running || mode === "always" || (mode === "pause" && p.auto_pause_active);
   if (!due) return false;
   const newest = newestFirst(

@@ -12,6 +12,7 @@ import { pendingPath, readResumeState, resumeTransaction } from "./resume-state.
 import { finalizeLikelyRunning } from "./finalize-pending.ts";
 import { taskListState } from "./task-list.ts";
 import { chainOf, chainSummaryPending, liveChains, type ChainContext } from "./resume-chain.ts";
+import { finalizeLockPath } from "./session-store.ts";
 import { listSummaries, readSummaryIn } from "./summaries.ts";
 
 /** The hook's output for an injection or a hint. */
@@ -102,11 +103,17 @@ async function waitForChain(root: string, ctx: ChainContext, cfg: Config, deps: 
   const waitMs = cfg["resume.finalize_wait_ms"];
   if (waitMs <= 0 || !chainSummaryPending(root, ctx, cfg, deps.now())) return false;
   const deadline = deps.now() + waitMs;
+  const lock = ctx.predecessor ? finalizeLockPath(root, ctx.predecessor.session_id) : undefined;
+  let sawLock = false;
   while (deps.now() < deadline) {
     await Bun.sleep(50);
     if (!chainSummaryPending(root, ctx, cfg, deps.now())) return true;
+    // A finalize that held its lock and let go without a new summary has failed: waiting longer gains nothing.
+    const held = lock !== undefined && existsSync(lock);
+    if (sawLock && !held) break;
+    sawLock ||= held;
   }
-  debug(deps, `resume hook: the summary of ${ctx.chain} did not appear within ${waitMs} ms`);
+  debug(deps, `resume hook: the summary of ${ctx.chain} did not appear (waited up to ${waitMs} ms)`);
   return true; // decide again: the chain's newest summary, if any, is still better than nothing
 }
 

@@ -40,6 +40,12 @@ export function statePath(root: string, sessionId: string): string | undefined {
   return sessionFile(sessionsStateDir(root), sessionId);
 }
 
+/** `<root>/state/sessions/<sid>.json.finalize.lock`: held while `ctx finalize` writes the session's summary. */
+export function finalizeLockPath(root: string, sessionId: string): string | undefined {
+  const path = statePath(root, sessionId);
+  return path && `${path}.finalize.lock`;
+}
+
 /** `<root>/sessions/ACTIVE-PAUSE-<sid>.jsonl`, or undefined for an unsafe id. */
 export function pauseLogPath(root: string, sessionId: string): string | undefined {
   return isValidSessionId(sessionId) ? join(recordsDir(root), `ACTIVE-PAUSE-${sessionId}.jsonl`) : undefined;

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runCtx } from "../helpers/ctx.ts";
 import { isolatedEnv, tempDir } from "../helpers/tmp.ts";
@@ -80,4 +80,21 @@ test("no link: the fallback never takes a summary of a live chain; a plain start
   const c = await hook("x2", "clear");
   expect(c.text).toContain("the alpaca exporter");
   expect(c.debug).toContain("(rule: fallback)");
+});
+
+test("stops waiting when the cleared session's finalize lets go of its lock without a summary", async () => {
+  summary("summary-chain-aaaa-20250101-100000.md", "stale alpaca");
+  await Bun.sleep(20);
+  state("a1", { task_id: "chain-aaaa", auto_pause_active: true, last_event: "SessionEnd" });
+  state("a2", { task_id: "chain-aaaa", previous_session_id: "a1" });
+  const lock = join(root, "state", "sessions", "a1.json.finalize.lock");
+  writeFileSync(lock, "");
+  const failed = Bun.sleep(400).then(() => rmSync(lock));
+  const started = Date.now();
+  const a = await hook("a2", "clear");
+  await failed;
+  // The chain's newest summary is still better than nothing; well before the 10 s default.
+  expect(a.text).toContain("stale alpaca");
+  expect(Date.now() - started).toBeLessThan(6000);
+  expect(a.debug).toContain("did not appear");
 });
