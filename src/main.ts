@@ -1,8 +1,8 @@
 import { COMMANDS } from "./commands/index.ts";
 import { helpText } from "./core/cli-help.ts";
 import { CtxError, type Deps } from "./core/deps.ts";
-import { readStdin } from "./io/stdin.ts";
-import { sys } from "./io/sys.ts";
+import { readStdin } from "./io/process/stdin.ts";
+import { sys } from "./io/fs/sys.ts";
 
 declare const CTX_VERSION: string | undefined;
 

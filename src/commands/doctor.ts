@@ -16,8 +16,8 @@ import type { Agent } from "../core/settings/entries.ts";
 import { parseSettings } from "../core/settings/json-text.ts";
 import { formatTokens } from "../core/usage.ts";
 import { errorLogPath, readRecentErrors } from "../io/error-log.ts";
-import { readIndex } from "../io/index-reader.ts";
-import { createNew, readJsonFile, unlinkQuiet } from "../io/fsx.ts";
+import { readIndex } from "../io/session/index.ts";
+import { createNew, readJsonFile, unlinkQuiet } from "../io/fs/fsx.ts";
 import { readSettingsText, selfBinary, settingsPath } from "../io/settings-file.ts";
 
 /** Entry point: diagnoses the running binary's installation. */

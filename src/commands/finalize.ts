@@ -3,7 +3,7 @@ import { basename, join, resolve } from "node:path";
 import { CtxError, debug, type Deps } from "../core/deps.ts";
 import { stateRoot } from "../core/paths.ts";
 import { isTrackLevel } from "../core/track/levels.ts";
-import { changedSinceStart } from "../io/git-changes.ts";
+import { changedSinceStart } from "../io/git/changes.ts";
 import { findProject } from "../io/project.ts";
 import { parseFor } from "./args.ts";
 import { isValidSessionId } from "../core/session-id.ts";
@@ -23,14 +23,21 @@ import {
   withReadFile,
   writeFileAtomic,
   writeJsonAtomic,
-} from "../io/fsx.ts";
+} from "../io/fs/fsx.ts";
 import { reading } from "../core/usage.ts";
 import { loadConfig } from "../io/config.ts";
-import { withLock } from "../io/lock.ts";
-import { latestUsage } from "../io/transcript-tail.ts";
-import { sessionWindow } from "../io/usage-source.ts";
-import { finalizeLockPath, loadState, pauseLogPath, recordsDir, statePath, updateStateOnly } from "../io/session-store.ts";
-import { streamEntries } from "../io/transcript-stream.ts";
+import { withLock } from "../io/fs/lock.ts";
+import { latestUsage } from "../io/transcript/tail.ts";
+import { sessionWindow } from "../io/session/usage-source.ts";
+import {
+  finalizeLockPath,
+  loadState,
+  pauseLogPath,
+  recordsDir,
+  statePath,
+  updateStateOnly,
+} from "../io/session/store.ts";
+import { streamEntries } from "../io/transcript/stream.ts";
 import { subagentLine } from "../core/summary/subagents.ts";
 import { twinPathOf } from "../core/summary/twin.ts";
 import {
@@ -41,10 +48,10 @@ import {
   readSubagentWork,
   readTaskFiles,
   sessionChain,
-} from "./finalize-io.ts";
-import { type FloorReading, usageFor } from "./finalize-usage.ts";
+} from "../io/finalize/inputs.ts";
+import { type FloorReading, usageFor } from "../io/finalize/usage.ts";
 
-export { finalizeOnCritical, startFinalize } from "./finalize-spawn.ts";
+export { finalizeOnCritical, startFinalize } from "../io/finalize/spawn.ts";
 
 /** Options of one finalize. */
 export interface FinalizeOptions {

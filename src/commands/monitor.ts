@@ -14,10 +14,10 @@ import { isValidSessionId } from "../core/session-id.ts";
 import { subagentOf, subagentTranscript } from "../core/subagent.ts";
 import { ladderOf, levelAt, levelRank, type Level } from "../core/levels.ts";
 import { envConfig, loadConfig } from "../io/config.ts";
-import { ensureDirUnder, mtimeMs, unlinkQuiet, writeFileAtomic, writeJsonAtomic } from "../io/fsx.ts";
-import { LockTimeout, withLock } from "../io/lock.ts";
-import { readState } from "../io/state-file.ts";
-import { currentReading, hookWait, subagentReading, type SourcedReading } from "../io/usage-source.ts";
+import { ensureDirUnder, mtimeMs, unlinkQuiet, writeFileAtomic, writeJsonAtomic } from "../io/fs/fsx.ts";
+import { LockTimeout, withLock } from "../io/fs/lock.ts";
+import { readState } from "../io/fs/state-file.ts";
+import { currentReading, hookWait, subagentReading, type SourcedReading } from "../io/session/usage-source.ts";
 
 /** Events after which the monitor speaks: Claude Code's and Gemini CLI's. */
 export const MONITOR_EVENTS = new Set(["PostToolUse", "PostToolUseFailure", "AfterTool"]);
@@ -52,7 +52,7 @@ export async function run(_argv: string[], deps: Deps): Promise<void> {
   const project = projectDir(deps.env, input.cwd, deps.cwd);
   if (levelRank(result.level) < levelRank("critical"))
     return unlinkQuiet(finalizeMarker(deps.env, project, input.session_id)!);
-  const { finalizeOnCritical } = await import("./finalize-spawn.ts");
+  const { finalizeOnCritical } = await import("../io/finalize/spawn.ts");
   await finalizeOnCritical(deps, {
     project,
     sessionId: input.session_id,

@@ -10,16 +10,16 @@ import { stateRoot } from "../core/paths.ts";
 import { findProject } from "../io/project.ts";
 import { settingsFromConfig } from "../core/respawn/settings.ts";
 import { reading } from "../core/usage.ts";
-import { latestUsage } from "../io/transcript-tail.ts";
-import { sessionWindow } from "../io/usage-source.ts";
-import { findClaude } from "../io/claude-launch.ts";
+import { latestUsage } from "../io/transcript/tail.ts";
+import { sessionWindow } from "../io/session/usage-source.ts";
+import { findClaude } from "../io/resume/claude-launch.ts";
 import { isValidTaskId } from "../core/track/stamp.ts";
 import { loadConfig } from "../io/config.ts";
-import { realDirsUnder } from "../io/fsx.ts";
-import { runDriver } from "../io/respawn-driver.ts";
-import { daemonFailure, daemonize, liveConflict, stopSupervisors } from "../io/respawn-process.ts";
-import { isValidName, recordPath } from "../io/respawn-store.ts";
-import { tmuxClient } from "../io/tmux.ts";
+import { realDirsUnder } from "../io/fs/fsx.ts";
+import { runDriver } from "../io/respawn/driver.ts";
+import { daemonFailure, daemonize, liveConflict, stopSupervisors } from "../io/respawn/process.ts";
+import { isValidName, recordPath } from "../io/respawn/store.ts";
+import { tmuxClient } from "../io/respawn/tmux.ts";
 
 /** Parsed `ctx respawn` arguments. */
 export interface RespawnArgs {

@@ -5,16 +5,16 @@ import { buildResumePrompt } from "../core/resume/prompt.ts";
 import { debug, type Deps } from "../core/deps.ts";
 import { stateRoot } from "../core/paths.ts";
 import { findProject } from "../io/project.ts";
-import { findClaude, runInherited } from "../io/claude-launch.ts";
-import { markConsumedByCli } from "../io/resume-state.ts";
-import { latestSummary, loadSummaryForCli } from "../io/summaries.ts";
-import { resumeHook } from "../io/resume-hook.ts";
-import { readJsonFile } from "../io/fsx.ts";
+import { findClaude, runInherited } from "../io/resume/claude-launch.ts";
+import { markConsumedByCli } from "../io/resume/state.ts";
+import { latestSummary, loadSummaryForCli } from "../io/resume/summaries.ts";
+import { resumeHook } from "./resume-hook.ts";
+import { readJsonFile } from "../io/fs/fsx.ts";
 import { parseTwin, twinPathOf } from "../core/summary/twin.ts";
 import { taskOfSummary } from "../core/resume/hook-decision.ts";
 import { isValidTaskId } from "../core/track/stamp.ts";
 import { isValidSessionId } from "../core/session-id.ts";
-import { taskListState } from "../io/task-list.ts";
+import { taskListState } from "../io/session/task-list.ts";
 
 /**
  * `ctx resume`: starts a fresh claude session whose first prompt is the

@@ -7,8 +7,8 @@ import { parseStatusArgs, type StatusOptions } from "../core/status/args.ts";
 import { renderJson, renderTable } from "../core/status/render.ts";
 import { filterRows, toRow, type StatusRow } from "../core/status/rows.ts";
 import { loadConfig } from "../io/config.ts";
-import { readIndex } from "../io/index-reader.ts";
-import { watchLoop } from "../io/watch.ts";
+import { readIndex } from "../io/session/index.ts";
+import { watchLoop } from "../io/process/watch.ts";
 import { ladderOf } from "../core/levels.ts";
 import { projectFrom } from "../io/project.ts";
 

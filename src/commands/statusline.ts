@@ -4,10 +4,10 @@ import { parseHookInput } from "../core/hook-input.ts";
 import { bridgeOf, renderStatus, statusInput } from "../core/statusline.ts";
 import { isValidSessionId } from "../core/session-id.ts";
 import { count } from "../core/usage.ts";
-import { writeBridge } from "../io/bridge.ts";
+import { writeBridge } from "../io/session/bridge.ts";
 import { envConfig, loadConfig } from "../io/config.ts";
-import { gitBranch } from "../io/git.ts";
-import { rememberWindow } from "../io/window-source.ts";
+import { gitBranch } from "../io/git/repo.ts";
+import { rememberWindow } from "../io/session/window-source.ts";
 
 /** The line printed when the payload is unusable: short and sane, never empty. */
 export const FALLBACK_LINE = "ctx │ waiting for usage";

@@ -18,10 +18,10 @@ import {
 import { addLineUsage, totalsOf } from "../core/track/tokens.ts";
 import { contextTokens, reading } from "../core/usage.ts";
 import { envConfig, loadConfig } from "../io/config.ts";
-import { realDirsUnder } from "../io/fsx.ts";
-import { LockTimeout, type LockOptions } from "../io/lock.ts";
-import { findClaudePid } from "../io/proc.ts";
-import { recordGitStart } from "../io/git-changes.ts";
+import { realDirsUnder } from "../io/fs/fsx.ts";
+import { LockTimeout, type LockOptions } from "../io/fs/lock.ts";
+import { findClaudePid } from "../io/process/proc.ts";
+import { recordGitStart } from "../io/git/changes.ts";
 import {
   appendPause,
   findPreviousSession,
@@ -31,12 +31,12 @@ import {
   statePath,
   updateState,
   writeIndexEntry,
-} from "../io/session-store.ts";
-import { addLedgerTokens, completeCompactionEvent, writeCompactionEvent } from "../io/session-store-events.ts";
-import { readNewUsage } from "../io/transcript-stream-usage.ts";
-import { sweepStaleTemps } from "../io/sweep.ts";
-import { currentReading, hookWait, sessionWindow } from "../io/usage-source.ts";
-import { startFinalize } from "./finalize-spawn.ts";
+} from "../io/session/store.ts";
+import { addLedgerTokens, completeCompactionEvent, writeCompactionEvent } from "../io/session/events.ts";
+import { readNewUsage } from "../io/transcript/stream-usage.ts";
+import { sweepStaleTemps } from "../io/fs/sweep.ts";
+import { currentReading, hookWait, sessionWindow } from "../io/session/usage-source.ts";
+import { startFinalize } from "../io/finalize/spawn.ts";
 
 /**
  * The longest all lock waits of one track run may take together: well under the 30 s the hook is

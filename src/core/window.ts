@@ -1,7 +1,7 @@
 /**
  * The context window of a session, resolved from evidence in a fixed order
  * (issue 16), never guessed low when something proves a larger one. Pure: the
- * evidence is gathered by `src/io/window-source.ts`.
+ * evidence is gathered by `src/io/session/window-source.ts`.
  */
 import { WINDOW_1M, WINDOW_200K, windowFor } from "./usage.ts";
 

@@ -6,7 +6,7 @@
 import { closeSync, constants, fstatSync, ftruncateSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { userStateDir } from "../core/paths.ts";
-import { ensureDirUnder, readFileSafe } from "./fsx.ts";
+import { ensureDirUnder, readFileSafe } from "./fs/fsx.ts";
 
 type Env = Record<string, string | undefined>;
 

@@ -20,7 +20,7 @@ import { CtxError } from "../core/deps.ts";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import type { Agent } from "../core/settings/entries.ts";
 import { homeDir } from "../core/paths.ts";
-import { ensureDir, readFileSafe, writeFileAtomic } from "./fsx.ts";
+import { ensureDir, readFileSafe, writeFileAtomic } from "./fs/fsx.ts";
 import { findProject } from "./project.ts";
 import { fileStamp } from "../core/track/stamp.ts";
 

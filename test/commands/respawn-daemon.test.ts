@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tmuxClient } from "../../src/io/tmux.ts";
+import { tmuxClient } from "../../src/io/respawn/tmux.ts";
 import { runCtx } from "../helpers/ctx.ts";
 import { projectSandbox, type ProjectSandbox } from "../helpers/tmp.ts";
 

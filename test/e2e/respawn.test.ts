@@ -5,7 +5,7 @@
  */
 import { afterEach, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { PaneSession } from "../../src/io/respawn-binding.ts";
+import { PaneSession } from "../../src/io/respawn/binding.ts";
 import { CTX_BIN } from "../helpers/ctx.ts";
 import {
   allText,

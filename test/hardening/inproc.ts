@@ -1,7 +1,7 @@
 /**
  * Runs ctx in-process through `main()` with injected deps, the way the
  * compiled binary does, so thousands of fuzz inputs cost milliseconds each.
- * stdin bytes are decoded exactly like src/io/stdin.ts does (UTF-8, capped).
+ * stdin bytes are decoded exactly like src/io/process/stdin.ts does (UTF-8, capped).
  */
 import { join } from "node:path";
 import { main } from "../../src/main.ts";
@@ -32,7 +32,7 @@ const MAIN = join(import.meta.dir, "..", "..", "src", "main.ts");
 /**
  * Runs `ctx <argv>` in-process. While it runs, `process.argv[1]` is ctx's
  * main.ts, so a hook that starts `ctx finalize` in the background starts the
- * real one (src/io/proc.ts selfCommand), not `bun test`.
+ * real one (src/io/process/proc.ts selfCommand), not `bun test`.
  */
 export async function runInproc(argv: string[], opts: InprocOptions): Promise<InprocRun> {
   let stdout = "";

@@ -11,9 +11,9 @@ import { join } from "node:path";
 import { resolveConfig } from "../../src/core/config.ts";
 import { settingsFromConfig } from "../../src/core/respawn/settings.ts";
 import { reading, windowFor } from "../../src/core/usage.ts";
-import { runDriver } from "../../src/io/respawn-driver.ts";
-import { tmuxClient } from "../../src/io/tmux.ts";
-import { latestUsage } from "../../src/io/transcript-tail.ts";
+import { runDriver } from "../../src/io/respawn/driver.ts";
+import { tmuxClient } from "../../src/io/respawn/tmux.ts";
+import { latestUsage } from "../../src/io/transcript/tail.ts";
 import { assistantLine } from "../helpers/transcript.ts";
 import { idlePane, tmuxBox, type TmuxBox } from "../helpers/tmux-pane.ts";
 

@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tmuxClient } from "../../src/io/tmux.ts";
+import { tmuxClient } from "../../src/io/respawn/tmux.ts";
 import { runCtx } from "../helpers/ctx.ts";
 import { makeSandbox, type Sandbox } from "./sandbox.ts";
 

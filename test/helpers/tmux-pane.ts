@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { tmuxClient } from "../../src/io/tmux.ts";
+import { tmuxClient } from "../../src/io/respawn/tmux.ts";
 import { isolatedEnv, tempDir } from "./tmp.ts";
 
 /** An idle Claude Code screen as the client draws it after a turn (printf format). */

@@ -1,6 +1,6 @@
 /**
  * The respawn supervisor as a pure transition function. See docs/respawn.md
- * for the diagram; the driver (src/io/respawn-driver.ts) feeds it events.
+ * for the diagram; the driver (src/io/respawn/driver.ts) feeds it events.
  */
 import { activeBrake, checkProgress, settleProgress } from "./brakes.ts";
 import { onCycling, startCycle } from "./cycle.ts";

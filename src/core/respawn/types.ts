@@ -1,7 +1,7 @@
 /**
  * Types of the respawn supervisor's state machine. The machine is a pure
  * function `transition(state, event, now) -> { state, actions }` (machine.ts);
- * the driver (src/io/respawn-driver.ts) feeds it events and carries out actions.
+ * the driver (src/io/respawn/driver.ts) feeds it events and carries out actions.
  */
 import type { ScreenState } from "../screen.ts";
 

@@ -10,8 +10,8 @@ import { mergeChain } from "../../../src/core/summary/chain.ts";
 import { renderSummary } from "../../../src/core/summary/render.ts";
 import { sessionTasks } from "../../../src/core/summary/tasks.ts";
 import type { ModelTotals } from "../../../src/core/track/state.ts";
-import { readNewUsage } from "../../../src/io/transcript-stream-usage.ts";
-import { streamEntries } from "../../../src/io/transcript-stream.ts";
+import { readNewUsage } from "../../../src/io/transcript/stream-usage.ts";
+import { streamEntries } from "../../../src/io/transcript/stream.ts";
 
 const LOG = join(import.meta.dir, "..", "..", "fixtures", "gemini", "chat-tools-session.jsonl");
 const NOTES = "/tmp/ctx-fixture/project/notes.md";

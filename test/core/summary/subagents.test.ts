@@ -6,8 +6,8 @@ import { mergeChain } from "../../../src/core/summary/chain.ts";
 import { renderSummary } from "../../../src/core/summary/render.ts";
 import { sessionTasks } from "../../../src/core/summary/tasks.ts";
 import { addSubagentEntry, emptySubagentWork, subagentLine } from "../../../src/core/summary/subagents.ts";
-import { readSubagentWork } from "../../../src/commands/finalize-io.ts";
-import { streamEntries } from "../../../src/io/transcript-stream.ts";
+import { readSubagentWork } from "../../../src/io/finalize/inputs.ts";
+import { streamEntries } from "../../../src/io/transcript/stream.ts";
 
 const FIXTURES = join(import.meta.dir, "..", "..", "fixtures", "transcripts");
 

@@ -5,7 +5,7 @@ import { emptyFacts, type Facts } from "../../../src/core/summary/facts.ts";
 import { renderSummary, type SummaryInput } from "../../../src/core/summary/render.ts";
 import { mergeChain } from "../../../src/core/summary/chain.ts";
 import { mergedTasks, sessionTasks } from "../../../src/core/summary/tasks.ts";
-import { streamEntries } from "../../../src/io/transcript-stream.ts";
+import { streamEntries } from "../../../src/io/transcript/stream.ts";
 
 const FIXTURES = join(import.meta.dir, "..", "..", "fixtures", "transcripts");
 

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { ModelTotals } from "../../../src/core/track/state.ts";
 import { addLineUsage, lineUsage, SEEN_LIMIT } from "../../../src/core/track/tokens.ts";
-import { readNewUsage } from "../../../src/io/transcript-stream-usage.ts";
+import { readNewUsage } from "../../../src/io/transcript/stream-usage.ts";
 import { appendFileSync, writeFileSync } from "node:fs";
 import { tempDir } from "../../helpers/tmp.ts";
 

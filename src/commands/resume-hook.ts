@@ -1,0 +1,152 @@
+/** The `ctx resume --hook` driver: reads the SessionStart payload, decides, prints, records. */
+import { existsSync } from "node:fs";
+import type { Config } from "../core/config-schema.ts";
+import { debug, type Deps } from "../core/deps.ts";
+import { parseHookInput, str } from "../core/hook-input.ts";
+import { projectDir, stateRoot } from "../core/paths.ts";
+import { decideHook, type HookDecision, type HookLimits } from "../core/resume/hook-decision.ts";
+import { newestFirst } from "../core/resume/summaries.ts";
+import { isValidSessionId } from "../core/session-id.ts";
+import { loadConfig } from "../io/config.ts";
+import { pendingPath, readResumeState, resumeTransaction } from "../io/resume/state.ts";
+import { finalizeLikelyRunning } from "../io/finalize/pending.ts";
+import { taskListState } from "../io/session/task-list.ts";
+import { chainOf, chainSummaryPending, liveChains, type ChainContext } from "../io/resume/chain.ts";
+import { finalizeLockPath } from "../io/session/store.ts";
+import { listSummaries, readSummaryIn } from "../io/resume/summaries.ts";
+
+/** The hook's output for an injection or a hint. */
+export interface SessionStartOutput {
+  hookSpecificOutput: { hookEventName: "SessionStart"; additionalContext: string };
+}
+
+/** Reads stdin, decides, and prints the SessionStart output (if any). Never throws past main's hook guard. */
+export async function resumeHook(deps: Deps): Promise<HookDecision | undefined> {
+  const stdin = await deps.readStdin({ timeoutMs: 2000, maxBytes: 1024 * 1024 });
+  const input = parseHookInput(stdin.text);
+  const event = str(input, "hook_event_name");
+  const sessionId = input.session_id;
+  if ((event && event !== "SessionStart") || !isValidSessionId(sessionId)) return undefined;
+  const project = projectDir(deps.env, input.cwd, deps.cwd);
+  const root = stateRoot(deps.env, project);
+  const decision = await decide(root, sessionId, str(input, "source"), loadConfig(deps, project), deps);
+  const why =
+    decision.action === "none"
+      ? ` (${decision.reason})`
+      : ` ${decision.summary}${decision.action === "inject" ? ` (rule: ${decision.rule})` : ""}`;
+  debug(deps, `resume hook: ${decision.action}${why}`);
+  if (decision.action !== "none") {
+    const out: SessionStartOutput = {
+      hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: decision.text },
+    };
+    deps.stdout(`${JSON.stringify(out)}\n`);
+  }
+  return decision;
+}
+
+// --- internal ---
+
+/**
+ * A read-only look first (a plain startup in a project without summaries
+ * creates no file and takes no lock); an injection is decided again under the
+ * ledger's lock, so two sessions never both consume one summary.
+ */
+async function decide(
+  root: string,
+  sessionId: string,
+  source: string | undefined,
+  cfg: Config,
+  deps: Deps,
+): Promise<HookDecision> {
+  const limits = limitsOf(cfg);
+  const ctx = chainOf(root, sessionId, source, deps.now());
+  const known = ctx.chain !== undefined;
+  debug(deps, `resume hook: chain ${ctx.chain ?? "unknown"} (${ctx.how})`);
+  const situation = () => ({
+    source,
+    sessionId,
+    nowMs: deps.now(),
+    summaries: listSummaries(root),
+    limits,
+    load: (path: string) => readSummaryIn(root, path),
+    chain: ctx.chain,
+    taskList: taskListState(deps.env),
+    liveChains:
+      !known && (source === "clear" || source === "compact")
+        ? liveChains(root, sessionId, deps.now(), cfg["status.stale_after_s"] * 1000)
+        : undefined,
+  });
+  const waitFor = () =>
+    known ? waitForChain(root, ctx, cfg, deps) : waitForFinalize(root, sessionId, source, cfg, deps);
+  if (!existsSync(pendingPath(root)) && listSummaries(root).length === 0 && !(await waitFor())) {
+    return { action: "none", reason: "no summary" };
+  }
+  let first = decideHook({ ...situation(), ...readResumeState(root, deps.now()) });
+  // The chain's own summary may still be being written: wait for it rather than take an older one.
+  const stale =
+    known && first.action === "inject" && first.rule === "chain" && chainSummaryPending(root, ctx, cfg, deps.now());
+  if ((first.action === "none" || stale) && (await waitFor())) {
+    first = decideHook({ ...situation(), ...readResumeState(root, deps.now()) });
+  }
+  if (first.action !== "inject") return first;
+  try {
+    return resumeTransaction(root, deps.now(), (state) => decideHook({ ...situation(), ...state }));
+  } catch (err) {
+    // No ledger entry means no loop guard: inject nothing rather than risk injecting on every /clear.
+    debug(deps, `resume hook: ledger not written (${(err as Error).message}); nothing injected`);
+    return { action: "none", reason: "ledger not writable" };
+  }
+}
+
+/** Polls up to `resume.finalize_wait_ms` while the chain's summary is still being written; true when it is done. */
+async function waitForChain(root: string, ctx: ChainContext, cfg: Config, deps: Deps): Promise<boolean> {
+  const waitMs = cfg["resume.finalize_wait_ms"];
+  if (waitMs <= 0 || !chainSummaryPending(root, ctx, cfg, deps.now())) return false;
+  const deadline = deps.now() + waitMs;
+  const lock = ctx.predecessor ? finalizeLockPath(root, ctx.predecessor.session_id) : undefined;
+  let sawLock = false;
+  while (deps.now() < deadline) {
+    await Bun.sleep(50);
+    if (!chainSummaryPending(root, ctx, cfg, deps.now())) return true;
+    // A finalize that held its lock and let go without a new summary has failed: waiting longer gains nothing.
+    const held = lock !== undefined && existsSync(lock);
+    if (sawLock && !held) break;
+    sawLock ||= held;
+  }
+  debug(deps, `resume hook: the summary of ${ctx.chain} did not appear (waited up to ${waitMs} ms)`);
+  return true; // decide again: the chain's newest summary, if any, is still better than nothing
+}
+
+/**
+ * After /clear the previous session's finalize may still be writing its
+ * summary (SessionEnd runs it detached). When that looks likely, poll for up
+ * to `resume.finalize_wait_ms`; true when a new summary appeared.
+ */
+async function waitForFinalize(
+  root: string,
+  sessionId: string,
+  source: string | undefined,
+  cfg: Config,
+  deps: Deps,
+): Promise<boolean> {
+  const waitMs = cfg["resume.finalize_wait_ms"];
+  if ((source !== "clear" && source !== "compact") || waitMs <= 0) return false;
+  const newestMs = () => newestFirst(listSummaries(root), deps.now())[0]?.mtimeMs ?? 0;
+  const before = newestMs();
+  if (!finalizeLikelyRunning(root, sessionId, before, deps.now(), 60_000)) return false;
+  const deadline = deps.now() + waitMs;
+  while (deps.now() < deadline) {
+    await Bun.sleep(50);
+    if (newestMs() > before) return true;
+  }
+  return false;
+}
+
+function limitsOf(cfg: Config): HookLimits {
+  const ms = (v: number | false) => (v === false ? false : v * 1000);
+  return {
+    injectMaxAgeMs: ms(cfg["resume.inject_max_age_s"]),
+    hintMaxAgeMs: ms(cfg["resume.hint_max_age_s"]),
+    pendingMaxAgeMs: ms(cfg["resume.pending_max_age_s"]),
+  };
+}

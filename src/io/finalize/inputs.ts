@@ -1,0 +1,152 @@
+import { spawnSync } from "node:child_process";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { addSubagentEntry, emptySubagentWork, type SubagentWork } from "../../core/summary/subagents.ts";
+import { subagentDir } from "../../core/subagent.ts";
+import type { SummaryTwin } from "../../core/summary/chain.ts";
+import { parseTwin, twinPathOf } from "../../core/summary/twin.ts";
+import { parseTaskFile } from "../../core/summary/tasks.ts";
+import type { TaskItem } from "../../core/summary/facts.ts";
+import type { PauseEntry } from "../../core/track/pause.ts";
+import { fileStamp } from "../../core/track/stamp.ts";
+import { createExclusive, readFileSafe, readJsonFile } from "../fs/fsx.ts";
+import { loadState, recordsDir, statePath } from "../session/store.ts";
+import { streamEntries } from "../transcript/stream.ts";
+import { taskListDir } from "../session/task-list.ts";
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * Tasks the client stored in `~/.claude/tasks/<list>/<n>.json` (CLAUDE_CONFIG_DIR honoured);
+ * the list is CLAUDE_CODE_TASK_LIST_ID when the session had one, else the session id.
+ */
+export function readTaskFiles(env: Env, listId: string): TaskItem[] {
+  const dir = taskListDir(env, listId);
+  if (!dir) return [];
+  let names: string[];
+  try {
+    names = readdirSync(dir)
+      .filter((n) => /^\w+\.json$/.test(n))
+      .slice(0, 1000);
+  } catch {
+    return [];
+  }
+  return names.flatMap((n) => {
+    const read = readJsonFile<unknown>(join(dir, n), { maxBytes: 1024 * 1024 });
+    const task = read.status === "ok" ? parseTaskFile(read.value) : undefined;
+    return task ? [task] : [];
+  });
+}
+
+/** The /clear chain ending at `sessionId`: previous sessions first (at most 50). */
+export function sessionChain(root: string, sessionId: string, nowMs: number): string[] {
+  const chain = [sessionId];
+  let current = loadState(statePath(root, sessionId) ?? "", nowMs);
+  while (current?.previous_session_id && chain.length < 50 && !chain.includes(current.previous_session_id)) {
+    chain.unshift(current.previous_session_id);
+    current = loadState(statePath(root, current.previous_session_id) ?? "", nowMs);
+  }
+  return chain;
+}
+
+/**
+ * The newest summary an earlier session of `chain` (all but the last) left,
+ * with its twin: the walk goes back past sessions that were never finalized.
+ */
+export function previousTwin(
+  root: string,
+  chain: string[],
+  nowMs: number,
+): { twin: SummaryTwin; summaryPath: string } | undefined {
+  for (const id of chain.slice(0, -1).reverse()) {
+    const s = loadState(statePath(root, id) ?? "", nowMs);
+    if (!s?.finalized_stamp) continue;
+    const summaryPath = join(recordsDir(root), `summary-${s.task_id}-${s.finalized_stamp}.md`);
+    const read = readJsonFile<unknown>(twinPathOf(summaryPath), { maxBytes: 4 * 1024 * 1024 });
+    const twin = read.status === "ok" ? parseTwin(read.value) : undefined;
+    if (twin) return { twin, summaryPath };
+  }
+  return undefined;
+}
+
+/** `git status --short` lines of `dir`, or null when it is not in a repository (2 s at most). */
+export function gitStatus(dir: string): string[] | null {
+  try {
+    const r = spawnSync("git", ["-C", dir, "status", "--short", "--", ".", ":(exclude).ctx"], {
+      encoding: "utf8",
+      timeout: 2000,
+      maxBuffer: 4 * 1024 * 1024,
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    if (r.status !== 0 || typeof r.stdout !== "string") return null;
+    // ctx's own state is not the project's work (the pathspec misses it when git runs in a subdirectory).
+    return r.stdout.split("\n").filter((l) => l.trim() !== "" && !/^.. "?\.ctx\//.test(l));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The stamp for a new record: now, moved on by a second while another session
+ * already holds `session-<stamp>.json`. The name is claimed by creating it
+ * exclusively, so parallel finalizes never share (and overwrite) one record.
+ */
+export function freeStamp(dir: string, sessionId: string, nowMs: number): string {
+  for (let i = 0; i < 600; i++) {
+    const stamp = fileStamp(nowMs + i * 1000);
+    const path = join(dir, `session-${stamp}.json`);
+    if (claim(path, sessionId)) return stamp;
+    const read = readJsonFile<{ session_id?: unknown }>(path, { maxBytes: 4 * 1024 * 1024 });
+    if (read.status === "ok" && read.value?.session_id === sessionId) return stamp;
+  }
+  return fileStamp(nowMs);
+}
+
+/**
+ * Claims a record name for `sessionId` by creating it exclusively (O_EXCL): of
+ * several finalizes running at once, exactly one gets each name. The placeholder
+ * names the session until the record is written over it. False when taken.
+ */
+function claim(path: string, sessionId: string): boolean {
+  return createExclusive(
+    path,
+    `${JSON.stringify({ version: 1, session_id: sessionId })}
+`,
+  );
+}
+
+/** The pause log's entries: how many, and the newest `keep` parsed ones. */
+export function readPauseLog(
+  path: string,
+  keep: number,
+): { text: string | undefined; count: number; recent: PauseEntry[] } {
+  const text = readFileSafe(path, { maxBytes: 256 * 1024 * 1024 });
+  if (text === undefined) return { text, count: 0, recent: [] };
+  const lines = text.split("\n").filter((l) => l.trim() !== "");
+  const recent = lines.slice(-keep).flatMap((l) => {
+    try {
+      return [JSON.parse(l) as PauseEntry];
+    } catch {
+      return [];
+    }
+  });
+  return { text, count: lines.length, recent };
+}
+
+/** What the session's subagents did: their transcripts beside the parent's (at most 200 of them). */
+export function readSubagentWork(transcriptPath: string | undefined, sessionId: string): SubagentWork {
+  const work = emptySubagentWork();
+  const dir = subagentDir(transcriptPath, sessionId);
+  if (!dir) return work;
+  let names: string[];
+  try {
+    names = readdirSync(dir)
+      .filter((n) => /^agent-[A-Za-z0-9_-]{1,128}\.jsonl$/.test(n))
+      .sort()
+      .slice(0, 200);
+  } catch {
+    return work;
+  }
+  for (const name of names) if (streamEntries(join(dir, name), (e) => addSubagentEntry(work, e))) work.runs += 1;
+  return work;
+}

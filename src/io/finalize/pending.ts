@@ -1,0 +1,54 @@
+/**
+ * Is a finalize probably still writing a summary? After `/clear`, the old
+ * session's SessionEnd hands finalize to a detached process, and the new
+ * session's SessionStart can run before the summary exists.
+ */
+import { lstatSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { readJsonFile } from "../fs/fsx.ts";
+
+/**
+ * True when, since the newest summary (`newestSummaryMs`) and within `recentMs`,
+ * another session of this root either ended with auto-pause active (its state
+ * file: `auto_pause_active`, `last_event: "SessionEnd"`) or appended to its
+ * `ACTIVE-PAUSE-<sid>.jsonl` action log. Both mean a finalize is due.
+ */
+export function finalizeLikelyRunning(
+  root: string,
+  exceptSession: string,
+  newestSummaryMs: number,
+  nowMs: number,
+  recentMs: number,
+): boolean {
+  const since = Math.max(newestSummaryMs, nowMs - recentMs);
+  const fresh = (dir: string, name: string): boolean => {
+    try {
+      return lstatSync(join(dir, name)).mtimeMs > since;
+    } catch {
+      return false;
+    }
+  };
+  const records = join(root, "sessions");
+  const pauseLog = (n: string) =>
+    n.startsWith("ACTIVE-PAUSE-") && n.endsWith(".jsonl") && n !== `ACTIVE-PAUSE-${exceptSession}.jsonl`;
+  if (names(records).some((n) => pauseLog(n) && fresh(records, n))) return true;
+  const states = join(root, "state", "sessions");
+  return names(states).some(
+    (n) => n.endsWith(".json") && n !== `${exceptSession}.json` && fresh(states, n) && endedPaused(join(states, n)),
+  );
+}
+
+// --- internal ---
+
+function names(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+function endedPaused(path: string): boolean {
+  const r = readJsonFile<Record<string, unknown>>(path, { maxBytes: 4 * 1024 * 1024 });
+  return r.status === "ok" && !!r.value && r.value.auto_pause_active === true && r.value.last_event === "SessionEnd";
+}

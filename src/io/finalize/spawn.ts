@@ -1,0 +1,76 @@
+import { debug, type Deps } from "../../core/deps.ts";
+import { finalizeMarker, stateRoot } from "../../core/paths.ts";
+import { isValidSessionId } from "../../core/session-id.ts";
+import { createNew, ensureDirUnder, unlinkQuiet } from "../fs/fsx.ts";
+import { selfCommand, spawnDetached } from "../process/proc.ts";
+
+/** Which session to finalize, and where. */
+export interface FinalizeTarget {
+  project: string;
+  sessionId: string;
+  transcriptPath: string | null | undefined;
+  /** The session has ended: the ACTIVE-PAUSE log is archived and removed. */
+  ended?: boolean;
+  /** The reading that started it: the summary reports no less. */
+  floor?: { usedTokens: number; usedPct: number; windowSize: number };
+  /** What started it (`--reason`). */
+  reason?: string;
+}
+
+/**
+ * Starts `ctx finalize` for a session as a detached background process and
+ * returns at once (SessionEnd hooks get about 1.5 s in all). True when started.
+ */
+export async function startFinalize(deps: Pick<Deps, "env" | "stderr">, t: FinalizeTarget): Promise<boolean> {
+  if (!isValidSessionId(t.sessionId)) return false;
+  const argv = [...selfCommand(), "finalize", "--session", t.sessionId, "--project", t.project];
+  if (t.transcriptPath) argv.push("--transcript", t.transcriptPath);
+  if (t.ended) argv.push("--ended");
+  if (t.reason) argv.push("--reason", t.reason);
+  if (t.floor) {
+    const int = (n: number) => String(Math.max(0, Math.round(n)));
+    argv.push("--used-tokens", int(t.floor.usedTokens), "--used-pct", int(t.floor.usedPct));
+    argv.push("--window-size", int(t.floor.windowSize));
+  }
+  const pid = await spawnDetached(argv, deps.env, t.project);
+  debug(deps, `finalize: started in the background (pid ${pid ?? "none"}) for ${t.sessionId}`);
+  return pid !== undefined;
+}
+
+/**
+ * For the monitor: when the level is critical (or auto_pause, above it), starts a background finalize at
+ * most once per critical crossing (a marker `<root>/state/monitor/<sid>.finalize`
+ * created exclusively); any other level removes the marker so the next crossing
+ * finalizes again. True when a finalize was started.
+ */
+export async function finalizeOnCritical(
+  deps: Pick<Deps, "env" | "stderr">,
+  t: {
+    project: string;
+    sessionId: string;
+    transcriptPath?: string | null;
+    level: string;
+    /** The monitor's reading that reached CRITICAL. */
+    reading?: { usedTokens: number; usedPct: number; windowSize: number };
+  },
+): Promise<boolean> {
+  const marker = finalizeMarker(deps.env, t.project, t.sessionId);
+  if (!marker) return false;
+  if (t.level !== "critical" && t.level !== "auto_pause") {
+    unlinkQuiet(marker);
+    return false;
+  }
+  try {
+    ensureDirUnder(stateRoot(deps.env, t.project), "state/monitor");
+    createNew(marker);
+  } catch {
+    return false; // already finalized for this crossing (or not writable)
+  }
+  return startFinalize(deps, {
+    project: t.project,
+    sessionId: t.sessionId,
+    transcriptPath: t.transcriptPath,
+    floor: t.reading,
+    reason: "critical",
+  });
+}

@@ -1,0 +1,100 @@
+import { readToEnd, withReadFile } from "../fs/fsx.ts";
+
+/** One process as /proc shows it. */
+export interface ProcInfo {
+  pid: number;
+  ppid: number;
+  /** The short command name (`/proc/<pid>/comm`). */
+  comm: string;
+  /** argv[0] from `/proc/<pid>/cmdline`. */
+  argv0: string;
+}
+
+/** Reads a process from /proc, or undefined when it is gone or /proc is missing. */
+export function procInfo(pid: number, procRoot = "/proc"): ProcInfo | undefined {
+  const stat = readProc(`${procRoot}/${pid}/stat`);
+  if (!stat) return undefined;
+  // comm is in parentheses and may itself hold spaces or parentheses: split after the last ')'.
+  const close = stat.lastIndexOf(")");
+  const fields = stat.slice(close + 2).split(" ");
+  const ppid = Number(fields[1]);
+  const comm = stat.slice(stat.indexOf("(") + 1, close);
+  const cmdline = readProc(`${procRoot}/${pid}/cmdline`) ?? "";
+  return { pid, ppid: Number.isInteger(ppid) ? ppid : 0, comm, argv0: cmdline.split("\0")[0] ?? "" };
+}
+
+/** The parent of `pid` from `/proc/<pid>/stat` alone (one read), or undefined. */
+export function parentPid(pid: number, procRoot = "/proc"): number | undefined {
+  const stat = readProc(`${procRoot}/${pid}/stat`);
+  const ppid = stat ? Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) : Number.NaN;
+  return Number.isInteger(ppid) && ppid > 0 ? ppid : undefined;
+}
+
+/** The ancestors of `pid`, nearest first (at most 32). */
+export function ancestors(pid: number, procRoot = "/proc"): ProcInfo[] {
+  const out: ProcInfo[] = [];
+  let info = procInfo(pid, procRoot);
+  for (let i = 0; info && info.ppid > 1 && i < 32; i++) {
+    const parent = procInfo(info.ppid, procRoot);
+    if (!parent) break;
+    out.push(parent);
+    info = parent;
+  }
+  return out;
+}
+
+/**
+ * The Claude Code process that ran this hook: the nearest ancestor named
+ * `claude` (the hook runs under `sh -c`). Its pid stays the same across /clear,
+ * which links a session to the one it replaced. Undefined outside Claude Code.
+ */
+export function findClaudePid(pid = process.pid, procRoot = "/proc"): number | undefined {
+  for (const p of ancestors(pid, procRoot)) if (isClaude(p)) return p.pid;
+  return undefined;
+}
+
+/** True for a process that looks like the Claude Code client (native binary or node script). */
+export function isClaude(p: ProcInfo): boolean {
+  const base = p.argv0.split("/").pop() ?? "";
+  return /^claude(\.exe)?$/.test(p.comm) || /^claude(\.exe)?$/.test(base) || /claude-code\/cli\.(m?js)$/.test(p.argv0);
+}
+
+/** The argv that runs this same ctx: the compiled binary, or bun with the script when run from source. */
+export function selfCommand(): string[] {
+  const script = process.argv[1];
+  if (script && /\.(ts|js|mjs)$/.test(script) && withReadFile(script, (_fd, st) => st.isFile) === true)
+    return [process.execPath, script];
+  return [process.execPath];
+}
+
+/**
+ * Starts `argv` detached (its own session, no stdio), so it outlives this
+ * process and the hook returns at once. Returns the child's pid, or undefined on failure.
+ */
+export async function spawnDetached(
+  argv: string[],
+  env: Record<string, string | undefined>,
+  cwd: string,
+): Promise<number | undefined> {
+  const { spawn } = await import("node:child_process");
+  try {
+    const child = spawn(argv[0]!, argv.slice(1), {
+      detached: true,
+      stdio: "ignore",
+      env: env as NodeJS.ProcessEnv,
+      cwd,
+    });
+    child.on("error", () => {});
+    child.unref();
+    return child.pid;
+  } catch {
+    return undefined;
+  }
+}
+
+// --- internal ---
+
+/** /proc files report size 0, so they are read to the end rather than by size (without node:fs: hot path). */
+export function readProc(path: string): string | undefined {
+  return readToEnd(path)?.toString("utf8");
+}

@@ -1,0 +1,83 @@
+/**
+ * Which chain a SessionStart continues, for `ctx resume --hook`: after /clear
+ * the cleared session's (the link `ctx track` makes: same Claude Code process),
+ * after a compaction the session's own. Also the chains that are live now.
+ */
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Config } from "../../core/config-schema.ts";
+import { newestFirst } from "../../core/resume/summaries.ts";
+import { taskOfSummary } from "../../core/resume/hook-decision.ts";
+import type { SessionState } from "../../core/track/state.ts";
+import { findClaudePid } from "../process/proc.ts";
+import { finalizeLockPath, findPreviousSession, loadState, sessionsStateDir, statePath } from "../session/store.ts";
+import { listSummaries } from "./summaries.ts";
+import { existsSync } from "node:fs";
+
+/** The chain a new session continues, and how it was found. */
+export interface ChainContext {
+  /** The chain's task id; undefined when it cannot be determined. */
+  chain?: string;
+  /** The session /clear replaced, when known. */
+  predecessor?: SessionState;
+  /** For CTX_DEBUG: which link gave the chain. */
+  how: string;
+}
+
+/** Finds the chain of a SessionStart. */
+export function chainOf(root: string, sessionId: string, source: string | undefined, nowMs: number): ChainContext {
+  const own = loadState(statePath(root, sessionId) ?? "", nowMs);
+  if (source === "compact")
+    return own ? { chain: own.task_id, how: `own chain after compaction` } : { how: "no state for this session" };
+  if (source !== "clear") return { how: `source ${source ?? "none"}` };
+  // track may have linked this session already; else make the same link it makes.
+  const linked = own?.previous_session_id
+    ? loadState(statePath(root, own.previous_session_id) ?? "", nowMs)
+    : undefined;
+  const pid = linked ? undefined : (own?.claude_pid ?? findClaudePid());
+  const before = linked ?? (pid ? findPreviousSession(root, pid, sessionId, nowMs) : undefined);
+  if (!before) return { how: pid ? `no earlier session of claude pid ${pid}` : "no Claude Code process found" };
+  return { chain: before.task_id, predecessor: before, how: `cleared session ${before.session_id}` };
+}
+
+/**
+ * Task ids of chains with a live session other than `exclude`: reported within
+ * `staleMs` and not ended.
+ */
+export function liveChains(root: string, exclude: string, nowMs: number, staleMs: number): Set<string> {
+  const out = new Set<string>();
+  const dir = sessionsStateDir(root);
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith(".json") && n !== `${exclude}.json`);
+  } catch {
+    return out;
+  }
+  for (const name of names.slice(0, 2000)) {
+    const s = loadState(join(dir, name), nowMs);
+    const at = s ? Date.parse(s.updated_at) : Number.NaN;
+    if (s && s.last_event !== "SessionEnd" && Number.isFinite(at) && nowMs - at <= staleMs) out.add(s.task_id);
+  }
+  return out;
+}
+
+/**
+ * True while the cleared session's summary is probably still being written: a
+ * finalize is due for it (it was auto-paused, `track.finalize_on_end` is
+ * `always`, or its finalize lock is held) and the chain's newest summary is
+ * older than the session's last update.
+ */
+export function chainSummaryPending(root: string, ctx: ChainContext, cfg: Config, nowMs: number): boolean {
+  if (!ctx.predecessor || ctx.chain === undefined) return false;
+  const p = loadState(statePath(root, ctx.predecessor.session_id) ?? "", nowMs) ?? ctx.predecessor;
+  const mode = cfg["track.finalize_on_end"];
+  const lock = finalizeLockPath(root, p.session_id);
+  const running = lock !== undefined && existsSync(lock);
+  const due = running || mode === "always" || (mode === "pause" && p.auto_pause_active);
+  if (!due) return false;
+  const newest = newestFirst(
+    listSummaries(root).filter((f) => taskOfSummary(f.name) === ctx.chain),
+    nowMs,
+  )[0];
+  return !newest || newest.mtimeMs < (Date.parse(p.updated_at) || 0);
+}

@@ -1,0 +1,92 @@
+/**
+ * The resume hook's state: the consumed-summaries ledger
+ * (`<root>/state/resume-ledger.json`) and the respawn hand-over
+ * (`<root>/state/respawn-pending.json`). Read-modify-write under the ledger's lock.
+ */
+import { renameSync } from "node:fs";
+import { join } from "node:path";
+import { emptyLedger, markConsumed, parseLedger, type ConsumedEntry, type Ledger } from "../../core/resume/ledger.ts";
+import { parsePending, type RespawnPending } from "../../core/resume/pending.ts";
+import { ensureDirUnder, readJsonFile, writeJsonAtomic } from "../fs/fsx.ts";
+import { withLock } from "../fs/lock.ts";
+
+/** The ledger file of a state root. */
+export function ledgerPath(root: string): string {
+  return join(root, "state", "resume-ledger.json");
+}
+
+/** The respawn hand-over file of a state root. */
+export function pendingPath(root: string): string {
+  return join(root, "state", "respawn-pending.json");
+}
+
+/** What a transaction sees and may change. */
+export interface ResumeState {
+  ledger: Ledger;
+  pending?: RespawnPending;
+}
+
+/**
+ * Runs `fn` on the current ledger and pending file under the ledger's lock, and
+ * writes back whatever it returns in `ledger` / `pending`. Throws on a lock
+ * timeout or a failed write (the caller, a hook, then injects nothing).
+ */
+export function resumeTransaction<T extends object>(
+  root: string,
+  nowMs: number,
+  fn: (s: ResumeState) => T,
+  lockTimeoutMs = 1500,
+): T {
+  const ledgerFile = ledgerPath(root);
+  const pendingFile = pendingPath(root);
+  ensureDirUnder(root, "state");
+  return withLock(
+    `${ledgerFile}.lock`,
+    () => {
+      const state: ResumeState = { ledger: readLedger(ledgerFile, nowMs), pending: readPending(pendingFile, nowMs) };
+      const result = fn(state);
+      const out = result as Partial<ResumeState>;
+      if (out.ledger) writeJsonAtomic(ledgerFile, out.ledger);
+      if (out.pending)
+        withLock(`${pendingFile}.lock`, () => writeJsonAtomic(pendingFile, out.pending), { timeoutMs: lockTimeoutMs });
+      return result;
+    },
+    { timeoutMs: lockTimeoutMs },
+  );
+}
+
+/** The ledger and pending file as they are now, read without a lock (for a look before deciding). */
+export function readResumeState(root: string, nowMs: number): ResumeState {
+  return { ledger: readLedger(ledgerPath(root), nowMs), pending: readPending(pendingPath(root), nowMs) };
+}
+
+/** Records that `ctx resume` handed summary `name` to a session it launched. */
+export function markConsumedByCli(root: string, name: string, nowMs: number): void {
+  const entry: ConsumedEntry = { session_id: null, via: "cli", at: new Date(nowMs).toISOString() };
+  resumeTransaction(root, nowMs, (s) => ({ ledger: markConsumed(s.ledger, name, entry) }));
+}
+
+// --- internal ---
+
+function readLedger(path: string, nowMs: number): Ledger {
+  const r = readJsonFile<unknown>(path, { maxBytes: 4 * 1024 * 1024 });
+  if (r.status === "ok") return parseLedger(r.value);
+  if (r.status === "corrupt") setAside(path, nowMs);
+  return emptyLedger();
+}
+
+function readPending(path: string, nowMs: number): RespawnPending | undefined {
+  const r = readJsonFile<unknown>(path, { maxBytes: 64 * 1024 });
+  if (r.status === "ok") return parsePending(r.value);
+  if (r.status === "corrupt") setAside(path, nowMs);
+  return undefined;
+}
+
+/** A file that does not parse is kept aside for inspection and treated as missing (docs/state.md). */
+function setAside(path: string, nowMs: number): void {
+  try {
+    renameSync(path, `${path}.corrupt-${nowMs}`);
+  } catch {
+    // a read-only directory: leave it, it still counts as missing
+  }
+}

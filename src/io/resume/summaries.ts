@@ -1,0 +1,150 @@
+/** Finding and reading handoff summaries (`<root>/sessions/summary-*.md`). */
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { CtxError } from "../../core/deps.ts";
+import { hasContent } from "../../core/resume/prompt.ts";
+import { isSummaryName, newestFirst, type SummaryFile } from "../../core/resume/summaries.ts";
+import { fileIn } from "../../core/paths.ts";
+import { readFileSafe, realDirsUnder } from "../fs/fsx.ts";
+
+/**
+ * Summaries are meant to be short (about 2,000 tokens). Anything past this cap
+ * is refused: it would not fit in one command-line argument (Linux allows 128 KiB).
+ */
+export const SUMMARY_MAX_BYTES = 100 * 1024;
+
+/** The directory holding a project's summaries. */
+export function sessionsDir(root: string): string {
+  return join(root, "sessions");
+}
+
+/** Every regular (non-symlink) summary file of a state root, unordered; none when the directory is missing. */
+export function listSummaries(root: string): SummaryFile[] {
+  const dir = sessionsDir(root);
+  if (!realDirsUnder(root, "sessions", nodeLstat)) return []; // a symlinked .ctx or sessions: not this project's
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const out: SummaryFile[] = [];
+  for (const name of names) {
+    if (!isSummaryName(name)) continue;
+    const path = join(dir, name);
+    try {
+      const st = lstatSync(path);
+      if (st.isFile()) out.push({ name, path, mtimeMs: st.mtimeMs });
+    } catch {
+      // removed while listing
+    }
+  }
+  return out;
+}
+
+/** lstat through node:fs (loaded here anyway), as realDirsUnder wants it. */
+function nodeLstat(path: string): { isSymlink: boolean; isDirectory: boolean } {
+  const st = lstatSync(path);
+  return { isSymlink: st.isSymbolicLink(), isDirectory: st.isDirectory() };
+}
+
+/** Reads a summary for a hook: no symlinks, no FIFOs, size-capped; undefined on any problem. */
+export function readSummarySafe(path: string): string | undefined {
+  return readFileSafe(path, { maxBytes: SUMMARY_MAX_BYTES });
+}
+
+/**
+ * Reads a summary for a hook only when `path` names a summary file directly in
+ * the project's own `<root>/sessions/` (no symlinked directory on the way, the
+ * file itself regular): a path read out of a state file can point nowhere else.
+ */
+export function readSummaryIn(root: string, path: string): string | undefined {
+  const name = fileIn(resolve(sessionsDir(root)), resolve(path));
+  if (!name || !isSummaryName(name) || !realDirsUnder(root, "sessions")) return undefined;
+  return readSummarySafe(path);
+}
+
+/** The newest summary of a state root at `nowMs` (see newestFirst), or a CtxError explaining that there is none. */
+export function latestSummary(root: string, nowMs: number): SummaryFile {
+  const newest = newestFirst(listSummaries(root), nowMs)[0];
+  if (!newest) {
+    throw new CtxError(
+      1,
+      `no summary found in ${sessionsDir(root)}`,
+      "summaries are written by 'ctx finalize' (automatically when a session nears its limit); run it by hand or give a file",
+    );
+  }
+  return newest;
+}
+
+/**
+ * Reads a summary the user named, resolved against `cwd`. A missing, unreadable,
+ * empty or oversized file is a CtxError (exit 1) with a hint, never an empty prompt.
+ * Only a regular file is read (a device, a FIFO or a socket is refused: the open
+ * never blocks), and never more than SUMMARY_MAX_BYTES + 1 bytes, whatever stat says.
+ */
+export function loadSummaryForCli(file: string, cwd: string): { path: string; text: string } {
+  const path = resolve(cwd, file);
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR")
+      throw new CtxError(
+        1,
+        `summary not found: ${path}`,
+        "list them with 'ls .ctx/sessions/summary-*.md', or use --latest",
+      );
+    throw new CtxError(
+      1,
+      `cannot read summary ${path}: ${code ?? (err as Error).message}`,
+      "check the file's permissions",
+    );
+  }
+  let bytes: Buffer;
+  try {
+    const st = fstatSync(fd);
+    if (st.isDirectory())
+      throw new CtxError(1, `${path} is a directory, not a summary file`, "give a summary-*.md file, or use --latest");
+    if (!st.isFile())
+      throw new CtxError(
+        1,
+        `${path} is not a regular file (a device, FIFO or socket)`,
+        "give a summary-*.md file, or use --latest",
+      );
+    bytes = readCapped(fd, SUMMARY_MAX_BYTES + 1);
+  } catch (err) {
+    if (err instanceof CtxError) throw err;
+    throw new CtxError(
+      1,
+      `cannot read summary ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      "check the file's permissions",
+    );
+  } finally {
+    closeSync(fd);
+  }
+  if (bytes.length > SUMMARY_MAX_BYTES) {
+    throw new CtxError(
+      1,
+      `summary too large: ${path} is over ${SUMMARY_MAX_BYTES} bytes`,
+      "shorten it, or pass it to the agent as a file to read",
+    );
+  }
+  const text = bytes.toString("utf8");
+  if (!hasContent(text))
+    throw new CtxError(1, `summary is empty: ${path}`, "re-run 'ctx finalize' to write it again, or pick another one");
+  return { path, text };
+}
+
+/** Reads at most `max` bytes from `fd` (a file that grows, or lies in stat, cannot make it read more). */
+function readCapped(fd: number, max: number): Buffer {
+  const buf = Buffer.alloc(max);
+  let off = 0;
+  while (off < max) {
+    const n = readSync(fd, buf, off, max - off, null);
+    if (n <= 0) break;
+    off += n;
+  }
+  return buf.subarray(0, off);
+}

@@ -1,0 +1,115 @@
+import { join, resolve } from "node:path";
+import { fileIn } from "../../core/paths.ts";
+import { addToLedger, parseLedger, type Ledger } from "../../core/track/ledger.ts";
+import { eventStamp } from "../../core/track/stamp.ts";
+import type { ModelTotals, SessionState } from "../../core/track/state.ts";
+import { ensureDirUnder, readJsonFile, realDirsUnder, writeJsonAtomic } from "../fs/fsx.ts";
+import { withLock, type LockOptions } from "../fs/lock.ts";
+import { readState } from "../fs/state-file.ts";
+import { STATE_LOCK } from "./store.ts";
+
+/** A compaction event `<root>/events/session-compressed-<timestamp>.json`. */
+export interface CompactionEvent {
+  version: 1;
+  session_id: string;
+  /** When PreCompact fired (ISO-8601). */
+  timestamp: string;
+  /** `manual` or `auto`, as the hook said. */
+  trigger: string | null;
+  /** Context tokens before the compaction. */
+  tokens_before: number;
+  /** Context tokens of the first usage after it; null until seen. */
+  tokens_after: number | null;
+  window_size: number;
+  /** When tokens_after was filled in. */
+  completed_at: string | null;
+}
+
+/** Writes a new compaction event and returns its path. */
+export function writeCompactionEvent(
+  root: string,
+  state: SessionState,
+  nowMs: number,
+  iso: string,
+  trigger: string | null,
+  tokensBefore: number,
+): string {
+  const dir = join(root, "events");
+  ensureDirUnder(root, "events");
+  const path = join(dir, `session-compressed-${eventStamp(nowMs)}.json`);
+  const event: CompactionEvent = {
+    version: 1,
+    session_id: state.session_id,
+    timestamp: iso,
+    trigger,
+    tokens_before: tokensBefore,
+    tokens_after: null,
+    window_size: state.window_size,
+    completed_at: null,
+  };
+  writeJsonAtomic(path, event);
+  return path;
+}
+
+/**
+ * Fills in the tokens after a compaction (a missing or foreign file is left alone).
+ * `path` comes out of a state file: only an event file directly in `<root>/events/` is touched.
+ */
+export function completeCompactionEvent(
+  root: string,
+  path: string,
+  tokensAfter: number,
+  iso: string,
+  lock: LockOptions = STATE_LOCK,
+): void {
+  const name = fileIn(resolve(root, "events"), resolve(path));
+  if (!name || !/^session-compressed-[A-Za-z0-9_.:-]+\.json$/.test(name) || !realDirsUnder(root, "events")) return;
+  withLock(
+    `${path}.lock`,
+    () => {
+      const read = readJsonFile<CompactionEvent>(path, { maxBytes: 1024 * 1024 });
+      if (read.status !== "ok" || read.value?.version !== 1) return;
+      writeJsonAtomic(path, { ...read.value, tokens_after: tokensAfter, completed_at: iso });
+    },
+    lock,
+  );
+}
+
+/** Adds token deltas to the task's line of `<root>/token-ledger.json`, under its lock. */
+export function addLedgerTokens(
+  root: string,
+  taskId: string,
+  sessionId: string,
+  deltas: Record<string, ModelTotals>,
+  iso: string,
+  lock: LockOptions = STATE_LOCK,
+): void {
+  if (Object.keys(deltas).length === 0) return;
+  const path = join(root, "token-ledger.json");
+  ensureDirUnder(root);
+  withLock(
+    `${path}.lock`,
+    () => {
+      // A corrupt ledger is kept aside as <file>.corrupt-<ms> (docs/state.md), never silently overwritten.
+      const ledger =
+        readState(path, asLedger, Date.parse(iso), { maxBytes: 16 * 1024 * 1024 }) ?? parseLedger(undefined);
+      writeJsonAtomic(path, addToLedger(ledger, taskId, sessionId, deltas, iso));
+    },
+    lock,
+  );
+}
+
+// --- internal ---
+
+/** The ledger when `v` is one, else undefined (so readState keeps the file aside). */
+function asLedger(v: unknown): Ledger | undefined {
+  const l = v as Partial<Ledger> | null;
+  return l &&
+    typeof l === "object" &&
+    l.version === 1 &&
+    l.tasks &&
+    typeof l.tasks === "object" &&
+    !Array.isArray(l.tasks)
+    ? parseLedger(v)
+    : undefined;
+}

@@ -1,0 +1,168 @@
+import { isFresh } from "../../core/bridge.ts";
+import type { Config } from "../../core/config-schema.ts";
+import { reading, type ContextReading } from "../../core/usage.ts";
+import { resolveWindow, type WindowResolution, type WindowSource } from "../../core/window.ts";
+import { readBridge } from "./bridge.ts";
+import { latestUsage, waitForLine, type WaitOutcome } from "../transcript/tail.ts";
+import { clientChoice, readRemembered } from "./window-source.ts";
+
+/** What to wait for in the transcript before reading it: a text its newest request must contain. */
+export interface TranscriptWait {
+  needle: string;
+  ms: number;
+  now: () => number;
+  /** Also wait for a transcript that does not exist yet (default yes); asked only when the transcript is read. */
+  waitMissing?: () => boolean;
+  /** Set to how the wait ended. */
+  outcome?: WaitOutcome;
+}
+
+/**
+ * The wait for a hook: a tool hook waits for the line of the request that
+ * called its tool (`tool_use_id`); a Stop hook for the agent's last message.
+ */
+export function hookWait(input: Record<string, unknown>, ms: number, now: () => number): TranscriptWait | undefined {
+  const id = input.tool_use_id;
+  if (typeof id === "string" && /^[A-Za-z0-9_-]{8,200}$/.test(id)) return { needle: `"id":"${id}"`, ms, now };
+  const last = input.last_assistant_message;
+  if (input.hook_event_name === "Stop" && typeof last === "string" && last.trim().length >= 8) {
+    // The message as the transcript stores it: a JSON string; its first line is enough to recognise it.
+    return { needle: JSON.stringify(last.trim().split("\n")[0]!.slice(0, 80)).slice(1, -1), ms, now };
+  }
+  return undefined;
+}
+
+/** A context reading with where it came from. */
+export interface SourcedReading extends ContextReading {
+  source: "bridge" | "transcript" | "subagent";
+  /** Where the window came from (core/window.ts). */
+  windowSource: WindowSource;
+  model?: string;
+}
+
+/** Where a session's state lives: its ctx state root and its project (for the client's settings files). */
+export interface SessionPlace {
+  root: string;
+  project: string;
+}
+
+/** What the window resolver is told about the session's usage. */
+export interface WindowQuery {
+  sessionId: string;
+  model?: string;
+  clientVersion?: string;
+  usedTokens: number;
+  /** `context_window_size` of this session's bridge file (fresh or not). */
+  statusline?: number;
+}
+
+/**
+ * The session's context window with its source (core/window.ts `resolveWindow`), from
+ * the remembered windows, the client's cached choice (when `place` is given) and the config.
+ */
+export function sessionWindow(
+  env: Record<string, string | undefined>,
+  cfg: Config,
+  q: WindowQuery,
+  place?: SessionPlace,
+): WindowResolution {
+  return resolveWindow({
+    statusline: q.statusline,
+    model: q.model,
+    clientVersion: q.clientVersion,
+    remembered: readRemembered(env),
+    client: place ? clientChoice(env, place.root, place.project, q.sessionId) : undefined,
+    configured: cfg["context.window_size"],
+    usedTokens: q.usedTokens,
+  });
+}
+
+/**
+ * The current context usage of a session: the bridge file when it is fresh
+ * (it carries Claude Code's own figures), else the transcript's latest
+ * main-chain usage (headless `claude -p` runs have no status line). With
+ * `wait`, the transcript is first given a moment to receive the line of the
+ * request that called the tool, so the reading is not one request behind.
+ */
+export function currentReading(
+  env: Record<string, string | undefined>,
+  nowMs: number,
+  cfg: Config,
+  sessionId: string,
+  transcriptPath: string | undefined,
+  wait?: TranscriptWait,
+  place?: SessionPlace,
+): SourcedReading | undefined {
+  const bridge = readBridge(env, sessionId);
+  if (bridge && isFresh(bridge, nowMs, cfg["monitor.bridge_max_age_s"])) {
+    // Client 2.1.328 runs the status line less often: during fast tool turns a fresh bridge can be a
+    // request or more behind. A transcript line written since the bridge, with other figures, is newer.
+    const tail = transcriptPath?.startsWith("/") ? latestUsage(transcriptPath, cfg["monitor.tail_bytes"]) : undefined;
+    const size = bridge.context_window_size ?? 0;
+    if (
+      tail?.atMs !== undefined &&
+      tail.atMs >= bridge.timestamp * 1000 &&
+      tail.usedTokens !== bridge.used_tokens &&
+      size > 0
+    )
+      return {
+        source: "transcript",
+        windowSource: "statusline",
+        ...reading(tail.usedTokens, size),
+        model: tail.model ?? bridge.model ?? undefined,
+      };
+    const used = Math.max(0, bridge.used_pct);
+    return {
+      source: "bridge",
+      windowSource: "statusline",
+      usedTokens: bridge.used_tokens ?? 0,
+      windowSize: bridge.context_window_size ?? 0,
+      usedPct: used,
+      remainingPct: Math.max(0, 100 - used),
+      model: bridge.model ?? undefined,
+    };
+  }
+  if (!transcriptPath || !transcriptPath.startsWith("/")) return undefined;
+  if (wait && wait.ms > 0 && wait.needle.length >= 8)
+    wait.outcome = waitForLine(transcriptPath, wait.needle, wait.ms, wait.now, wait.waitMissing?.() ?? true);
+  const tail = latestUsage(transcriptPath, cfg["monitor.tail_bytes"]);
+  if (!tail) return undefined;
+  const model = tail.model ?? bridge?.model ?? undefined;
+  const w = sessionWindow(
+    env,
+    cfg,
+    {
+      sessionId,
+      model,
+      clientVersion: tail.clientVersion,
+      usedTokens: tail.usedTokens,
+      statusline: bridge?.context_window_size,
+    },
+    place,
+  );
+  return { source: "transcript", windowSource: w.source, ...reading(tail.usedTokens, w.window), model: tail.model };
+}
+
+/**
+ * The context usage of a subagent: the latest usage in its own transcript
+ * (all sidechain lines), in the window of its own model. Never the bridge or
+ * the parent's transcript (they are the parent's figures), and no wait: the
+ * hook answers from what the file holds now.
+ */
+export function subagentReading(
+  env: Record<string, string | undefined>,
+  cfg: Config,
+  sessionId: string,
+  path: string | undefined,
+): SourcedReading | undefined {
+  const tail = path ? latestUsage(path, cfg["monitor.tail_bytes"], true) : undefined;
+  if (!tail) return undefined;
+  // The subagent's own model decides: not the parent's status line, nor what the parent's client was asked for.
+  const w = sessionWindow(env, cfg, {
+    sessionId,
+    model: tail.model,
+    clientVersion: tail.clientVersion,
+    usedTokens: tail.usedTokens,
+  });
+  return { source: "subagent", windowSource: w.source, ...reading(tail.usedTokens, w.window), model: tail.model };
+}

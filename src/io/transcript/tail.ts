@@ -1,0 +1,131 @@
+import { contextTokens, count } from "../../core/usage.ts";
+import { withReadFile } from "../fs/fsx.ts";
+import { sys } from "../fs/sys.ts";
+
+/** The latest context usage found in a transcript. */
+export interface TailUsage {
+  /** Tokens in the context after the latest main-chain request. */
+  usedTokens: number;
+  /** The model of that request, when known. */
+  model?: string;
+  /** True when the newest relevant line is a compaction boundary (usage is the post-compaction size). */
+  compacted?: boolean;
+  /** The client version the line records (Claude Code's `version`), when known. */
+  clientVersion?: string;
+  /** When the line was written (its `timestamp`, ms), when it says. */
+  atMs?: number;
+}
+
+const CHUNK = 256 * 1024;
+const NEEDLES = ['"assistant"', "compact_boundary", '"tokens"'].map((s) => Buffer.from(s));
+
+/**
+ * Finds the latest main-chain usage by reading the transcript backwards from
+ * its end, at most `maxBytes`, so the cost does not grow with the file.
+ * Sidechain (subagent) lines and `<synthetic>` messages are skipped, unless
+ * `sidechain` is set: a subagent's own transcript holds only sidechain lines.
+ * Understands Claude Code transcripts and Gemini CLI chat logs (`tokens.input`).
+ */
+export function latestUsage(path: string, maxBytes: number, sidechain = false): TailUsage | undefined {
+  return withReadFile(path, (fd, st) => (st.isFile ? scanBackwards(fd, st.size, maxBytes, sidechain) : undefined));
+}
+
+/** Reads one transcript line and returns its usage if it is a relevant one (sidechain lines only with `sidechain`). */
+export function usageOfLine(line: string, sidechain = false): TailUsage | undefined {
+  let entry: unknown;
+  try {
+    entry = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (!entry || typeof entry !== "object") return undefined;
+  const e = entry as Record<string, any>;
+  if (e.isSidechain === true && !sidechain) return undefined;
+  const at = typeof e.timestamp === "string" ? Date.parse(e.timestamp) : Number.NaN;
+  const when = Number.isFinite(at) ? { atMs: at } : {};
+  if (e.type === "system" && e.subtype === "compact_boundary") {
+    return { usedTokens: count(e.compactMetadata?.postTokens), compacted: true, ...when };
+  }
+  if (e.type === "assistant" && e.message && typeof e.message === "object") {
+    const model = typeof e.message.model === "string" ? e.message.model : undefined;
+    if (model === "<synthetic>" || !e.message.usage || typeof e.message.usage !== "object") return undefined;
+    const clientVersion = typeof e.version === "string" ? e.version : undefined;
+    return { usedTokens: contextTokens(e.message.usage), model, ...(clientVersion ? { clientVersion } : {}), ...when };
+  }
+  if (e.tokens && typeof e.tokens === "object" && typeof e.tokens.input === "number") {
+    return {
+      usedTokens: count(e.tokens.input) + count(e.tokens.tool),
+      model: typeof e.model === "string" ? e.model : undefined,
+    };
+  }
+  return undefined;
+}
+
+/** How a wait for a transcript line ended. */
+export type WaitOutcome = "found" | "absent" | "missing";
+
+/**
+ * Waits until `needle` (a tool_use id) shows in the last `windowBytes` of the
+ * transcript, polling every 10 ms for at most `waitMs`. Claude Code flushes
+ * its transcript in batches, so a PostToolUse hook can run before the line of
+ * the request that called the tool is written; in a session's first hook the
+ * file may not exist yet. `waitMissing: false` gives up at once on a missing
+ * file. "missing" means the file never showed up.
+ */
+export function waitForLine(
+  path: string,
+  needle: string,
+  waitMs: number,
+  now: () => number,
+  waitMissing = true,
+  windowBytes = 2 * 1024 * 1024,
+): WaitOutcome {
+  const want = Buffer.from(needle);
+  const deadline = now() + waitMs;
+  for (;;) {
+    const found = tailIncludes(path, want, windowBytes);
+    if (found === true) return "found";
+    if ((found === undefined && !waitMissing) || now() >= deadline) return found === undefined ? "missing" : "absent";
+    Bun.sleepSync(10);
+  }
+}
+
+/** Whether the tail holds `needle`: true, false, or undefined when there is no readable regular file. */
+function tailIncludes(path: string, needle: Buffer, windowBytes: number): boolean | undefined {
+  return withReadFile(path, (fd, st) => {
+    if (!st.isFile) return undefined;
+    const len = Math.min(st.size, windowBytes);
+    const buf = Buffer.allocUnsafe(len);
+    const n = sys().pread(fd, buf, 0, len, st.size - len);
+    return buf.subarray(0, n).includes(needle);
+  });
+}
+
+function scanBackwards(fd: number, size: number, maxBytes: number, sidechain: boolean): TailUsage | undefined {
+  const floor = Math.max(0, size - maxBytes);
+  let pos = size;
+  let carry = Buffer.alloc(0); // the start of a line whose beginning is not read yet
+  while (pos > floor) {
+    const len = Math.min(CHUNK, pos - floor);
+    pos -= len;
+    const chunk = Buffer.allocUnsafe(len);
+    const n = sys().pread(fd, chunk, 0, len, pos);
+    const buf = carry.length ? Buffer.concat([chunk.subarray(0, n), carry]) : chunk.subarray(0, n);
+    let end = buf.length;
+    for (let nl = buf.lastIndexOf(10, end - 1); nl >= 0; nl = buf.lastIndexOf(10, end - 1)) {
+      const found = lineUsage(buf, nl + 1, end, sidechain);
+      if (found) return found;
+      end = nl;
+      if (end === 0) break;
+    }
+    carry = Buffer.from(buf.subarray(0, end));
+  }
+  return pos === 0 && carry.length ? lineUsage(carry, 0, carry.length, sidechain) : undefined;
+}
+
+function lineUsage(buf: Buffer, start: number, end: number, sidechain: boolean): TailUsage | undefined {
+  if (end - start < 2) return undefined;
+  const line = buf.subarray(start, end);
+  if (!NEEDLES.some((needle) => line.includes(needle))) return undefined;
+  return usageOfLine(line.toString("utf8"), sidechain);
+}
