@@ -4,6 +4,7 @@
  * the driver (src/io/respawn/driver.ts) feeds it events and carries out actions.
  */
 import type { ScreenState } from "../screen.ts";
+import type { Verdict } from "./ai-check.ts";
 
 /** `context`: act near the context limit. `keep-working`: cycle on every idle (Codeman's mode). */
 export type RespawnMode = "context" | "keep-working";
@@ -176,7 +177,7 @@ export type RespawnEvent =
   | { type: "usage"; pct: number; at: number }
   | { type: "tick" }
   | { type: "finalize_done"; ok: boolean; detail?: string }
-  | { type: "ai_verdict"; verdict: "idle" | "working" | "error"; detail?: string }
+  | { type: "ai_verdict"; verdict: Verdict; detail?: string }
   | { type: "pane_gone" }
   | { type: "stop"; reason: string };
 

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pendingPath } from "../resume/state.ts";
 import { ensureDirUnder, writeJsonAtomic } from "../fs/fsx.ts";
-import { stripAnsi } from "../../core/screen.ts";
+import { aiCheckPrompt, parseVerdict, type Verdict } from "../../core/respawn/ai-check.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -88,28 +88,13 @@ export function writePending(root: string, summaryPath: string, nowMs: number): 
   });
 }
 
-/** The question put to the model by the AI idle check. */
-export function aiCheckPrompt(screen: string): string {
-  const tail = stripAnsi(screen).slice(-16_000);
-  return `Below is the current screen of a Claude Code terminal session. Is the assistant still WORKING (a spinner, "esc to interrupt", a tool running) or IDLE (finished, waiting at the empty prompt for the user)? Answer with exactly one word: IDLE or WORKING.\n\n<screen>\n${tail}\n</screen>`;
-}
-
-/** Reads the verdict from the model's answer: `idle`, `working`, or `error` when it says neither. */
-export function parseVerdict(text: string): "idle" | "working" | "error" {
-  const up = text.toUpperCase();
-  const idle = /\bIDLE\b/.test(up);
-  const working = /\bWORKING\b/.test(up);
-  if (idle === working) return "error";
-  return idle ? "idle" : "working";
-}
-
 /** Runs the AI idle check with `claude -p` on the screen. */
 export async function runAiCheck(o: {
   claude: string;
   env: Env;
   screen: string;
   timeoutMs: number;
-}): Promise<{ verdict: "idle" | "working" | "error"; detail?: string }> {
+}): Promise<{ verdict: Verdict; detail?: string }> {
   // Run outside the project and without CTX_DIR, so the hooks never record the check as the project's newest session.
   const cwd = mkdtempSync(join(tmpdir(), "ctx-ai-check-"));
   const { CTX_DIR: _root, CLAUDE_PROJECT_DIR: _project, ...env } = o.env;

@@ -2,7 +2,6 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { aiCheckPrompt, parseVerdict } from "../../../src/io/respawn/actions.ts";
 import {
   listRecords,
   readHookState,
@@ -118,23 +117,5 @@ describe("records", () => {
     expect(listRecords(dir)).toEqual(["a"]);
     expect(readRecord(dir, "a")).toMatchObject({ name: "a", phase: "idle" });
     expect(readRecord(dir, "b")).toBeUndefined();
-  });
-});
-
-describe("AI check helpers", () => {
-  test.each([
-    ["IDLE", "idle"],
-    ["The session is idle.", "idle"],
-    ["WORKING", "working"],
-    ["idle or working?", "error"],
-    ["no idea", "error"],
-  ])("parseVerdict(%j) = %s", (text, verdict) => {
-    expect(parseVerdict(text)).toBe(verdict as "idle");
-  });
-  test("the prompt carries the ANSI-stripped screen tail", () => {
-    const p = aiCheckPrompt(`\x1b[31m${"x".repeat(20_000)}✻ Baked for 0s\x1b[0m`);
-    expect(p).toContain("✻ Baked for 0s\n</screen>");
-    expect(p).not.toContain("\x1b");
-    expect(p.length).toBeLessThan(17_000);
   });
 });
