@@ -99,6 +99,11 @@ function absorb(state: RespawnState, event: RespawnEvent, now: number): Transiti
   }
   if (event.type === "stop_hook")
     return { state: { ...state, lastStopAt: Math.max(event.at, state.lastStopAt ?? 0) }, actions: [] };
+  if (event.type === "finalize_done")
+    return {
+      state,
+      actions: event.summaryPath ? [{ type: "record", event: "summary", detail: event.summaryPath }] : [],
+    };
   if (event.type !== "usage") return { state, actions: [] };
   const changedAt = state.usage?.pct === event.pct ? state.usageChangedAt : now;
   const progress = checkProgress(state, event.pct, event.at);

@@ -90,6 +90,8 @@ export interface Cycle {
   trigger: number | null;
   /** When the step that resets the context (`compact`, `clear`) was confirmed, or null. */
   resetAt: number | null;
+  /** The summary `ctx finalize` wrote in this cycle: handed over to the session `/clear` starts. */
+  summaryPath: string | null;
 }
 
 /** The phases. See docs/respawn.md for the diagram. */
@@ -176,7 +178,7 @@ export type RespawnEvent =
   | { type: "stop_hook"; at: number }
   | { type: "usage"; pct: number; at: number }
   | { type: "tick" }
-  | { type: "finalize_done"; ok: boolean; detail?: string }
+  | { type: "finalize_done"; ok: boolean; detail?: string; summaryPath?: string }
   | { type: "ai_verdict"; verdict: Verdict; detail?: string }
   | { type: "pane_gone" }
   | { type: "stop"; reason: string };
@@ -186,6 +188,8 @@ export type RespawnAction =
   | { type: "send_text"; text: string }
   | { type: "send_keys"; keys: string[] }
   | { type: "finalize" }
+  // Write the hand-over (state/respawn-pending.json): the next SessionStart injects this summary.
+  | { type: "handover"; summaryPath: string }
   | { type: "ai_check" }
   | { type: "notify"; message: string }
   | { type: "record"; event: string; detail?: string }

@@ -1,9 +1,7 @@
-/** The slow actions of the supervisor: `ctx finalize`, the hand-over file, and the AI idle check. */
+/** The slow actions of the supervisor: `ctx finalize` and the AI idle check. */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pendingPath } from "../resume/state.ts";
-import { ensureDirUnder, writeJsonAtomic } from "../fs/fsx.ts";
 import { aiCheckPrompt, parseVerdict, type Verdict } from "../../core/respawn/ai-check.ts";
 
 type Env = Record<string, string | undefined>;
@@ -74,18 +72,6 @@ export async function runFinalize(o: {
   if (r.code !== 0 || !path.startsWith("/"))
     throw new Error(`exit ${r.code}: ${r.stderr.trim().split("\n").pop() ?? ""}`.slice(0, 300));
   return path;
-}
-
-/** Writes `<root>/state/respawn-pending.json` so the next SessionStart injects `summaryPath` (issue 4's hand-over). */
-export function writePending(root: string, summaryPath: string, nowMs: number): void {
-  ensureDirUnder(root, "state");
-  writeJsonAtomic(pendingPath(root), {
-    version: 1,
-    summary_path: summaryPath,
-    created_at: new Date(nowMs).toISOString(),
-    consumed_by: null,
-    consumed_at: null,
-  });
 }
 
 /** Runs the AI idle check with `claude -p` on the screen. */

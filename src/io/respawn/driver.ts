@@ -7,7 +7,8 @@ import { existsSync } from "node:fs";
 import { classifyScreen } from "../../core/screen.ts";
 import { initialState, transition } from "../../core/respawn/machine.ts";
 import type { RespawnAction, RespawnEvent, RespawnSettings, RespawnState } from "../../core/respawn/types.ts";
-import { runAiCheck, runFinalize, writePending } from "./actions.ts";
+import { runAiCheck, runFinalize } from "./actions.ts";
+import { writePending } from "../resume/state.ts";
 import { PaneSession, PID_CACHE_MS } from "./binding.ts";
 import { writeIndexRespawn, writeRecord, type RespawnLogEntry, type RespawnRecord } from "./store.ts";
 import { fileStamp } from "./poll.ts";
@@ -63,7 +64,6 @@ class Driver {
   lastUsageKey = "";
   sessionId: string | null = null;
   indexedSid: string | null = null;
-  summaryPath: string | null = null;
   lastWrite = 0;
   dirty = true;
   startedAt: string;
@@ -151,15 +151,10 @@ class Driver {
       case "notify":
         o.log(a.message.replace(/^ctx respawn: /, ""));
         return o.tmux.message(o.target, a.message);
+      case "handover":
+        return writePending(o.root, a.summaryPath, o.now());
       case "send_text":
-        if (a.text === "/clear" && this.summaryPath) {
-          writePending(o.root, this.summaryPath, o.now());
-          this.summaryPath = null;
-        }
-        // A newline typed into the input box would submit half the prompt: one line only.
-        return o.tmux
-          .sendText(o.target, a.text.replace(/\s*\n\s*/g, " "), o.enterDelayMs)
-          .catch((e) => this.record("send_failed", String(e)));
+        return o.tmux.sendText(o.target, a.text, o.enterDelayMs).catch((e) => this.record("send_failed", String(e)));
       case "send_keys":
         return o.tmux.sendKeys(o.target, a.keys).catch((e) => this.record("send_failed", String(e)));
       case "finalize":
@@ -182,14 +177,13 @@ class Driver {
   async finalize(): Promise<void> {
     const o = this.o;
     try {
-      this.summaryPath = await runFinalize({
+      const summaryPath = await runFinalize({
         project: o.project,
         env: o.env,
         sessionId: this.sessionId,
         timeoutMs: o.settings.stepTimeoutMs,
       });
-      this.record("summary", this.summaryPath);
-      this.queue.push({ type: "finalize_done", ok: true });
+      this.queue.push({ type: "finalize_done", ok: true, summaryPath });
     } catch (err) {
       this.queue.push({ type: "finalize_done", ok: false, detail: (err as Error).message });
     }
