@@ -86,7 +86,7 @@ export function abort(state: RespawnState, now: number, reason: string): Transit
     state: s,
     actions: [
       { type: "record", event: "cycle_aborted", detail: reason },
-      { type: "notify", message: `ctx respawn: cycle abandoned: ${reason}` },
+      { type: "notify", message: `cycle abandoned: ${reason}` },
     ],
   };
 }

@@ -178,8 +178,7 @@ function onAiChecking(s: RespawnState, event: RespawnEvent, now: number): Transi
   const disabled = errors >= AI_MAX_ERRORS;
   const detail = event.type === "ai_verdict" && event.detail ? event.detail : timedOut ? "timeout" : "error";
   const actions: RespawnAction[] = [{ type: "record", event: "ai_error", detail }];
-  if (disabled)
-    actions.push({ type: "notify", message: `ctx respawn: AI idle check failed ${errors} times in a row; disabled` });
+  if (disabled) actions.push({ type: "notify", message: `AI idle check failed ${errors} times in a row; disabled` });
   // The silence was already observed: fall back to it, as if the check were off.
   const next = confirmIdle({ ...s, ai: { ...s.ai, errors, disabled } }, "silence", now);
   return { state: next.state, actions: [...actions, ...next.actions] };
@@ -201,7 +200,8 @@ function onIdle(s: RespawnState, now: number): Transition {
   const brake = activeBrake(s, now);
   if (!brake) return startCycle(s, choice, now);
   if (brake.kind === "halt") {
-    const halted = { ...enter(s, "halted", now), reason: brake.message, brake: brake.name };
+    // The record's reason reads as the user was told in tmux.
+    const halted = { ...enter(s, "halted", now), reason: `ctx respawn: ${brake.message}`, brake: brake.name };
     return {
       state: halted,
       actions: [

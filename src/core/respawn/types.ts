@@ -191,6 +191,7 @@ export type RespawnAction =
   // Write the hand-over (state/respawn-pending.json): the next SessionStart injects this summary.
   | { type: "handover"; summaryPath: string }
   | { type: "ai_check" }
+  // Tell the user: logged, and shown in tmux as `ctx respawn: <message>`.
   | { type: "notify"; message: string }
   | { type: "record"; event: string; detail?: string }
   | { type: "exit"; reason: string };

@@ -149,8 +149,8 @@ class Driver {
       case "record":
         return this.record(a.event, a.detail);
       case "notify":
-        o.log(a.message.replace(/^ctx respawn: /, ""));
-        return o.tmux.message(o.target, a.message);
+        o.log(a.message);
+        return o.tmux.message(o.target, `ctx respawn: ${a.message}`);
       case "handover":
         return writePending(o.root, a.summaryPath, o.now());
       case "send_text":

@@ -1,3 +1,4 @@
+/** What the machine hands the driver to carry out, ready to use: the hand-over, the text to type, the messages. */
 import { describe, expect, test } from "bun:test";
 import { oneLine } from "../../../src/core/respawn/cycle.ts";
 import type { RespawnAction } from "../../../src/core/respawn/types.ts";
@@ -64,5 +65,18 @@ describe("typed text", () => {
     sim.turn(10);
     sim.wait(1250);
     expect(sim.sent()).toEqual(["update the notes"]);
+  });
+});
+
+describe("notify", () => {
+  test("the machine's messages are the bare text: the driver shows them as `ctx respawn: <message>`", () => {
+    const sim = new Sim({ compactAt: false });
+    sim.turn(93);
+    sim.wait(1250);
+    const out = sim.feed({ type: "finalize_done", ok: false, detail: "exit 1" });
+    expect(out.find((a) => a.type === "notify")).toEqual({
+      type: "notify",
+      message: "cycle abandoned: ctx finalize failed: exit 1",
+    });
   });
 });
