@@ -9,7 +9,7 @@ import { plausibleMs } from "../../core/plausible.ts";
 import { lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { ancestors } from "../process/proc.ts";
-import { hookReading, readHookState, type HookReading } from "./store.ts";
+import { hookReading, type HookReading } from "../../core/respawn/hooks.ts";
 import { readJsonFile } from "../fs/fsx.ts";
 
 /** How long a "runs in the pane" answer for a pid is reused. */
@@ -103,6 +103,14 @@ export class PaneSession {
     this.files = next;
     return [...next.values()];
   }
+}
+
+/** The newest session's reading from `<root>/state/context-usage.json` (written by `ctx track`). */
+export function readHookState(root: string): HookReading | undefined {
+  const r = readJsonFile<Record<string, unknown>>(join(root, "state", "context-usage.json"), {
+    maxBytes: 4 * 1024 * 1024,
+  });
+  return r.status === "ok" ? hookReading(r.value) : undefined;
 }
 
 // --- internal ---

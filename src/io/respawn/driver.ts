@@ -5,6 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import { classifyScreen } from "../../core/screen.ts";
+import { type HookMemory, observeHooks, startMemory } from "../../core/respawn/hooks.ts";
 import { initialState, transition } from "../../core/respawn/machine.ts";
 import type { RespawnAction, RespawnEvent, RespawnSettings, RespawnState } from "../../core/respawn/types.ts";
 import { runAiCheck, runFinalize } from "./actions.ts";
@@ -60,9 +61,7 @@ class Driver {
   events: RespawnLogEntry[] = [];
   queue: RespawnEvent[] = [];
   prevText = "";
-  lastStop: number | null = null;
-  lastUsageKey = "";
-  sessionId: string | null = null;
+  hooks: HookMemory = startMemory(undefined);
   indexedSid: string | null = null;
   lastWrite = 0;
   dirty = true;
@@ -79,10 +78,7 @@ class Driver {
 
   async loop(): Promise<RespawnState> {
     await this.bind();
-    const hook = this.session.read();
-    // Signals from before the supervisor started are spent.
-    this.lastStop = hook?.last_stop_ms ?? null;
-    this.sessionId = hook?.session_id ?? null;
+    this.hooks = startMemory(this.session.read());
     while (!this.done) {
       if (this.o.signal.aborted) await this.feed({ type: "stop", reason: "signal" });
       else await this.poll();
@@ -118,22 +114,12 @@ class Driver {
   readHooks(): void {
     const h = this.session.read();
     if (!h) return;
-    if (h.session_id !== this.sessionId) {
-      this.sessionId = h.session_id;
-      this.dirty = true;
-    }
-    if (h.last_stop_ms !== null && h.last_stop_ms !== this.lastStop) {
-      this.lastStop = h.last_stop_ms;
-      this.queue.push({ type: "stop_hook", at: h.last_stop_ms });
-    }
-    const t = h.transcript_path ? fileStamp(h.transcript_path) : undefined;
-    const key = `${h.session_id} ${h.used_pct} ${h.updated_ms} ${t?.key ?? ""}`;
-    if (key === this.lastUsageKey) return;
-    this.lastUsageKey = key;
-    // The transcript is the freshest source (the hooks may not have read it yet); the hooks' figure is the fallback.
-    const fromTranscript = h.transcript_path ? this.o.transcriptPct(h.transcript_path, h.session_id) : undefined;
-    const pct = fromTranscript !== undefined && fromTranscript > 0 ? fromTranscript : h.used_pct;
-    if (pct !== null) this.queue.push({ type: "usage", pct, at: Math.max(h.updated_ms, t?.mtime ?? 0) });
+    const path = h.transcript_path;
+    const pct = () => (path ? this.o.transcriptPct(path, h.session_id) : undefined);
+    const seen = observeHooks(this.hooks, h, path ? fileStamp(path) : undefined, pct);
+    if (seen.memory.sessionId !== this.hooks.sessionId) this.dirty = true;
+    this.hooks = seen.memory;
+    this.queue.push(...seen.events);
   }
 
   async feed(ev: RespawnEvent): Promise<void> {
@@ -180,7 +166,7 @@ class Driver {
       const summaryPath = await runFinalize({
         project: o.project,
         env: o.env,
-        sessionId: this.sessionId,
+        sessionId: this.hooks.sessionId,
         timeoutMs: o.settings.stepTimeoutMs,
       });
       this.queue.push({ type: "finalize_done", ok: true, summaryPath });
@@ -213,7 +199,7 @@ class Driver {
       cycles: s.cycles,
       reason: s.reason,
       brake: s.brake,
-      session_id: this.sessionId,
+      session_id: this.hooks.sessionId,
       used_pct: s.usage?.pct ?? null,
       started_at: this.startedAt,
       updated_at: new Date(now).toISOString(),
@@ -223,10 +209,11 @@ class Driver {
     try {
       writeRecord(rec);
       // After /clear the old session is no longer supervised: its entry says so.
-      if (this.indexedSid && this.indexedSid !== this.sessionId) writeIndexRespawn(o.env, this.indexedSid, o, null);
-      this.indexedSid = this.sessionId;
-      if (this.sessionId)
-        writeIndexRespawn(o.env, this.sessionId, o, {
+      if (this.indexedSid && this.indexedSid !== this.hooks.sessionId)
+        writeIndexRespawn(o.env, this.indexedSid, o, null);
+      this.indexedSid = this.hooks.sessionId;
+      if (this.hooks.sessionId)
+        writeIndexRespawn(o.env, this.hooks.sessionId, o, {
           name: o.name,
           state: s.phase,
           cycles: s.cycles,
