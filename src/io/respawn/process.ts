@@ -4,7 +4,8 @@ import { join } from "node:path";
 import type { Deps } from "../../core/deps.ts";
 import { ensureDirUnder, openAppendFile, readBytesSafe } from "../fs/fsx.ts";
 import { selfCommand } from "./actions.ts";
-import { listRecords, readRecord, type RespawnRecord } from "./store.ts";
+import type { RespawnRecord } from "../../core/respawn/record.ts";
+import { listRecords, readRecord } from "./store.ts";
 import { pidAlive } from "../fs/lock.ts";
 
 /** How long `--daemon` watches the child before it reports success. */

@@ -5,7 +5,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { sessionFile, userStateDir } from "../../core/paths.ts";
-import type { RespawnState } from "../../core/respawn/types.ts";
+import type { RespawnRecord } from "../../core/respawn/record.ts";
 import { isValidSessionId } from "../../core/session-id.ts";
 import { ensureDirUnder, writeJsonAtomic } from "../fs/fsx.ts";
 import { withLock } from "../fs/lock.ts";
@@ -13,50 +13,6 @@ import { readState } from "../fs/state-file.ts";
 import { asObject } from "../../core/json.ts";
 
 type Env = Record<string, string | undefined>;
-
-/** One recorded event. */
-export interface RespawnLogEntry {
-  /** ISO-8601 time. */
-  at: string;
-  /** Event name (`idle`, `cycle_start`, `step`, `cycle_done`, `brake`, `halted`, …). */
-  event: string;
-  /** Free text. */
-  detail?: string;
-}
-
-/** The supervisor's record, `<root>/state/respawn/<name>.json`. */
-export interface RespawnRecord {
-  /** Format version. */
-  version: 1;
-  /** Supervisor name (the tmux session name for `start`). */
-  name: string;
-  /** The supervisor's pid. */
-  pid: number;
-  /** The supervised pane (`%N`). */
-  target: string;
-  /** Project directory and state root. */
-  project: string;
-  root: string;
-  /** The phase (watching, confirming_idle, ai_checking, idle, cycling, halted, stopped). */
-  phase: string;
-  /** Cycles finished. */
-  cycles: number;
-  /** Why it halted or stopped, else null. */
-  reason: string | null;
-  /** The brake holding cycles back, else null. */
-  brake: string | null;
-  /** The Claude Code session currently supervised, when known. */
-  session_id: string | null;
-  /** The latest used %, when known. */
-  used_pct: number | null;
-  /** Start and last update, ISO-8601. */
-  started_at: string;
-  updated_at: string;
-  /** The newest events, oldest first (at most 50). */
-  events: RespawnLogEntry[];
-  /** The machine's full state, for debugging. */
-  machine: RespawnState;
-}
 
 /** Names are file names: the session-id alphabet only. */
 export const isValidName = isValidSessionId;

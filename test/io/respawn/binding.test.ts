@@ -166,3 +166,17 @@ describe("readHookState", () => {
     expect(readHookState(root)).toBeUndefined();
   });
 });
+
+test("replaced: the pane's process gone (respawn-pane) means bind again, checked only after the pid cache time", () => {
+  const procRoot = join(t.dir, "proc");
+  mkdirSync(join(procRoot, "123"), { recursive: true });
+  let now = 1_000_000;
+  const s = new PaneSession(root, 123, () => now, procRoot);
+  expect(s.replaced()).toBe(false);
+  now += PID_CACHE_MS + 1;
+  expect(s.replaced()).toBe(false); // still running
+  const gone = new PaneSession(root, 456, () => now, procRoot);
+  expect(gone.replaced()).toBe(false); // just bound
+  now += PID_CACHE_MS + 1;
+  expect(gone.replaced()).toBe(true);
+});
