@@ -6,6 +6,7 @@
  */
 import { type HookMemory, observeHooks, startMemory } from "../../core/respawn/hooks.ts";
 import { initialState, transition } from "../../core/respawn/machine.ts";
+import { aiVerdict, finalizeDone } from "../../core/respawn/outcomes.ts";
 import { statusChanged } from "../../core/respawn/record.ts";
 import type { RespawnAction, RespawnEvent, RespawnSettings, RespawnState } from "../../core/respawn/types.ts";
 import { classifyScreen } from "../../core/screen.ts";
@@ -150,15 +151,14 @@ class Driver {
   /** Runs `ctx finalize` in the background; its outcome comes back as `finalize_done`. */
   private async finalize(): Promise<void> {
     const o = this.o;
-    const timeoutMs = o.settings.stepTimeoutMs;
+    const run = {
+      project: o.project,
+      env: o.env,
+      sessionId: this.hooks.sessionId,
+      timeoutMs: o.settings.stepTimeoutMs,
+    };
     try {
-      const summaryPath = await runFinalize({
-        project: o.project,
-        env: o.env,
-        sessionId: this.hooks.sessionId,
-        timeoutMs,
-      });
-      this.queue.push({ type: "finalize_done", ok: true, summaryPath });
+      this.queue.push(finalizeDone(await runFinalize(run)));
     } catch (err) {
       this.queue.push({ type: "finalize_done", ok: false, detail: (err as Error).message });
     }
@@ -173,6 +173,6 @@ class Driver {
       screen: this.screen,
       timeoutMs: o.settings.aiCheckTimeoutMs,
     });
-    this.queue.push({ type: "ai_verdict", verdict: r.verdict, ...(r.detail ? { detail: r.detail } : {}) });
+    this.queue.push(aiVerdict(r));
   }
 }
