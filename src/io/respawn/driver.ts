@@ -6,7 +6,6 @@
  */
 import { type HookMemory, observeHooks, startMemory } from "../../core/respawn/hooks.ts";
 import { initialState, transition } from "../../core/respawn/machine.ts";
-import { aiVerdict, finalizeDone } from "../../core/respawn/outcomes.ts";
 import { statusChanged } from "../../core/respawn/record.ts";
 import type { RespawnAction, RespawnEvent, RespawnSettings, RespawnState } from "../../core/respawn/types.ts";
 import { classifyScreen } from "../../core/screen.ts";
@@ -116,6 +115,9 @@ class Driver {
     this.queue.push(...seen.events);
   }
 
+  /** Queues an event for the next poll. */
+  private readonly later = (ev: RespawnEvent): void => void this.queue.push(ev);
+
   private async feed(ev: RespawnEvent): Promise<void> {
     const t = transition(this.state, ev, this.o.now());
     if (statusChanged(this.state, t.state)) this.recorder.touch();
@@ -138,41 +140,24 @@ class Driver {
         return o.tmux.sendText(o.target, a.text, o.enterDelayMs).catch(failed);
       case "send_keys":
         return o.tmux.sendKeys(o.target, a.keys).catch(failed);
+      // The slow ones run in the background: their outcome comes back as an event.
       case "finalize":
-        return void this.finalize();
+        return void runFinalize({
+          project: o.project,
+          env: o.env,
+          sessionId: this.hooks.sessionId,
+          timeoutMs: o.settings.stepTimeoutMs,
+        }).then(this.later);
       case "ai_check":
-        return void this.aiCheck();
+        return void runAiCheck({
+          claude: o.claude,
+          env: o.env,
+          screen: this.screen,
+          timeoutMs: o.settings.aiCheckTimeoutMs,
+        }).then(this.later);
       case "exit":
         this.done = true;
         return;
     }
-  }
-
-  /** Runs `ctx finalize` in the background; its outcome comes back as `finalize_done`. */
-  private async finalize(): Promise<void> {
-    const o = this.o;
-    const run = {
-      project: o.project,
-      env: o.env,
-      sessionId: this.hooks.sessionId,
-      timeoutMs: o.settings.stepTimeoutMs,
-    };
-    try {
-      this.queue.push(finalizeDone(await runFinalize(run)));
-    } catch (err) {
-      this.queue.push({ type: "finalize_done", ok: false, detail: (err as Error).message });
-    }
-  }
-
-  /** Asks `claude -p` about the screen in the background; its verdict comes back as `ai_verdict`. */
-  private async aiCheck(): Promise<void> {
-    const o = this.o;
-    const r = await runAiCheck({
-      claude: o.claude,
-      env: o.env,
-      screen: this.screen,
-      timeoutMs: o.settings.aiCheckTimeoutMs,
-    });
-    this.queue.push(aiVerdict(r));
   }
 }
