@@ -2,63 +2,13 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { aiCheckPrompt, parseVerdict } from "../../../src/io/respawn/actions.ts";
-import {
-  listRecords,
-  readHookState,
-  readRecord,
-  recordPath,
-  writeIndexRespawn,
-} from "../../../src/io/respawn/store.ts";
+import { listRecords, readRecord, recordPath, writeIndexRespawn } from "../../../src/io/respawn/store.ts";
 
 let dir = "";
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), "ctx-respawn-store-"));
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-describe("readHookState", () => {
-  test("reads the newest session's usage, Stop time and transcript from context-usage.json", () => {
-    mkdirSync(join(dir, "state"), { recursive: true });
-    writeFileSync(
-      join(dir, "state", "context-usage.json"),
-      JSON.stringify({
-        session_id: "s-1",
-        used_tokens: 180000,
-        used_pct: 90,
-        updated_at: "2026-01-01T00:00:02.000Z",
-        last_stop_at: "2026-01-01T00:00:01.000Z",
-        transcript_path: "/t/s-1.jsonl",
-      }),
-    );
-    expect(readHookState(dir)).toEqual({
-      session_id: "s-1",
-      used_pct: 90,
-      updated_ms: Date.parse("2026-01-01T00:00:02Z"),
-      last_stop_ms: Date.parse("2026-01-01T00:00:01Z"),
-      transcript_path: "/t/s-1.jsonl",
-    });
-  });
-  test("a fresh session without usage has no percentage; unsafe ids and garbage give nothing", () => {
-    mkdirSync(join(dir, "state"), { recursive: true });
-    const file = join(dir, "state", "context-usage.json");
-    writeFileSync(
-      file,
-      JSON.stringify({ session_id: "s-2", used_tokens: 0, used_pct: 0, updated_at: "x", last_stop_at: null }),
-    );
-    expect(readHookState(dir)).toMatchObject({
-      session_id: "s-2",
-      used_pct: null,
-      updated_ms: 0,
-      last_stop_ms: null,
-      transcript_path: null,
-    });
-    writeFileSync(file, JSON.stringify({ session_id: "../etc", used_tokens: 5, used_pct: 5 }));
-    expect(readHookState(dir)).toBeUndefined();
-    writeFileSync(file, "{not json");
-    expect(readHookState(dir)).toBeUndefined();
-  });
-});
 
 describe("writeIndexRespawn", () => {
   test("sets only the respawn field of an existing entry, creates a minimal one otherwise", () => {
@@ -118,23 +68,5 @@ describe("records", () => {
     expect(listRecords(dir)).toEqual(["a"]);
     expect(readRecord(dir, "a")).toMatchObject({ name: "a", phase: "idle" });
     expect(readRecord(dir, "b")).toBeUndefined();
-  });
-});
-
-describe("AI check helpers", () => {
-  test.each([
-    ["IDLE", "idle"],
-    ["The session is idle.", "idle"],
-    ["WORKING", "working"],
-    ["idle or working?", "error"],
-    ["no idea", "error"],
-  ])("parseVerdict(%j) = %s", (text, verdict) => {
-    expect(parseVerdict(text)).toBe(verdict as "idle");
-  });
-  test("the prompt carries the ANSI-stripped screen tail", () => {
-    const p = aiCheckPrompt(`\x1b[31m${"x".repeat(20_000)}✻ Baked for 0s\x1b[0m`);
-    expect(p).toContain("✻ Baked for 0s\n</screen>");
-    expect(p).not.toContain("\x1b");
-    expect(p.length).toBeLessThan(17_000);
   });
 });
