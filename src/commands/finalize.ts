@@ -4,6 +4,7 @@ import { CtxError, debug, type Deps } from "../core/deps.ts";
 import { stateRoot } from "../core/paths.ts";
 import { isTrackLevel } from "../core/track/levels.ts";
 import { changedSinceStart } from "../io/git/changes.ts";
+import { gitStatus } from "../io/git/repo.ts";
 import { findProject } from "../io/project.ts";
 import { parseFor } from "./args.ts";
 import { isValidSessionId } from "../core/session-id.ts";
@@ -42,7 +43,6 @@ import { subagentLine } from "../core/summary/subagents.ts";
 import { twinPathOf } from "../core/summary/twin.ts";
 import {
   freeStamp,
-  gitStatus,
   previousTwin,
   readPauseLog,
   readSubagentWork,

@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { addSubagentEntry, emptySubagentWork, type SubagentWork } from "../../core/summary/subagents.ts";
@@ -67,23 +66,6 @@ export function previousTwin(
     if (twin) return { twin, summaryPath };
   }
   return undefined;
-}
-
-/** `git status --short` lines of `dir`, or null when it is not in a repository (2 s at most). */
-export function gitStatus(dir: string): string[] | null {
-  try {
-    const r = spawnSync("git", ["-C", dir, "status", "--short", "--", ".", ":(exclude).ctx"], {
-      encoding: "utf8",
-      timeout: 2000,
-      maxBuffer: 4 * 1024 * 1024,
-      stdio: ["ignore", "pipe", "ignore"],
-    });
-    if (r.status !== 0 || typeof r.stdout !== "string") return null;
-    // ctx's own state is not the project's work (the pathspec misses it when git runs in a subdirectory).
-    return r.stdout.split("\n").filter((l) => l.trim() !== "" && !/^.. "?\.ctx\//.test(l));
-  } catch {
-    return null;
-  }
 }
 
 /**
