@@ -30,17 +30,18 @@ export async function main(argv: string[], deps: Deps): Promise<number> {
     deps.stdout(`${helpText(name, spec.grammar)}\n`);
     return 0;
   }
+  const hook = spec.hook || (spec.hookFlag !== undefined && own.includes(spec.hookFlag));
   const started = deps.now();
   const cpu = process.cpuUsage();
   try {
     const mod = await spec.load();
     const code = (await mod.run(rest, deps)) ?? 0;
     // How long a hook kept the agent waiting, and the CPU it used, from here on (runtime start-up excluded).
-    if (spec.hook && deps.env.CTX_DEBUG)
+    if (hook && deps.env.CTX_DEBUG)
       deps.stderr(`ctx ${name}: done in ${deps.now() - started} ms (cpu ${cpuMs(cpu)} ms)\n`);
     return code;
   } catch (err) {
-    if (spec.hook) {
+    if (hook) {
       // Hooks never break the agent: swallow, record for `ctx doctor`, report only under CTX_DEBUG.
       await import("./io/error-log.ts").then((m) => m.recordHookError(deps, name, err)).catch(() => {});
       if (deps.env.CTX_DEBUG) deps.stderr(`ctx ${name}: ${(err as Error)?.stack ?? err}\n`);

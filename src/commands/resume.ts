@@ -24,12 +24,9 @@ import { taskListState } from "../io/session/task-list.ts";
 export async function run(argv: string[], deps: Deps): Promise<number> {
   const opts = parseResumeArgs(argv);
   if (opts.mode === "hook") {
-    try {
-      await resumeHook(deps);
-    } catch (err) {
-      // A hook never breaks the session: swallow, report only under CTX_DEBUG.
-      debug(deps, `resume hook: ${(err as Error)?.stack ?? err}`);
-    }
+    // A hook never breaks the session: main runs this call as a hook (hookFlag), so an error is
+    // swallowed there, recorded in errors.log, and the exit code is 0.
+    await resumeHook(deps);
     return 0;
   }
   return launch(opts, deps);
