@@ -17,14 +17,10 @@ import { renderSummary } from "../core/summary/render.ts";
 import { sessionTasks } from "../core/summary/tasks.ts";
 import { taskIdFor } from "../core/track/stamp.ts";
 import { initialState, type SessionState } from "../core/track/state.ts";
-import {
-  ensureDirUnder,
-  readJsonFile,
-  unlinkQuiet,
-  withReadFile,
-  writeFileAtomic,
-  writeJsonAtomic,
-} from "../io/fs/fsx.ts";
+import { ensureDirUnder } from "../io/fs/dirs.ts";
+import { readJsonFile, withReadFile } from "../io/fs/read.ts";
+import { unlinkQuiet } from "../io/fs/sys.ts";
+import { writeFileAtomic, writeJsonAtomic } from "../io/fs/write.ts";
 import { reading } from "../core/usage.ts";
 import { loadConfig } from "../io/config.ts";
 import { withLock } from "../io/fs/lock.ts";

@@ -15,7 +15,7 @@ import { sessionWindow } from "../io/session/usage-source.ts";
 import { findClaude } from "../io/resume/claude-launch.ts";
 import { isValidTaskId } from "../core/track/stamp.ts";
 import { loadConfig } from "../io/config.ts";
-import { realDirsUnder } from "../io/fs/fsx.ts";
+import { realDirsUnder } from "../io/fs/dirs.ts";
 import { runDriver } from "../io/respawn/driver.ts";
 import { daemonFailure, daemonize, liveConflict, stopSupervisors } from "../io/respawn/process.ts";
 import { isValidName, recordPath } from "../io/respawn/store.ts";

@@ -9,7 +9,7 @@ import { findClaude, runInherited } from "../io/resume/claude-launch.ts";
 import { markConsumedByCli } from "../io/resume/state.ts";
 import { latestSummary, loadSummaryForCli } from "../io/resume/summaries.ts";
 import { resumeHook } from "./resume-hook.ts";
-import { readJsonFile } from "../io/fs/fsx.ts";
+import { readJsonFile } from "../io/fs/read.ts";
 import { parseTwin, twinPathOf } from "../core/summary/twin.ts";
 import { taskOfSummary } from "../core/resume/hook-decision.ts";
 import { isValidTaskId } from "../core/track/stamp.ts";

@@ -18,7 +18,7 @@ import {
 import { addLineUsage, totalsOf } from "../core/track/tokens.ts";
 import { contextTokens, reading } from "../core/usage.ts";
 import { envConfig, loadConfig } from "../io/config.ts";
-import { realDirsUnder } from "../io/fs/fsx.ts";
+import { realDirsUnder } from "../io/fs/dirs.ts";
 import { LockTimeout, type LockOptions } from "../io/fs/lock.ts";
 import { findClaudePid } from "../io/process/proc.ts";
 import { recordGitStart } from "../io/git/changes.ts";

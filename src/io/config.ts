@@ -3,7 +3,7 @@ import { keyPosition, yamlErrorPosition } from "../core/config-check.ts";
 import type { Config } from "../core/config-schema.ts";
 import { debug, type Deps } from "../core/deps.ts";
 import { projectConfigPath, userConfigPath } from "../core/paths.ts";
-import { readFileSafe } from "./fs/fsx.ts";
+import { readFileSafe } from "./fs/read.ts";
 
 /** One config file as read: its layer, and its text (for positions) when it exists. */
 export interface ConfigFile {

@@ -6,7 +6,8 @@
 import { closeSync, constants, fstatSync, ftruncateSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { userStateDir } from "../core/paths.ts";
-import { ensureDirUnder, readFileSafe } from "./fs/fsx.ts";
+import { ensureDirUnder } from "./fs/dirs.ts";
+import { readFileSafe } from "./fs/read.ts";
 
 type Env = Record<string, string | undefined>;
 

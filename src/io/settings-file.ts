@@ -20,7 +20,9 @@ import { CtxError } from "../core/deps.ts";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import type { Agent } from "../core/settings/entries.ts";
 import { homeDir } from "../core/paths.ts";
-import { ensureDir, readFileSafe, writeFileAtomic } from "./fs/fsx.ts";
+import { ensureDir } from "./fs/dirs.ts";
+import { readFileSafe } from "./fs/read.ts";
+import { writeFileAtomic } from "./fs/write.ts";
 import { findProject } from "./project.ts";
 import { fileStamp } from "../core/track/stamp.ts";
 

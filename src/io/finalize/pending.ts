@@ -5,7 +5,7 @@
  */
 import { lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { readJsonFile } from "../fs/fsx.ts";
+import { readJsonFile } from "../fs/read.ts";
 
 /**
  * True when, since the newest summary (`newestSummaryMs`) and within `recentMs`,

@@ -7,7 +7,8 @@ import { statSync } from "node:fs";
 import { join } from "node:path";
 import { sessionFile } from "../../core/paths.ts";
 import { changedSince, isCtxState, parsePorcelainZ, type GitSnapshot } from "../../core/summary/git-changes.ts";
-import { readJsonFile, writeJsonAtomic } from "../fs/fsx.ts";
+import { readJsonFile } from "../fs/read.ts";
+import { writeJsonAtomic } from "../fs/write.ts";
 import { git } from "./repo.ts";
 
 /** Most changed paths hashed in one snapshot. */

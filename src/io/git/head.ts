@@ -1,5 +1,5 @@
 import { dirname, isAbsolute, join } from "../../core/pathx.ts";
-import { readFileSafe } from "../fs/fsx.ts";
+import { readFileSafe } from "../fs/read.ts";
 
 /**
  * The current git branch of `dir`, read from `.git/HEAD` (no subprocess).

@@ -1,4 +1,4 @@
-import { readToEnd, withReadFile } from "../fs/fsx.ts";
+import { readToEnd, withReadFile } from "../fs/read.ts";
 
 /** One process as /proc shows it. */
 export interface ProcInfo {

@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pendingPath } from "../resume/state.ts";
-import { ensureDirUnder, writeJsonAtomic } from "../fs/fsx.ts";
+import { ensureDirUnder } from "../fs/dirs.ts";
+import { writeJsonAtomic } from "../fs/write.ts";
 import { stripAnsi } from "../../core/screen.ts";
 
 type Env = Record<string, string | undefined>;

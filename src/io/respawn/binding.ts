@@ -10,7 +10,7 @@ import { lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { ancestors } from "../process/proc.ts";
 import { hookReading, readHookState, type HookReading } from "./store.ts";
-import { readJsonFile } from "../fs/fsx.ts";
+import { readJsonFile } from "../fs/read.ts";
 
 /** How long a "runs in the pane" answer for a pid is reused. */
 export const PID_CACHE_MS = 3000;

@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpDir } from "../../core/paths.ts";
-import { mtimeMs } from "../fs/fsx.ts";
+import { mtimeMs } from "../fs/read.ts";
 
 type Env = Record<string, string | undefined>;
 

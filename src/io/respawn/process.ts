@@ -2,7 +2,9 @@
 import { closeSync, fstatSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Deps } from "../../core/deps.ts";
-import { ensureDirUnder, openAppendFile, readBytesSafe } from "../fs/fsx.ts";
+import { ensureDirUnder } from "../fs/dirs.ts";
+import { openAppendFile } from "../fs/write.ts";
+import { readBytesSafe } from "../fs/read.ts";
 import { selfCommand } from "./actions.ts";
 import { listRecords, readRecord, type RespawnRecord } from "./store.ts";
 import { pidAlive } from "../fs/lock.ts";

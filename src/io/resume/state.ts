@@ -7,7 +7,9 @@ import { renameSync } from "node:fs";
 import { join } from "node:path";
 import { emptyLedger, markConsumed, parseLedger, type ConsumedEntry, type Ledger } from "../../core/resume/ledger.ts";
 import { parsePending, type RespawnPending } from "../../core/resume/pending.ts";
-import { ensureDirUnder, readJsonFile, writeJsonAtomic } from "../fs/fsx.ts";
+import { ensureDirUnder } from "../fs/dirs.ts";
+import { readJsonFile } from "../fs/read.ts";
+import { writeJsonAtomic } from "../fs/write.ts";
 import { withLock } from "../fs/lock.ts";
 
 /** The ledger file of a state root. */

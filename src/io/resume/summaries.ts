@@ -5,7 +5,8 @@ import { CtxError } from "../../core/deps.ts";
 import { hasContent } from "../../core/resume/prompt.ts";
 import { isSummaryName, newestFirst, type SummaryFile } from "../../core/resume/summaries.ts";
 import { fileIn } from "../../core/paths.ts";
-import { readFileSafe, realDirsUnder } from "../fs/fsx.ts";
+import { readFileSafe } from "../fs/read.ts";
+import { realDirsUnder } from "../fs/dirs.ts";
 
 /**
  * Summaries are meant to be short (about 2,000 tokens). Anything past this cap

@@ -1,6 +1,7 @@
 import { parseBridge, type Bridge } from "../../core/bridge.ts";
 import { bridgePath } from "../../core/paths.ts";
-import { currentUid, readFileSafe, writeFileAtomic } from "../fs/fsx.ts";
+import { currentUid, readFileSafe } from "../fs/read.ts";
+import { writeFileAtomic } from "../fs/write.ts";
 
 type Env = Record<string, string | undefined>;
 

@@ -8,7 +8,8 @@ import { fileIn, userStateDir } from "../../core/paths.ts";
 import { isValidSessionId } from "../../core/session-id.ts";
 import { parseIndexEntry, type IndexEntry } from "../../core/status/entry.ts";
 import type { Supervisor, SupervisorEvent } from "../../core/status/rows.ts";
-import { mtimeMs, readJsonFile, realDirsUnder } from "../fs/fsx.ts";
+import { mtimeMs, readJsonFile } from "../fs/read.ts";
+import { realDirsUnder } from "../fs/dirs.ts";
 import { FUTURE_SLACK_MS, plausibleMs } from "../../core/plausible.ts";
 import { pidAlive } from "../fs/lock.ts";
 

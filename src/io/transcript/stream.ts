@@ -1,5 +1,5 @@
 import { readSync } from "node:fs";
-import { withReadFile } from "../fs/fsx.ts";
+import { withReadFile } from "../fs/read.ts";
 
 const CHUNK = 1024 * 1024;
 

@@ -1,5 +1,5 @@
 import { contextTokens, count } from "../../core/usage.ts";
-import { withReadFile } from "../fs/fsx.ts";
+import { withReadFile } from "../fs/read.ts";
 import { sys } from "../fs/sys.ts";
 
 /** The latest context usage found in a transcript. */
