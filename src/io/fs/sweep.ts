@@ -1,5 +1,7 @@
 import { lstatSync, readdirSync, unlinkSync } from "node:fs";
 import { join } from "../../core/pathx.ts";
+import { tmpDir, userStateDir } from "../../core/paths.ts";
+import { realDirsUnder } from "./dirs.ts";
 
 /** The temp files writeFileAtomic() creates: `.<name>.<pid>.<random>.tmp`. */
 const TEMP = /^\..+\.\d+\.[a-z0-9]+\.tmp$/;
@@ -33,3 +35,25 @@ export function sweepStaleTemps(dir: string, nowMs: number, olderThanMs = 10 * 6
   }
   return removed;
 }
+
+/** Once a session: removes temp files that writers killed mid-write left in the state directories. */
+export function sweepStateTemps(env: Record<string, string | undefined>, root: string, nowMs: number): void {
+  // Never through a symlinked state directory: the files there are not ours to remove.
+  for (const dir of STATE_DIRS) if (realDirsUnder(root, dir)) sweepStaleTemps(join(root, dir), nowMs);
+  if (realDirsUnder(userStateDir(env), "sessions")) sweepStaleTemps(join(userStateDir(env), "sessions"), nowMs);
+  sweepStaleTemps(tmpDir(env), nowMs, 10 * 60_000, ".claude-ctx-");
+}
+
+// --- internal ---
+
+/** The directories under a state root that atomic writes leave temp files in ("" is the root). */
+const STATE_DIRS = [
+  "state",
+  "state/sessions",
+  "state/monitor",
+  "state/respawn",
+  "state/git-start",
+  "sessions",
+  "events",
+  "",
+];
