@@ -6,10 +6,9 @@ import type { SummaryTwin } from "../../core/summary/chain.ts";
 import { parseTwin, twinPathOf } from "../../core/summary/twin.ts";
 import { parseTaskFile } from "../../core/summary/tasks.ts";
 import type { TaskItem } from "../../core/summary/facts.ts";
-import type { PauseEntry } from "../../core/track/pause.ts";
 import { fileStamp } from "../../core/track/stamp.ts";
 import { createExclusive } from "../fs/write.ts";
-import { readFileSafe, readJsonFile } from "../fs/read.ts";
+import { readJsonFile } from "../fs/read.ts";
 import { loadState, recordsDir, statePath } from "../session/store.ts";
 import { streamEntries } from "../transcript/stream.ts";
 import { taskListDir } from "../session/task-list.ts";
@@ -96,24 +95,6 @@ function claim(path: string, sessionId: string): boolean {
     `${JSON.stringify({ version: 1, session_id: sessionId })}
 `,
   );
-}
-
-/** The pause log's entries: how many, and the newest `keep` parsed ones. */
-export function readPauseLog(
-  path: string,
-  keep: number,
-): { text: string | undefined; count: number; recent: PauseEntry[] } {
-  const text = readFileSafe(path, { maxBytes: 256 * 1024 * 1024 });
-  if (text === undefined) return { text, count: 0, recent: [] };
-  const lines = text.split("\n").filter((l) => l.trim() !== "");
-  const recent = lines.slice(-keep).flatMap((l) => {
-    try {
-      return [JSON.parse(l) as PauseEntry];
-    } catch {
-      return [];
-    }
-  });
-  return { text, count: lines.length, recent };
 }
 
 /** What the session's subagents did: their transcripts beside the parent's (at most 200 of them). */
