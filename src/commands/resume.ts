@@ -2,7 +2,7 @@ import { basename, dirname } from "node:path";
 import { parseResumeArgs, type ResumeOptions } from "../core/resume/args.ts";
 import { claudeArgs, shellQuote } from "../core/resume/command.ts";
 import { buildResumePrompt } from "../core/resume/prompt.ts";
-import { debug, type Deps } from "../core/deps.ts";
+import { debug, type Deps, type Env } from "../core/deps.ts";
 import { stateRoot } from "../core/paths.ts";
 import { findProject } from "../io/project.ts";
 import { findClaude, runInherited } from "../io/resume/claude-launch.ts";
@@ -60,7 +60,7 @@ async function launch(opts: Exclude<ResumeOptions, { mode: "hook" }>, deps: Deps
  * `CTX_RESUMED_FROM` the session the summary is about (from its twin), which
  * `ctx track` links the new session to.
  */
-function chainEnv(summaryPath: string, deps: Deps): Record<string, string | undefined> {
+function chainEnv(summaryPath: string, deps: Deps): Env {
   const read = readJsonFile<unknown>(twinPathOf(summaryPath), { maxBytes: 4 * 1024 * 1024 });
   const twin = read.status === "ok" ? parseTwin(read.value) : undefined;
   const task = twin?.task_id ?? taskOfSummary(basename(summaryPath));

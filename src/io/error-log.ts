@@ -8,8 +8,7 @@ import { join } from "node:path";
 import { userStateDir } from "../core/paths.ts";
 import { ensureDirUnder } from "./fs/dirs.ts";
 import { readFileSafe } from "./fs/read.ts";
-
-type Env = Record<string, string | undefined>;
+import type { Env } from "../core/deps.ts";
 
 /** Past this size the log is emptied before the next line (it only needs the recent errors). */
 const MAX_BYTES = 256 * 1024;

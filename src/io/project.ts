@@ -1,8 +1,7 @@
 /** Finding the project a command typed by a person belongs to, from any of its subfolders. */
 import { statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-
-type Env = Record<string, string | undefined>;
+import type { Env } from "../core/deps.ts";
 
 /**
  * The project of a command a person types (`resume`, `finalize`, `status`, `doctor`, `respawn`,

@@ -4,6 +4,7 @@ import { isObject } from "../json.ts";
 import { projectDir } from "../paths.ts";
 import { isValidSessionId } from "../session-id.ts";
 import { normalizeEvent, type TrackReading } from "./step.ts";
+import type { Env } from "../deps.ts";
 
 /** One event to track, from a hook or from the plain mode. */
 export interface TrackJob {
@@ -18,11 +19,7 @@ export interface TrackJob {
 }
 
 /** The job of a hook payload, or undefined when it names no event or no valid session. */
-export function hookJob(
-  raw: Record<string, unknown>,
-  env: Record<string, string | undefined>,
-  cwd: string,
-): TrackJob | undefined {
+export function hookJob(raw: Record<string, unknown>, env: Env, cwd: string): TrackJob | undefined {
   const name = str(raw, "hook_event_name");
   if (!name || !isValidSessionId(raw.session_id)) return undefined;
   const { event, input } = normalizeEvent(name, raw);

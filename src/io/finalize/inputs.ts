@@ -12,8 +12,7 @@ import { readJsonFile } from "../fs/read.ts";
 import { loadState, recordsDir, statePath } from "../session/store.ts";
 import { streamEntries } from "../transcript/stream.ts";
 import { taskListDir } from "../session/task-list.ts";
-
-type Env = Record<string, string | undefined>;
+import type { Env } from "../../core/deps.ts";
 
 /**
  * Tasks the client stored in `~/.claude/tasks/<list>/<n>.json` (CLAUDE_CONFIG_DIR honoured);

@@ -2,6 +2,7 @@ import { lstatSync, readdirSync, unlinkSync } from "node:fs";
 import { join } from "../../core/pathx.ts";
 import { tmpDir, userStateDir } from "../../core/paths.ts";
 import { realDirsUnder } from "./dirs.ts";
+import type { Env } from "../../core/deps.ts";
 
 /** The temp files writeFileAtomic() creates: `.<name>.<pid>.<random>.tmp`. */
 const TEMP = /^\..+\.\d+\.[a-z0-9]+\.tmp$/;
@@ -37,7 +38,7 @@ export function sweepStaleTemps(dir: string, nowMs: number, olderThanMs = 10 * 6
 }
 
 /** Once a session: removes temp files that writers killed mid-write left in the state directories. */
-export function sweepStateTemps(env: Record<string, string | undefined>, root: string, nowMs: number): void {
+export function sweepStateTemps(env: Env, root: string, nowMs: number): void {
   // Never through a symlinked state directory: the files there are not ours to remove.
   for (const dir of STATE_DIRS) if (realDirsUnder(root, dir)) sweepStaleTemps(join(root, dir), nowMs);
   if (realDirsUnder(userStateDir(env), "sessions")) sweepStaleTemps(join(userStateDir(env), "sessions"), nowMs);

@@ -1,4 +1,5 @@
 import { readToEnd, withReadFile } from "../fs/read.ts";
+import type { Env } from "../../core/deps.ts";
 
 /** One process as /proc shows it. */
 export interface ProcInfo {
@@ -71,11 +72,7 @@ export function selfCommand(): string[] {
  * Starts `argv` detached (its own session, no stdio), so it outlives this
  * process and the hook returns at once. Returns the child's pid, or undefined on failure.
  */
-export async function spawnDetached(
-  argv: string[],
-  env: Record<string, string | undefined>,
-  cwd: string,
-): Promise<number | undefined> {
+export async function spawnDetached(argv: string[], env: Env, cwd: string): Promise<number | undefined> {
   const { spawn } = await import("node:child_process");
   try {
     const child = spawn(argv[0]!, argv.slice(1), {

@@ -2,8 +2,7 @@ import { parseBridge, type Bridge } from "../../core/bridge.ts";
 import { bridgePath } from "../../core/paths.ts";
 import { currentUid, readFileSafe } from "../fs/read.ts";
 import { writeFileAtomic } from "../fs/write.ts";
-
-type Env = Record<string, string | undefined>;
+import type { Env } from "../../core/deps.ts";
 
 /** Writes the bridge file atomically with mode 0600 (a planted symlink is replaced, never followed). */
 export function writeBridge(env: Env, bridge: Bridge): void {

@@ -11,8 +11,7 @@ import { sys } from "../fs/sys.ts";
 import { withLock, type LockOptions } from "../fs/lock.ts";
 import { readState } from "../fs/state-file.ts";
 import { asObject } from "../../core/json.ts";
-
-type Env = Record<string, string | undefined>;
+import type { Env } from "../../core/deps.ts";
 
 /**
  * Lock options for state files: many hooks may queue up behind one another, but

@@ -4,8 +4,7 @@ import { join } from "node:path";
 import { homeDir } from "../../core/paths.ts";
 import type { TaskListState } from "../../core/resume/prompt.ts";
 import { isValidTaskId } from "../../core/track/stamp.ts";
-
-type Env = Record<string, string | undefined>;
+import type { Env } from "../../core/deps.ts";
 
 /** The directory of a task list, or undefined for an unsafe id. */
 export function taskListDir(env: Env, listId: string): string | undefined {

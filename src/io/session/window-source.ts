@@ -14,8 +14,7 @@ import { readJsonFile } from "../fs/read.ts";
 import { writeJsonAtomic } from "../fs/write.ts";
 import { withLock } from "../fs/lock.ts";
 import { findClaudePid, parentPid, readProc } from "../process/proc.ts";
-
-type Env = Record<string, string | undefined>;
+import type { Env } from "../../core/deps.ts";
 
 /** At most this many model ids are remembered (the most recently changed ones). */
 const MAX_REMEMBERED = 256;
