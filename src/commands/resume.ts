@@ -1,6 +1,7 @@
 import { basename, dirname } from "node:path";
 import { parseResumeArgs, type ResumeOptions } from "../core/resume/args.ts";
-import { claudeArgs, shellQuote } from "../core/resume/command.ts";
+import { claudeArgs } from "../core/resume/command.ts";
+import { shellLine } from "../core/shell.ts";
 import { buildResumePrompt } from "../core/resume/prompt.ts";
 import { debug, type Deps, type Env } from "../core/deps.ts";
 import { stateRoot } from "../core/paths.ts";
@@ -47,7 +48,7 @@ async function launch(opts: Exclude<ResumeOptions, { mode: "hook" }>, deps: Deps
   const bin = opts.mode === "dry-run" ? binForDisplay(deps) : findClaude(deps.env, deps.cwd);
   const args = claudeArgs(opts.passthrough, prompt);
   if (opts.mode === "dry-run") {
-    deps.stdout(`${shellQuote([bin, ...args])}\n`);
+    deps.stdout(`${shellLine([bin, ...args])}\n`);
     return 0;
   }
   markConsumed(summary.path, deps);
