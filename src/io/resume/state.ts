@@ -3,7 +3,6 @@
  * (`<root>/state/resume-ledger.json`) and the respawn hand-over
  * (`<root>/state/respawn-pending.json`). Read-modify-write under the ledger's lock.
  */
-import { renameSync } from "node:fs";
 import { join } from "node:path";
 import { emptyLedger, markConsumed, parseLedger, type ConsumedEntry, type Ledger } from "../../core/resume/ledger.ts";
 import { parsePending, type RespawnPending } from "../../core/resume/pending.ts";
@@ -11,6 +10,7 @@ import { ensureDirUnder } from "../fs/dirs.ts";
 import { readJsonFile } from "../fs/read.ts";
 import { writeJsonAtomic } from "../fs/write.ts";
 import { withLock } from "../fs/lock.ts";
+import { quarantine } from "../fs/state-file.ts";
 
 /** The ledger file of a state root. */
 export function ledgerPath(root: string): string {
@@ -73,22 +73,13 @@ export function markConsumedByCli(root: string, name: string, nowMs: number): vo
 function readLedger(path: string, nowMs: number): Ledger {
   const r = readJsonFile<unknown>(path, { maxBytes: 4 * 1024 * 1024 });
   if (r.status === "ok") return parseLedger(r.value);
-  if (r.status === "corrupt") setAside(path, nowMs);
+  if (r.status === "corrupt") quarantine(path, nowMs);
   return emptyLedger();
 }
 
 function readPending(path: string, nowMs: number): RespawnPending | undefined {
   const r = readJsonFile<unknown>(path, { maxBytes: 64 * 1024 });
   if (r.status === "ok") return parsePending(r.value);
-  if (r.status === "corrupt") setAside(path, nowMs);
+  if (r.status === "corrupt") quarantine(path, nowMs);
   return undefined;
-}
-
-/** A file that does not parse is kept aside for inspection and treated as missing (docs/state.md). */
-function setAside(path: string, nowMs: number): void {
-  try {
-    renameSync(path, `${path}.corrupt-${nowMs}`);
-  } catch {
-    // a read-only directory: leave it, it still counts as missing
-  }
 }
