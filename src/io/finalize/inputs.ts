@@ -1,4 +1,3 @@
-import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { addSubagentEntry, emptySubagentWork, type SubagentWork } from "../../core/summary/subagents.ts";
 import { subagentDir } from "../../core/subagent.ts";
@@ -13,6 +12,7 @@ import { loadState, recordsDir, statePath } from "../session/store.ts";
 import { streamEntries } from "../transcript/stream.ts";
 import { taskListDir } from "../session/task-list.ts";
 import type { Env } from "../../core/deps.ts";
+import { listDir } from "../fs/list-dir.ts";
 
 /**
  * Tasks the client stored in `~/.claude/tasks/<list>/<n>.json` (CLAUDE_CONFIG_DIR honoured);
@@ -21,14 +21,9 @@ import type { Env } from "../../core/deps.ts";
 export function readTaskFiles(env: Env, listId: string): TaskItem[] {
   const dir = taskListDir(env, listId);
   if (!dir) return [];
-  let names: string[];
-  try {
-    names = readdirSync(dir)
-      .filter((n) => /^\w+\.json$/.test(n))
-      .slice(0, 1000);
-  } catch {
-    return [];
-  }
+  const names = listDir(dir)
+    .filter((n) => /^\w+\.json$/.test(n))
+    .slice(0, 1000);
   return names.flatMap((n) => {
     const read = readJsonFile<unknown>(join(dir, n), { maxBytes: 1024 * 1024 });
     const task = read.status === "ok" ? parseTaskFile(read.value) : undefined;
@@ -101,15 +96,10 @@ export function readSubagentWork(transcriptPath: string | undefined, sessionId: 
   const work = emptySubagentWork();
   const dir = subagentDir(transcriptPath, sessionId);
   if (!dir) return work;
-  let names: string[];
-  try {
-    names = readdirSync(dir)
-      .filter((n) => /^agent-[A-Za-z0-9_-]{1,128}\.jsonl$/.test(n))
-      .sort()
-      .slice(0, 200);
-  } catch {
-    return work;
-  }
+  const names = listDir(dir)
+    .filter((n) => /^agent-[A-Za-z0-9_-]{1,128}\.jsonl$/.test(n))
+    .sort()
+    .slice(0, 200);
   for (const name of names) if (streamEntries(join(dir, name), (e) => addSubagentEntry(work, e))) work.runs += 1;
   return work;
 }

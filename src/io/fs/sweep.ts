@@ -1,8 +1,9 @@
-import { lstatSync, readdirSync, unlinkSync } from "node:fs";
+import { lstatSync, unlinkSync } from "node:fs";
 import { join } from "../../core/pathx.ts";
 import { tmpDir, userStateDir } from "../../core/paths.ts";
 import { realDirsUnder } from "./dirs.ts";
 import type { Env } from "../../core/deps.ts";
+import { listDir } from "./list-dir.ts";
 
 /** The temp files writeFileAtomic() creates: `.<name>.<pid>.<random>.tmp`. */
 const TEMP = /^\..+\.\d+\.[a-z0-9]+\.tmp$/;
@@ -14,15 +15,9 @@ const TEMP = /^\..+\.\d+\.[a-z0-9]+\.tmp$/;
  * Returns how many were removed; errors are ignored.
  */
 export function sweepStaleTemps(dir: string, nowMs: number, olderThanMs = 10 * 60_000, prefix = "."): number {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return 0;
-  }
   let removed = 0;
   const uid = typeof process.getuid === "function" ? process.getuid() : undefined;
-  for (const name of names) {
+  for (const name of listDir(dir)) {
     if (!name.startsWith(prefix) || !TEMP.test(name)) continue;
     const path = join(dir, name);
     try {

@@ -1,5 +1,5 @@
 /** Finding and reading handoff summaries (`<root>/sessions/summary-*.md`). */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { CtxError } from "../../core/deps.ts";
 import { hasContent } from "../../core/resume/prompt.ts";
@@ -7,6 +7,7 @@ import { isSummaryName, newestFirst, type SummaryFile } from "../../core/resume/
 import { fileIn } from "../../core/paths.ts";
 import { readFileSafe } from "../fs/read.ts";
 import { realDirsUnder } from "../fs/dirs.ts";
+import { listDir } from "../fs/list-dir.ts";
 
 /**
  * Summaries are meant to be short (about 2,000 tokens). Anything past this cap
@@ -23,14 +24,8 @@ export function sessionsDir(root: string): string {
 export function listSummaries(root: string): SummaryFile[] {
   const dir = sessionsDir(root);
   if (!realDirsUnder(root, "sessions", nodeLstat)) return []; // a symlinked .ctx or sessions: not this project's
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return [];
-  }
   const out: SummaryFile[] = [];
-  for (const name of names) {
+  for (const name of listDir(dir)) {
     if (!isSummaryName(name)) continue;
     const path = join(dir, name);
     try {
