@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { pendingPath } from "../resume/state.ts";
 import { ensureDirUnder } from "../fs/dirs.ts";
 import { writeJsonAtomic } from "../fs/write.ts";
-import { stripAnsi } from "../../core/screen.ts";
+import { stripAnsi } from "../../core/terminal.ts";
 
 type Env = Record<string, string | undefined>;
 
