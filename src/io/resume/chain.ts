@@ -1,3 +1,8 @@
+/**
+ * Which chain a SessionStart continues, for `ctx resume --hook`: after /clear
+ * the cleared session's (the link `ctx track` makes: same Claude Code process),
+ * after a compaction the session's own. Also the chains that are live now.
+ */
 import { join } from "node:path";
 import type { Config } from "../../core/config-schema.ts";
 import { newestFirst } from "../../core/resume/summaries.ts";

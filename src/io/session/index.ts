@@ -1,3 +1,7 @@
+/**
+ * Reads the per-user session index (`${XDG_STATE_HOME:-~/.local/state}/ctx/sessions/*.json`)
+ * for `ctx status`. Never takes a lock: a file caught mid-rename is simply skipped this time.
+ */
 import { join } from "node:path";
 import { fileIn, userStateDir } from "../../core/paths.ts";
 import { isValidSessionId } from "../../core/session-id.ts";

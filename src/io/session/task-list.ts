@@ -1,3 +1,4 @@
+/** The client's task lists on disk: `~/.claude/tasks/<list id>/<n>.json` (CLAUDE_CONFIG_DIR honoured). */
 import { join } from "node:path";
 import { homeDir } from "../../core/paths.ts";
 import type { TaskListState } from "../../core/resume/prompt.ts";
