@@ -60,12 +60,17 @@ export function isClaude(p: ProcInfo): boolean {
   return /^claude(\.exe)?$/.test(p.comm) || /^claude(\.exe)?$/.test(base) || /claude-code\/cli\.(m?js)$/.test(p.argv0);
 }
 
-/** The argv that runs this same ctx: the compiled binary, or bun with the script when run from source. */
+/**
+ * The argv that runs this same ctx: the compiled binary, or bun with the script when run from
+ * source (a script file that is there). A binary replaced while we run shows as `<path> (deleted)`:
+ * the new one at that path runs.
+ */
 export function selfCommand(): string[] {
   const script = process.argv[1];
-  if (script && /\.(ts|js|mjs)$/.test(script) && withReadFile(script, (_fd, st) => st.isFile) === true)
-    return [process.execPath, script];
-  return [process.execPath];
+  const exec = process.execPath.replace(/ \(deleted\)$/, "");
+  if (script && /\.[cm]?[jt]s$/.test(script) && withReadFile(script, (_fd, st) => st.isFile) === true)
+    return [exec, script];
+  return [exec];
 }
 
 /**

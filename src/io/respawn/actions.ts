@@ -6,16 +6,8 @@ import { pendingPath } from "../resume/state.ts";
 import { ensureDirUnder } from "../fs/dirs.ts";
 import { writeJsonAtomic } from "../fs/write.ts";
 import { stripAnsi } from "../../core/terminal.ts";
-
-type Env = Record<string, string | undefined>;
-
-/** How to run this very ctx: the compiled binary, or bun with src/main.ts. */
-export function selfCommand(): string[] {
-  const script = process.argv[1];
-  // A binary replaced while we run shows as "<path> (deleted)": run the new one at that path.
-  const exec = process.execPath.replace(/ \(deleted\)$/, "");
-  return script && /\.[cm]?[jt]s$/.test(script) ? [exec, script] : [exec];
-}
+import { selfCommand } from "../process/proc.ts";
+import type { Env } from "../../core/deps.ts";
 
 /** The outcome of a child process run with a timeout. */
 export interface ChildResult {

@@ -10,11 +10,10 @@ import type { RespawnAction, RespawnEvent, RespawnSettings, RespawnState } from 
 import { runAiCheck, runFinalize, writePending } from "./actions.ts";
 import { PaneSession, PID_CACHE_MS } from "./binding.ts";
 import { writeIndexRespawn, writeRecord, type RespawnLogEntry, type RespawnRecord } from "./store.ts";
-import { fileStamp } from "./poll.ts";
+import { fileChange } from "./poll.ts";
 import { abortableSleep as sleep } from "../process/sleep.ts";
 import type { Tmux } from "./tmux.ts";
-
-type Env = Record<string, string | undefined>;
+import type { Env } from "../../core/deps.ts";
 
 /** Everything the driver needs. */
 export interface DriverOptions {
@@ -126,7 +125,7 @@ class Driver {
       this.lastStop = h.last_stop_ms;
       this.queue.push({ type: "stop_hook", at: h.last_stop_ms });
     }
-    const t = h.transcript_path ? fileStamp(h.transcript_path) : undefined;
+    const t = h.transcript_path ? fileChange(h.transcript_path) : undefined;
     const key = `${h.session_id} ${h.used_pct} ${h.updated_ms} ${t?.key ?? ""}`;
     if (key === this.lastUsageKey) return;
     this.lastUsageKey = key;

@@ -10,8 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpDir } from "../../core/paths.ts";
 import { mtimeMs } from "../fs/read.ts";
-
-type Env = Record<string, string | undefined>;
+import type { Env } from "../../core/deps.ts";
 
 /** The launcher: `sh -c LAUNCHER ctx-launch <file> -- <argv…>`. */
 const LAUNCHER = 'f=$1; shift 2; . "$f" || exit 127; rm -f -- "$f"; rmdir -- "${f%/*}" 2>/dev/null; exec "$@"';

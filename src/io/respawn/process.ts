@@ -5,7 +5,7 @@ import type { Deps } from "../../core/deps.ts";
 import { ensureDirUnder } from "../fs/dirs.ts";
 import { openAppendFile } from "../fs/write.ts";
 import { readBytesSafe } from "../fs/read.ts";
-import { selfCommand } from "./actions.ts";
+import { selfCommand } from "../process/proc.ts";
 import { listRecords, readRecord, type RespawnRecord } from "./store.ts";
 import { pidAlive } from "../fs/lock.ts";
 

@@ -3,7 +3,6 @@
  * `<root>/state/respawn/<name>.json` (its record and recent events), the
  * `respawn` field of the per-user index entry, and `<root>/state/context-usage.json`.
  */
-import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { sessionFile, userStateDir } from "../../core/paths.ts";
 import type { RespawnState } from "../../core/respawn/types.ts";
@@ -14,8 +13,8 @@ import { writeJsonAtomic } from "../fs/write.ts";
 import { withLock } from "../fs/lock.ts";
 import { readState } from "../fs/state-file.ts";
 import { asObject } from "../../core/json.ts";
-
-type Env = Record<string, string | undefined>;
+import { listDir } from "../fs/list-dir.ts";
+import type { Env } from "../../core/deps.ts";
 
 /** One recorded event. */
 export interface RespawnLogEntry {
@@ -97,14 +96,10 @@ export function readRecord(root: string, name: string): RespawnRecord | undefine
 
 /** Names of every supervisor record under `root`. */
 export function listRecords(root: string): string[] {
-  try {
-    return readdirSync(join(root, "state", "respawn"))
-      .filter((f) => f.endsWith(".json"))
-      .map((f) => f.slice(0, -5))
-      .filter(isValidName);
-  } catch {
-    return [];
-  }
+  return listDir(join(root, "state", "respawn"))
+    .filter((f) => f.endsWith(".json"))
+    .map((f) => f.slice(0, -5))
+    .filter(isValidName);
 }
 
 /** The newest session's reading from `<root>/state/context-usage.json` (written by `ctx track`). */
