@@ -1,13 +1,11 @@
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureDir, STATE_IGNORE } from "../../../src/io/fs/dirs.ts";
 import { writeJsonAtomic } from "../../../src/io/fs/write.ts";
-import { tempDir } from "../../helpers/tmp.ts";
+import { tempDirEach } from "../../helpers/each.ts";
 
-let t: ReturnType<typeof tempDir>;
-beforeEach(() => (t = tempDir()));
-afterEach(() => t.cleanup());
+const t = tempDirEach();
 
 describe("ensureDir() and .ctx/.gitignore", () => {
   test("creating <project>/.ctx/... writes .ctx/.gitignore holding *", () => {

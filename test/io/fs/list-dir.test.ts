@@ -1,12 +1,10 @@
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { listDir } from "../../../src/io/fs/list-dir.ts";
-import { tempDir } from "../../helpers/tmp.ts";
+import { tempDirEach } from "../../helpers/each.ts";
 
-let t: ReturnType<typeof tempDir>;
-beforeEach(() => (t = tempDir()));
-afterEach(() => t.cleanup());
+const t = tempDirEach();
 
 test("listDir() gives the names in a directory, none for a missing one or a file", () => {
   mkdirSync(join(t.dir, "d"));

@@ -1,12 +1,10 @@
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readFileSafe, readJsonFile } from "../../../src/io/fs/read.ts";
-import { tempDir } from "../../helpers/tmp.ts";
+import { tempDirEach } from "../../helpers/each.ts";
 
-let t: ReturnType<typeof tempDir>;
-beforeEach(() => (t = tempDir()));
-afterEach(() => t.cleanup());
+const t = tempDirEach();
 
 describe("readFileSafe()", () => {
   test("does not follow a symlink", () => {

@@ -1,12 +1,10 @@
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { chmodSync, lstatSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic, writeJsonAtomic } from "../../../src/io/fs/write.ts";
-import { tempDir } from "../../helpers/tmp.ts";
+import { tempDirEach } from "../../helpers/each.ts";
 
-let t: ReturnType<typeof tempDir>;
-beforeEach(() => (t = tempDir()));
-afterEach(() => t.cleanup());
+const t = tempDirEach();
 
 describe("writeFileAtomic()", () => {
   test("writes with the given mode and leaves no temp file", () => {

@@ -1,12 +1,10 @@
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { git, gitStatus } from "../../../src/io/git/repo.ts";
-import { tempDir } from "../../helpers/tmp.ts";
+import { tempDirEach } from "../../helpers/each.ts";
 
-let t: ReturnType<typeof tempDir>;
-beforeEach(() => (t = tempDir()));
-afterEach(() => t.cleanup());
+const t = tempDirEach();
 
 test("git() gives null outside a repository, the output inside one", () => {
   expect(git(t.dir, ["rev-parse", "--show-toplevel"])).toBeNull();
