@@ -7,7 +7,7 @@ import { sys } from "./io/fs/sys.ts";
 declare const CTX_VERSION: string | undefined;
 
 /** The version baked in by build.ts (`define`), or the package's when run from source. */
-export const VERSION = typeof CTX_VERSION === "string" ? CTX_VERSION : "0.0.0-dev";
+const VERSION = typeof CTX_VERSION === "string" ? CTX_VERSION : "0.0.0-dev";
 
 /** Runs ctx with `argv` (without the program name) and returns the exit code. */
 export async function main(argv: string[], deps: Deps): Promise<number> {
@@ -64,7 +64,7 @@ function cpuMs(since: NodeJS.CpuUsage): number {
 }
 
 /** The text of `ctx --help`. */
-export function globalHelp(): string {
+function globalHelp(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
   const lines = Object.entries(COMMANDS).map(([n, c]) => `  ${n.padEnd(width)}  ${c.summary}`);
   return `ctx ${VERSION}: keeps AI coding-agent sessions alive across context exhaustion
@@ -83,7 +83,7 @@ Set CTX_DEBUG=1 for diagnostics on stderr.
 }
 
 /** The real outside world. */
-export function realDeps(): Deps {
+function realDeps(): Deps {
   return {
     env: process.env,
     now: Date.now,

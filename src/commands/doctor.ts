@@ -48,7 +48,7 @@ export function doctor(argv: string[], deps: Deps, self: string | undefined): nu
 }
 
 /** The report: one line per check, its fix below, and a closing count. */
-export function renderChecks(checks: Check[]): string {
+function renderChecks(checks: Check[]): string {
   const tag = { ok: "ok  ", warn: "warn", fail: "FAIL" } as const;
   const lines = checks.flatMap((c) => [
     `${tag[c.level]}  ${c.name}: ${c.detail}`,

@@ -23,7 +23,7 @@ import { readState } from "../io/fs/state-file.ts";
 import { currentReading, hookWait, subagentReading, type SourcedReading } from "../io/session/usage-source.ts";
 
 /** Events after which the monitor speaks: Claude Code's and Gemini CLI's. */
-export const MONITOR_EVENTS = new Set(["PostToolUse", "PostToolUseFailure", "AfterTool"]);
+const MONITOR_EVENTS = new Set(["PostToolUse", "PostToolUseFailure", "AfterTool"]);
 
 /** What one monitor call decided. */
 export interface MonitorResult {

@@ -25,7 +25,7 @@ export interface ScreenState {
 }
 
 /** The spinner glyphs the client draws (it rotates through them), plus `*` on plain terminals. */
-export const SPINNER_GLYPHS = "·✢✳✶✻✽*";
+const SPINNER_GLYPHS = "·✢✳✶✻✽*";
 
 /** Classifies a screen (ANSI is stripped first). */
 export function classifyScreen(raw: string): ScreenState {

@@ -24,7 +24,7 @@ export interface CtxHookSpec {
 export type CtxSub = "statusline" | "monitor" | "track" | "resume --hook";
 
 /** Every subcommand ctx may have registered (what uninstall recognises). */
-export const CTX_SUBS: readonly CtxSub[] = ["statusline", "monitor", "track", "resume --hook"];
+const CTX_SUBS: readonly CtxSub[] = ["statusline", "monitor", "track", "resume --hook"];
 
 /** Timeouts in seconds: hooks take milliseconds, these only bound a stuck disk. */
 const SECONDS: Record<Exclude<CtxSub, "statusline">, number> = { monitor: 10, track: 30, "resume --hook": 30 };

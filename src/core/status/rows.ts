@@ -145,7 +145,7 @@ export function faded(r: Pick<StatusRow, "stale" | "ended_long_ago">): boolean {
 }
 
 /** Live sessions first, then ended ones, then faded ones; then by used % (highest first), then the most recent. */
-export function sortRows(rows: readonly StatusRow[]): StatusRow[] {
+function sortRows(rows: readonly StatusRow[]): StatusRow[] {
   const group = (r: StatusRow) => (faded(r) ? 2 : r.ended ? 1 : 0);
   return [...rows].sort(
     (a, b) =>

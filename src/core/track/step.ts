@@ -47,7 +47,7 @@ export interface StepResult {
 }
 
 /** Tool events: they count as tool calls. */
-export const TOOL_EVENTS = new Set(["PostToolUse", "PostToolUseFailure"]);
+const TOOL_EVENTS = new Set(["PostToolUse", "PostToolUseFailure"]);
 
 /** Applies one event to a session's state (pure: the input state is not changed). */
 export function trackStep(prev: SessionState, ev: TrackEvent, t: Ladder, onEnd: FinalizeOnEnd): StepResult {

@@ -22,7 +22,7 @@ export function ensureDir(dir: string, mode = 0o700): void {
  * user's git history (as pytest and ruff do for their caches). Never replaces an existing file,
  * never follows a link, and never fails: a read-only directory simply stays without one.
  */
-export function ensureStateIgnore(root: string): void {
+function ensureStateIgnore(root: string): void {
   let fd: number;
   try {
     fd = sys().openExclusive(join(root, ".gitignore"), 0o644);

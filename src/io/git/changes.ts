@@ -15,7 +15,7 @@ import { git } from "./repo.ts";
 const MAX_PATHS = 500;
 
 /** The snapshot file of a session, or undefined for an unsafe id. */
-export function gitStartPath(root: string, sessionId: string): string | undefined {
+function gitStartPath(root: string, sessionId: string): string | undefined {
   return sessionFile(join(root, "state", "git-start"), sessionId);
 }
 

@@ -12,7 +12,7 @@ export interface ProcInfo {
 }
 
 /** Reads a process from /proc, or undefined when it is gone or /proc is missing. */
-export function procInfo(pid: number, procRoot = "/proc"): ProcInfo | undefined {
+function procInfo(pid: number, procRoot = "/proc"): ProcInfo | undefined {
   const stat = readProc(`${procRoot}/${pid}/stat`);
   if (!stat) return undefined;
   // comm is in parentheses and may itself hold spaces or parentheses: split after the last ')'.
@@ -55,7 +55,7 @@ export function findClaudePid(pid = process.pid, procRoot = "/proc"): number | u
 }
 
 /** True for a process that looks like the Claude Code client (native binary or node script). */
-export function isClaude(p: ProcInfo): boolean {
+function isClaude(p: ProcInfo): boolean {
   const base = p.argv0.split("/").pop() ?? "";
   return /^claude(\.exe)?$/.test(p.comm) || /^claude(\.exe)?$/.test(base) || /claude-code\/cli\.(m?js)$/.test(p.argv0);
 }

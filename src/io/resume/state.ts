@@ -13,7 +13,7 @@ import { withLock } from "../fs/lock.ts";
 import { quarantine } from "../fs/state-file.ts";
 
 /** The ledger file of a state root. */
-export function ledgerPath(root: string): string {
+function ledgerPath(root: string): string {
   return join(root, "state", "resume-ledger.json");
 }
 

@@ -13,7 +13,7 @@ import { listDir } from "../fs/list-dir.ts";
  * Summaries are meant to be short (about 2,000 tokens). Anything past this cap
  * is refused: it would not fit in one command-line argument (Linux allows 128 KiB).
  */
-export const SUMMARY_MAX_BYTES = 100 * 1024;
+const SUMMARY_MAX_BYTES = 100 * 1024;
 
 /** The directory holding a project's summaries. */
 export function sessionsDir(root: string): string {
@@ -45,7 +45,7 @@ function nodeLstat(path: string): { isSymlink: boolean; isDirectory: boolean } {
 }
 
 /** Reads a summary for a hook: no symlinks, no FIFOs, size-capped; undefined on any problem. */
-export function readSummarySafe(path: string): string | undefined {
+function readSummarySafe(path: string): string | undefined {
   return readFileSafe(path, { maxBytes: SUMMARY_MAX_BYTES });
 }
 
