@@ -7,7 +7,7 @@ import { sys } from "./io/fs/sys.ts";
 declare const CTX_VERSION: string | undefined;
 
 /** The version baked in by build.ts (`define`), or the package's when run from source. */
-export const VERSION = typeof CTX_VERSION === "string" ? CTX_VERSION : "0.0.0-dev";
+const VERSION = typeof CTX_VERSION === "string" ? CTX_VERSION : "0.0.0-dev";
 
 /** Runs ctx with `argv` (without the program name) and returns the exit code. */
 export async function main(argv: string[], deps: Deps): Promise<number> {
@@ -30,17 +30,18 @@ export async function main(argv: string[], deps: Deps): Promise<number> {
     deps.stdout(`${helpText(name, spec.grammar)}\n`);
     return 0;
   }
+  const hook = spec.hook || (spec.hookFlag !== undefined && own.includes(spec.hookFlag));
   const started = deps.now();
   const cpu = process.cpuUsage();
   try {
     const mod = await spec.load();
     const code = (await mod.run(rest, deps)) ?? 0;
     // How long a hook kept the agent waiting, and the CPU it used, from here on (runtime start-up excluded).
-    if (spec.hook && deps.env.CTX_DEBUG)
+    if (hook && deps.env.CTX_DEBUG)
       deps.stderr(`ctx ${name}: done in ${deps.now() - started} ms (cpu ${cpuMs(cpu)} ms)\n`);
     return code;
   } catch (err) {
-    if (spec.hook) {
+    if (hook) {
       // Hooks never break the agent: swallow, record for `ctx doctor`, report only under CTX_DEBUG.
       await import("./io/error-log.ts").then((m) => m.recordHookError(deps, name, err)).catch(() => {});
       if (deps.env.CTX_DEBUG) deps.stderr(`ctx ${name}: ${(err as Error)?.stack ?? err}\n`);
@@ -63,7 +64,7 @@ function cpuMs(since: NodeJS.CpuUsage): number {
 }
 
 /** The text of `ctx --help`. */
-export function globalHelp(): string {
+function globalHelp(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
   const lines = Object.entries(COMMANDS).map(([n, c]) => `  ${n.padEnd(width)}  ${c.summary}`);
   return `ctx ${VERSION}: keeps AI coding-agent sessions alive across context exhaustion
@@ -82,7 +83,7 @@ Set CTX_DEBUG=1 for diagnostics on stderr.
 }
 
 /** The real outside world. */
-export function realDeps(): Deps {
+function realDeps(): Deps {
   return {
     env: process.env,
     now: Date.now,

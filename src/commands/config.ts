@@ -37,7 +37,7 @@ export function configTable(r: ConfigReport): string {
 }
 
 /** The JSON document: the files read, each key's value and origin, and the problems. */
-export function configJson(r: ConfigReport, project: string): string {
+function configJson(r: ConfigReport, project: string): string {
   const values: Record<string, unknown> = {};
   for (const key of Object.keys(SCHEMA) as ConfigKey[]) {
     const o = r.origins[key];

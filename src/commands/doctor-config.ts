@@ -3,13 +3,14 @@ import { ladderProblems } from "../core/config-check.ts";
 import { envName } from "../core/config-schema.ts";
 import type { Check } from "../core/settings/diagnose.ts";
 import { problemLocation, readConfig } from "../io/config.ts";
+import type { Env } from "../core/deps.ts";
 
 /**
  * One check per config file (YAML errors with file:line:column, unknown keys with a
  * did-you-mean, wrong types, values out of range), one for the environment, one for the
  * ladder; deprecated keys are warnings that name the key to use.
  */
-export function configChecks(env: Record<string, string | undefined>, project: string): Check[] {
+export function configChecks(env: Env, project: string): Check[] {
   const r = readConfig(env, project);
   const checks: Check[] = [];
   for (const f of r.files) {

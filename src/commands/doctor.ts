@@ -17,7 +17,9 @@ import { parseSettings } from "../core/settings/json-text.ts";
 import { formatTokens } from "../core/usage.ts";
 import { errorLogPath, readRecentErrors } from "../io/error-log.ts";
 import { readIndex } from "../io/session/index.ts";
-import { createNew, readJsonFile, unlinkQuiet } from "../io/fs/fsx.ts";
+import { createNew } from "../io/fs/write.ts";
+import { readJsonFile } from "../io/fs/read.ts";
+import { unlinkQuiet } from "../io/fs/sys.ts";
 import { readSettingsText, selfBinary, settingsPath } from "../io/settings-file.ts";
 
 /** Entry point: diagnoses the running binary's installation. */
@@ -46,7 +48,7 @@ export function doctor(argv: string[], deps: Deps, self: string | undefined): nu
 }
 
 /** The report: one line per check, its fix below, and a closing count. */
-export function renderChecks(checks: Check[]): string {
+function renderChecks(checks: Check[]): string {
   const tag = { ok: "ok  ", warn: "warn", fail: "FAIL" } as const;
   const lines = checks.flatMap((c) => [
     `${tag[c.level]}  ${c.name}: ${c.detail}`,

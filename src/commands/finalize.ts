@@ -1,9 +1,10 @@
 import { existsSync } from "node:fs";
-import { basename, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { CtxError, debug, type Deps } from "../core/deps.ts";
 import { stateRoot } from "../core/paths.ts";
 import { isTrackLevel } from "../core/track/levels.ts";
 import { changedSinceStart } from "../io/git/changes.ts";
+import { gitStatus } from "../io/git/repo.ts";
 import { findProject } from "../io/project.ts";
 import { parseFor } from "./args.ts";
 import { isValidSessionId } from "../core/session-id.ts";
@@ -14,44 +15,20 @@ import { emptyFacts } from "../core/summary/facts.ts";
 import { buildRecord, recordMarkdown, recordYaml } from "../core/summary/record.ts";
 import { renderSummary } from "../core/summary/render.ts";
 import { sessionTasks } from "../core/summary/tasks.ts";
-import { taskIdFor } from "../core/track/stamp.ts";
-import { initialState, type SessionState } from "../core/track/state.ts";
-import {
-  ensureDirUnder,
-  readJsonFile,
-  unlinkQuiet,
-  withReadFile,
-  writeFileAtomic,
-  writeJsonAtomic,
-} from "../io/fs/fsx.ts";
-import { reading } from "../core/usage.ts";
+import type { SessionState } from "../core/track/state.ts";
+import { ensureDirUnder } from "../io/fs/dirs.ts";
+import { withReadFile } from "../io/fs/read.ts";
+import { writeFileAtomic, writeJsonAtomic } from "../io/fs/write.ts";
 import { loadConfig } from "../io/config.ts";
 import { withLock } from "../io/fs/lock.ts";
-import { latestUsage } from "../io/transcript/tail.ts";
-import { sessionWindow } from "../io/session/usage-source.ts";
-import {
-  finalizeLockPath,
-  loadState,
-  pauseLogPath,
-  recordsDir,
-  statePath,
-  updateStateOnly,
-} from "../io/session/store.ts";
+import { finalizeLockPath, loadState, recordsDir, statePath, updateStateOnly } from "../io/session/store.ts";
 import { streamEntries } from "../io/transcript/stream.ts";
 import { subagentLine } from "../core/summary/subagents.ts";
 import { twinPathOf } from "../core/summary/twin.ts";
-import {
-  freeStamp,
-  gitStatus,
-  previousTwin,
-  readPauseLog,
-  readSubagentWork,
-  readTaskFiles,
-  sessionChain,
-} from "../io/finalize/inputs.ts";
+import { freeStamp, previousTwin, readSubagentWork, readTaskFiles, sessionChain } from "../io/finalize/inputs.ts";
 import { type FloorReading, usageFor } from "../io/finalize/usage.ts";
-
-export { finalizeOnCritical, startFinalize } from "../io/finalize/spawn.ts";
+import { archivePause, readPauseLog } from "../io/finalize/pause-log.ts";
+import { bareState, latestSession } from "../io/finalize/session.ts";
 
 /** Options of one finalize. */
 export interface FinalizeOptions {
@@ -145,7 +122,7 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
   const iso = new Date(nowMs).toISOString();
   const cfg = loadConfig(deps, opts.project);
   const tracked = loadState(statePath(root, opts.sessionId)!, nowMs);
-  const state = tracked ?? bareState(opts, deps, iso);
+  const state = tracked ?? bareState(opts.sessionId, opts.project, opts.transcriptPath, deps, iso);
   const transcript = opts.transcriptPath ?? state.transcript_path ?? undefined;
   const facts = emptyFacts(ownPrompts(cfg));
   if (transcript && !streamEntries(transcript, (e) => addEntry(facts, e)))
@@ -232,52 +209,4 @@ function attempt<T>(deps: Deps, what: string, fn: () => T): T | undefined {
 
 function isReadableFile(path: string): boolean {
   return withReadFile(path, (_fd, st) => st.isFile) === true;
-}
-
-/** Copies the ACTIVE-PAUSE log to the archive (whole, so a rerun rewrites it); removes it when the session ended. */
-function archivePause(root: string, sessionId: string, archive: string, ended: boolean): string | null {
-  const active = pauseLogPath(root, sessionId)!;
-  const log = readPauseLog(active, 0);
-  if (log.text === undefined) return readPauseLog(archive, 0).text !== undefined ? archive : null;
-  writeFileAtomic(archive, log.text, 0o600);
-  if (ended) unlinkQuiet(active);
-  return archive;
-}
-
-/** A state for a session ctx never tracked: usage comes from the transcript's latest request. */
-function bareState(opts: FinalizeOptions, deps: Deps, iso: string): SessionState {
-  const s = initialState(opts.sessionId, opts.project, taskIdFor(deps.env.CTX_TASK_ID, opts.sessionId), iso);
-  s.transcript_path = opts.transcriptPath ?? null;
-  const cfg = loadConfig(deps, opts.project);
-  const tail = opts.transcriptPath ? latestUsage(opts.transcriptPath, cfg["monitor.tail_bytes"]) : undefined;
-  if (tail) {
-    const w = sessionWindow(
-      deps.env,
-      cfg,
-      { sessionId: opts.sessionId, model: tail.model, clientVersion: tail.clientVersion, usedTokens: tail.usedTokens },
-      { root: stateRoot(deps.env, opts.project), project: opts.project },
-    );
-    const r = reading(tail.usedTokens, w.window);
-    Object.assign(s, {
-      used_tokens: r.usedTokens,
-      used_pct: r.usedPct,
-      window_size: r.windowSize,
-      context_window: r.windowSize,
-      context_window_source: w.source,
-      peak_tokens: r.usedTokens,
-      peak_pct: r.usedPct,
-      model: tail.model ?? s.model,
-    });
-  }
-  return s;
-}
-
-/** The session a transcript file is named after, else the latest one (`context-usage.json`). */
-function latestSession(root: string, transcript: string | undefined): string | undefined {
-  const fromName = transcript ? basename(transcript).replace(/\.jsonl$/, "") : undefined;
-  if (isValidSessionId(fromName)) return fromName;
-  const read = readJsonFile<{ session_id?: unknown }>(join(root, "state", "context-usage.json"), {
-    maxBytes: 4 * 1024 * 1024,
-  });
-  return read.status === "ok" && isValidSessionId(read.value?.session_id) ? read.value.session_id : undefined;
 }

@@ -8,8 +8,10 @@ export interface CommandSpec {
   summary: string;
   /** Its command line: the parser and `ctx <command> --help` both use it (core/cli.ts). */
   grammar: Grammar;
-  /** True for hooks: they always exit 0 and print nothing on failure. */
+  /** True for hooks: they always exit 0 and print nothing on failure (errors go to errors.log). */
   hook: boolean;
+  /** A flag that makes this call a hook (before any `--`), e.g. `resume --hook`: main treats it as `hook: true`. */
+  hookFlag?: string;
   /** Loads the module holding `run(argv, deps)`. */
   load: () => Promise<{ run: (argv: string[], deps: Deps) => Promise<number | void> }>;
 }
@@ -44,6 +46,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
     summary: "Start a fresh session from a handoff summary; --hook: SessionStart hook that injects it",
     grammar: GRAMMARS.resume,
     hook: false,
+    hookFlag: "--hook",
     load: () => import("./resume.ts"),
   },
   status: {

@@ -9,7 +9,7 @@ import { parseFor } from "./args.ts";
 import type { Agent } from "../core/settings/entries.ts";
 import { parseSettings, printSettings } from "../core/settings/json-text.ts";
 import { installInto, type InstallResult, SettingsShapeError } from "../core/settings/merge.ts";
-import { ensureDir } from "../io/fs/fsx.ts";
+import { ensureDir } from "../io/fs/dirs.ts";
 import { withLock } from "../io/fs/lock.ts";
 import {
   backupSettings,

@@ -14,13 +14,16 @@ import { isValidSessionId } from "../core/session-id.ts";
 import { subagentOf, subagentTranscript } from "../core/subagent.ts";
 import { ladderOf, levelAt, levelRank, type Level } from "../core/levels.ts";
 import { envConfig, loadConfig } from "../io/config.ts";
-import { ensureDirUnder, mtimeMs, unlinkQuiet, writeFileAtomic, writeJsonAtomic } from "../io/fs/fsx.ts";
+import { ensureDirUnder } from "../io/fs/dirs.ts";
+import { mtimeMs } from "../io/fs/read.ts";
+import { unlinkQuiet } from "../io/fs/sys.ts";
+import { writeFileAtomic, writeJsonAtomic } from "../io/fs/write.ts";
 import { LockTimeout, withLock } from "../io/fs/lock.ts";
 import { readState } from "../io/fs/state-file.ts";
 import { currentReading, hookWait, subagentReading, type SourcedReading } from "../io/session/usage-source.ts";
 
 /** Events after which the monitor speaks: Claude Code's and Gemini CLI's. */
-export const MONITOR_EVENTS = new Set(["PostToolUse", "PostToolUseFailure", "AfterTool"]);
+const MONITOR_EVENTS = new Set(["PostToolUse", "PostToolUseFailure", "AfterTool"]);
 
 /** What one monitor call decided. */
 export interface MonitorResult {

@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
  * and keeps it working across context exhaustion (docs/respawn.md).
  */
 import { basename } from "node:path";
-import { CtxError, type Deps } from "../core/deps.ts";
+import { CtxError, type Deps, type Env } from "../core/deps.ts";
 import { parseFor } from "./args.ts";
 import { stateRoot } from "../core/paths.ts";
 import { findProject } from "../io/project.ts";
@@ -15,7 +15,7 @@ import { sessionWindow } from "../io/session/usage-source.ts";
 import { findClaude } from "../io/resume/claude-launch.ts";
 import { isValidTaskId } from "../core/track/stamp.ts";
 import { loadConfig } from "../io/config.ts";
-import { realDirsUnder } from "../io/fs/fsx.ts";
+import { realDirsUnder } from "../io/fs/dirs.ts";
 import { runDriver } from "../io/respawn/driver.ts";
 import { daemonFailure, daemonize, liveConflict, stopSupervisors } from "../io/respawn/process.ts";
 import { isValidName, recordPath } from "../io/respawn/store.ts";
@@ -149,7 +149,7 @@ async function refuseDuplicate(args: RespawnArgs, name: string, root: string, de
  * set, `CLAUDE_CODE_TASK_LIST_ID` with the same id, so the client's task list
  * is the chain's (`~/.claude/tasks/<id>/`).
  */
-function chainEnv(env: Record<string, string | undefined>): Record<string, string | undefined> {
+function chainEnv(env: Env): Env {
   const task = isValidTaskId(env.CTX_TASK_ID) ? env.CTX_TASK_ID : `chain-${randomBytes(4).toString("hex")}`;
   const list = isValidTaskId(env.CLAUDE_CODE_TASK_LIST_ID) ? env.CLAUDE_CODE_TASK_LIST_ID : task;
   return { ...env, CTX_TASK_ID: task, CLAUDE_CODE_TASK_LIST_ID: list };

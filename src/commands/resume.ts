@@ -1,15 +1,16 @@
 import { basename, dirname } from "node:path";
 import { parseResumeArgs, type ResumeOptions } from "../core/resume/args.ts";
-import { claudeArgs, shellQuote } from "../core/resume/command.ts";
+import { claudeArgs } from "../core/resume/command.ts";
+import { shellLine } from "../core/shell.ts";
 import { buildResumePrompt } from "../core/resume/prompt.ts";
-import { debug, type Deps } from "../core/deps.ts";
+import { debug, type Deps, type Env } from "../core/deps.ts";
 import { stateRoot } from "../core/paths.ts";
 import { findProject } from "../io/project.ts";
 import { findClaude, runInherited } from "../io/resume/claude-launch.ts";
 import { markConsumedByCli } from "../io/resume/state.ts";
 import { latestSummary, loadSummaryForCli } from "../io/resume/summaries.ts";
 import { resumeHook } from "./resume-hook.ts";
-import { readJsonFile } from "../io/fs/fsx.ts";
+import { readJsonFile } from "../io/fs/read.ts";
 import { parseTwin, twinPathOf } from "../core/summary/twin.ts";
 import { taskOfSummary } from "../core/resume/hook-decision.ts";
 import { isValidTaskId } from "../core/track/stamp.ts";
@@ -24,12 +25,9 @@ import { taskListState } from "../io/session/task-list.ts";
 export async function run(argv: string[], deps: Deps): Promise<number> {
   const opts = parseResumeArgs(argv);
   if (opts.mode === "hook") {
-    try {
-      await resumeHook(deps);
-    } catch (err) {
-      // A hook never breaks the session: swallow, report only under CTX_DEBUG.
-      debug(deps, `resume hook: ${(err as Error)?.stack ?? err}`);
-    }
+    // A hook never breaks the session: main runs this call as a hook (hookFlag), so an error is
+    // swallowed there, recorded in errors.log, and the exit code is 0.
+    await resumeHook(deps);
     return 0;
   }
   return launch(opts, deps);
@@ -50,7 +48,7 @@ async function launch(opts: Exclude<ResumeOptions, { mode: "hook" }>, deps: Deps
   const bin = opts.mode === "dry-run" ? binForDisplay(deps) : findClaude(deps.env, deps.cwd);
   const args = claudeArgs(opts.passthrough, prompt);
   if (opts.mode === "dry-run") {
-    deps.stdout(`${shellQuote([bin, ...args])}\n`);
+    deps.stdout(`${shellLine([bin, ...args])}\n`);
     return 0;
   }
   markConsumed(summary.path, deps);
@@ -63,7 +61,7 @@ async function launch(opts: Exclude<ResumeOptions, { mode: "hook" }>, deps: Deps
  * `CTX_RESUMED_FROM` the session the summary is about (from its twin), which
  * `ctx track` links the new session to.
  */
-function chainEnv(summaryPath: string, deps: Deps): Record<string, string | undefined> {
+function chainEnv(summaryPath: string, deps: Deps): Env {
   const read = readJsonFile<unknown>(twinPathOf(summaryPath), { maxBytes: 4 * 1024 * 1024 });
   const twin = read.status === "ok" ? parseTwin(read.value) : undefined;
   const task = twin?.task_id ?? taskOfSummary(basename(summaryPath));

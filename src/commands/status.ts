@@ -43,7 +43,7 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
 }
 
 /** Reads the index and applies the options, at `deps.now()`. */
-export function statusView(opts: StatusOptions, cfg: Config, deps: Pick<Deps, "env" | "now" | "cwd">): StatusView {
+function statusView(opts: StatusOptions, cfg: Config, deps: Pick<Deps, "env" | "now" | "cwd">): StatusView {
   const now = deps.now();
   const thresholds = ladderOf(cfg);
   const rows = readIndex(deps.env, now).map((s) =>

@@ -6,7 +6,7 @@ import { isValidSessionId } from "../core/session-id.ts";
 import { count } from "../core/usage.ts";
 import { writeBridge } from "../io/session/bridge.ts";
 import { envConfig, loadConfig } from "../io/config.ts";
-import { gitBranch } from "../io/git/repo.ts";
+import { gitBranch } from "../io/git/head.ts";
 import { rememberWindow } from "../io/session/window-source.ts";
 
 /** The line printed when the payload is unusable: short and sane, never empty. */

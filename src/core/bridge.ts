@@ -1,3 +1,4 @@
+import { parseObject } from "./json.ts";
 import { count, percentage } from "./usage.ts";
 
 /**
@@ -27,13 +28,8 @@ export interface Bridge {
 
 /** Parses a bridge file's content, or undefined when it is not one. */
 export function parseBridge(text: string): Bridge | undefined {
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (!v || typeof v !== "object") return undefined;
+  const v = parseObject(text);
+  if (!v) return undefined;
   const b = v as Partial<Bridge>;
   if (typeof b.session_id !== "string" || typeof b.timestamp !== "number" || !Number.isFinite(b.timestamp))
     return undefined;

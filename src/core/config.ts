@@ -1,5 +1,6 @@
 import { DEPRECATED, SCHEMA, envName, type Config, type ConfigKey } from "./config-schema.ts";
 import { suggestKey } from "./config-check.ts";
+import type { Env } from "./deps.ts";
 
 /** A raw layer before validation: dotted keys to values, from YAML or the environment. */
 export type Layer = Record<string, unknown>;
@@ -68,7 +69,7 @@ export function flatten(doc: unknown, prefix = "", out: Layer = {}): Layer {
  * The layer the environment gives: `CTX_MONITOR_DEBOUNCE_CALLS=3` sets `monitor.debounce_calls`.
  * The variables of deprecated keys are read too (and converted by resolveConfig).
  */
-export function envLayer(env: Record<string, string | undefined>): Layer {
+export function envLayer(env: Env): Layer {
   const out: Layer = {};
   for (const key of [...Object.keys(DEPRECATED), ...Object.keys(SCHEMA)]) {
     const value = env[envName(key)];

@@ -1,7 +1,10 @@
+/** Environment variables as ctx reads them: `process.env`, or a test's own. */
+export type Env = Record<string, string | undefined>;
+
 /** Everything a command touches of the outside world, injected so tests never use the real home. */
 export interface Deps {
   /** Environment variables (never read process.env directly outside main.ts). */
-  env: Record<string, string | undefined>;
+  env: Env;
   /** Current time in milliseconds since the epoch. */
   now: () => number;
   /** Working directory of the process. */

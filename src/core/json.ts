@@ -9,3 +9,12 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 export function asObject(value: unknown): Record<string, unknown> | undefined {
   return isObject(value) ? value : undefined;
 }
+
+/** The plain JSON object `text` holds, or undefined when it does not parse or holds anything else. */
+export function parseObject(text: string): Record<string, unknown> | undefined {
+  try {
+    return asObject(JSON.parse(text));
+  } catch {
+    return undefined;
+  }
+}

@@ -39,11 +39,6 @@ export function levelRank(level: unknown): number {
   return LEVELS.indexOf(level as Level);
 }
 
-/** True for a level name of the ladder. */
-export function isLevel(v: unknown): v is Level {
-  return levelRank(v) >= 0;
-}
-
 /** The ANSI colour of a level: green, yellow, then red. */
 export function levelColour(level: Level): string {
   return level === "ok" ? "32" : level === "warning" ? "33" : "31";

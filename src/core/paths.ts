@@ -1,7 +1,6 @@
 import { join } from "./pathx.ts";
 import { isValidSessionId } from "./session-id.ts";
-
-type Env = Record<string, string | undefined>;
+import type { Env } from "./deps.ts";
 
 /** The temp directory: `$TMPDIR`, else `/tmp`, without a trailing slash. */
 export function tmpDir(env: Env): string {

@@ -5,6 +5,7 @@
  * the completion line `✻ <Verb> for <duration>` with a verb that rotates from
  * turn to turn, and the input box `❯ ` between two rules.
  */
+import { stripAnsi } from "./terminal.ts";
 
 /** A dialog that waits for the user: the supervisor must not type into it. */
 export type Blocker = "permission" | "question" | "plan";
@@ -24,16 +25,7 @@ export interface ScreenState {
 }
 
 /** The spinner glyphs the client draws (it rotates through them), plus `*` on plain terminals. */
-export const SPINNER_GLYPHS = "·✢✳✶✻✽*";
-
-/** Removes ANSI/VT escape sequences (CSI, OSC, charset and keypad switches). */
-export function stripAnsi(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(
-    /\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][A-Za-z0-9]|\x1b[=>78NOM]/g,
-    "",
-  );
-}
+const SPINNER_GLYPHS = "·✢✳✶✻✽*";
 
 /** Classifies a screen (ANSI is stripped first). */
 export function classifyScreen(raw: string): ScreenState {

@@ -8,7 +8,7 @@ import { dirname, join } from "./pathx.ts";
 import { isValidSessionId } from "./session-id.ts";
 
 /** An agent id becomes part of a file name: the session id alphabet only (`a1b2c3…`). */
-export function isValidAgentId(id: unknown): id is string {
+function isValidAgentId(id: unknown): id is string {
   return isValidSessionId(id);
 }
 

@@ -22,10 +22,10 @@ export interface ContextReading {
 export const WINDOW_200K = 200_000;
 export const WINDOW_1M = 1_000_000;
 /** Gemini models' window (2^20 tokens). */
-export const WINDOW_GEMINI = 1_048_576;
+const WINDOW_GEMINI = 1_048_576;
 
 /** The largest token count taken as real (far above any context window): beyond it a figure is garbage. */
-export const MAX_TOKENS = 100_000_000;
+const MAX_TOKENS = 100_000_000;
 
 /** A count as a non-negative integer; anything else (negative, not finite, above MAX_TOKENS) is 0. */
 export function count(value: unknown): number {

@@ -4,6 +4,7 @@
  * evidence is gathered by `src/io/session/window-source.ts`.
  */
 import { WINDOW_1M, WINDOW_200K, windowFor } from "./usage.ts";
+import type { Env } from "./deps.ts";
 
 /** Where a window came from: short, stable names (session state, `ctx status --json`, `ctx doctor`). */
 export type WindowSource =
@@ -101,11 +102,7 @@ export function resolveWindow(e: WindowEvidence): WindowResolution {
  * settings. An alias is replaced by its `ANTHROPIC_DEFAULT_<ALIAS>_MODEL` when set
  * (keeping `[1m]`); with nothing chosen, the Opus one stands for the default `opus[1m]`.
  */
-export function chooseModel(
-  argv: string[],
-  env: Record<string, string | undefined>,
-  settings: SettingsModels,
-): Omit<ClientChoice, "found"> {
+export function chooseModel(argv: string[], env: Env, settings: SettingsModels): Omit<ClientChoice, "found"> {
   const fromArgs = modelArg(argv);
   const picked: Omit<ClientChoice, "found"> | undefined = fromArgs
     ? { model: fromArgs, source: "client_args" }

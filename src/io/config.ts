@@ -1,9 +1,9 @@
 import { flatten, envLayer, resolveLayers, resolveConfig, type Resolved, type SourcedLayer } from "../core/config.ts";
 import { keyPosition, yamlErrorPosition } from "../core/config-check.ts";
 import type { Config } from "../core/config-schema.ts";
-import { debug, type Deps } from "../core/deps.ts";
+import { debug, type Deps, type Env } from "../core/deps.ts";
 import { projectConfigPath, userConfigPath } from "../core/paths.ts";
-import { readFileSafe } from "./fs/fsx.ts";
+import { readFileSafe } from "./fs/read.ts";
 
 /** One config file as read: its layer, and its text (for positions) when it exists. */
 export interface ConfigFile {
@@ -34,7 +34,7 @@ export function loadConfig(deps: Pick<Deps, "env" | "stderr">, project: string):
 }
 
 /** Reads both config files and the environment, with origins and problems (for ctx config and ctx doctor). */
-export function readConfig(env: Record<string, string | undefined>, project: string): ConfigReport {
+export function readConfig(env: Env, project: string): ConfigReport {
   const files = [readConfigFile(userConfigPath(env), "user"), readConfigFile(projectConfigPath(project), "project")];
   const layers: SourcedLayer[] = [
     ...files.map((f) => f.layer),
@@ -51,7 +51,7 @@ export function problemLocation(files: readonly ConfigFile[], source: string, ke
 }
 
 /** The configuration from defaults and `CTX_*` variables only, for what must be known before the project is. */
-export function envConfig(env: Record<string, string | undefined>): Config {
+export function envConfig(env: Env): Config {
   return resolveConfig([envLayer(env)]);
 }
 

@@ -6,9 +6,9 @@
 import { closeSync, constants, fstatSync, ftruncateSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { userStateDir } from "../core/paths.ts";
-import { ensureDirUnder, readFileSafe } from "./fs/fsx.ts";
-
-type Env = Record<string, string | undefined>;
+import { ensureDirUnder } from "./fs/dirs.ts";
+import { readFileSafe } from "./fs/read.ts";
+import type { Env } from "../core/deps.ts";
 
 /** Past this size the log is emptied before the next line (it only needs the recent errors). */
 const MAX_BYTES = 256 * 1024;

@@ -1,8 +1,7 @@
 /** Finding the project a command typed by a person belongs to, from any of its subfolders. */
-import { statSync } from "node:fs";
+import { type Stats, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-
-type Env = Record<string, string | undefined>;
+import type { Env } from "../core/deps.ts";
 
 /**
  * The project of a command a person types (`resume`, `finalize`, `status`, `doctor`, `respawn`,
@@ -22,8 +21,8 @@ export function findProject(env: Env, cwd: string): string {
 export function projectFrom(dir: string): string {
   const start = resolve(dir);
   for (let d = start, depth = 0; depth < 128; depth++) {
-    if (isDir(join(d, ".ctx"))) return d;
-    if (exists(join(d, ".git"))) return d;
+    if (statOf(join(d, ".ctx"))?.isDirectory()) return d;
+    if (statOf(join(d, ".git"))) return d;
     const parent = dirname(d);
     if (parent === d || parent === "/") break;
     d = parent;
@@ -33,19 +32,11 @@ export function projectFrom(dir: string): string {
 
 // --- internal ---
 
-function isDir(path: string): boolean {
+/** What is at `path` (following a link), or undefined when nothing can be found there. */
+function statOf(path: string): Stats | undefined {
   try {
-    return statSync(path).isDirectory();
+    return statSync(path);
   } catch {
-    return false;
-  }
-}
-
-function exists(path: string): boolean {
-  try {
-    statSync(path);
-    return true;
-  } catch {
-    return false;
+    return undefined;
   }
 }

@@ -16,15 +16,15 @@ import {
   unlinkSync,
   writeFileSync,
 } from "node:fs";
-import { CtxError } from "../core/deps.ts";
+import { CtxError, type Env } from "../core/deps.ts";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import type { Agent } from "../core/settings/entries.ts";
 import { homeDir } from "../core/paths.ts";
-import { ensureDir, readFileSafe, writeFileAtomic } from "./fs/fsx.ts";
+import { ensureDir } from "./fs/dirs.ts";
+import { readFileSafe } from "./fs/read.ts";
+import { writeFileAtomic } from "./fs/write.ts";
 import { findProject } from "./project.ts";
 import { fileStamp } from "../core/track/stamp.ts";
-
-type Env = Record<string, string | undefined>;
 
 /** The settings file to edit: the user's, or the project's with `project` set. */
 export function settingsPath(env: Env, agent: Agent, project?: string): string {

@@ -152,3 +152,30 @@ describe("ctx resume --hook", () => {
     expect(Math.min(...times)).toBeLessThan(100);
   });
 });
+
+describe("ctx resume --hook through main's hook path", () => {
+  test("an internal error exits 0, prints nothing and lands in errors.log", async () => {
+    const { main } = await import("../../src/main.ts");
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await main(["resume", "--hook"], {
+      env,
+      now: () => Date.parse("2026-01-02T03:04:05Z"),
+      cwd: project,
+      stdout: (s) => out.push(s),
+      stderr: (s) => err.push(s),
+      readStdin: () => Promise.reject(new Error("stdin exploded")),
+    });
+    expect(code).toBe(0);
+    expect(out).toEqual([]);
+    expect(err).toEqual([]);
+    const log = readFileSync(join(env.XDG_STATE_HOME!, "ctx", "errors.log"), "utf8");
+    expect(log).toBe("2026-01-02T03:04:05.000Z ctx resume: Error: stdin exploded\n");
+  });
+
+  test("a usage error of the typed command still exits 2", async () => {
+    const r = await runCtx(["resume", "--bogus"], { env, cwd: project });
+    expect(r.code).toBe(2);
+    expect(existsSync(join(env.XDG_STATE_HOME!, "ctx", "errors.log"))).toBe(false);
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { classifyScreen, isCompletionLine, stripAnsi } from "../../src/core/screen.ts";
+import { classifyScreen, isCompletionLine } from "../../src/core/screen.ts";
 
 const RULE = "─".repeat(60);
 const box = (input = "") => `${RULE}\n❯ ${input}\n${RULE}`;
@@ -109,11 +109,5 @@ describe("classifyScreen", () => {
       finished: false,
       prompt: true,
     });
-  });
-});
-
-describe("stripAnsi", () => {
-  test("removes colour, OSC titles and charset switches", () => {
-    expect(stripAnsi("\x1b[1;31mred\x1b[0m \x1b]0;title\x07\x1b(Bok")).toBe("red ok");
   });
 });

@@ -1,5 +1,5 @@
 /** The AI idle check's words: the question put to `claude -p` about the screen, and reading its verdict. */
-import { stripAnsi } from "../screen.ts";
+import { stripAnsi } from "../terminal.ts";
 
 /** What the model said: `idle`, `working`, or `error` when it said neither (or both). */
 export type Verdict = "idle" | "working" | "error";

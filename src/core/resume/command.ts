@@ -10,8 +10,3 @@
 export function claudeArgs(passthrough: readonly string[], prompt: string): string[] {
   return passthrough.includes("--") ? [...passthrough, prompt] : [...passthrough, "--", prompt];
 }
-
-/** A POSIX-shell rendering of a command, for `--dry-run`. */
-export function shellQuote(argv: readonly string[]): string {
-  return argv.map((a) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(" ");
-}

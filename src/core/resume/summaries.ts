@@ -30,7 +30,7 @@ export function stampOf(name: string): string {
 }
 
 /** The stamp of a summary name as ms since the epoch (the stamp is UTC), or undefined. */
-export function stampMs(name: string): number | undefined {
+function stampMs(name: string): number | undefined {
   const m = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})$/.exec(stampOf(name));
   if (!m) return undefined;
   const [, y, mo, d, h, mi, s] = m.map(Number) as number[];

@@ -3,6 +3,7 @@
  * written and recognised (so install can update it and uninstall can remove
  * exactly ctx's entries).
  */
+import { shellQuote } from "../shell.ts";
 
 /** The agent whose settings file is edited. */
 export type Agent = "claude" | "gemini";
@@ -23,7 +24,7 @@ export interface CtxHookSpec {
 export type CtxSub = "statusline" | "monitor" | "track" | "resume --hook";
 
 /** Every subcommand ctx may have registered (what uninstall recognises). */
-export const CTX_SUBS: readonly CtxSub[] = ["statusline", "monitor", "track", "resume --hook"];
+const CTX_SUBS: readonly CtxSub[] = ["statusline", "monitor", "track", "resume --hook"];
 
 /** Timeouts in seconds: hooks take milliseconds, these only bound a stuck disk. */
 const SECONDS: Record<Exclude<CtxSub, "statusline">, number> = { monitor: 10, track: 30, "resume --hook": 30 };
@@ -89,11 +90,6 @@ export function parseCtxCommand(command: unknown): ParsedCtxCommand | undefined 
   const rest = split.rest.trim().replace(/\s+/g, " ");
   const sub = CTX_SUBS.find((s) => s === rest);
   return sub ? { binary: split.word, sub } : undefined;
-}
-
-/** Quotes `word` for sh when it holds anything but safe path characters. */
-export function shellQuote(word: string): string {
-  return /^[A-Za-z0-9_/.+:@%=,~-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 // --- internal ---

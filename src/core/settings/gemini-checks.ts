@@ -6,13 +6,14 @@
  */
 import type { Check } from "./diagnose.ts";
 import { isObject } from "./merge.ts";
+import type { Env } from "../deps.ts";
 
 /** What the Gemini checks look at. */
 export interface GeminiFacts {
   /** The parsed settings that apply, user first, then project (later ones win). */
   settings: Record<string, unknown>[];
   /** The environment the doctor runs in (the one `gemini` would get). */
-  env: Record<string, string | undefined>;
+  env: Env;
   /** The project directory, and whether `~/.gemini/trustedFolders.json` trusts it (or a parent). */
   project: string;
   trusted: boolean;

@@ -33,10 +33,10 @@ export function parseSettings(text: string): ParsedSettings {
 }
 
 /** The deepest nesting of arrays and objects accepted in a settings file. */
-export const MAX_DEPTH = 256;
+const MAX_DEPTH = 256;
 
 /** The offset where nesting first exceeds `max` levels (strings skipped), or -1. A linear scan, no recursion. */
-export function tooDeepAt(text: string, max: number): number {
+function tooDeepAt(text: string, max: number): number {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {

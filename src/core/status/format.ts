@@ -1,5 +1,4 @@
 /** Small formatting helpers shared by the status table and the resume hint. Pure. */
-import { terminalSafe } from "../terminal.ts";
 
 /** A short age such as `45s`, `12m`, `3h`, `2d`. */
 export function ageText(ms: number): string {
@@ -8,11 +7,6 @@ export function ageText(ms: number): string {
   if (s < 3600) return `${Math.floor(s / 60)}m`;
   if (s < 86400) return `${Math.floor(s / 3600)}h`;
   return `${Math.floor(s / 86400)}d`;
-}
-
-/** Removes control characters and bidi controls (the one terminal sanitiser, core/terminal.ts). */
-export function clean(s: string): string {
-  return terminalSafe(s);
 }
 
 /** Keeps the end of a long text: `…/work/project`. */

@@ -1,7 +1,8 @@
 /** Renders status rows: a table for people, JSON for scripts. Pure. */
 import { bar } from "../statusline.ts";
 import { formatTokens } from "../usage.ts";
-import { ageText, clean, tildify, truncateLeft, truncateRight } from "./format.ts";
+import { terminalSafe } from "../terminal.ts";
+import { ageText, tildify, truncateLeft, truncateRight } from "./format.ts";
 import { levelColour } from "../levels.ts";
 import { modelDisplayName } from "../model-name.ts";
 import { faded, type StatusRow } from "./rows.ts";
@@ -70,10 +71,10 @@ export function cellsOf(r: StatusRow, home?: string): string[] {
       ? "--"
       : `${formatTokens(r.used_tokens)}/${r.window_size === null ? "?" : formatTokens(r.window_size)}`;
   return [
-    truncateLeft(clean(tildify(r.project, home)) || "?", 32),
+    truncateLeft(terminalSafe(tildify(r.project, home)) || "?", 32),
     r.session_id.slice(0, 8),
-    truncateRight(clean(r.task_id) || "-", 24),
-    truncateRight(clean(modelDisplayName(r.model)) || "?", 24),
+    truncateRight(terminalSafe(r.task_id) || "-", 24),
+    truncateRight(terminalSafe(modelDisplayName(r.model)) || "?", 24),
     used,
     tokens,
     r.level,
@@ -87,7 +88,7 @@ export function stateText(r: Pick<StatusRow, "auto_pause_active" | "respawn" | "
   const parts: string[] = [];
   if (r.ended) parts.push("ended");
   if (r.auto_pause_active) parts.push("paused");
-  if (r.respawn) parts.push(`respawn:${truncateRight(clean(r.respawn), 16)}`);
+  if (r.respawn) parts.push(`respawn:${truncateRight(terminalSafe(r.respawn), 16)}`);
   return parts.length ? parts.join(",") : "-";
 }
 

@@ -6,9 +6,6 @@ import { canonicalModel } from "../model-name.ts";
 
 export { LEVELS, type Level };
 
-/** The ladder (`levels.*`), for entries that do not name their level. */
-export type LevelThresholds = Ladder;
-
 /** One session as shown. */
 export interface StatusRow {
   session_id: string;
@@ -67,7 +64,7 @@ export function toRow(
   e: IndexEntry,
   nowMs: number,
   staleAfterS: number,
-  thresholds: LevelThresholds,
+  thresholds: Ladder,
   ended = false,
   supervisor?: Supervisor,
   endedVisibleS = 600,
@@ -98,7 +95,7 @@ export function toRow(
  * The entry's own level when it names one of the ladder, else the level of its used % under `t`
  * (an entry written before the one ladder may say `caution`: its figure decides).
  */
-export function levelOf(e: Pick<IndexEntry, "threshold_reached" | "used_pct">, t: LevelThresholds): Level {
+export function levelOf(e: Pick<IndexEntry, "threshold_reached" | "used_pct">, t: Ladder): Level {
   if (typeof e.threshold_reached === "string" && (LEVELS as readonly string[]).includes(e.threshold_reached))
     return e.threshold_reached as Level;
   if (e.threshold_reached === null || e.used_pct === null) return "ok";
@@ -148,7 +145,7 @@ export function faded(r: Pick<StatusRow, "stale" | "ended_long_ago">): boolean {
 }
 
 /** Live sessions first, then ended ones, then faded ones; then by used % (highest first), then the most recent. */
-export function sortRows(rows: readonly StatusRow[]): StatusRow[] {
+function sortRows(rows: readonly StatusRow[]): StatusRow[] {
   const group = (r: StatusRow) => (faded(r) ? 2 : r.ended ? 1 : 0);
   return [...rows].sort(
     (a, b) =>

@@ -6,7 +6,7 @@ import { addGeminiRecord, GEMINI_FILE_TOOLS, isGeminiRecord } from "./gemini.ts"
 import { onTaskResult, onTaskUse } from "./tasks.ts";
 
 /** Tools whose successful calls modify a file. */
-export const FILE_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
+const FILE_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
 
 /** Adds one parsed transcript line (Claude Code) or chat-log record (Gemini CLI) to the facts (in place). */
 export function addEntry(f: Facts, e: Record<string, any>): void {
@@ -76,13 +76,13 @@ export function userText(content: unknown): string | null {
 }
 
 /** A short description of a tool call: `Edit src/a.ts`, `Bash: npm test`. */
-export function describeTool(name: string, input: Record<string, unknown>): string {
+function describeTool(name: string, input: Record<string, unknown>): string {
   const target = toolTarget(name, input);
   return target ? `${name} ${target}` : name;
 }
 
 /** The argument that says what a tool call worked on. */
-export function toolTarget(name: string, input: Record<string, unknown>): string {
+function toolTarget(name: string, input: Record<string, unknown>): string {
   const s = (k: string) => (typeof input[k] === "string" ? (input[k] as string) : "");
   if (name === "Bash" || name === "run_shell_command") return oneLine(s("command"), 160);
   if (name === "TaskUpdate") return `#${s("taskId")}${s("status") ? ` → ${s("status")}` : ""}`;

@@ -36,7 +36,7 @@ export interface SummaryInput {
 }
 
 /** Most characters the summary may take (~2,000 tokens). */
-export const MAX_SUMMARY_CHARS = 7500;
+const MAX_SUMMARY_CHARS = 7500;
 
 /**
  * The handoff summary as Markdown: short enough for a fresh agent's first

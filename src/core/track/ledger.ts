@@ -3,7 +3,7 @@ import { addInto, isZero } from "./tokens.ts";
 import { emptyTotals } from "./state.ts";
 
 /** One task's line in `<root>/token-ledger.json`. */
-export interface LedgerTask extends ModelTotals {
+export interface TokenLedgerTask extends ModelTotals {
   /** Sessions that worked on the task, oldest first. */
   sessions: string[];
   /** Totals per model. */
@@ -12,31 +12,41 @@ export interface LedgerTask extends ModelTotals {
   updated_at: string;
 }
 
-/** The per-task token ledger `<root>/token-ledger.json`. */
-export interface Ledger {
+/** The per-task token ledger `<root>/token-ledger.json` (not the resume ledger of consumed summaries). */
+export interface TokenLedger {
   version: 1;
   /** task id (CTX_TASK_ID, else the session id) → totals. */
-  tasks: Record<string, LedgerTask>;
+  tasks: Record<string, TokenLedgerTask>;
 }
 
-/** A ledger read from disk, or an empty one for anything unexpected. */
-export function parseLedger(value: unknown): Ledger {
-  const v = value as Partial<Ledger> | undefined;
-  if (!v || typeof v !== "object" || v.version !== 1 || !v.tasks || typeof v.tasks !== "object")
-    return { version: 1, tasks: {} };
-  return v as Ledger;
+/** A ledger with no task yet. */
+export function emptyTokenLedger(): TokenLedger {
+  return { version: 1, tasks: {} };
+}
+
+/** `value` when it is a token ledger (version 1, an object of tasks), else undefined. */
+export function asTokenLedger(value: unknown): TokenLedger | undefined {
+  const v = value as Partial<TokenLedger> | null | undefined;
+  return v &&
+    typeof v === "object" &&
+    v.version === 1 &&
+    v.tasks &&
+    typeof v.tasks === "object" &&
+    !Array.isArray(v.tasks)
+    ? (v as TokenLedger)
+    : undefined;
 }
 
 /** Adds per-model token deltas of `sessionId` to `taskId` (pure: returns a new ledger). */
 export function addToLedger(
-  ledger: Ledger,
+  ledger: TokenLedger,
   taskId: string,
   sessionId: string,
   deltas: Record<string, ModelTotals>,
   iso: string,
-): Ledger {
+): TokenLedger {
   const prev = ledger.tasks[taskId];
-  const task: LedgerTask = prev
+  const task: TokenLedgerTask = prev
     ? { ...prev, sessions: [...(prev.sessions ?? [])], models: { ...(prev.models ?? {}) } }
     : { ...emptyTotals(), sessions: [], models: {}, updated_at: iso };
   for (const [model, delta] of Object.entries(deltas)) {

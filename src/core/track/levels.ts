@@ -1,9 +1,6 @@
 import { levelAt, levelRank, levelWord, type Ladder } from "../levels.ts";
 import type { Level } from "./state.ts";
 
-/** The ladder's thresholds in used % (`levels.*`), `false` for a level switched off. */
-export type Thresholds = Ladder;
-
 /** Levels above ok, lowest first. */
 export const LEVELS: readonly Level[] = ["warning", "critical", "auto_pause"];
 
@@ -16,7 +13,7 @@ const MESSAGES: Record<Level, string> = {
 };
 
 /** The highest level whose threshold `usedPct` has reached, or null below the warning level. */
-export function levelFor(usedPct: number, t: Thresholds): Level | null {
+export function levelFor(usedPct: number, t: Ladder): Level | null {
   const level = levelAt(usedPct, t);
   return level === "ok" ? null : level;
 }

@@ -12,9 +12,9 @@ export interface PauseEntry {
 }
 
 /** Longest text kept from a message or a tool argument. */
-export const MAX_TEXT = 500;
+const MAX_TEXT = 500;
 /** Longest string kept for a single argument value. */
-export const MAX_ARG = 200;
+const MAX_ARG = 200;
 
 /** `text` cut to `max` characters, marked with an ellipsis and the original length. */
 export function truncate(text: string, max = MAX_TEXT): string {
@@ -25,7 +25,7 @@ export function truncate(text: string, max = MAX_TEXT): string {
  * A tool's arguments made small: strings cut to MAX_ARG, nested values shown as
  * short JSON, at most 12 keys. File contents never end up whole in the log.
  */
-export function summarizeArgs(input: unknown): Record<string, unknown> {
+function summarizeArgs(input: unknown): Record<string, unknown> {
   if (!input || typeof input !== "object" || Array.isArray(input)) return {};
   const out: Record<string, unknown> = {};
   const entries = Object.entries(input as Record<string, unknown>);

@@ -1,4 +1,5 @@
-import { levelFor, newlyCrossed, type Thresholds } from "./levels.ts";
+import type { Ladder } from "../levels.ts";
+import { levelFor, newlyCrossed } from "./levels.ts";
 import { pauseItem, type PauseEntry } from "./pause.ts";
 import type { WindowSource } from "../window.ts";
 import type { Level, SessionState } from "./state.ts";
@@ -46,10 +47,10 @@ export interface StepResult {
 }
 
 /** Tool events: they count as tool calls. */
-export const TOOL_EVENTS = new Set(["PostToolUse", "PostToolUseFailure"]);
+const TOOL_EVENTS = new Set(["PostToolUse", "PostToolUseFailure"]);
 
 /** Applies one event to a session's state (pure: the input state is not changed). */
-export function trackStep(prev: SessionState, ev: TrackEvent, t: Thresholds, onEnd: FinalizeOnEnd): StepResult {
+export function trackStep(prev: SessionState, ev: TrackEvent, t: Ladder, onEnd: FinalizeOnEnd): StepResult {
   const s: SessionState = { ...prev, models: prev.models, updated_at: ev.iso, last_event: ev.event };
   const out: StepResult = { state: s, report: null, pause: [], finalize: false };
   if (TOOL_EVENTS.has(ev.event)) {
@@ -77,7 +78,7 @@ export function trackStep(prev: SessionState, ev: TrackEvent, t: Thresholds, onE
 
 // --- internal ---
 
-function applyReading(s: SessionState, ev: TrackEvent, t: Thresholds, out: StepResult): void {
+function applyReading(s: SessionState, ev: TrackEvent, t: Ladder, out: StepResult): void {
   const r = ev.reading!;
   s.used_tokens = r.usedTokens;
   s.used_pct = r.usedPct;

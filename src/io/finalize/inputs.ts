@@ -1,5 +1,3 @@
-import { spawnSync } from "node:child_process";
-import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { addSubagentEntry, emptySubagentWork, type SubagentWork } from "../../core/summary/subagents.ts";
 import { subagentDir } from "../../core/subagent.ts";
@@ -7,14 +5,14 @@ import type { SummaryTwin } from "../../core/summary/chain.ts";
 import { parseTwin, twinPathOf } from "../../core/summary/twin.ts";
 import { parseTaskFile } from "../../core/summary/tasks.ts";
 import type { TaskItem } from "../../core/summary/facts.ts";
-import type { PauseEntry } from "../../core/track/pause.ts";
 import { fileStamp } from "../../core/track/stamp.ts";
-import { createExclusive, readFileSafe, readJsonFile } from "../fs/fsx.ts";
+import { createExclusive } from "../fs/write.ts";
+import { readJsonFile } from "../fs/read.ts";
 import { loadState, recordsDir, statePath } from "../session/store.ts";
 import { streamEntries } from "../transcript/stream.ts";
 import { taskListDir } from "../session/task-list.ts";
-
-type Env = Record<string, string | undefined>;
+import type { Env } from "../../core/deps.ts";
+import { listDir } from "../fs/list-dir.ts";
 
 /**
  * Tasks the client stored in `~/.claude/tasks/<list>/<n>.json` (CLAUDE_CONFIG_DIR honoured);
@@ -23,14 +21,9 @@ type Env = Record<string, string | undefined>;
 export function readTaskFiles(env: Env, listId: string): TaskItem[] {
   const dir = taskListDir(env, listId);
   if (!dir) return [];
-  let names: string[];
-  try {
-    names = readdirSync(dir)
-      .filter((n) => /^\w+\.json$/.test(n))
-      .slice(0, 1000);
-  } catch {
-    return [];
-  }
+  const names = listDir(dir)
+    .filter((n) => /^\w+\.json$/.test(n))
+    .slice(0, 1000);
   return names.flatMap((n) => {
     const read = readJsonFile<unknown>(join(dir, n), { maxBytes: 1024 * 1024 });
     const task = read.status === "ok" ? parseTaskFile(read.value) : undefined;
@@ -69,23 +62,6 @@ export function previousTwin(
   return undefined;
 }
 
-/** `git status --short` lines of `dir`, or null when it is not in a repository (2 s at most). */
-export function gitStatus(dir: string): string[] | null {
-  try {
-    const r = spawnSync("git", ["-C", dir, "status", "--short", "--", ".", ":(exclude).ctx"], {
-      encoding: "utf8",
-      timeout: 2000,
-      maxBuffer: 4 * 1024 * 1024,
-      stdio: ["ignore", "pipe", "ignore"],
-    });
-    if (r.status !== 0 || typeof r.stdout !== "string") return null;
-    // ctx's own state is not the project's work (the pathspec misses it when git runs in a subdirectory).
-    return r.stdout.split("\n").filter((l) => l.trim() !== "" && !/^.. "?\.ctx\//.test(l));
-  } catch {
-    return null;
-  }
-}
-
 /**
  * The stamp for a new record: now, moved on by a second while another session
  * already holds `session-<stamp>.json`. The name is claimed by creating it
@@ -115,38 +91,15 @@ function claim(path: string, sessionId: string): boolean {
   );
 }
 
-/** The pause log's entries: how many, and the newest `keep` parsed ones. */
-export function readPauseLog(
-  path: string,
-  keep: number,
-): { text: string | undefined; count: number; recent: PauseEntry[] } {
-  const text = readFileSafe(path, { maxBytes: 256 * 1024 * 1024 });
-  if (text === undefined) return { text, count: 0, recent: [] };
-  const lines = text.split("\n").filter((l) => l.trim() !== "");
-  const recent = lines.slice(-keep).flatMap((l) => {
-    try {
-      return [JSON.parse(l) as PauseEntry];
-    } catch {
-      return [];
-    }
-  });
-  return { text, count: lines.length, recent };
-}
-
 /** What the session's subagents did: their transcripts beside the parent's (at most 200 of them). */
 export function readSubagentWork(transcriptPath: string | undefined, sessionId: string): SubagentWork {
   const work = emptySubagentWork();
   const dir = subagentDir(transcriptPath, sessionId);
   if (!dir) return work;
-  let names: string[];
-  try {
-    names = readdirSync(dir)
-      .filter((n) => /^agent-[A-Za-z0-9_-]{1,128}\.jsonl$/.test(n))
-      .sort()
-      .slice(0, 200);
-  } catch {
-    return work;
-  }
+  const names = listDir(dir)
+    .filter((n) => /^agent-[A-Za-z0-9_-]{1,128}\.jsonl$/.test(n))
+    .sort()
+    .slice(0, 200);
   for (const name of names) if (streamEntries(join(dir, name), (e) => addSubagentEntry(work, e))) work.runs += 1;
   return work;
 }

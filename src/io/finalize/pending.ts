@@ -3,9 +3,10 @@
  * session's SessionEnd hands finalize to a detached process, and the new
  * session's SessionStart can run before the summary exists.
  */
-import { lstatSync, readdirSync } from "node:fs";
+import { lstatSync } from "node:fs";
 import { join } from "node:path";
-import { readJsonFile } from "../fs/fsx.ts";
+import { readJsonFile } from "../fs/read.ts";
+import { listDir } from "../fs/list-dir.ts";
 
 /**
  * True when, since the newest summary (`newestSummaryMs`) and within `recentMs`,
@@ -31,22 +32,14 @@ export function finalizeLikelyRunning(
   const records = join(root, "sessions");
   const pauseLog = (n: string) =>
     n.startsWith("ACTIVE-PAUSE-") && n.endsWith(".jsonl") && n !== `ACTIVE-PAUSE-${exceptSession}.jsonl`;
-  if (names(records).some((n) => pauseLog(n) && fresh(records, n))) return true;
+  if (listDir(records).some((n) => pauseLog(n) && fresh(records, n))) return true;
   const states = join(root, "state", "sessions");
-  return names(states).some(
+  return listDir(states).some(
     (n) => n.endsWith(".json") && n !== `${exceptSession}.json` && fresh(states, n) && endedPaused(join(states, n)),
   );
 }
 
 // --- internal ---
-
-function names(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
-  }
-}
 
 function endedPaused(path: string): boolean {
   const r = readJsonFile<Record<string, unknown>>(path, { maxBytes: 4 * 1024 * 1024 });

@@ -1,7 +1,9 @@
 import { debug, type Deps } from "../../core/deps.ts";
 import { finalizeMarker, stateRoot } from "../../core/paths.ts";
 import { isValidSessionId } from "../../core/session-id.ts";
-import { createNew, ensureDirUnder, unlinkQuiet } from "../fs/fsx.ts";
+import { createNew } from "../fs/write.ts";
+import { ensureDirUnder } from "../fs/dirs.ts";
+import { unlinkQuiet } from "../fs/sys.ts";
 import { selfCommand, spawnDetached } from "../process/proc.ts";
 
 /** Which session to finalize, and where. */

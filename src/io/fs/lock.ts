@@ -1,4 +1,6 @@
-import { createExclusive, readFileSafe, unlinkQuiet } from "./fsx.ts";
+import { createExclusive } from "./write.ts";
+import { readFileSafe } from "./read.ts";
+import { unlinkQuiet } from "./sys.ts";
 import { sys, type Stat } from "./sys.ts";
 
 /** How long to wait for a lock and when a held lock counts as abandoned. */

@@ -4,7 +4,7 @@
  * aside to `<file>.corrupt-<unix ms>` for inspection and reads as missing, so
  * the caller starts over instead of failing on every run.
  */
-import { readJsonFile, type ReadOptions } from "./fsx.ts";
+import { readJsonFile, type ReadOptions } from "./read.ts";
 import { sys } from "./sys.ts";
 
 /**

@@ -1,5 +1,9 @@
-import { lstatSync, readdirSync, unlinkSync } from "node:fs";
+import { lstatSync, unlinkSync } from "node:fs";
 import { join } from "../../core/pathx.ts";
+import { tmpDir, userStateDir } from "../../core/paths.ts";
+import { realDirsUnder } from "./dirs.ts";
+import type { Env } from "../../core/deps.ts";
+import { listDir } from "./list-dir.ts";
 
 /** The temp files writeFileAtomic() creates: `.<name>.<pid>.<random>.tmp`. */
 const TEMP = /^\..+\.\d+\.[a-z0-9]+\.tmp$/;
@@ -11,15 +15,9 @@ const TEMP = /^\..+\.\d+\.[a-z0-9]+\.tmp$/;
  * Returns how many were removed; errors are ignored.
  */
 export function sweepStaleTemps(dir: string, nowMs: number, olderThanMs = 10 * 60_000, prefix = "."): number {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return 0;
-  }
   let removed = 0;
   const uid = typeof process.getuid === "function" ? process.getuid() : undefined;
-  for (const name of names) {
+  for (const name of listDir(dir)) {
     if (!name.startsWith(prefix) || !TEMP.test(name)) continue;
     const path = join(dir, name);
     try {
@@ -33,3 +31,25 @@ export function sweepStaleTemps(dir: string, nowMs: number, olderThanMs = 10 * 6
   }
   return removed;
 }
+
+/** Once a session: removes temp files that writers killed mid-write left in the state directories. */
+export function sweepStateTemps(env: Env, root: string, nowMs: number): void {
+  // Never through a symlinked state directory: the files there are not ours to remove.
+  for (const dir of STATE_DIRS) if (realDirsUnder(root, dir)) sweepStaleTemps(join(root, dir), nowMs);
+  if (realDirsUnder(userStateDir(env), "sessions")) sweepStaleTemps(join(userStateDir(env), "sessions"), nowMs);
+  sweepStaleTemps(tmpDir(env), nowMs, 10 * 60_000, ".claude-ctx-");
+}
+
+// --- internal ---
+
+/** The directories under a state root that atomic writes leave temp files in ("" is the root). */
+const STATE_DIRS = [
+  "state",
+  "state/sessions",
+  "state/monitor",
+  "state/respawn",
+  "state/git-start",
+  "sessions",
+  "events",
+  "",
+];

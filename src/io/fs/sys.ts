@@ -19,6 +19,24 @@ export function sys(): Sys {
   return chosen;
 }
 
+/** Removes a file, ignoring every error. */
+export function unlinkQuiet(path: string): void {
+  try {
+    sys().unlink(path);
+  } catch {
+    // already gone, or not ours to remove
+  }
+}
+
+/** Closes a descriptor, ignoring errors. */
+export function closeQuiet(fd: number): void {
+  try {
+    sys().close(fd);
+  } catch {
+    // nothing useful to do
+  }
+}
+
 // --- internal ---
 
 function pick(): Sys {

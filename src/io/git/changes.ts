@@ -3,18 +3,19 @@
  * (written by track on SessionStart to `<root>/state/git-start/<sid>.json`), and at finalize what
  * changed since. Each git call is bounded (2 s, 4 MiB); any failure gives null, never an error.
  */
-import { spawnSync } from "node:child_process";
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { sessionFile } from "../../core/paths.ts";
 import { changedSince, isCtxState, parsePorcelainZ, type GitSnapshot } from "../../core/summary/git-changes.ts";
-import { readJsonFile, writeJsonAtomic } from "../fs/fsx.ts";
+import { readJsonFile } from "../fs/read.ts";
+import { writeJsonAtomic } from "../fs/write.ts";
+import { git } from "./repo.ts";
 
 /** Most changed paths hashed in one snapshot. */
 const MAX_PATHS = 500;
 
 /** The snapshot file of a session, or undefined for an unsafe id. */
-export function gitStartPath(root: string, sessionId: string): string | undefined {
+function gitStartPath(root: string, sessionId: string): string | undefined {
   return sessionFile(join(root, "state", "git-start"), sessionId);
 }
 
@@ -64,20 +65,6 @@ export function gitSnapshot(dir: string): GitSnapshot | null {
 }
 
 // --- internal ---
-
-function git(cwd: string, args: string[]): string | null {
-  try {
-    const r = spawnSync("git", ["-C", cwd, ...args], {
-      encoding: "utf8",
-      timeout: 2000,
-      maxBuffer: 4 * 1024 * 1024,
-      stdio: ["ignore", "pipe", "ignore"],
-    });
-    return r.status === 0 && typeof r.stdout === "string" ? r.stdout : null;
-  } catch {
-    return null;
-  }
-}
 
 function lines(text: string | null, sep: string): string[] {
   return text === null ? [] : text.split(sep).filter((l) => l !== "");

@@ -1,39 +1,25 @@
-import { dirname, isAbsolute, join } from "../../core/pathx.ts";
-import { readFileSafe } from "../fs/fsx.ts";
+/** Running git: every call is bounded (2 s, 4 MiB of output) and any failure gives null, never an error. */
+import { spawnSync } from "node:child_process";
 
-/**
- * The current git branch of `dir`, read from `.git/HEAD` (no subprocess).
- * A detached HEAD gives the short commit; no repository gives undefined.
- */
-export function gitBranch(dir: string): string | undefined {
-  let current = dir;
-  for (let depth = 0; depth < 40; depth++) {
-    const head = headOf(join(current, ".git"));
-    if (head !== undefined) return parseHead(head);
-    const parent = dirname(current);
-    if (parent === current) return undefined;
-    current = parent;
+/** The standard output of `git -C <cwd> <args>`, or null when git fails, is missing or times out. */
+export function git(cwd: string, args: string[]): string | null {
+  try {
+    const r = spawnSync("git", ["-C", cwd, ...args], {
+      encoding: "utf8",
+      timeout: 2000,
+      maxBuffer: 4 * 1024 * 1024,
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    return r.status === 0 && typeof r.stdout === "string" ? r.stdout : null;
+  } catch {
+    return null;
   }
-  return undefined;
 }
 
-/** The branch named by a HEAD file's content. */
-export function parseHead(head: string): string | undefined {
-  const ref = /^ref:\s*refs\/heads\/(.+)$/m.exec(head);
-  if (ref) return ref[1]!.trim();
-  const sha = /^[0-9a-f]{40,64}$/m.exec(head.trim());
-  return sha ? sha[0].slice(0, 7) : undefined;
-}
-
-// --- internal ---
-
-function headOf(gitPath: string): string | undefined {
-  const direct = readFileSafe(join(gitPath, "HEAD"), { maxBytes: 4096 });
-  if (direct !== undefined) return direct;
-  // A worktree or submodule: `.git` is a file saying `gitdir: <path>`.
-  const pointer = readFileSafe(gitPath, { maxBytes: 4096 });
-  const m = pointer && /^gitdir:\s*(.+)$/m.exec(pointer);
-  if (!m) return undefined;
-  const target = m[1]!.trim();
-  return readFileSafe(join(isAbsolute(target) ? target : join(dirname(gitPath), target), "HEAD"), { maxBytes: 4096 });
+/** `git status --short` lines of `dir`, or null when it is not in a repository (2 s at most). */
+export function gitStatus(dir: string): string[] | null {
+  const out = git(dir, ["status", "--short", "--", ".", ":(exclude).ctx"]);
+  if (out === null) return null;
+  // ctx's own state is not the project's work (the pathspec misses it when git runs in a subdirectory).
+  return out.split("\n").filter((l) => l.trim() !== "" && !/^.. "?\.ctx\//.test(l));
 }

@@ -1,14 +1,5 @@
-/** Running a child process to its end with a timeout, and the argv that runs this same ctx again (the respawn supervisor's children). */
-
-type Env = Record<string, string | undefined>;
-
-/** How to run this very ctx: the compiled binary, or bun with src/main.ts. */
-export function selfCommand(): string[] {
-  const script = process.argv[1];
-  // A binary replaced while we run shows as "<path> (deleted)": run the new one at that path.
-  const exec = process.execPath.replace(/ \(deleted\)$/, "");
-  return script && /\.[cm]?[jt]s$/.test(script) ? [exec, script] : [exec];
-}
+/** Running a child process to its end with a timeout (the respawn supervisor's children). */
+import type { Env } from "../../core/deps.ts";
 
 /** The outcome of a child process run with a timeout. */
 export interface ChildResult {

@@ -1,4 +1,5 @@
-import { readToEnd, withReadFile } from "../fs/fsx.ts";
+import { readToEnd, withReadFile } from "../fs/read.ts";
+import type { Env } from "../../core/deps.ts";
 
 /** One process as /proc shows it. */
 export interface ProcInfo {
@@ -11,7 +12,7 @@ export interface ProcInfo {
 }
 
 /** Reads a process from /proc, or undefined when it is gone or /proc is missing. */
-export function procInfo(pid: number, procRoot = "/proc"): ProcInfo | undefined {
+function procInfo(pid: number, procRoot = "/proc"): ProcInfo | undefined {
   const stat = readProc(`${procRoot}/${pid}/stat`);
   if (!stat) return undefined;
   // comm is in parentheses and may itself hold spaces or parentheses: split after the last ')'.
@@ -54,28 +55,29 @@ export function findClaudePid(pid = process.pid, procRoot = "/proc"): number | u
 }
 
 /** True for a process that looks like the Claude Code client (native binary or node script). */
-export function isClaude(p: ProcInfo): boolean {
+function isClaude(p: ProcInfo): boolean {
   const base = p.argv0.split("/").pop() ?? "";
   return /^claude(\.exe)?$/.test(p.comm) || /^claude(\.exe)?$/.test(base) || /claude-code\/cli\.(m?js)$/.test(p.argv0);
 }
 
-/** The argv that runs this same ctx: the compiled binary, or bun with the script when run from source. */
+/**
+ * The argv that runs this same ctx: the compiled binary, or bun with the script when run from
+ * source (a script file that is there). A binary replaced while we run shows as `<path> (deleted)`:
+ * the new one at that path runs.
+ */
 export function selfCommand(): string[] {
   const script = process.argv[1];
-  if (script && /\.(ts|js|mjs)$/.test(script) && withReadFile(script, (_fd, st) => st.isFile) === true)
-    return [process.execPath, script];
-  return [process.execPath];
+  const exec = process.execPath.replace(/ \(deleted\)$/, "");
+  if (script && /\.[cm]?[jt]s$/.test(script) && withReadFile(script, (_fd, st) => st.isFile) === true)
+    return [exec, script];
+  return [exec];
 }
 
 /**
  * Starts `argv` detached (its own session, no stdio), so it outlives this
  * process and the hook returns at once. Returns the child's pid, or undefined on failure.
  */
-export async function spawnDetached(
-  argv: string[],
-  env: Record<string, string | undefined>,
-  cwd: string,
-): Promise<number | undefined> {
+export async function spawnDetached(argv: string[], env: Env, cwd: string): Promise<number | undefined> {
   const { spawn } = await import("node:child_process");
   try {
     const child = spawn(argv[0]!, argv.slice(1), {

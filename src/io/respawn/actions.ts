@@ -9,9 +9,9 @@ import { join } from "node:path";
 import { aiCheckPrompt } from "../../core/respawn/ai-check.ts";
 import { aiVerdict, finalizeDone } from "../../core/respawn/outcomes.ts";
 import type { RespawnEvent } from "../../core/respawn/types.ts";
-import { runChild, selfCommand } from "../process/child.ts";
-
-type Env = Record<string, string | undefined>;
+import type { Env } from "../../core/deps.ts";
+import { runChild } from "../process/child.ts";
+import { selfCommand } from "../process/proc.ts";
 
 /** Runs `ctx finalize` for the session: `finalize_done`, with the summary's path or why it failed. */
 export async function runFinalize(o: {

@@ -6,11 +6,12 @@
  * of its descendants. Other sessions of the same project are ignored.
  */
 import { plausibleMs } from "../../core/plausible.ts";
-import { existsSync, lstatSync, readdirSync } from "node:fs";
+import { existsSync, lstatSync } from "node:fs";
 import { join } from "node:path";
 import { ancestors } from "../process/proc.ts";
 import { hookReading, type HookReading } from "../../core/respawn/hooks.ts";
-import { readJsonFile } from "../fs/fsx.ts";
+import { readJsonFile } from "../fs/read.ts";
+import { listDir } from "../fs/list-dir.ts";
 
 /** How long a "runs in the pane" answer for a pid is reused. */
 export const PID_CACHE_MS = 3000;
@@ -91,12 +92,7 @@ export class PaneSession {
   /** Every session state, re-parsing only the files whose size or mtime changed. */
   private scan(): Entry[] {
     const dir = join(this.root, "state", "sessions");
-    let names: string[];
-    try {
-      names = readdirSync(dir).filter((n) => n.endsWith(".json"));
-    } catch {
-      names = [];
-    }
+    const names = listDir(dir).filter((n) => n.endsWith(".json"));
     const next = new Map<string, Entry>();
     for (const name of names) {
       const path = join(dir, name);

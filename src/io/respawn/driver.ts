@@ -13,11 +13,10 @@ import { abortableSleep as sleep } from "../process/sleep.ts";
 import { writePending } from "../resume/state.ts";
 import { runAiCheck, runFinalize } from "./actions.ts";
 import { PaneSession } from "./binding.ts";
-import { fileStamp } from "./poll.ts";
+import { fileChange } from "./poll.ts";
 import { Recorder } from "./recorder.ts";
 import type { Tmux } from "./tmux.ts";
-
-type Env = Record<string, string | undefined>;
+import type { Env } from "../../core/deps.ts";
 
 /** Everything the driver needs. */
 export interface DriverOptions {
@@ -109,7 +108,7 @@ class Driver {
     if (!h) return;
     const path = h.transcript_path;
     const pct = () => (path ? this.o.transcriptPct(path, h.session_id) : undefined);
-    const seen = observeHooks(this.hooks, h, path ? fileStamp(path) : undefined, pct);
+    const seen = observeHooks(this.hooks, h, path ? fileChange(path) : undefined, pct);
     if (seen.memory.sessionId !== this.hooks.sessionId) this.recorder.touch();
     this.hooks = seen.memory;
     this.queue.push(...seen.events);

@@ -9,9 +9,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpDir } from "../../core/paths.ts";
-import { mtimeMs } from "../fs/fsx.ts";
-
-type Env = Record<string, string | undefined>;
+import { mtimeMs } from "../fs/read.ts";
+import type { Env } from "../../core/deps.ts";
 
 /** The launcher: `sh -c LAUNCHER ctx-launch <file> -- <argv…>`. */
 const LAUNCHER = 'f=$1; shift 2; . "$f" || exit 127; rm -f -- "$f"; rmdir -- "${f%/*}" 2>/dev/null; exec "$@"';

@@ -2,8 +2,10 @@
 import { closeSync, fstatSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Deps } from "../../core/deps.ts";
-import { ensureDirUnder, openAppendFile, readBytesSafe } from "../fs/fsx.ts";
-import { selfCommand } from "../process/child.ts";
+import { ensureDirUnder } from "../fs/dirs.ts";
+import { openAppendFile } from "../fs/write.ts";
+import { readBytesSafe } from "../fs/read.ts";
+import { selfCommand } from "../process/proc.ts";
 import type { RespawnRecord } from "../../core/respawn/record.ts";
 import { listRecords, readRecord } from "./store.ts";
 import { pidAlive } from "../fs/lock.ts";

@@ -2,17 +2,17 @@
  * Where the supervisor's state goes: `<root>/state/respawn/<name>.json` (its
  * record and recent events) and the `respawn` field of the per-user index entry.
  */
-import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { sessionFile, userStateDir } from "../../core/paths.ts";
 import type { RespawnRecord } from "../../core/respawn/record.ts";
 import { isValidSessionId } from "../../core/session-id.ts";
-import { ensureDirUnder, writeJsonAtomic } from "../fs/fsx.ts";
+import { ensureDirUnder } from "../fs/dirs.ts";
+import { writeJsonAtomic } from "../fs/write.ts";
 import { withLock } from "../fs/lock.ts";
 import { readState } from "../fs/state-file.ts";
 import { asObject } from "../../core/json.ts";
-
-type Env = Record<string, string | undefined>;
+import { listDir } from "../fs/list-dir.ts";
+import type { Env } from "../../core/deps.ts";
 
 /** Names are file names: the session-id alphabet only. */
 export const isValidName = isValidSessionId;
@@ -37,14 +37,10 @@ export function readRecord(root: string, name: string): RespawnRecord | undefine
 
 /** Names of every supervisor record under `root`. */
 export function listRecords(root: string): string[] {
-  try {
-    return readdirSync(join(root, "state", "respawn"))
-      .filter((f) => f.endsWith(".json"))
-      .map((f) => f.slice(0, -5))
-      .filter(isValidName);
-  } catch {
-    return [];
-  }
+  return listDir(join(root, "state", "respawn"))
+    .filter((f) => f.endsWith(".json"))
+    .map((f) => f.slice(0, -5))
+    .filter(isValidName);
 }
 
 /**

@@ -5,8 +5,7 @@
  */
 
 import { prepareLaunch } from "./pane-env.ts";
-
-type Env = Record<string, string | undefined>;
+import type { Env } from "../../core/deps.ts";
 
 /** A failed tmux command. */
 export class TmuxError extends Error {

@@ -3,7 +3,6 @@
  * the cleared session's (the link `ctx track` makes: same Claude Code process),
  * after a compaction the session's own. Also the chains that are live now.
  */
-import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../../core/config-schema.ts";
 import { newestFirst } from "../../core/resume/summaries.ts";
@@ -13,6 +12,7 @@ import { findClaudePid } from "../process/proc.ts";
 import { finalizeLockPath, findPreviousSession, loadState, sessionsStateDir, statePath } from "../session/store.ts";
 import { listSummaries } from "./summaries.ts";
 import { existsSync } from "node:fs";
+import { listDir } from "../fs/list-dir.ts";
 
 /** The chain a new session continues, and how it was found. */
 export interface ChainContext {
@@ -47,12 +47,7 @@ export function chainOf(root: string, sessionId: string, source: string | undefi
 export function liveChains(root: string, exclude: string, nowMs: number, staleMs: number): Set<string> {
   const out = new Set<string>();
   const dir = sessionsStateDir(root);
-  let names: string[];
-  try {
-    names = readdirSync(dir).filter((n) => n.endsWith(".json") && n !== `${exclude}.json`);
-  } catch {
-    return out;
-  }
+  const names = listDir(dir).filter((n) => n.endsWith(".json") && n !== `${exclude}.json`);
   for (const name of names.slice(0, 2000)) {
     const s = loadState(join(dir, name), nowMs);
     const at = s ? Date.parse(s.updated_at) : Number.NaN;

@@ -1,9 +1,7 @@
 /** Finding and running the real `claude` binary for `ctx resume`. */
 import { accessSync, constants, statSync } from "node:fs";
 import { constants as osConstants } from "node:os";
-import { CtxError } from "../../core/deps.ts";
-
-type Env = Record<string, string | undefined>;
+import { CtxError, type Env } from "../../core/deps.ts";
 
 /** The claude to run: `CTX_CLAUDE` (a path, or a name looked up on PATH), else `claude` on PATH. */
 export function findClaude(env: Env, cwd: string): string {

@@ -4,15 +4,17 @@
  * (`<root>/state/respawn-pending.json`, which the supervisor writes with
  * `writePending`). Read-modify-write under the ledger's lock.
  */
-import { renameSync } from "node:fs";
 import { join } from "node:path";
 import { emptyLedger, markConsumed, parseLedger, type ConsumedEntry, type Ledger } from "../../core/resume/ledger.ts";
 import { parsePending, type RespawnPending } from "../../core/resume/pending.ts";
-import { ensureDirUnder, readJsonFile, writeJsonAtomic } from "../fs/fsx.ts";
+import { ensureDirUnder } from "../fs/dirs.ts";
+import { readJsonFile } from "../fs/read.ts";
+import { writeJsonAtomic } from "../fs/write.ts";
 import { withLock } from "../fs/lock.ts";
+import { quarantine } from "../fs/state-file.ts";
 
 /** The ledger file of a state root. */
-export function ledgerPath(root: string): string {
+function ledgerPath(root: string): string {
   return join(root, "state", "resume-ledger.json");
 }
 
@@ -72,24 +74,15 @@ export function markConsumedByCli(root: string, name: string, nowMs: number): vo
 function readLedger(path: string, nowMs: number): Ledger {
   const r = readJsonFile<unknown>(path, { maxBytes: 4 * 1024 * 1024 });
   if (r.status === "ok") return parseLedger(r.value);
-  if (r.status === "corrupt") setAside(path, nowMs);
+  if (r.status === "corrupt") quarantine(path, nowMs);
   return emptyLedger();
 }
 
 function readPending(path: string, nowMs: number): RespawnPending | undefined {
   const r = readJsonFile<unknown>(path, { maxBytes: 64 * 1024 });
   if (r.status === "ok") return parsePending(r.value);
-  if (r.status === "corrupt") setAside(path, nowMs);
+  if (r.status === "corrupt") quarantine(path, nowMs);
   return undefined;
-}
-
-/** A file that does not parse is kept aside for inspection and treated as missing (docs/state.md). */
-function setAside(path: string, nowMs: number): void {
-  try {
-    renameSync(path, `${path}.corrupt-${nowMs}`);
-  } catch {
-    // a read-only directory: leave it, it still counts as missing
-  }
 }
 
 /** Writes `<root>/state/respawn-pending.json` so the next SessionStart injects `summaryPath` (issue 4's hand-over). */

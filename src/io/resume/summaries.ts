@@ -1,17 +1,19 @@
 /** Finding and reading handoff summaries (`<root>/sessions/summary-*.md`). */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { CtxError } from "../../core/deps.ts";
 import { hasContent } from "../../core/resume/prompt.ts";
 import { isSummaryName, newestFirst, type SummaryFile } from "../../core/resume/summaries.ts";
 import { fileIn } from "../../core/paths.ts";
-import { readFileSafe, realDirsUnder } from "../fs/fsx.ts";
+import { readFileSafe } from "../fs/read.ts";
+import { realDirsUnder } from "../fs/dirs.ts";
+import { listDir } from "../fs/list-dir.ts";
 
 /**
  * Summaries are meant to be short (about 2,000 tokens). Anything past this cap
  * is refused: it would not fit in one command-line argument (Linux allows 128 KiB).
  */
-export const SUMMARY_MAX_BYTES = 100 * 1024;
+const SUMMARY_MAX_BYTES = 100 * 1024;
 
 /** The directory holding a project's summaries. */
 export function sessionsDir(root: string): string {
@@ -22,14 +24,8 @@ export function sessionsDir(root: string): string {
 export function listSummaries(root: string): SummaryFile[] {
   const dir = sessionsDir(root);
   if (!realDirsUnder(root, "sessions", nodeLstat)) return []; // a symlinked .ctx or sessions: not this project's
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return [];
-  }
   const out: SummaryFile[] = [];
-  for (const name of names) {
+  for (const name of listDir(dir)) {
     if (!isSummaryName(name)) continue;
     const path = join(dir, name);
     try {
@@ -49,7 +45,7 @@ function nodeLstat(path: string): { isSymlink: boolean; isDirectory: boolean } {
 }
 
 /** Reads a summary for a hook: no symlinks, no FIFOs, size-capped; undefined on any problem. */
-export function readSummarySafe(path: string): string | undefined {
+function readSummarySafe(path: string): string | undefined {
   return readFileSafe(path, { maxBytes: SUMMARY_MAX_BYTES });
 }
 

@@ -1,8 +1,8 @@
 import { parseBridge, type Bridge } from "../../core/bridge.ts";
 import { bridgePath } from "../../core/paths.ts";
-import { currentUid, readFileSafe, writeFileAtomic } from "../fs/fsx.ts";
-
-type Env = Record<string, string | undefined>;
+import { currentUid, readFileSafe } from "../fs/read.ts";
+import { writeFileAtomic } from "../fs/write.ts";
+import type { Env } from "../../core/deps.ts";
 
 /** Writes the bridge file atomically with mode 0600 (a planted symlink is replaced, never followed). */
 export function writeBridge(env: Env, bridge: Bridge): void {

@@ -1,9 +1,11 @@
 import { join, resolve } from "node:path";
 import { fileIn } from "../../core/paths.ts";
-import { addToLedger, parseLedger, type Ledger } from "../../core/track/ledger.ts";
+import { addToLedger, asTokenLedger, emptyTokenLedger } from "../../core/track/ledger.ts";
 import { eventStamp } from "../../core/track/stamp.ts";
 import type { ModelTotals, SessionState } from "../../core/track/state.ts";
-import { ensureDirUnder, readJsonFile, realDirsUnder, writeJsonAtomic } from "../fs/fsx.ts";
+import { ensureDirUnder, realDirsUnder } from "../fs/dirs.ts";
+import { readJsonFile } from "../fs/read.ts";
+import { writeJsonAtomic } from "../fs/write.ts";
 import { withLock, type LockOptions } from "../fs/lock.ts";
 import { readState } from "../fs/state-file.ts";
 import { STATE_LOCK } from "./store.ts";
@@ -92,24 +94,9 @@ export function addLedgerTokens(
     () => {
       // A corrupt ledger is kept aside as <file>.corrupt-<ms> (docs/state.md), never silently overwritten.
       const ledger =
-        readState(path, asLedger, Date.parse(iso), { maxBytes: 16 * 1024 * 1024 }) ?? parseLedger(undefined);
+        readState(path, asTokenLedger, Date.parse(iso), { maxBytes: 16 * 1024 * 1024 }) ?? emptyTokenLedger();
       writeJsonAtomic(path, addToLedger(ledger, taskId, sessionId, deltas, iso));
     },
     lock,
   );
-}
-
-// --- internal ---
-
-/** The ledger when `v` is one, else undefined (so readState keeps the file aside). */
-function asLedger(v: unknown): Ledger | undefined {
-  const l = v as Partial<Ledger> | null;
-  return l &&
-    typeof l === "object" &&
-    l.version === 1 &&
-    l.tasks &&
-    typeof l.tasks === "object" &&
-    !Array.isArray(l.tasks)
-    ? parseLedger(v)
-    : undefined;
 }

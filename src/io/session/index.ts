@@ -2,15 +2,16 @@
  * Reads the per-user session index (`${XDG_STATE_HOME:-~/.local/state}/ctx/sessions/*.json`)
  * for `ctx status`. Never takes a lock: a file caught mid-rename is simply skipped this time.
  */
-import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileIn, userStateDir } from "../../core/paths.ts";
 import { isValidSessionId } from "../../core/session-id.ts";
 import { parseIndexEntry, type IndexEntry } from "../../core/status/entry.ts";
 import type { Supervisor, SupervisorEvent } from "../../core/status/rows.ts";
-import { mtimeMs, readJsonFile, realDirsUnder } from "../fs/fsx.ts";
+import { mtimeMs, readJsonFile } from "../fs/read.ts";
+import { realDirsUnder } from "../fs/dirs.ts";
 import { FUTURE_SLACK_MS, plausibleMs } from "../../core/plausible.ts";
 import { pidAlive } from "../fs/lock.ts";
+import { listDir } from "../fs/list-dir.ts";
 
 /** One indexed session, with what its own state file adds. */
 export interface IndexedSession {
@@ -35,14 +36,8 @@ export function indexDir(env: Record<string, string | undefined>): string {
 export function readIndex(env: Record<string, string | undefined>, nowMs: number = Date.now()): IndexedSession[] {
   const dir = indexDir(env);
   if (!realDirsUnder(userStateDir(env), "sessions")) return []; // a symlinked index is not ours to read
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return [];
-  }
   const out: IndexedSession[] = [];
-  for (const name of names) {
+  for (const name of listDir(dir)) {
     if (!name.endsWith(".json")) continue;
     const sid = name.slice(0, -".json".length);
     if (!isValidSessionId(sid)) continue;

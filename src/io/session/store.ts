@@ -1,16 +1,17 @@
-import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { sessionFile, userStateDir } from "../../core/paths.ts";
 import { isValidSessionId } from "../../core/session-id.ts";
 import type { PauseEntry } from "../../core/track/pause.ts";
 import { parseState, type SessionState } from "../../core/track/state.ts";
-import { closeQuiet, ensureDirUnder, openAppendFile, realDirsUnder, writeJsonAtomic } from "../fs/fsx.ts";
+import { closeQuiet } from "../fs/sys.ts";
+import { ensureDirUnder, realDirsUnder } from "../fs/dirs.ts";
+import { openAppendFile, writeJsonAtomic } from "../fs/write.ts";
 import { sys } from "../fs/sys.ts";
 import { withLock, type LockOptions } from "../fs/lock.ts";
 import { readState } from "../fs/state-file.ts";
 import { asObject } from "../../core/json.ts";
-
-type Env = Record<string, string | undefined>;
+import type { Env } from "../../core/deps.ts";
+import { listDir } from "../fs/list-dir.ts";
 
 /**
  * Lock options for state files: many hooks may queue up behind one another, but
@@ -153,14 +154,8 @@ export function findPreviousSession(
   nowMs: number,
 ): SessionState | undefined {
   const dir = sessionsStateDir(root);
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return undefined;
-  }
   let best: SessionState | undefined;
-  for (const name of names) {
+  for (const name of listDir(dir)) {
     if (!name.endsWith(".json") || name === `${exclude}.json`) continue;
     const s = loadState(join(dir, name), nowMs);
     if (!s || s.claude_pid !== claudePid || s.session_id === exclude) continue;

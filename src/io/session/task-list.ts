@@ -1,11 +1,10 @@
 /** The client's task lists on disk: `~/.claude/tasks/<list id>/<n>.json` (CLAUDE_CONFIG_DIR honoured). */
-import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { homeDir } from "../../core/paths.ts";
 import type { TaskListState } from "../../core/resume/prompt.ts";
 import { isValidTaskId } from "../../core/track/stamp.ts";
-
-type Env = Record<string, string | undefined>;
+import type { Env } from "../../core/deps.ts";
+import { listDir } from "../fs/list-dir.ts";
 
 /** The directory of a task list, or undefined for an unsafe id. */
 export function taskListDir(env: Env, listId: string): string | undefined {
@@ -22,9 +21,5 @@ export function taskListDir(env: Env, listId: string): string | undefined {
 export function taskListState(env: Env): TaskListState {
   const dir = taskListDir(env, env.CLAUDE_CODE_TASK_LIST_ID ?? "");
   if (!dir) return "recreate";
-  try {
-    return readdirSync(dir).some((n) => /^\w+\.json$/.test(n)) ? "kept" : "recreate";
-  } catch {
-    return "recreate";
-  }
+  return listDir(dir).some((n) => /^\w+\.json$/.test(n)) ? "kept" : "recreate";
 }

@@ -5,6 +5,7 @@ import { resolveWindow, type WindowResolution, type WindowSource } from "../../c
 import { readBridge } from "./bridge.ts";
 import { latestUsage, waitForLine, type WaitOutcome } from "../transcript/tail.ts";
 import { clientChoice, readRemembered } from "./window-source.ts";
+import type { Env } from "../../core/deps.ts";
 
 /** What to wait for in the transcript before reading it: a text its newest request must contain. */
 export interface TranscriptWait {
@@ -60,12 +61,7 @@ export interface WindowQuery {
  * The session's context window with its source (core/window.ts `resolveWindow`), from
  * the remembered windows, the client's cached choice (when `place` is given) and the config.
  */
-export function sessionWindow(
-  env: Record<string, string | undefined>,
-  cfg: Config,
-  q: WindowQuery,
-  place?: SessionPlace,
-): WindowResolution {
+export function sessionWindow(env: Env, cfg: Config, q: WindowQuery, place?: SessionPlace): WindowResolution {
   return resolveWindow({
     statusline: q.statusline,
     model: q.model,
@@ -85,7 +81,7 @@ export function sessionWindow(
  * request that called the tool, so the reading is not one request behind.
  */
 export function currentReading(
-  env: Record<string, string | undefined>,
+  env: Env,
   nowMs: number,
   cfg: Config,
   sessionId: string,
@@ -150,7 +146,7 @@ export function currentReading(
  * hook answers from what the file holds now.
  */
 export function subagentReading(
-  env: Record<string, string | undefined>,
+  env: Env,
   cfg: Config,
   sessionId: string,
   path: string | undefined,

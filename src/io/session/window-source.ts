@@ -9,11 +9,12 @@ import { isObject } from "../../core/json.ts";
 import { join } from "../../core/pathx.ts";
 import { homeDir, sessionFile, userStateDir } from "../../core/paths.ts";
 import { chooseModel, type ClientChoice, type SettingsModels } from "../../core/window.ts";
-import { ensureDirUnder, readJsonFile, writeJsonAtomic } from "../fs/fsx.ts";
+import { ensureDirUnder } from "../fs/dirs.ts";
+import { readJsonFile } from "../fs/read.ts";
+import { writeJsonAtomic } from "../fs/write.ts";
 import { withLock } from "../fs/lock.ts";
 import { findClaudePid, parentPid, readProc } from "../process/proc.ts";
-
-type Env = Record<string, string | undefined>;
+import type { Env } from "../../core/deps.ts";
 
 /** At most this many model ids are remembered (the most recently changed ones). */
 const MAX_REMEMBERED = 256;

@@ -1,5 +1,5 @@
-import type { ModelTotals, TranscriptCursor } from "../../core/track/state.ts";
-import { addLineUsage, lineUsage } from "../../core/track/tokens.ts";
+import { emptyTotals, type ModelTotals, type TranscriptCursor } from "../../core/track/state.ts";
+import { addInto, addLineUsage, lineUsage } from "../../core/track/tokens.ts";
 import { streamEntries } from "./stream.ts";
 
 /** What the new part of a transcript added. */
@@ -29,18 +29,7 @@ export function readNewUsage(
       const line = lineUsage(entry);
       if (!line) return;
       const delta = addLineUsage(models, seen, line);
-      const d = (deltas[line.model] ??= {
-        input_tokens: 0,
-        output_tokens: 0,
-        cache_creation_input_tokens: 0,
-        cache_read_input_tokens: 0,
-        requests: 0,
-      });
-      d.input_tokens += delta.input_tokens;
-      d.output_tokens += delta.output_tokens;
-      d.cache_creation_input_tokens += delta.cache_creation_input_tokens;
-      d.cache_read_input_tokens += delta.cache_read_input_tokens;
-      d.requests += delta.requests;
+      addInto((deltas[line.model] ??= emptyTotals()), delta);
     },
     { offset: same ? cursor.offset : 0, maxBytes, needles: ['"assistant"', '"tokens"'] },
   );

@@ -1,5 +1,5 @@
 import { readSync } from "node:fs";
-import { withReadFile } from "../fs/fsx.ts";
+import { withReadFile } from "../fs/read.ts";
 
 const CHUNK = 1024 * 1024;
 
@@ -30,11 +30,7 @@ export interface StreamOptions {
  * whatever the file's size, and calls `onLine` with each complete line. A symlink
  * or non-regular file reads as nothing. Returns undefined when the file cannot be opened.
  */
-export function streamLines(
-  path: string,
-  onLine: (line: string) => void,
-  opts: StreamOptions = {},
-): StreamEnd | undefined {
+function streamLines(path: string, onLine: (line: string) => void, opts: StreamOptions = {}): StreamEnd | undefined {
   return withReadFile(path, (fd, st) => {
     const size = st.isFile ? st.size : 0;
     const reset = (opts.offset ?? 0) > size;

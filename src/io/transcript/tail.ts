@@ -1,5 +1,6 @@
+import { parseObject } from "../../core/json.ts";
 import { contextTokens, count } from "../../core/usage.ts";
-import { withReadFile } from "../fs/fsx.ts";
+import { withReadFile } from "../fs/read.ts";
 import { sys } from "../fs/sys.ts";
 
 /** The latest context usage found in a transcript. */
@@ -32,13 +33,8 @@ export function latestUsage(path: string, maxBytes: number, sidechain = false): 
 
 /** Reads one transcript line and returns its usage if it is a relevant one (sidechain lines only with `sidechain`). */
 export function usageOfLine(line: string, sidechain = false): TailUsage | undefined {
-  let entry: unknown;
-  try {
-    entry = JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-  if (!entry || typeof entry !== "object") return undefined;
+  const entry = parseObject(line);
+  if (!entry) return undefined;
   const e = entry as Record<string, any>;
   if (e.isSidechain === true && !sidechain) return undefined;
   const at = typeof e.timestamp === "string" ? Date.parse(e.timestamp) : Number.NaN;

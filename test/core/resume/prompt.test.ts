@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { buildResumePrompt, hasContent, hintText, RESUME_INSTRUCTION } from "../../../src/core/resume/prompt.ts";
-import { claudeArgs, shellQuote } from "../../../src/core/resume/command.ts";
+import { claudeArgs } from "../../../src/core/resume/command.ts";
+import { shellLine } from "../../../src/core/shell.ts";
 
 describe("buildResumePrompt", () => {
   test("opens with the instruction, names the file, then carries the summary verbatim", () => {
@@ -71,10 +72,10 @@ describe("claudeArgs", () => {
   });
 });
 
-describe("shellQuote", () => {
+describe("shellLine", () => {
   test("leaves plain words, quotes the rest so a shell gets them back", async () => {
     const argv = ["claude", "-p", "--output-format", "json", "--", "it's a\nmulti-line $HOME prompt"];
-    const line = shellQuote(argv);
+    const line = shellLine(argv);
     expect(line.startsWith("claude -p --output-format json -- '")).toBe(true);
     const p = Bun.spawn(["sh", "-c", `printf '%s\\0' ${line}`], { stdout: "pipe" });
     const out = await new Response(p.stdout).text();

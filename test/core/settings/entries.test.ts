@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { ctxCommand, ctxHooks, parseCtxCommand, shellQuote } from "../../../src/core/settings/entries.ts";
+import { ctxCommand, ctxHooks, parseCtxCommand } from "../../../src/core/settings/entries.ts";
+import { shellQuote } from "../../../src/core/shell.ts";
 
 describe("parseCtxCommand()", () => {
   test.each([

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { existsSync, mkdirSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { sweepStaleTemps } from "../../../src/io/fs/sweep.ts";
+import { sweepStaleTemps, sweepStateTemps } from "../../../src/io/fs/sweep.ts";
 import { tempDir } from "../../helpers/tmp.ts";
 
 let t: ReturnType<typeof tempDir>;
@@ -41,4 +41,18 @@ test("sweepStaleTemps() with a prefix leaves other programs' temp files alone", 
 
 test("sweepStaleTemps() on a missing directory does nothing", () => {
   expect(sweepStaleTemps(join(t.dir, "nope"), Date.now())).toBe(0);
+});
+
+test("sweepStateTemps() sweeps the state directories of a root, never through a symlinked one", () => {
+  const root = join(t.dir, ".ctx");
+  const elsewhere = join(t.dir, "elsewhere");
+  mkdirSync(join(root, "state", "sessions"), { recursive: true });
+  mkdirSync(elsewhere);
+  symlinkSync(elsewhere, join(root, "events"));
+  const stale = file(".ctx/state/sessions/.s1.json.1.aa.tmp", 3_600_000);
+  const atRoot = file(".ctx/.x.json.1.bb.tmp", 3_600_000);
+  const behindLink = file("elsewhere/.e.json.1.cc.tmp", 3_600_000);
+  const env = { XDG_STATE_HOME: join(t.dir, "xdg"), TMPDIR: join(t.dir, "tmp") };
+  sweepStateTemps(env, root, Date.now());
+  expect([existsSync(stale), existsSync(atRoot), existsSync(behindLink)]).toEqual([false, false, true]);
 });

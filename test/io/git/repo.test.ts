@@ -1,31 +1,24 @@
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { gitBranch, parseHead } from "../../../src/io/git/repo.ts";
-import { tempDir } from "../../helpers/tmp.ts";
+import { git, gitStatus } from "../../../src/io/git/repo.ts";
+import { tempDirEach } from "../../helpers/each.ts";
 
-let t: ReturnType<typeof tempDir>;
-beforeEach(() => (t = tempDir()));
-afterEach(() => t.cleanup());
+const t = tempDirEach();
 
-test.each([
-  ["ref: refs/heads/main\n", "main"],
-  ["ref: refs/heads/feature/x-1\n", "feature/x-1"],
-  ["0123456789abcdef0123456789abcdef01234567\n", "0123456"],
-  ["garbage", undefined],
-])("parseHead(%j) is %j", (head, want) => expect(parseHead(head)).toBe(want));
-
-test("gitBranch() walks up to the repository", () => {
-  mkdirSync(join(t.dir, ".git"));
-  writeFileSync(join(t.dir, ".git", "HEAD"), "ref: refs/heads/dev\n");
-  mkdirSync(join(t.dir, "a", "b"), { recursive: true });
-  expect(gitBranch(join(t.dir, "a", "b"))).toBe("dev");
+test("git() gives null outside a repository, the output inside one", () => {
+  expect(git(t.dir, ["rev-parse", "--show-toplevel"])).toBeNull();
+  expect(gitStatus(t.dir)).toBeNull();
+  expect(git(t.dir, ["init", "-q"])).toBe("");
+  expect(git(t.dir, ["rev-parse", "--is-inside-work-tree"])).toBe("true\n");
 });
 
-test("gitBranch() follows a worktree's gitdir pointer", () => {
-  mkdirSync(join(t.dir, "main-repo", ".git", "worktrees", "wt"), { recursive: true });
-  writeFileSync(join(t.dir, "main-repo", ".git", "worktrees", "wt", "HEAD"), "ref: refs/heads/wt-branch\n");
-  mkdirSync(join(t.dir, "wt"));
-  writeFileSync(join(t.dir, "wt", ".git"), `gitdir: ${join(t.dir, "main-repo", ".git", "worktrees", "wt")}\n`);
-  expect(gitBranch(join(t.dir, "wt"))).toBe("wt-branch");
+test("gitStatus() lists the project's changes, never ctx's own state", () => {
+  git(t.dir, ["init", "-q"]);
+  writeFileSync(join(t.dir, "a.txt"), "a\n");
+  mkdirSync(join(t.dir, ".ctx", "state"), { recursive: true });
+  writeFileSync(join(t.dir, ".ctx", "state", "x.json"), "{}");
+  expect(gitStatus(t.dir)).toEqual(["?? a.txt"]);
+  mkdirSync(join(t.dir, "sub"));
+  expect(gitStatus(join(t.dir, "sub"))).toEqual([]);
 });

@@ -1,0 +1,113 @@
+/**
+ * State directories: created 0700 level by level, never through a symlink planted at one of
+ * them, each `.ctx/` with its `.gitignore`; and the check that a directory can be read through.
+ */
+import { dirname, join } from "../../core/pathx.ts";
+import { closeQuiet, sys, SysError, type Stat } from "./sys.ts";
+
+/**
+ * Creates a directory and its parents (mode 0700 for new ones); fine if it
+ * exists as a real directory. A symlink or anything else at `dir` is refused
+ * (ENOTDIR): ctx never writes through a link planted at a state directory.
+ * A directory inside a project's `.ctx/` also gets `.ctx/.gitignore` (see {@link ensureStateIgnore}).
+ */
+export function ensureDir(dir: string, mode = 0o700): void {
+  makeDir(dir, mode);
+  const root = ctxRootOf(dir);
+  if (root !== undefined) ensureStateIgnore(root);
+}
+
+/**
+ * Writes `<root>/.gitignore` holding `*` when it is missing, so ctx's state never lands in the
+ * user's git history (as pytest and ruff do for their caches). Never replaces an existing file,
+ * never follows a link, and never fails: a read-only directory simply stays without one.
+ */
+function ensureStateIgnore(root: string): void {
+  let fd: number;
+  try {
+    fd = sys().openExclusive(join(root, ".gitignore"), 0o644);
+  } catch {
+    return; // there already (EEXIST), or not writable
+  }
+  try {
+    sys().writeAll(fd, Buffer.from(STATE_IGNORE));
+  } catch {
+    // a short file is still better than none
+  } finally {
+    closeQuiet(fd);
+  }
+}
+
+/** The text of `.ctx/.gitignore`. */
+export const STATE_IGNORE = "# Written by ctx: its state stays out of git.\n*\n";
+
+/**
+ * Creates `root/sub` level by level (see ensureDir), checking the root and
+ * every level under it: a symlink at any of them is refused (ENOTDIR).
+ * The directories above `root` are the user's and may be links.
+ */
+export function ensureDirUnder(root: string, sub = ""): string {
+  ensureDir(root);
+  let dir = root;
+  for (const part of sub.split("/").filter((p) => p !== "")) {
+    dir = join(dir, part);
+    ensureDir(dir);
+  }
+  return dir;
+}
+
+/**
+ * True when `root` and each level of `sub` under it is a real directory or
+ * missing (nothing to read there, nothing followed); false when any is a
+ * symlink or not a directory. (`lstat` lets a caller that has node:fs loaded
+ * already skip loading the libc layer.)
+ */
+export function realDirsUnder(
+  root: string,
+  sub = "",
+  lstat: (path: string) => Pick<Stat, "isSymlink" | "isDirectory"> = (p) => sys().lstat(p),
+): boolean {
+  let dir = root;
+  for (const part of ["", ...sub.split("/").filter((p) => p !== "")]) {
+    dir = part ? join(dir, part) : dir;
+    let st: Pick<Stat, "isSymlink" | "isDirectory">;
+    try {
+      st = lstat(dir);
+    } catch {
+      return true; // missing (or unreachable): nothing below it is read or written
+    }
+    if (st.isSymlink || !st.isDirectory) return false;
+  }
+  return true;
+}
+
+// --- internal ---
+
+function makeDir(dir: string, mode: number): void {
+  try {
+    sys().mkdir(dir, mode);
+  } catch (err) {
+    const code = (err as SysError).code;
+    if (code === "EEXIST") return requireRealDir(dir);
+    if (code !== "ENOENT" || dirname(dir) === dir) throw err;
+    makeDir(dirname(dir), mode);
+    try {
+      sys().mkdir(dir, mode);
+    } catch (again) {
+      if ((again as SysError).code !== "EEXIST") throw again;
+      requireRealDir(dir);
+    }
+  }
+}
+
+/** The `…/.ctx` directory `dir` is or lies in (the innermost one), or undefined. */
+function ctxRootOf(dir: string): string | undefined {
+  const at = `${dir}/`.lastIndexOf("/.ctx/");
+  return at < 0 ? undefined : dir.slice(0, at + 5);
+}
+
+/** Throws ENOTDIR unless `dir` is a real directory (not a symlink to one). */
+function requireRealDir(dir: string): void {
+  const st = sys().lstat(dir);
+  if (st.isSymlink || !st.isDirectory) throw new SysError("ENOTDIR", "mkdir", dir);
+}

@@ -1,0 +1,81 @@
+/** What one `ctx track` call does once the state is written: links, ledger, index, sweep, its output, a finalize. */
+import { debug, type Deps } from "../../core/deps.ts";
+import type { TrackJob } from "../../core/track/job.ts";
+import { levelMessage } from "../../core/track/levels.ts";
+import type { Level, SessionState } from "../../core/track/state.ts";
+import type { StepResult } from "../../core/track/step.ts";
+import { startFinalize } from "../finalize/spawn.ts";
+import type { LockOptions } from "../fs/lock.ts";
+import { sweepStateTemps } from "../fs/sweep.ts";
+import { recordGitStart } from "../git/changes.ts";
+import { addLedgerTokens, completeCompactionEvent } from "../session/events.ts";
+import { linkNext, writeIndexEntry } from "../session/store.ts";
+import type { TokenDeltas } from "./prepare.ts";
+
+/** The step of one track call, with what it counted. */
+export interface Done {
+  state: SessionState;
+  step: StepResult;
+  deltas: TokenDeltas;
+  /** The session a new one was linked to (its `next_session_id` is set here), or null. */
+  linked: string | null;
+}
+
+/** What one track run did. */
+export interface TrackResult {
+  state?: SessionState;
+  /** The level newly crossed, if any. */
+  report?: Level | null;
+  /** The hook output (a systemMessage), when a level was newly crossed. */
+  output?: { systemMessage: string };
+  /** True when a background finalize was started. */
+  finalizing?: boolean;
+}
+
+/** Carries out what the step decided besides the state itself; each part may fail on its own. */
+export async function afterUpdate(
+  done: Done,
+  job: TrackJob,
+  deps: Deps,
+  root: string,
+  iso: string,
+  nowMs: number,
+  lock: () => LockOptions,
+): Promise<TrackResult> {
+  const { state, step } = done;
+  const safe = (what: string, fn: () => void) => {
+    try {
+      fn();
+    } catch (err) {
+      debug(deps, `track: ${what}: ${(err as Error).message}`);
+    }
+  };
+  if (done.linked) safe("link", () => linkNext(root, done.linked!, state.session_id, nowMs, lock()));
+  if (step.compactionDone)
+    safe("compaction", () =>
+      completeCompactionEvent(root, step.compactionDone!.path, step.compactionDone!.tokens_after, iso, lock()),
+    );
+  safe("ledger", () => addLedgerTokens(root, state.task_id, state.session_id, done.deltas, iso, lock()));
+  safe("index", () => writeIndexEntry(deps.env, root, state, lock()));
+  if (job.event === "SessionStart") safe("sweep", () => sweepStateTemps(deps.env, root, nowMs));
+  // what git shows changed at the start, so the summary can tell the files commands changed since
+  if (job.event === "SessionStart") safe("git-start", () => recordGitStart(root, state.session_id, job.project));
+  debug(
+    deps,
+    `track: ${job.event} ${state.session_id}: ${state.used_pct}% (${state.used_tokens}/${state.window_size}), tool_calls ${state.tool_calls} (+${state.subagent_tool_calls} in subagents)`,
+  );
+  const result: TrackResult = { state, report: step.report };
+  if (step.report) {
+    const message = levelMessage(step.report, state.used_pct, state.used_tokens, state.window_size);
+    debug(deps, `track: level ${step.report} newly crossed`);
+    result.output = { systemMessage: message };
+  }
+  if (step.finalize)
+    result.finalizing = await startFinalize(deps, {
+      project: job.project,
+      sessionId: state.session_id,
+      transcriptPath: state.transcript_path,
+      ended: job.event === "SessionEnd",
+    });
+  return result;
+}

@@ -1,0 +1,79 @@
+/** The state one `ctx track` call steps from, and the tokens it adds: what it reads besides the state file. */
+import type { Config } from "../../core/config-schema.ts";
+import type { Deps } from "../../core/deps.ts";
+import { isValidSessionId } from "../../core/session-id.ts";
+import type { TrackJob } from "../../core/track/job.ts";
+import { isValidTaskId, taskIdFor } from "../../core/track/stamp.ts";
+import { initialState, type SessionState } from "../../core/track/state.ts";
+import { addLineUsage, totalsOf } from "../../core/track/tokens.ts";
+import { findClaudePid } from "../process/proc.ts";
+import { findPreviousSession, loadState, statePath } from "../session/store.ts";
+import { readNewUsage } from "../transcript/stream-usage.ts";
+
+/** The state to step from: the existing one, or a new one linked to the session a /clear replaced. */
+export function prepare(
+  prev: SessionState | undefined,
+  job: TrackJob,
+  deps: Deps,
+  root: string,
+  iso: string,
+  nowMs: number,
+): SessionState {
+  const s = prev
+    ? { ...prev, models: { ...prev.models } }
+    : initialState(job.sessionId, job.project, taskIdFor(deps.env.CTX_TASK_ID, job.sessionId), iso);
+  if (typeof job.input.cwd === "string") s.cwd = job.input.cwd;
+  if (job.transcriptPath) s.transcript_path = job.transcriptPath;
+  if (typeof job.input.model === "string") s.model = job.input.model;
+  if (deps.env.CTX_TEAM?.trim()) s.team = deps.env.CTX_TEAM.trim();
+  if (job.event !== "usage" && (s.claude_pid === null || job.event === "SessionStart"))
+    s.claude_pid = findClaudePid() ?? s.claude_pid;
+  if (!prev && job.event === "SessionStart") {
+    const before = predecessor(job, deps, root, s, nowMs);
+    if (before) {
+      s.previous_session_id = before.session_id;
+      s.task_id = before.task_id; // one chain, one task id
+    }
+  }
+  const list = deps.env.CLAUDE_CODE_TASK_LIST_ID;
+  if (job.event !== "usage" && isValidTaskId(list)) s.task_list_id = list;
+  return s;
+}
+
+/** Tokens per model, as the ledger adds them. */
+export type TokenDeltas = Record<string, ReturnType<typeof totalsOf>>;
+
+/** Adds the new API messages' tokens to the per-model totals; returns the deltas for the ledger. */
+export function countTokens(s: SessionState, job: TrackJob, cfg: Config): TokenDeltas {
+  if (job.usage) {
+    const totals = totalsOf(job.usage.usage);
+    addLineUsage(s.models, [], { key: "", model: job.usage.model, totals });
+    return { [job.usage.model]: totals };
+  }
+  if (!s.transcript_path) return {};
+  const got = readNewUsage(s.transcript_path, s.cursor, s.models, cfg["track.read_bytes"]);
+  if (!got) return {};
+  s.cursor = got.cursor;
+  return got.deltas;
+}
+
+// --- internal ---
+
+/**
+ * The session a new one continues: after /clear the one the same Claude Code
+ * process ran last; on a startup that `ctx resume` launched, the session it
+ * resumed (`CTX_RESUMED_FROM`, kept only when that session is known here).
+ */
+function predecessor(
+  job: TrackJob,
+  deps: Deps,
+  root: string,
+  s: SessionState,
+  nowMs: number,
+): SessionState | undefined {
+  if (job.input.source === "clear")
+    return s.claude_pid === null ? undefined : findPreviousSession(root, s.claude_pid, s.session_id, nowMs);
+  const from = deps.env.CTX_RESUMED_FROM;
+  if (job.input.source === "compact" || !isValidSessionId(from) || from === s.session_id) return undefined;
+  return loadState(statePath(root, from) ?? "", nowMs);
+}

@@ -1,0 +1,50 @@
+/** The usage reading one `ctx track` call applies: from the plain mode's usage, else the bridge or the transcript. */
+import type { Config } from "../../core/config-schema.ts";
+import { debug, type Deps } from "../../core/deps.ts";
+import { stateRoot } from "../../core/paths.ts";
+import type { TrackJob } from "../../core/track/job.ts";
+import type { TrackReading } from "../../core/track/step.ts";
+import { contextTokens, reading } from "../../core/usage.ts";
+import { loadState, statePath } from "../session/store.ts";
+import { currentReading, hookWait, sessionWindow } from "../session/usage-source.ts";
+
+/** The reading for `job`, or undefined when there is none to apply. */
+export function readingFor(job: TrackJob, deps: Deps, cfg: Config): TrackReading | undefined {
+  if (job.usage) {
+    const used = contextTokens(job.usage.usage);
+    const model = job.usage.model === "unknown" ? undefined : job.usage.model;
+    const w = sessionWindow(deps.env, cfg, { sessionId: job.sessionId, model, usedTokens: used });
+    return { ...reading(used, w.window), model, windowSource: w.source };
+  }
+  // The client writes its transcript in batches: a Stop (once per turn) always waits for the
+  // turn's last message; a tool hook only near the levels, where one request late matters.
+  // A subagent's tool line is never written to the parent's transcript: do not wait for it there.
+  const subagent = job.input.agent_id !== undefined && job.input.agent_id !== null;
+  const wait =
+    !subagent && (job.event === "Stop" || nearLevels(job, deps, cfg))
+      ? hookWait(job.input, cfg["track.transcript_wait_ms"], deps.now)
+      : undefined;
+  if (wait) wait.waitMissing = () => false; // past the first turns the transcript exists; a missing one will not appear
+  const place = { root: stateRoot(deps.env, job.project), project: job.project };
+  const r = currentReading(deps.env, deps.now(), cfg, job.sessionId, job.transcriptPath, wait, place);
+  if (r) debug(deps, `track: window ${r.windowSize} (${r.windowSource})`);
+  return r
+    ? {
+        usedTokens: r.usedTokens,
+        windowSize: r.windowSize,
+        usedPct: r.usedPct,
+        model: r.model,
+        windowSource: r.windowSource,
+      }
+    : undefined;
+}
+
+// --- internal ---
+
+/** True when the session is at the warning level or above (read without a lock: a hint only). */
+function nearLevels(job: TrackJob, deps: Deps, cfg: Config): boolean {
+  const path = statePath(stateRoot(deps.env, job.project), job.sessionId);
+  const s = path ? loadState(path, deps.now()) : undefined;
+  const warning = cfg["levels.warning"];
+  return !!s && warning !== false && s.used_pct >= warning;
+}
