@@ -2,7 +2,8 @@ import type { Config } from "../core/config-schema.ts";
 import { CtxError, debug, type Deps } from "../core/deps.ts";
 import { parseHookInput, str } from "../core/hook-input.ts";
 import { join } from "../core/pathx.ts";
-import { projectDir, stateRoot, tmpDir, userStateDir } from "../core/paths.ts";
+import { INDEX_DIR, layout, STATE_DIRS, userLayout } from "../core/layout.ts";
+import { projectDir, stateRoot } from "../core/paths.ts";
 import { isValidSessionId } from "../core/session-id.ts";
 import { ladderOf } from "../core/levels.ts";
 import { levelMessage, type Thresholds } from "../core/track/levels.ts";
@@ -28,7 +29,6 @@ import {
   linkNext,
   loadState,
   lockBudget,
-  statePath,
   updateState,
   writeIndexEntry,
 } from "../io/session/store.ts";
@@ -156,8 +156,8 @@ export async function track(job: Job, deps: Deps): Promise<TrackResult> {
     // State cannot be written (read-only, full disk, a symlinked root): the level message must
     // still reach the agent and the user, stepped from the last state we can read.
     debug(deps, `track: state not written (${(err as Error).message}); carrying on without it`);
-    const path = statePath(root, job.sessionId);
-    done = stepped ?? apply(path && realDirsUnder(root, "state/sessions") ? loadState(path, nowMs) : undefined);
+    const path = layout(root).stateFile(job.sessionId);
+    done = stepped ?? apply(path && realDirsUnder(root, STATE_DIRS.sessionsState) ? loadState(path, nowMs) : undefined);
   }
   return afterUpdate(done, job, deps, root, iso, nowMs, lock);
 }
@@ -200,7 +200,7 @@ function plainJob(values: Record<string, unknown>, stdinText: string, deps: Deps
   const given = typeof values.model === "string" ? values.model : typeof top.model === "string" ? top.model : undefined;
   // Without a model, the tokens belong to the model the session already has.
   const model =
-    given ?? loadState(statePath(stateRoot(deps.env, project), sessionId) ?? "", deps.now())?.model ?? "unknown";
+    given ?? loadState(layout(stateRoot(deps.env, project)).stateFile(sessionId) ?? "", deps.now())?.model ?? "unknown";
   return { sessionId, event: "usage", input: {}, project, usage: { model, usage: u } };
 }
 
@@ -274,7 +274,7 @@ function predecessor(job: Job, deps: Deps, root: string, s: SessionState, nowMs:
     return s.claude_pid === null ? undefined : findPreviousSession(root, s.claude_pid, s.session_id, nowMs);
   const from = deps.env.CTX_RESUMED_FROM;
   if (job.input.source === "compact" || !isValidSessionId(from) || from === s.session_id) return undefined;
-  return loadState(statePath(root, from) ?? "", nowMs);
+  return loadState(layout(root).stateFile(from) ?? "", nowMs);
 }
 
 /** Adds the new API messages' tokens to the per-model totals; returns the deltas for the ledger. */
@@ -348,24 +348,17 @@ async function afterUpdate(
 /** Once a session: removes temp files that writers killed mid-write left in the state directories. */
 function sweepTemps(env: Record<string, string | undefined>, root: string, nowMs: number): void {
   // Never through a symlinked state directory: the files there are not ours to remove.
-  for (const dir of [
-    "state",
-    "state/sessions",
-    "state/monitor",
-    "state/respawn",
-    "state/git-start",
-    "sessions",
-    "events",
-    "",
-  ])
+  const { state, sessionsState, monitor, respawn, gitStart, records, events } = STATE_DIRS;
+  for (const dir of [state, sessionsState, monitor, respawn, gitStart, records, events, ""])
     if (realDirsUnder(root, dir)) sweepStaleTemps(join(root, dir), nowMs);
-  if (realDirsUnder(userStateDir(env), "sessions")) sweepStaleTemps(join(userStateDir(env), "sessions"), nowMs);
-  sweepStaleTemps(tmpDir(env), nowMs, 10 * 60_000, ".claude-ctx-");
+  const user = userLayout(env);
+  if (realDirsUnder(user.dir, INDEX_DIR)) sweepStaleTemps(user.index, nowMs);
+  sweepStaleTemps(user.tmp, nowMs, 10 * 60_000, ".claude-ctx-");
 }
 
 /** True when the session is at the warning level or above (read without a lock: a hint only). */
 function nearLevels(job: Job, deps: Deps, cfg: Config): boolean {
-  const path = statePath(stateRoot(deps.env, job.project), job.sessionId);
+  const path = layout(stateRoot(deps.env, job.project)).stateFile(job.sessionId);
   const s = path ? loadState(path, deps.now()) : undefined;
   const warning = cfg["levels.warning"];
   return !!s && warning !== false && s.used_pct >= warning;

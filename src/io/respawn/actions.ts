@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pendingPath } from "../resume/state.ts";
+import { layout, STATE_DIRS } from "../../core/layout.ts";
 import { ensureDirUnder, writeJsonAtomic } from "../fs/fsx.ts";
 import { stripAnsi } from "../../core/screen.ts";
 
@@ -78,8 +78,8 @@ export async function runFinalize(o: {
 
 /** Writes `<root>/state/respawn-pending.json` so the next SessionStart injects `summaryPath` (issue 4's hand-over). */
 export function writePending(root: string, summaryPath: string, nowMs: number): void {
-  ensureDirUnder(root, "state");
-  writeJsonAtomic(pendingPath(root), {
+  ensureDirUnder(root, STATE_DIRS.state);
+  writeJsonAtomic(layout(root).respawnPending, {
     version: 1,
     summary_path: summaryPath,
     created_at: new Date(nowMs).toISOString(),

@@ -8,6 +8,7 @@
 import { plausibleMs } from "../../core/plausible.ts";
 import { lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { layout } from "../../core/layout.ts";
 import { ancestors } from "../process/proc.ts";
 import { hookReading, readHookState, type HookReading } from "./store.ts";
 import { readJsonFile } from "../fs/fsx.ts";
@@ -79,7 +80,7 @@ export class PaneSession {
 
   /** Every session state, re-parsing only the files whose size or mtime changed. */
   private scan(): Entry[] {
-    const dir = join(this.root, "state", "sessions");
+    const dir = layout(this.root).sessionsState;
     let names: string[];
     try {
       names = readdirSync(dir).filter((n) => n.endsWith(".json"));

@@ -5,7 +5,7 @@
  */
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { sessionFile, userStateDir } from "../../core/paths.ts";
+import { INDEX_DIR, userLayout } from "../../core/layout.ts";
 import type { RespawnState } from "../../core/respawn/types.ts";
 import { isValidSessionId } from "../../core/session-id.ts";
 import { ensureDirUnder, readJsonFile, writeJsonAtomic } from "../fs/fsx.ts";
@@ -142,10 +142,10 @@ export function writeIndexRespawn(
   base: { project: string; root: string },
   respawn: Record<string, unknown> | null,
 ): void {
-  const dir = join(userStateDir(env), "sessions");
-  const path = sessionFile(dir, sessionId);
+  const user = userLayout(env);
+  const path = user.indexEntry(sessionId);
   if (!path) return;
-  ensureDirUnder(userStateDir(env), "sessions");
+  ensureDirUnder(user.dir, INDEX_DIR);
   withLock(
     `${path}.lock`,
     () => {

@@ -4,21 +4,11 @@
  * (`<root>/state/respawn-pending.json`). Read-modify-write under the ledger's lock.
  */
 import { renameSync } from "node:fs";
-import { join } from "node:path";
 import { emptyLedger, markConsumed, parseLedger, type ConsumedEntry, type Ledger } from "../../core/resume/ledger.ts";
 import { parsePending, type RespawnPending } from "../../core/resume/pending.ts";
+import { layout, STATE_DIRS } from "../../core/layout.ts";
 import { ensureDirUnder, readJsonFile, writeJsonAtomic } from "../fs/fsx.ts";
 import { withLock } from "../fs/lock.ts";
-
-/** The ledger file of a state root. */
-export function ledgerPath(root: string): string {
-  return join(root, "state", "resume-ledger.json");
-}
-
-/** The respawn hand-over file of a state root. */
-export function pendingPath(root: string): string {
-  return join(root, "state", "respawn-pending.json");
-}
 
 /** What a transaction sees and may change. */
 export interface ResumeState {
@@ -37,9 +27,8 @@ export function resumeTransaction<T extends object>(
   fn: (s: ResumeState) => T,
   lockTimeoutMs = 1500,
 ): T {
-  const ledgerFile = ledgerPath(root);
-  const pendingFile = pendingPath(root);
-  ensureDirUnder(root, "state");
+  const { resumeLedger: ledgerFile, respawnPending: pendingFile } = layout(root);
+  ensureDirUnder(root, STATE_DIRS.state);
   return withLock(
     `${ledgerFile}.lock`,
     () => {
@@ -57,7 +46,8 @@ export function resumeTransaction<T extends object>(
 
 /** The ledger and pending file as they are now, read without a lock (for a look before deciding). */
 export function readResumeState(root: string, nowMs: number): ResumeState {
-  return { ledger: readLedger(ledgerPath(root), nowMs), pending: readPending(pendingPath(root), nowMs) };
+  const files = layout(root);
+  return { ledger: readLedger(files.resumeLedger, nowMs), pending: readPending(files.respawnPending, nowMs) };
 }
 
 /** Records that `ctx resume` handed summary `name` to a session it launched. */

@@ -4,7 +4,8 @@
  */
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { fileIn, userStateDir } from "../../core/paths.ts";
+import { INDEX_DIR, layout, userLayout } from "../../core/layout.ts";
+import { fileIn } from "../../core/paths.ts";
 import { isValidSessionId } from "../../core/session-id.ts";
 import { parseIndexEntry, type IndexEntry } from "../../core/status/entry.ts";
 import type { Supervisor, SupervisorEvent } from "../../core/status/rows.ts";
@@ -21,11 +22,6 @@ export interface IndexedSession {
   supervisor?: Supervisor;
 }
 
-/** The index directory. */
-export function indexDir(env: Record<string, string | undefined>): string {
-  return join(userStateDir(env), "sessions");
-}
-
 /**
  * Every readable entry of the index; lock files, temp files and broken entries are skipped.
  * An `updated_at` in the future (a clock that was ahead) counts as now at most: it gives way
@@ -33,8 +29,9 @@ export function indexDir(env: Record<string, string | undefined>): string {
  * (so it shows as stale, never as "age 0" forever).
  */
 export function readIndex(env: Record<string, string | undefined>, nowMs: number = Date.now()): IndexedSession[] {
-  const dir = indexDir(env);
-  if (!realDirsUnder(userStateDir(env), "sessions")) return []; // a symlinked index is not ours to read
+  const user = userLayout(env);
+  const dir = user.index;
+  if (!realDirsUnder(user.dir, INDEX_DIR)) return []; // a symlinked index is not ours to read
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -60,7 +57,7 @@ export function readIndex(env: Record<string, string | undefined>, nowMs: number
 
 /** Reads the state file the entry points to, only when it is `<root>/state/sessions/<sid>.json` (never an arbitrary path). */
 function sessionEnded(e: IndexEntry): boolean {
-  if (!e.root.startsWith("/") || fileIn(join(e.root, "state", "sessions"), e.state_path) !== `${e.session_id}.json`)
+  if (!e.root.startsWith("/") || fileIn(layout(e.root).sessionsState, e.state_path) !== `${e.session_id}.json`)
     return false;
   const r = readJsonFile<Record<string, unknown>>(e.state_path, { maxBytes: 1024 * 1024 });
   if (r.status !== "ok" || !r.value || typeof r.value !== "object") return false;
@@ -79,7 +76,7 @@ const RECENT_EVENTS = 5;
 function supervisorOf(e: IndexEntry): Supervisor | undefined {
   const r = e.respawn;
   const path = r && typeof r === "object" ? (r as Record<string, unknown>).state_path : undefined;
-  const name = e.root.startsWith("/") ? fileIn(join(e.root, "state", "respawn"), path) : undefined;
+  const name = e.root.startsWith("/") ? fileIn(layout(e.root).respawn, path) : undefined;
   if (!name || !/^[A-Za-z0-9_-][A-Za-z0-9_.-]*\.json$/.test(name)) return undefined;
   const rec = readJsonFile<Record<string, unknown>>(path as string, { maxBytes: 4 * 1024 * 1024 });
   if (rec.status !== "ok" || !rec.value || typeof rec.value !== "object") return undefined;

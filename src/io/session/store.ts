@@ -1,7 +1,6 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { sessionFile, userStateDir } from "../../core/paths.ts";
-import { isValidSessionId } from "../../core/session-id.ts";
+import { INDEX_DIR, layout, STATE_DIRS, userLayout } from "../../core/layout.ts";
 import type { PauseEntry } from "../../core/track/pause.ts";
 import { parseState, type SessionState } from "../../core/track/state.ts";
 import { closeQuiet, ensureDirUnder, openAppendFile, realDirsUnder, writeJsonAtomic } from "../fs/fsx.ts";
@@ -25,32 +24,6 @@ export function lockBudget(totalMs: number, clock: () => number = Date.now): () 
   return () => ({ ...STATE_LOCK, timeoutMs: Math.max(0, deadline - clock()) });
 }
 
-/** `<root>/state/sessions`. */
-export function sessionsStateDir(root: string): string {
-  return join(root, "state", "sessions");
-}
-
-/** `<root>/sessions`: pause logs and finalized records. */
-export function recordsDir(root: string): string {
-  return join(root, "sessions");
-}
-
-/** `<root>/state/sessions/<sid>.json`, or undefined for an unsafe id. */
-export function statePath(root: string, sessionId: string): string | undefined {
-  return sessionFile(sessionsStateDir(root), sessionId);
-}
-
-/** `<root>/state/sessions/<sid>.json.finalize.lock`: held while `ctx finalize` writes the session's summary. */
-export function finalizeLockPath(root: string, sessionId: string): string | undefined {
-  const path = statePath(root, sessionId);
-  return path && `${path}.finalize.lock`;
-}
-
-/** `<root>/sessions/ACTIVE-PAUSE-<sid>.jsonl`, or undefined for an unsafe id. */
-export function pauseLogPath(root: string, sessionId: string): string | undefined {
-  return isValidSessionId(sessionId) ? join(recordsDir(root), `ACTIVE-PAUSE-${sessionId}.jsonl`) : undefined;
-}
-
 /**
  * Reads a session's state. A file that does not parse is renamed aside to
  * `<file>.corrupt-<ms>` and reads as missing.
@@ -71,16 +44,17 @@ export function updateState<R extends { state: SessionState } | undefined>(
   fn: (prev: SessionState | undefined) => R,
   lock: LockOptions = STATE_LOCK,
 ): R {
-  const path = statePath(root, sessionId);
+  const files = layout(root);
+  const path = files.stateFile(sessionId);
   if (!path) throw new Error("unsafe session id");
-  ensureDirUnder(root, "state/sessions"); // refuses a symlink at the root or any level
+  ensureDirUnder(root, STATE_DIRS.sessionsState); // refuses a symlink at the root or any level
   return withLock(
     `${path}.lock`,
     () => {
       const result = fn(loadState(path, nowMs));
       if (result) {
         writeJsonAtomic(path, result.state);
-        writeJsonAtomic(join(root, "state", "context-usage.json"), result.state);
+        writeJsonAtomic(files.contextUsage, result.state);
       }
       return result;
     },
@@ -93,9 +67,9 @@ export function updateState<R extends { state: SessionState } | undefined>(
  * following a link nor blocking on a FIFO: anything but a regular file there fails.
  */
 export function appendPause(root: string, sessionId: string, entries: PauseEntry[]): void {
-  const path = pauseLogPath(root, sessionId);
+  const path = layout(root).pauseLog(sessionId);
   if (!path || entries.length === 0) return;
-  ensureDirUnder(root, "sessions");
+  ensureDirUnder(root, STATE_DIRS.records);
   const fd = openAppendFile(path);
   try {
     for (const e of entries) sys().writeAll(fd, Buffer.from(`${JSON.stringify(e)}\n`));
@@ -109,10 +83,10 @@ export function appendPause(root: string, sessionId: string, entries: PauseEntry
  * keeping the `respawn` field that respawn writes.
  */
 export function writeIndexEntry(env: Env, root: string, state: SessionState, lock: LockOptions = STATE_LOCK): void {
-  const dir = join(userStateDir(env), "sessions");
-  const path = sessionFile(dir, state.session_id);
+  const user = userLayout(env);
+  const path = user.indexEntry(state.session_id);
   if (!path) return;
-  ensureDirUnder(userStateDir(env), "sessions");
+  ensureDirUnder(user.dir, INDEX_DIR);
   withLock(
     `${path}.lock`,
     () => {
@@ -125,7 +99,7 @@ export function writeIndexEntry(env: Env, root: string, state: SessionState, loc
         task_id: state.task_id,
         project: state.project,
         root,
-        state_path: statePath(root, state.session_id),
+        state_path: layout(root).stateFile(state.session_id),
         model: state.model,
         used_pct: state.used_pct,
         used_tokens: state.used_tokens,
@@ -152,7 +126,7 @@ export function findPreviousSession(
   exclude: string,
   nowMs: number,
 ): SessionState | undefined {
-  const dir = sessionsStateDir(root);
+  const dir = layout(root).sessionsState;
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -188,8 +162,8 @@ export function updateStateOnly(
   fn: (s: SessionState) => SessionState,
   lock: LockOptions = STATE_LOCK,
 ): void {
-  const path = statePath(root, sessionId);
-  if (!path || !realDirsUnder(root, "state/sessions")) return;
+  const path = layout(root).stateFile(sessionId);
+  if (!path || !realDirsUnder(root, STATE_DIRS.sessionsState)) return;
   withLock(
     `${path}.lock`,
     () => {
