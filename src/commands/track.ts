@@ -23,15 +23,8 @@ import { realDirsUnder } from "../io/fs/fsx.ts";
 import { LockTimeout, type LockOptions } from "../io/fs/lock.ts";
 import { findClaudePid } from "../io/process/proc.ts";
 import { recordGitStart } from "../io/git/changes.ts";
-import {
-  appendPause,
-  findPreviousSession,
-  linkNext,
-  loadState,
-  lockBudget,
-  updateState,
-  writeIndexEntry,
-} from "../io/session/store.ts";
+import { appendPause, findPreviousSession, linkNext, loadState, lockBudget, updateState } from "../io/session/store.ts";
+import { writeEntry } from "../io/session/index.ts";
 import { addLedgerTokens, completeCompactionEvent, writeCompactionEvent } from "../io/session/events.ts";
 import { readNewUsage } from "../io/transcript/stream-usage.ts";
 import { sweepStaleTemps } from "../io/fs/sweep.ts";
@@ -321,7 +314,7 @@ async function afterUpdate(
       completeCompactionEvent(root, step.compactionDone!.path, step.compactionDone!.tokens_after, iso, lock()),
     );
   safe("ledger", () => addLedgerTokens(root, state.task_id, state.session_id, done.deltas, iso, lock()));
-  safe("index", () => writeIndexEntry(deps.env, root, state, lock()));
+  safe("index", () => writeEntry(deps.env, root, state, lock()));
   if (job.event === "SessionStart") safe("sweep", () => sweepTemps(deps.env, root, nowMs));
   // what git shows changed at the start, so the summary can tell the files commands changed since
   if (job.event === "SessionStart") safe("git-start", () => recordGitStart(root, state.session_id, job.project));

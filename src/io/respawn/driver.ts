@@ -9,7 +9,8 @@ import { initialState, transition } from "../../core/respawn/machine.ts";
 import type { RespawnAction, RespawnEvent, RespawnSettings, RespawnState } from "../../core/respawn/types.ts";
 import { runAiCheck, runFinalize, writePending } from "./actions.ts";
 import { PaneSession, PID_CACHE_MS } from "./binding.ts";
-import { writeIndexRespawn, writeRecord, type RespawnLogEntry, type RespawnRecord } from "./store.ts";
+import { setRespawn } from "../session/index.ts";
+import { writeRecord, type RespawnLogEntry, type RespawnRecord } from "./store.ts";
 import { fileStamp } from "./poll.ts";
 import { abortableSleep as sleep } from "../process/sleep.ts";
 import type { Tmux } from "./tmux.ts";
@@ -229,10 +230,10 @@ class Driver {
     try {
       writeRecord(rec);
       // After /clear the old session is no longer supervised: its entry says so.
-      if (this.indexedSid && this.indexedSid !== this.sessionId) writeIndexRespawn(o.env, this.indexedSid, o, null);
+      if (this.indexedSid && this.indexedSid !== this.sessionId) setRespawn(o.env, this.indexedSid, o, null);
       this.indexedSid = this.sessionId;
       if (this.sessionId)
-        writeIndexRespawn(o.env, this.sessionId, o, {
+        setRespawn(o.env, this.sessionId, o, {
           name: o.name,
           state: s.phase,
           cycles: s.cycles,

@@ -1,19 +1,16 @@
 /**
  * Where the supervisor's state goes and where it reads the hooks' state:
- * `<root>/state/respawn/<name>.json` (its record and recent events), the
- * `respawn` field of the per-user index entry, and `<root>/state/context-usage.json`.
+ * `<root>/state/respawn/<name>.json` (its record and recent events), and
+ * `<root>/state/context-usage.json`. (The `respawn` field of the per-user index
+ * entry is written by `setRespawn` in io/session/index.ts.)
  */
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { INDEX_DIR, userLayout } from "../../core/layout.ts";
 import type { RespawnState } from "../../core/respawn/types.ts";
 import { isValidSessionId } from "../../core/session-id.ts";
 import { ensureDirUnder, readJsonFile, writeJsonAtomic } from "../fs/fsx.ts";
-import { withLock } from "../fs/lock.ts";
 import { readState } from "../fs/state-file.ts";
 import { asObject } from "../../core/json.ts";
-
-type Env = Record<string, string | undefined>;
 
 /** One recorded event. */
 export interface RespawnLogEntry {
@@ -129,37 +126,4 @@ export function hookReading(value: unknown): HookReading | undefined {
     transcript_path:
       typeof v.transcript_path === "string" && v.transcript_path.startsWith("/") ? v.transcript_path : null,
   };
-}
-
-/**
- * Sets the `respawn` field of the session's per-user index entry (under the
- * entry's lock, keeping every other field). A missing entry is created with
- * what the supervisor knows, so `ctx status` shows it before the first hook.
- */
-export function writeIndexRespawn(
-  env: Env,
-  sessionId: string,
-  base: { project: string; root: string },
-  respawn: Record<string, unknown> | null,
-): void {
-  const user = userLayout(env);
-  const path = user.indexEntry(sessionId);
-  if (!path) return;
-  ensureDirUnder(user.dir, INDEX_DIR);
-  withLock(
-    `${path}.lock`,
-    () => {
-      // A corrupt entry is kept aside (readState) and started over.
-      const prev = readState(path, asObject, Date.now(), { maxBytes: 1024 * 1024 });
-      const entry = prev ?? {
-        version: 1,
-        session_id: sessionId,
-        project: base.project,
-        root: base.root,
-        updated_at: new Date().toISOString(),
-      };
-      writeJsonAtomic(path, { ...entry, respawn });
-    },
-    { timeoutMs: 1000 },
-  );
 }

@@ -1,17 +1,25 @@
 /**
- * Reads the per-user session index (`${XDG_STATE_HOME:-~/.local/state}/ctx/sessions/*.json`)
- * for `ctx status`. Never takes a lock: a file caught mid-rename is simply skipped this time.
+ * The per-user session index (`${XDG_STATE_HOME:-~/.local/state}/ctx/sessions/<sid>.json`,
+ * docs/state.md): the only code that reads or writes it. `ctx track` writes an entry per
+ * session (`writeEntry`), `ctx respawn` its `respawn` field (`setRespawn`), both under the
+ * entry's lock; `ctx status` and `ctx doctor` read them all (`readIndex`) without a lock.
  */
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
+import { asObject } from "../../core/json.ts";
 import { INDEX_DIR, layout, userLayout } from "../../core/layout.ts";
 import { fileIn } from "../../core/paths.ts";
 import { isValidSessionId } from "../../core/session-id.ts";
 import { parseIndexEntry, type IndexEntry } from "../../core/status/entry.ts";
 import type { Supervisor, SupervisorEvent } from "../../core/status/rows.ts";
-import { mtimeMs, readJsonFile, realDirsUnder } from "../fs/fsx.ts";
+import type { SessionState } from "../../core/track/state.ts";
+import { ensureDirUnder, mtimeMs, readJsonFile, realDirsUnder, writeJsonAtomic } from "../fs/fsx.ts";
 import { FUTURE_SLACK_MS, plausibleMs } from "../../core/plausible.ts";
-import { pidAlive } from "../fs/lock.ts";
+import { pidAlive, withLock, type LockOptions } from "../fs/lock.ts";
+import { readState } from "../fs/state-file.ts";
+import { STATE_LOCK } from "./store.ts";
+
+type Env = Record<string, string | undefined>;
 
 /** One indexed session, with what its own state file adds. */
 export interface IndexedSession {
@@ -28,7 +36,7 @@ export interface IndexedSession {
  * to the entry file's mtime, and when that is in the future too the entry has no update time
  * (so it shows as stale, never as "age 0" forever).
  */
-export function readIndex(env: Record<string, string | undefined>, nowMs: number = Date.now()): IndexedSession[] {
+export function readIndex(env: Env, nowMs: number = Date.now()): IndexedSession[] {
   const user = userLayout(env);
   const dir = user.index;
   if (!realDirsUnder(user.dir, INDEX_DIR)) return []; // a symlinked index is not ours to read
@@ -53,7 +61,73 @@ export function readIndex(env: Record<string, string | undefined>, nowMs: number
   return out;
 }
 
+/** Writes the session's index entry from its state, keeping the `respawn` field that `setRespawn` writes. */
+export function writeEntry(env: Env, root: string, state: SessionState, lock: LockOptions = STATE_LOCK): void {
+  // A corrupt entry is kept aside as <file>.corrupt-<ms> (docs/state.md) and rewritten.
+  updateEntry(env, state.session_id, Date.parse(state.updated_at) || 0, lock, (prev) => ({
+    version: 1,
+    session_id: state.session_id,
+    task_id: state.task_id,
+    project: state.project,
+    root,
+    state_path: layout(root).stateFile(state.session_id),
+    model: state.model,
+    used_pct: state.used_pct,
+    used_tokens: state.used_tokens,
+    window_size: state.window_size,
+    context_window: state.context_window,
+    context_window_source: state.context_window_source,
+    threshold_reached: state.threshold_reached,
+    auto_pause_active: state.auto_pause_active,
+    respawn: prev?.respawn ?? null,
+    updated_at: state.updated_at,
+  }));
+}
+
+/**
+ * Sets the `respawn` field of the session's index entry, keeping every other
+ * field. A missing entry is created with what the supervisor knows, so
+ * `ctx status` shows it before the first hook.
+ */
+export function setRespawn(
+  env: Env,
+  sessionId: string,
+  base: { project: string; root: string },
+  respawn: Record<string, unknown> | null,
+): void {
+  // A corrupt entry is kept aside (readState) and started over.
+  updateEntry(env, sessionId, Date.now(), { timeoutMs: 1000 }, (prev) => ({
+    ...(prev ?? {
+      version: 1,
+      session_id: sessionId,
+      project: base.project,
+      root: base.root,
+      updated_at: new Date().toISOString(),
+    }),
+    respawn,
+  }));
+}
+
 // --- internal ---
+
+/** Read-modify-write of one entry under its lock; nothing for an unsafe id, never through a symlinked index. */
+function updateEntry(
+  env: Env,
+  sessionId: string,
+  nowMs: number,
+  lock: LockOptions,
+  fn: (prev: Record<string, unknown> | undefined) => Record<string, unknown>,
+): void {
+  const user = userLayout(env);
+  const path = user.indexEntry(sessionId);
+  if (!path) return;
+  ensureDirUnder(user.dir, INDEX_DIR);
+  withLock(
+    `${path}.lock`,
+    () => writeJsonAtomic(path, fn(readState(path, asObject, nowMs, { maxBytes: 1024 * 1024 }))),
+    lock,
+  );
+}
 
 /** Reads the state file the entry points to, only when it is `<root>/state/sessions/<sid>.json` (never an arbitrary path). */
 function sessionEnded(e: IndexEntry): boolean {

@@ -1,15 +1,12 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { INDEX_DIR, layout, STATE_DIRS, userLayout } from "../../core/layout.ts";
+import { layout, STATE_DIRS } from "../../core/layout.ts";
 import type { PauseEntry } from "../../core/track/pause.ts";
 import { parseState, type SessionState } from "../../core/track/state.ts";
 import { closeQuiet, ensureDirUnder, openAppendFile, realDirsUnder, writeJsonAtomic } from "../fs/fsx.ts";
 import { sys } from "../fs/sys.ts";
 import { withLock, type LockOptions } from "../fs/lock.ts";
 import { readState } from "../fs/state-file.ts";
-import { asObject } from "../../core/json.ts";
-
-type Env = Record<string, string | undefined>;
 
 /**
  * Lock options for state files: many hooks may queue up behind one another, but
@@ -76,44 +73,6 @@ export function appendPause(root: string, sessionId: string, entries: PauseEntry
   } finally {
     closeQuiet(fd);
   }
-}
-
-/**
- * Writes the per-user index entry `${XDG_STATE_HOME:-~/.local/state}/ctx/sessions/<sid>.json`,
- * keeping the `respawn` field that respawn writes.
- */
-export function writeIndexEntry(env: Env, root: string, state: SessionState, lock: LockOptions = STATE_LOCK): void {
-  const user = userLayout(env);
-  const path = user.indexEntry(state.session_id);
-  if (!path) return;
-  ensureDirUnder(user.dir, INDEX_DIR);
-  withLock(
-    `${path}.lock`,
-    () => {
-      // A corrupt entry is kept aside as <file>.corrupt-<ms> (docs/state.md) and rewritten.
-      const prev = readState(path, asObject, Date.parse(state.updated_at) || 0, { maxBytes: 1024 * 1024 });
-      const respawn = prev?.respawn ?? null;
-      writeJsonAtomic(path, {
-        version: 1,
-        session_id: state.session_id,
-        task_id: state.task_id,
-        project: state.project,
-        root,
-        state_path: layout(root).stateFile(state.session_id),
-        model: state.model,
-        used_pct: state.used_pct,
-        used_tokens: state.used_tokens,
-        window_size: state.window_size,
-        context_window: state.context_window,
-        context_window_source: state.context_window_source,
-        threshold_reached: state.threshold_reached,
-        auto_pause_active: state.auto_pause_active,
-        respawn,
-        updated_at: state.updated_at,
-      });
-    },
-    lock,
-  );
 }
 
 /**
