@@ -85,9 +85,26 @@ export function writeRecord(rec: RespawnRecord): void {
 
 /** Reads a record, or undefined. */
 export function readRecord(root: string, name: string): RespawnRecord | undefined {
-  return readState(recordPath(root, name), (v) => asObject(v) as RespawnRecord | undefined, Date.now(), {
-    maxBytes: 4 * 1024 * 1024,
+  return readState(recordPath(root, name), parseRecord, Date.now(), { maxBytes: 4 * 1024 * 1024 });
+}
+
+/**
+ * A parsed record file as a record: any JSON object is one (a field it lacks reads as absent),
+ * with the fields its readers rely on narrowed: `phase` a string ("" when none), `pid` a
+ * positive integer (0 when none), `events` only the well-formed ones. Undefined for a non-object.
+ */
+export function parseRecord(value: unknown): RespawnRecord | undefined {
+  const v = asObject(value);
+  if (!v) return undefined;
+  const events = (Array.isArray(v.events) ? v.events : []).flatMap((x): RespawnLogEntry[] => {
+    const ev = asObject(x);
+    if (typeof ev?.event !== "string") return [];
+    return [
+      { at: String(ev.at ?? ""), event: ev.event, ...(typeof ev.detail === "string" ? { detail: ev.detail } : {}) },
+    ];
   });
+  const pid = typeof v.pid === "number" && Number.isInteger(v.pid) && v.pid > 0 ? v.pid : 0;
+  return { ...v, phase: typeof v.phase === "string" ? v.phase : "", pid, events } as RespawnRecord;
 }
 
 /** Names of every supervisor record under `root`. */

@@ -11,12 +11,13 @@ import { INDEX_DIR, layout, userLayout } from "../../core/layout.ts";
 import { fileIn } from "../../core/paths.ts";
 import { isValidSessionId } from "../../core/session-id.ts";
 import { parseIndexEntry, type IndexEntry } from "../../core/status/entry.ts";
-import type { Supervisor, SupervisorEvent } from "../../core/status/rows.ts";
+import type { Supervisor } from "../../core/status/rows.ts";
 import type { SessionState } from "../../core/track/state.ts";
 import { ensureDirUnder, mtimeMs, readJsonFile, realDirsUnder, writeJsonAtomic } from "../fs/fsx.ts";
 import { FUTURE_SLACK_MS, plausibleMs } from "../../core/plausible.ts";
 import { pidAlive, withLock, type LockOptions } from "../fs/lock.ts";
 import { readState } from "../fs/state-file.ts";
+import { parseRecord } from "../respawn/store.ts";
 import { STATE_LOCK } from "./store.ts";
 
 type Env = Record<string, string | undefined>;
@@ -152,19 +153,12 @@ function supervisorOf(e: IndexEntry): Supervisor | undefined {
   const path = r && typeof r === "object" ? (r as Record<string, unknown>).state_path : undefined;
   const name = e.root.startsWith("/") ? fileIn(layout(e.root).respawn, path) : undefined;
   if (!name || !/^[A-Za-z0-9_-][A-Za-z0-9_.-]*\.json$/.test(name)) return undefined;
-  const rec = readJsonFile<Record<string, unknown>>(path as string, { maxBytes: 4 * 1024 * 1024 });
-  if (rec.status !== "ok" || !rec.value || typeof rec.value !== "object") return undefined;
-  const v = rec.value;
-  const running = v.phase !== "stopped";
-  const events = (Array.isArray(v.events) ? v.events : []).slice(-RECENT_EVENTS).flatMap((x): SupervisorEvent[] => {
-    if (!x || typeof x !== "object") return [];
-    const ev = x as Record<string, unknown>;
-    return typeof ev.event === "string"
-      ? [{ at: String(ev.at ?? ""), event: ev.event, detail: typeof ev.detail === "string" ? ev.detail : null }]
-      : [];
-  });
+  // Read without a lock and never set aside: `ctx status` only looks.
+  const read = readJsonFile<unknown>(path as string, { maxBytes: 4 * 1024 * 1024 });
+  const rec = read.status === "ok" ? parseRecord(read.value) : undefined;
+  if (!rec) return undefined;
   return {
-    alive: !running || (typeof v.pid === "number" && Number.isInteger(v.pid) && v.pid > 0 && pidAlive(v.pid)),
-    events,
+    alive: rec.phase === "stopped" || (rec.pid > 0 && pidAlive(rec.pid)),
+    events: rec.events.slice(-RECENT_EVENTS).map((ev) => ({ at: ev.at, event: ev.event, detail: ev.detail ?? null })),
   };
 }

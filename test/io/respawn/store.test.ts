@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { aiCheckPrompt, parseVerdict } from "../../../src/io/respawn/actions.ts";
-import { listRecords, readHookState, readRecord, recordPath } from "../../../src/io/respawn/store.ts";
+import { listRecords, parseRecord, readHookState, readRecord, recordPath } from "../../../src/io/respawn/store.ts";
 
 let dir = "";
 beforeEach(() => {
@@ -62,6 +62,21 @@ describe("records", () => {
     expect(listRecords(dir)).toEqual(["a"]);
     expect(readRecord(dir, "a")).toMatchObject({ name: "a", phase: "idle" });
     expect(readRecord(dir, "b")).toBeUndefined();
+  });
+});
+
+describe("parseRecord", () => {
+  test("any object is a record, with its phase, pid and events narrowed; anything else is none", () => {
+    expect(parseRecord({ name: "a", phase: "idle", pid: 42, events: [{ at: "t", event: "idle" }] })).toMatchObject({
+      name: "a",
+      phase: "idle",
+      pid: 42,
+      events: [{ at: "t", event: "idle" }],
+    });
+    const odd = parseRecord({ name: "b", phase: 3, pid: -1, events: [{ event: 1 }, null, { event: "x", detail: 2 }] });
+    expect(odd as unknown).toEqual({ name: "b", phase: "", pid: 0, events: [{ at: "", event: "x" }] });
+    expect(parseRecord({ pid: 1.5 })).toMatchObject({ pid: 0, events: [] });
+    for (const v of [null, [], "x", 5]) expect(parseRecord(v)).toBeUndefined();
   });
 });
 

@@ -96,3 +96,37 @@ describe("writeEntry", () => {
     expect(readIndex(env)).toEqual([]);
   });
 });
+
+describe("readIndex", () => {
+  test("an entry's supervisor: its 5 newest well-formed events, alive when its pid runs or it stopped", () => {
+    const env = { XDG_STATE_HOME: join(dir, "xdg"), HOME: dir };
+    const root = join(dir, "p", ".ctx");
+    mkdirSync(join(root, "state", "respawn"), { recursive: true });
+    const events = [
+      ...Array.from({ length: 6 }, (_, i) => ({ at: `t${i}`, event: "idle" })),
+      { at: "t6", event: "step", detail: "sent /clear" },
+      { event: 5 },
+    ];
+    const record = join(root, "state", "respawn", "w.json");
+    writeFileSync(record, JSON.stringify({ version: 1, name: "w", pid: process.pid, phase: "idle", events }));
+    setRespawn(env, "s-8", { project: join(dir, "p"), root }, { name: "w", state: "idle", state_path: record });
+    const [one] = readIndex(env);
+    expect(one?.supervisor).toEqual({
+      alive: true,
+      events: [
+        { at: "t2", event: "idle", detail: null },
+        { at: "t3", event: "idle", detail: null },
+        { at: "t4", event: "idle", detail: null },
+        { at: "t5", event: "idle", detail: null },
+        { at: "t6", event: "step", detail: "sent /clear" },
+      ],
+    });
+    writeFileSync(record, JSON.stringify({ phase: "cycling", pid: "x" }));
+    expect(readIndex(env)[0]?.supervisor).toEqual({ alive: false, events: [] });
+    writeFileSync(record, JSON.stringify({ phase: "stopped" }));
+    expect(readIndex(env)[0]?.supervisor).toEqual({ alive: true, events: [] });
+    writeFileSync(record, "{not json");
+    expect(readIndex(env)[0]?.supervisor).toBeUndefined();
+    expect(readdirSync(join(root, "state", "respawn"))).toEqual(["w.json"]); // status only looks: nothing set aside
+  });
+});
