@@ -128,6 +128,9 @@ export async function makeSandbox(opts: SandboxOptions): Promise<Sandbox> {
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
     DISABLE_AUTOUPDATER: "1",
     DISABLE_TELEMETRY: "1",
+    // Offline, the client's attempt to clone the official plugin marketplace ends in a "setup issue"
+    // notice; when that lands while a prompt is being typed, the client ignored Enter for good (2.1.197).
+    CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL: "1",
     ...opts.extraEnv,
   });
   if (env.CLAUDE_CONFIG_DIR !== undefined && !env.CLAUDE_CONFIG_DIR.startsWith(`${home}/`))

@@ -251,7 +251,7 @@ test("e2e continuity: the same chain through /clear with only the hooks (no supe
 
 test("e2e continuity: interactive, the summary the monitor writes at CRITICAL reports the status line's 78 %", async () => {
   const step = (n: number, pct: number): Turn => tool("Bash", { command: `echo work-${n}`, description: "work" }, pct);
-  api = await startFakeApi((req, i): Turn => {
+  api = await startFakeApi((_req, i): Turn => {
     if (i === 0) return step(0, 60);
     if (i < 3) return step(i, 78);
     return { content: [{ type: "text", text: "Stopping here." }], usage: usageAt(78) };

@@ -209,6 +209,10 @@ test("interactive: /clear brings the finalized summary into the next request onc
   await Bun.sleep(300);
   await submit(tmux, "continue", () => api!.mainRequests().length >= 2);
   const second = userText(api.mainRequests()[1]!);
+  // On a failure, what the hooks left behind: which sessions, linked how, which summary was consumed.
+  if (count(second, MARK) !== 1)
+    for (const f of [...readdirSync(states).map((n) => join(states, n)), join(root, "state", "resume-ledger.json")])
+      console.error(`${f}:`, existsSync(f) ? readFileSync(f, "utf8").slice(0, 800) : "(none)");
   expect(count(second, MARK)).toBe(1);
   expect(second).toContain("SessionStart hook additional context: The context was just cleared");
   expect(second).toContain("PROMPT-ALPHA build the parser");

@@ -13,8 +13,13 @@ export interface TmuxSession {
   name: string;
   /** Run an arbitrary tmux subcommand on the private server; returns stdout. */
   tmux(...args: string[]): Promise<string>;
-  /** Types `text` literally, then presses Enter ~150 ms later (separate send-keys). */
-  sendText(text: string, enterDelayMs?: number): Promise<void>;
+  /**
+   * Types `text` literally, waits until the client's input line shows it (up to 5 s), then presses
+   * Enter at least `enterDelayMs` (150) after typing: an Enter that reaches a client still busy
+   * drawing arrives with the text in one read, and the client takes it as part of a paste.
+   * True when the box showed the text before Enter.
+   */
+  sendText(text: string, enterDelayMs?: number): Promise<boolean>;
   /** Sends key names (e.g. "Escape", "C-c", "Enter") without -l. */
   sendKeys(...keys: string[]): Promise<void>;
   /** The visible pane as text (`capture-pane -p`; `-e` keeps ANSI escapes when `ansi`). */
@@ -25,6 +30,16 @@ export interface TmuxSession {
   alive(): Promise<boolean>;
   /** Kills the private tmux server (and with it the command). */
   kill(): Promise<void>;
+}
+
+/**
+ * True when the client's input box (a `❯` line right below a rule of `─`) starts with `text`;
+ * a submitted prompt shown above, in the conversation, does not count.
+ */
+export function inInputBox(screen: string, text: string): boolean {
+  const want = `❯ ${text.split("\n")[0]!.slice(0, 40)}`;
+  const lines = screen.split("\n");
+  return lines.some((l, i) => l.startsWith(want) && i > 0 && /^─{10,}/.test(lines[i - 1]!));
 }
 
 /** Options for {@link startTmux}. */
@@ -117,7 +132,12 @@ export async function startTmux(opts: TmuxOptions): Promise<TmuxSession> {
     async sendText(text, enterDelayMs = 150) {
       await tmux("send-keys", "-t", target, "-l", text);
       await Bun.sleep(enterDelayMs);
+      const deadline = Date.now() + 5000;
+      let echoed = false;
+      while (!(echoed = inInputBox(stripAnsi(await capture().catch(() => "")), text)) && Date.now() < deadline)
+        await Bun.sleep(100);
       await tmux("send-keys", "-t", target, "Enter");
+      return echoed;
     },
     async sendKeys(...keys) {
       await tmux("send-keys", "-t", target, ...keys);

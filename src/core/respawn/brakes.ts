@@ -12,7 +12,7 @@ export interface Brake {
   kind: "wait" | "halt";
   /** A short machine-readable name. */
   name: "cooldown" | "max_cycles_per_hour" | "no_progress";
-  /** What the user is told. */
+  /** What the user is told (the driver shows it as `ctx respawn: <message>`). */
   message: string;
 }
 
@@ -23,7 +23,7 @@ export function activeBrake(state: RespawnState, now: number): Brake | null {
     return {
       kind: "halt",
       name: "no_progress",
-      message: `ctx respawn: usage was back at ${state.usage?.pct ?? "?"}% right after ${state.noProgress} cycles in a row; cycling stopped. Reduce what the session loads at start (CLAUDE.md, the summary) or raise respawn.restart_at, then restart the supervisor.`,
+      message: `usage was back at ${state.usage?.pct ?? "?"}% right after ${state.noProgress} cycles in a row; cycling stopped. Reduce what the session loads at start (CLAUDE.md, the summary) or raise respawn.restart_at, then restart the supervisor.`,
     };
   }
   const recent = recentStarts(state.cycleStarts, now);
@@ -31,14 +31,14 @@ export function activeBrake(state: RespawnState, now: number): Brake | null {
     return {
       kind: "wait",
       name: "max_cycles_per_hour",
-      message: `ctx respawn: ${recent.length} cycles in the last hour (respawn.max_cycles_per_hour); waiting.`,
+      message: `${recent.length} cycles in the last hour (respawn.max_cycles_per_hour); waiting.`,
     };
   }
   if (now < state.cooldownUntil) {
     return {
       kind: "wait",
       name: "cooldown",
-      message: `ctx respawn: cooling down for ${Math.ceil((state.cooldownUntil - now) / 1000)} s.`,
+      message: `cooling down for ${Math.ceil((state.cooldownUntil - now) / 1000)} s.`,
     };
   }
   return null;

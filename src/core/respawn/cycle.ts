@@ -21,6 +21,7 @@ export function startCycle(state: RespawnState, choice: Choice, now: number): Tr
     retried: false,
     trigger: choice.trigger,
     resetAt: null,
+    summaryPath: null,
   };
   const s: RespawnState = {
     ...state,
@@ -47,7 +48,7 @@ export function onCycling(state: RespawnState, event: RespawnEvent, now: number)
   if (step.kind === "finalize") {
     if (event.type === "finalize_done")
       return event.ok
-        ? advance(state, now)
+        ? advance({ ...state, cycle: { ...cycle, summaryPath: event.summaryPath ?? null } }, now)
         : abort(state, now, `ctx finalize failed${event.detail ? `: ${event.detail}` : ""}`);
     return now - cycle.stepStartedAt > s.stepTimeoutMs ? abort(state, now, "ctx finalize timed out") : stay(state);
   }
@@ -77,28 +78,34 @@ export function onCycling(state: RespawnState, event: RespawnEvent, now: number)
 export function abort(state: RespawnState, now: number, reason: string): Transition {
   const c = state.cycle;
   const s: RespawnState = {
-    ...state,
-    phase: "watching",
-    phaseSince: now,
-    cycle: null,
-    handledAt: now,
+    ...ended(state, now),
     awaitingProgress: false,
-    cooldownUntil: now + state.settings.cooldownMs,
     lastCycle: c ? { kind: c.kind, endedAt: now, trigger: c.trigger, ok: false, freshAfter: now } : state.lastCycle,
   };
   return {
     state: s,
     actions: [
       { type: "record", event: "cycle_aborted", detail: reason },
-      { type: "notify", message: `ctx respawn: cycle abandoned: ${reason}` },
+      { type: "notify", message: `cycle abandoned: ${reason}` },
     ],
   };
+}
+
+/** A newline typed into the input box would submit half the prompt: one line only. */
+export function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, " ");
 }
 
 // --- internal ---
 
 function stay(state: RespawnState): Transition {
   return { state, actions: [] };
+}
+
+/** Back to watching after a cycle, finished or not: its idle is spent and the cooldown starts. */
+function ended(state: RespawnState, now: number): RespawnState {
+  const cooldownUntil = now + state.settings.cooldownMs;
+  return { ...state, phase: "watching", phaseSince: now, cycle: null, handledAt: now, cooldownUntil };
 }
 
 /**
@@ -130,21 +137,18 @@ function sendStep(state: RespawnState, now: number): Transition {
     handledAt: now,
     cycle: { ...c, stepStartedAt: now, sawBusy: false, sawChange: false, retried: false },
   };
-  const act: RespawnAction =
-    step.kind === "finalize" ? { type: "finalize" } : { type: "send_text", text: step.text ?? "" };
-  return { state: s, actions: [{ type: "record", event: "step", detail: step.kind }, act] };
+  const acts: RespawnAction[] =
+    step.kind === "finalize" ? [{ type: "finalize" }] : [{ type: "send_text", text: oneLine(step.text ?? "") }];
+  // The summary must be waiting before /clear starts the session whose SessionStart injects it.
+  if (step.kind === "clear" && c.summaryPath) acts.unshift({ type: "handover", summaryPath: c.summaryPath });
+  return { state: s, actions: [{ type: "record", event: "step", detail: step.kind }, ...acts] };
 }
 
 function finish(state: RespawnState, now: number, pre: RespawnAction[]): Transition {
   const c = state.cycle!;
   const s: RespawnState = {
-    ...state,
-    phase: "watching",
-    phaseSince: now,
-    cycle: null,
-    handledAt: now,
+    ...ended(state, now),
     cycles: state.cycles + 1,
-    cooldownUntil: now + state.settings.cooldownMs,
     awaitingProgress: c.trigger !== null,
     lastCycle: { kind: c.kind, endedAt: now, trigger: c.trigger, ok: true, freshAfter: c.resetAt ?? now },
   };

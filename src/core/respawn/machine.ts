@@ -1,8 +1,25 @@
 /**
  * The respawn supervisor as a pure transition function. See docs/respawn.md
  * for the diagram; the driver (src/io/respawn/driver.ts) feeds it events.
+ *
+ * Which events each phase handles. `stop` and `pane_gone` end every phase
+ * (→ stopped). Every other event first updates what all phases share
+ * (absorb.ts: `screen`, `stop_hook`, `usage` with the no-progress check,
+ * `finalize_done`'s summary); then the phase looks at the state ("any" = on
+ * every event, `tick` included):
+ *
+ * | phase           | handles                                          | goes to                        |
+ * |-----------------|--------------------------------------------------|--------------------------------|
+ * | watching        | any: an idle signal, a still plan menu           | confirming_idle, ai_checking   |
+ * | confirming_idle | any: output cancels, `quiet_ms` still confirms   | watching, idle (→ cycling)     |
+ * | ai_checking     | `ai_verdict`; any: output cancels, the timeout   | watching, idle (→ cycling)     |
+ * | idle            | any: new activity, a cycle needed, the brakes    | watching, cycling, halted      |
+ * | cycling         | `finalize_done`; any: a step confirmed, timeouts | cycling, watching              |
+ * | halted          | nothing (watches, never acts)                    | stopped                        |
+ * | stopped         | nothing                                          | -                              |
  */
-import { activeBrake, checkProgress, settleProgress } from "./brakes.ts";
+import { absorb } from "./absorb.ts";
+import { activeBrake, settleProgress } from "./brakes.ts";
 import { onCycling, startCycle } from "./cycle.ts";
 import { aiCheckAllowed, idleSignal } from "./idle.ts";
 import { chooseCycle } from "./plan.ts";
@@ -80,40 +97,6 @@ function dispatch(s: RespawnState, event: RespawnEvent, now: number): Transition
   }
 }
 
-/** Bookkeeping common to every phase: the screen, the Stop hook, usage and the no-progress check. */
-function absorb(state: RespawnState, event: RespawnEvent, now: number): Transition {
-  if (event.type === "screen") {
-    const { screen, changed } = event;
-    const c = state.cycle;
-    const cycle = c ? { ...c, sawBusy: c.sawBusy || screen.busy, sawChange: c.sawChange || changed } : null;
-    return {
-      state: {
-        ...state,
-        screen,
-        cycle,
-        lastChangeAt: changed ? now : state.lastChangeAt,
-        lastBusyAt: screen.busy ? now : state.lastBusyAt,
-      },
-      actions: [],
-    };
-  }
-  if (event.type === "stop_hook")
-    return { state: { ...state, lastStopAt: Math.max(event.at, state.lastStopAt ?? 0) }, actions: [] };
-  if (event.type !== "usage") return { state, actions: [] };
-  const changedAt = state.usage?.pct === event.pct ? state.usageChangedAt : now;
-  const progress = checkProgress(state, event.pct, event.at);
-  const s = { ...state, ...progress, usage: { pct: event.pct, at: event.at }, usageChangedAt: changedAt };
-  const actions: RespawnAction[] = [];
-  if (state.awaitingProgress && !progress.awaitingProgress && state.lastCycle?.trigger != null) {
-    actions.push({
-      type: "record",
-      event: "progress",
-      detail: `${event.pct}% after ${state.lastCycle.kind} (trigger ${state.lastCycle.trigger}%), no-progress count ${progress.noProgress}`,
-    });
-  }
-  return { state: s, actions };
-}
-
 function enter(s: RespawnState, phase: RespawnState["phase"], now: number): RespawnState {
   return { ...s, phase, phaseSince: now };
 }
@@ -173,8 +156,7 @@ function onAiChecking(s: RespawnState, event: RespawnEvent, now: number): Transi
   const disabled = errors >= AI_MAX_ERRORS;
   const detail = event.type === "ai_verdict" && event.detail ? event.detail : timedOut ? "timeout" : "error";
   const actions: RespawnAction[] = [{ type: "record", event: "ai_error", detail }];
-  if (disabled)
-    actions.push({ type: "notify", message: `ctx respawn: AI idle check failed ${errors} times in a row; disabled` });
+  if (disabled) actions.push({ type: "notify", message: `AI idle check failed ${errors} times in a row; disabled` });
   // The silence was already observed: fall back to it, as if the check were off.
   const next = confirmIdle({ ...s, ai: { ...s.ai, errors, disabled } }, "silence", now);
   return { state: next.state, actions: [...actions, ...next.actions] };
@@ -196,7 +178,8 @@ function onIdle(s: RespawnState, now: number): Transition {
   const brake = activeBrake(s, now);
   if (!brake) return startCycle(s, choice, now);
   if (brake.kind === "halt") {
-    const halted = { ...enter(s, "halted", now), reason: brake.message, brake: brake.name };
+    // The record's reason reads as the user was told in tmux.
+    const halted = { ...enter(s, "halted", now), reason: `ctx respawn: ${brake.message}`, brake: brake.name };
     return {
       state: halted,
       actions: [

@@ -4,6 +4,7 @@
  * the driver (src/io/respawn/driver.ts) feeds it events and carries out actions.
  */
 import type { ScreenState } from "../screen.ts";
+import type { Verdict } from "./ai-check.ts";
 
 /** `context`: act near the context limit. `keep-working`: cycle on every idle (Codeman's mode). */
 export type RespawnMode = "context" | "keep-working";
@@ -89,6 +90,8 @@ export interface Cycle {
   trigger: number | null;
   /** When the step that resets the context (`compact`, `clear`) was confirmed, or null. */
   resetAt: number | null;
+  /** The summary `ctx finalize` wrote in this cycle: handed over to the session `/clear` starts. */
+  summaryPath: string | null;
 }
 
 /** The phases. See docs/respawn.md for the diagram. */
@@ -175,8 +178,8 @@ export type RespawnEvent =
   | { type: "stop_hook"; at: number }
   | { type: "usage"; pct: number; at: number }
   | { type: "tick" }
-  | { type: "finalize_done"; ok: boolean; detail?: string }
-  | { type: "ai_verdict"; verdict: "idle" | "working" | "error"; detail?: string }
+  | { type: "finalize_done"; ok: boolean; detail?: string; summaryPath?: string }
+  | { type: "ai_verdict"; verdict: Verdict; detail?: string }
   | { type: "pane_gone" }
   | { type: "stop"; reason: string };
 
@@ -185,7 +188,10 @@ export type RespawnAction =
   | { type: "send_text"; text: string }
   | { type: "send_keys"; keys: string[] }
   | { type: "finalize" }
+  // Write the hand-over (state/respawn-pending.json): the next SessionStart injects this summary.
+  | { type: "handover"; summaryPath: string }
   | { type: "ai_check" }
+  // Tell the user: logged, and shown in tmux as `ctx respawn: <message>`.
   | { type: "notify"; message: string }
   | { type: "record"; event: string; detail?: string }
   | { type: "exit"; reason: string };

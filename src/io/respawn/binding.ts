@@ -6,11 +6,11 @@
  * of its descendants. Other sessions of the same project are ignored.
  */
 import { plausibleMs } from "../../core/plausible.ts";
-import { lstatSync, readdirSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { layout } from "../../core/layout.ts";
 import { ancestors } from "../process/proc.ts";
-import { hookReading, readHookState, type HookReading } from "./store.ts";
+import { hookReading, type HookReading } from "../../core/respawn/hooks.ts";
 import { readJsonFile } from "../fs/fsx.ts";
 
 /** How long a "runs in the pane" answer for a pid is reused. */
@@ -34,13 +34,24 @@ export class PaneSession {
   private files = new Map<string, Entry>();
   private inPane = new Map<number, boolean>();
   private pidsAt = -Infinity;
+  private readonly boundAt: number;
 
   constructor(
     readonly root: string,
     readonly panePid: number,
     readonly now: () => number,
     readonly procRoot = "/proc",
-  ) {}
+  ) {
+    this.boundAt = now();
+  }
+
+  /**
+   * True when the pane's process is gone (its command was replaced, as by
+   * `respawn-pane`): bind again. Checked only once PID_CACHE_MS passed since binding.
+   */
+  replaced(): boolean {
+    return Math.abs(this.now() - this.boundAt) > PID_CACHE_MS && !existsSync(join(this.procRoot, String(this.panePid)));
+  }
 
   /**
    * The pane's session: the newest-updated state whose `claude_pid` runs in the
@@ -104,6 +115,14 @@ export class PaneSession {
     this.files = next;
     return [...next.values()];
   }
+}
+
+/** The newest session's reading from `<root>/state/context-usage.json` (written by `ctx track`). */
+export function readHookState(root: string): HookReading | undefined {
+  const r = readJsonFile<Record<string, unknown>>(layout(root).contextUsage, {
+    maxBytes: 4 * 1024 * 1024,
+  });
+  return r.status === "ok" ? hookReading(r.value) : undefined;
 }
 
 // --- internal ---

@@ -3,8 +3,9 @@ import { closeSync, fstatSync, readFileSync } from "node:fs";
 import { layout, STATE_DIRS } from "../../core/layout.ts";
 import type { Deps } from "../../core/deps.ts";
 import { ensureDirUnder, openAppendFile, readBytesSafe } from "../fs/fsx.ts";
-import { selfCommand } from "./actions.ts";
-import { listRecords, readRecord, type RespawnRecord } from "./store.ts";
+import { selfCommand } from "../process/child.ts";
+import type { RespawnRecord } from "../../core/respawn/record.ts";
+import { listRecords, readRecord } from "./store.ts";
 import { pidAlive } from "../fs/lock.ts";
 
 /** How long `--daemon` watches the child before it reports success. */

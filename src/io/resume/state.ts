@@ -1,7 +1,8 @@
 /**
  * The resume hook's state: the consumed-summaries ledger
  * (`<root>/state/resume-ledger.json`) and the respawn hand-over
- * (`<root>/state/respawn-pending.json`). Read-modify-write under the ledger's lock.
+ * (`<root>/state/respawn-pending.json`, which the supervisor writes with
+ * `writePending`). Read-modify-write under the ledger's lock.
  */
 import { renameSync } from "node:fs";
 import { emptyLedger, markConsumed, parseLedger, type ConsumedEntry, type Ledger } from "../../core/resume/ledger.ts";
@@ -79,4 +80,16 @@ function setAside(path: string, nowMs: number): void {
   } catch {
     // a read-only directory: leave it, it still counts as missing
   }
+}
+
+/** Writes `<root>/state/respawn-pending.json` so the next SessionStart injects `summaryPath` (issue 4's hand-over). */
+export function writePending(root: string, summaryPath: string, nowMs: number): void {
+  ensureDirUnder(root, STATE_DIRS.state);
+  writeJsonAtomic(layout(root).respawnPending, {
+    version: 1,
+    summary_path: summaryPath,
+    created_at: new Date(nowMs).toISOString(),
+    consumed_by: null,
+    consumed_at: null,
+  });
 }

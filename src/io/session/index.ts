@@ -17,7 +17,7 @@ import { ensureDirUnder, mtimeMs, readJsonFile, realDirsUnder, writeJsonAtomic }
 import { FUTURE_SLACK_MS, plausibleMs } from "../../core/plausible.ts";
 import { pidAlive, withLock, type LockOptions } from "../fs/lock.ts";
 import { readState } from "../fs/state-file.ts";
-import { parseRecord } from "../respawn/store.ts";
+import { parseRecord } from "../../core/respawn/record.ts";
 import { STATE_LOCK } from "./store.ts";
 
 type Env = Record<string, string | undefined>;

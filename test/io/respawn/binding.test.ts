@@ -1,8 +1,8 @@
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
-import { PaneSession, PID_CACHE_MS } from "../../../src/io/respawn/binding.ts";
+import { PaneSession, PID_CACHE_MS, readHookState } from "../../../src/io/respawn/binding.ts";
 import { tempDir } from "../../helpers/tmp.ts";
 
 let t: ReturnType<typeof tempDir>;
@@ -122,4 +122,61 @@ test("PaneSession caches the in-pane answer for a pid and refreshes it after PID
   expect(ps.runsInPane(child)).toBe(true); // cached
   clock += PID_CACHE_MS;
   expect(ps.runsInPane(child)).toBe(false); // the shell is gone: the sleep was reparented
+});
+
+describe("readHookState", () => {
+  test("reads the newest session's usage, Stop time and transcript from context-usage.json", () => {
+    mkdirSync(join(root, "state"), { recursive: true });
+    writeFileSync(
+      join(root, "state", "context-usage.json"),
+      JSON.stringify({
+        session_id: "s-1",
+        used_tokens: 180000,
+        used_pct: 90,
+        updated_at: "2026-01-01T00:00:02.000Z",
+        last_stop_at: "2026-01-01T00:00:01.000Z",
+        transcript_path: "/t/s-1.jsonl",
+      }),
+    );
+    expect(readHookState(root)).toEqual({
+      session_id: "s-1",
+      used_pct: 90,
+      updated_ms: Date.parse("2026-01-01T00:00:02Z"),
+      last_stop_ms: Date.parse("2026-01-01T00:00:01Z"),
+      transcript_path: "/t/s-1.jsonl",
+    });
+  });
+  test("a fresh session without usage has no percentage; unsafe ids and garbage give nothing", () => {
+    mkdirSync(join(root, "state"), { recursive: true });
+    const file = join(root, "state", "context-usage.json");
+    writeFileSync(
+      file,
+      JSON.stringify({ session_id: "s-2", used_tokens: 0, used_pct: 0, updated_at: "x", last_stop_at: null }),
+    );
+    expect(readHookState(root)).toMatchObject({
+      session_id: "s-2",
+      used_pct: null,
+      updated_ms: 0,
+      last_stop_ms: null,
+      transcript_path: null,
+    });
+    writeFileSync(file, JSON.stringify({ session_id: "../etc", used_tokens: 5, used_pct: 5 }));
+    expect(readHookState(root)).toBeUndefined();
+    writeFileSync(file, "{not json");
+    expect(readHookState(root)).toBeUndefined();
+  });
+});
+
+test("replaced: the pane's process gone (respawn-pane) means bind again, checked only after the pid cache time", () => {
+  const procRoot = join(t.dir, "proc");
+  mkdirSync(join(procRoot, "123"), { recursive: true });
+  let now = 1_000_000;
+  const s = new PaneSession(root, 123, () => now, procRoot);
+  expect(s.replaced()).toBe(false);
+  now += PID_CACHE_MS + 1;
+  expect(s.replaced()).toBe(false); // still running
+  const gone = new PaneSession(root, 456, () => now, procRoot);
+  expect(gone.replaced()).toBe(false); // just bound
+  now += PID_CACHE_MS + 1;
+  expect(gone.replaced()).toBe(true);
 });
