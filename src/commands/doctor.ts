@@ -9,13 +9,14 @@ import type { Deps } from "../core/deps.ts";
 import { configChecks } from "./doctor-config.ts";
 import { parseFor } from "./args.ts";
 import { findProject } from "../io/project.ts";
+import { userLayout } from "../core/layout.ts";
 import { homeDir, tmpDir } from "../core/paths.ts";
 import { type Check, checkHooks, type FoundSettings } from "../core/settings/diagnose.ts";
 import { geminiChecks } from "../core/settings/gemini-checks.ts";
 import type { Agent } from "../core/settings/entries.ts";
 import { parseSettings } from "../core/settings/json-text.ts";
 import { formatTokens } from "../core/usage.ts";
-import { errorLogPath, readRecentErrors } from "../io/error-log.ts";
+import { readRecentErrors } from "../io/error-log.ts";
 import { readIndex } from "../io/session/index.ts";
 import { createNew } from "../io/fs/write.ts";
 import { readJsonFile } from "../io/fs/read.ts";
@@ -181,7 +182,7 @@ function tmuxCheck(deps: Deps): Check {
 function errorCheck(deps: Deps): Check {
   const lines = readRecentErrors(deps.env, 5);
   if (lines.length === 0) return { level: "ok", name: "hook errors", detail: "none recorded" };
-  const path = errorLogPath(deps.env);
+  const path = userLayout(deps.env).errorLog;
   return {
     level: "warn",
     name: "hook errors",

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { CtxError, debug, type Deps } from "../core/deps.ts";
+import { layout, STATE_DIRS } from "../core/layout.ts";
 import { stateRoot } from "../core/paths.ts";
 import { isTrackLevel } from "../core/track/levels.ts";
 import { changedSinceStart } from "../io/git/changes.ts";
@@ -21,7 +22,7 @@ import { withReadFile } from "../io/fs/read.ts";
 import { writeFileAtomic, writeJsonAtomic } from "../io/fs/write.ts";
 import { loadConfig } from "../io/config.ts";
 import { withLock } from "../io/fs/lock.ts";
-import { finalizeLockPath, loadState, recordsDir, statePath, updateStateOnly } from "../io/session/store.ts";
+import { loadState, updateStateOnly } from "../io/session/store.ts";
 import { streamEntries } from "../io/transcript/stream.ts";
 import { subagentLine } from "../core/summary/subagents.ts";
 import { twinPathOf } from "../core/summary/twin.ts";
@@ -93,7 +94,7 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
  */
 export function finalize(opts: FinalizeOptions, deps: Deps): FinalizeResult {
   const root = stateRoot(deps.env, opts.project);
-  const tracked = existsSync(statePath(root, opts.sessionId)!);
+  const tracked = existsSync(layout(root).stateFile(opts.sessionId)!);
   if (opts.transcriptPath && !isReadableFile(opts.transcriptPath)) {
     throw new CtxError(
       1,
@@ -109,9 +110,9 @@ export function finalize(opts: FinalizeOptions, deps: Deps): FinalizeResult {
       "pass --transcript PATH of the session's .jsonl, or check the session id with 'ctx status --all'",
     );
   }
-  const lock = finalizeLockPath(root, opts.sessionId);
+  const lock = layout(root).finalizeLock(opts.sessionId);
   if (!lock) throw new CtxError(2, `invalid session id: ${opts.sessionId}`);
-  ensureDirUnder(root, "state/sessions");
+  ensureDirUnder(root, STATE_DIRS.sessionsState);
   return withLock(lock, () => finalizeLocked(opts, deps, root), { timeoutMs: 120_000, staleMs: 300_000 });
 }
 
@@ -121,19 +122,20 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
   const nowMs = deps.now();
   const iso = new Date(nowMs).toISOString();
   const cfg = loadConfig(deps, opts.project);
-  const tracked = loadState(statePath(root, opts.sessionId)!, nowMs);
+  const files = layout(root);
+  const tracked = loadState(files.stateFile(opts.sessionId)!, nowMs);
   const state = tracked ?? bareState(opts.sessionId, opts.project, opts.transcriptPath, deps, iso);
   const transcript = opts.transcriptPath ?? state.transcript_path ?? undefined;
   const facts = emptyFacts(ownPrompts(cfg));
   if (transcript && !streamEntries(transcript, (e) => addEntry(facts, e)))
     debug(deps, `finalize: cannot read ${transcript}`);
-  const dir = recordsDir(root);
-  ensureDirUnder(root, "sessions");
+  const dir = files.records;
+  ensureDirUnder(root, STATE_DIRS.records);
   const stamp = state.finalized_stamp ?? freeStamp(dir, state.session_id, nowMs);
   const name = `session-${stamp}`;
   const links = sessionChain(root, state.session_id, nowMs);
   const team = deps.env.CTX_TEAM?.trim() || state.team || null;
-  const summaryPath = join(dir, `summary-${state.task_id}-${stamp}.md`);
+  const summaryPath = files.summary(state.task_id, stamp);
   const prev = previousTwin(root, links, nowMs);
   const listId = state.task_list_id ?? state.session_id;
   const twin = mergeChain(prev?.twin, {
@@ -186,7 +188,7 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
   writeFileAtomic(join(dir, `${name}.yaml`), recordYaml(record), 0o600);
   writeFileAtomic(join(dir, `${name}.md`), recordMarkdown(record, pause.recent), 0o600);
   // Something planted at the pointer (a directory) fails this one write, not the finalize.
-  attempt(deps, "LATEST-SESSION.txt", () => writeFileAtomic(join(dir, "LATEST-SESSION.txt"), `${name}.json\n`, 0o600));
+  attempt(deps, "LATEST-SESSION.txt", () => writeFileAtomic(files.latestSession, `${name}.json\n`, 0o600));
   updateStateOnly(root, state.session_id, nowMs, (s) => ({ ...s, team, finalized_stamp: stamp, finalized_at: iso }));
   debug(deps, `finalize: wrote ${summaryPath}`);
   return { summaryPath, recordPath: join(dir, `${name}.json`), stamp };

@@ -1,4 +1,3 @@
-import { join } from "../core/pathx.ts";
 import type { Config } from "../core/config-schema.ts";
 import {
   debounceStep,
@@ -9,7 +8,8 @@ import {
 } from "../core/debounce.ts";
 import { debug, type Deps } from "../core/deps.ts";
 import { parseHookInput, str } from "../core/hook-input.ts";
-import { finalizeMarker, projectDir, sessionFile, stateRoot } from "../core/paths.ts";
+import { layout, STATE_DIRS } from "../core/layout.ts";
+import { projectDir, stateRoot } from "../core/paths.ts";
 import { isValidSessionId } from "../core/session-id.ts";
 import { subagentOf, subagentTranscript } from "../core/subagent.ts";
 import { ladderOf, levelAt, levelRank, type Level } from "../core/levels.ts";
@@ -54,7 +54,7 @@ export async function run(_argv: string[], deps: Deps): Promise<void> {
   if (!result.level || !isValidSessionId(input.session_id)) return;
   const project = projectDir(deps.env, input.cwd, deps.cwd);
   if (levelRank(result.level) < levelRank("critical"))
-    return unlinkQuiet(finalizeMarker(deps.env, project, input.session_id)!);
+    return unlinkQuiet(layout(stateRoot(deps.env, project)).finalizeMarker(input.session_id)!);
   const { finalizeOnCritical } = await import("../io/finalize/spawn.ts");
   await finalizeOnCritical(deps, {
     project,
@@ -80,7 +80,7 @@ export function monitor(input: Record<string, unknown>, deps: Deps): MonitorResu
   const wait = hookWait(input, cfg["monitor.transcript_wait_ms"], deps.now);
   // A session's first hook may run before its transcript exists: wait for it once; if it never
   // shows up (transcripts turned off), remember that and stop waiting for it on every tool call.
-  const noTranscript = sessionFile(join(root, "state", "monitor"), sessionId, ".no-transcript")!;
+  const noTranscript = layout(root).monitorFile(sessionId, ".no-transcript")!;
   if (wait) wait.waitMissing = () => mtimeMs(noTranscript) === undefined; // only asked without a fresh bridge
   const reading = currentReading(deps.env, now, cfg, sessionId, str(input, "transcript_path"), wait, { root, project });
   if (wait?.outcome === "missing" && mtimeMs(noTranscript) === undefined) markNoTranscript(root, noTranscript);
@@ -90,7 +90,7 @@ export function monitor(input: Record<string, unknown>, deps: Deps): MonitorResu
     deps,
     `monitor: ${reading.usedPct}% used (${reading.source}), window ${reading.windowSize} (${reading.windowSource}), level ${level}`,
   );
-  const fire = debounced(deps, root, sessionFile(join(root, "state", "monitor"), sessionId)!, level, cfg, now);
+  const fire = debounced(deps, root, layout(root).monitorFile(sessionId)!, level, cfg, now);
   if (!fire || level === "ok") return { reading, level };
   const text = warningText(level, reading.usedPct, reading.remainingPct);
   return { reading, level, output: { hookSpecificOutput: { hookEventName: event, additionalContext: text } } };
@@ -121,7 +121,7 @@ function judgeSubagent(
   );
   if (!reading) return { agentId };
   const level = levelAt(reading.usedPct, ladderOf(cfg));
-  const path = sessionFile(join(root, "state", "monitor"), sessionId, `.agent-${agentId}.json`)!;
+  const path = layout(root).monitorFile(sessionId, `.agent-${agentId}.json`)!;
   if (!debounced(deps, root, path, level, cfg, now) || level === "ok") return { reading, level, agentId };
   const text = warningText(level, reading.usedPct, reading.remainingPct);
   return {
@@ -150,7 +150,7 @@ function debounced(deps: Deps, root: string, path: string, level: Level, cfg: Co
 
 function markNoTranscript(root: string, path: string): void {
   try {
-    ensureDirUnder(root, "state/monitor");
+    ensureDirUnder(root, STATE_DIRS.monitor);
     writeFileAtomic(path, "", 0o600);
   } catch {
     // a read-only state directory: we will wait again next time, nothing worse
@@ -164,7 +164,7 @@ function step(root: string, path: string, level: Level, cfg: Config, now: number
     unlinkQuiet(path);
     return false;
   }
-  ensureDirUnder(root, "state/monitor");
+  ensureDirUnder(root, STATE_DIRS.monitor);
   return withLock(
     `${path}.lock`,
     () => {

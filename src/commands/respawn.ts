@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import { basename } from "node:path";
 import { CtxError, type Deps, type Env } from "../core/deps.ts";
 import { parseFor } from "./args.ts";
+import { layout, STATE_DIRS } from "../core/layout.ts";
 import { stateRoot } from "../core/paths.ts";
 import { findProject } from "../io/project.ts";
 import { settingsFromConfig } from "../core/respawn/settings.ts";
@@ -18,7 +19,7 @@ import { loadConfig } from "../io/config.ts";
 import { realDirsUnder } from "../io/fs/dirs.ts";
 import { runDriver } from "../io/respawn/driver.ts";
 import { daemonFailure, daemonize, liveConflict, stopSupervisors } from "../io/respawn/process.ts";
-import { isValidName, recordPath } from "../io/respawn/store.ts";
+import { isValidName } from "../io/respawn/store.ts";
 import { tmuxClient } from "../io/respawn/tmux.ts";
 
 /** Parsed `ctx respawn` arguments. */
@@ -62,7 +63,7 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
   const args = parseRespawnArgs(argv);
   const project = findProject(deps.env, deps.cwd);
   const root = stateRoot(deps.env, project);
-  if (!realDirsUnder(root, "state/respawn"))
+  if (!realDirsUnder(root, STATE_DIRS.respawn))
     throw new CtxError(
       1,
       `${root} (or a directory under it) is a symlink or not a directory: ctx keeps no state through it`,
@@ -105,7 +106,7 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
       );
     }
     deps.stdout(
-      `ctx respawn: supervising '${name}' in the background (pid ${d.pid}); state in ${recordPath(root, name)}\n`,
+      `ctx respawn: supervising '${name}' in the background (pid ${d.pid}); state in ${layout(root).respawnRecord(name)}\n`,
     );
     return 0;
   }

@@ -3,16 +3,16 @@ import { existsSync } from "node:fs";
 import type { Config } from "../core/config-schema.ts";
 import { debug, type Deps } from "../core/deps.ts";
 import { parseHookInput, str } from "../core/hook-input.ts";
+import { layout } from "../core/layout.ts";
 import { projectDir, stateRoot } from "../core/paths.ts";
 import { decideHook, type HookDecision, type HookLimits } from "../core/resume/hook-decision.ts";
 import { newestFirst } from "../core/resume/summaries.ts";
 import { isValidSessionId } from "../core/session-id.ts";
 import { loadConfig } from "../io/config.ts";
-import { pendingPath, readResumeState, resumeTransaction } from "../io/resume/state.ts";
+import { readResumeState, resumeTransaction } from "../io/resume/state.ts";
 import { finalizeLikelyRunning } from "../io/finalize/pending.ts";
 import { taskListState } from "../io/session/task-list.ts";
 import { chainOf, chainSummaryPending, liveChains, type ChainContext } from "../io/resume/chain.ts";
-import { finalizeLockPath } from "../io/session/store.ts";
 import { listSummaries, readSummaryIn } from "../io/resume/summaries.ts";
 
 /** The hook's output for an injection or a hint. */
@@ -78,7 +78,7 @@ async function decide(
   });
   const waitFor = () =>
     known ? waitForChain(root, ctx, cfg, deps) : waitForFinalize(root, sessionId, source, cfg, deps);
-  if (!existsSync(pendingPath(root)) && listSummaries(root).length === 0 && !(await waitFor())) {
+  if (!existsSync(layout(root).respawnPending) && listSummaries(root).length === 0 && !(await waitFor())) {
     return { action: "none", reason: "no summary" };
   }
   let first = decideHook({ ...situation(), ...readResumeState(root, deps.now()) });
@@ -103,7 +103,7 @@ async function waitForChain(root: string, ctx: ChainContext, cfg: Config, deps: 
   const waitMs = cfg["resume.finalize_wait_ms"];
   if (waitMs <= 0 || !chainSummaryPending(root, ctx, cfg, deps.now())) return false;
   const deadline = deps.now() + waitMs;
-  const lock = ctx.predecessor ? finalizeLockPath(root, ctx.predecessor.session_id) : undefined;
+  const lock = ctx.predecessor ? layout(root).finalizeLock(ctx.predecessor.session_id) : undefined;
   let sawLock = false;
   while (deps.now() < deadline) {
     await Bun.sleep(50);

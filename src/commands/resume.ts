@@ -4,6 +4,7 @@ import { claudeArgs } from "../core/resume/command.ts";
 import { shellLine } from "../core/shell.ts";
 import { buildResumePrompt } from "../core/resume/prompt.ts";
 import { debug, type Deps, type Env } from "../core/deps.ts";
+import { STATE_DIRS } from "../core/layout.ts";
 import { stateRoot } from "../core/paths.ts";
 import { findProject } from "../io/project.ts";
 import { findClaude, runInherited } from "../io/resume/claude-launch.ts";
@@ -87,7 +88,7 @@ function binForDisplay(deps: Deps): string {
 /** A summary under `<root>/sessions/` is marked consumed there, so no hook injects it again. */
 function markConsumed(path: string, deps: Deps): void {
   const dir = dirname(path);
-  if (basename(dir) !== "sessions") return;
+  if (basename(dir) !== STATE_DIRS.records) return;
   try {
     markConsumedByCli(dirname(dir), basename(path), deps.now());
   } catch (err) {

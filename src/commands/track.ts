@@ -1,5 +1,6 @@
 import { CtxError, debug, type Deps } from "../core/deps.ts";
 import { parseHookInput } from "../core/hook-input.ts";
+import { layout, STATE_DIRS } from "../core/layout.ts";
 import { ladderOf } from "../core/levels.ts";
 import { projectDir, stateRoot } from "../core/paths.ts";
 import { isValidSessionId } from "../core/session-id.ts";
@@ -9,7 +10,7 @@ import { trackStep, type FinalizeOnEnd } from "../core/track/step.ts";
 import { envConfig, loadConfig } from "../io/config.ts";
 import { realDirsUnder } from "../io/fs/dirs.ts";
 import { LockTimeout } from "../io/fs/lock.ts";
-import { appendPause, loadState, lockBudget, statePath, updateState } from "../io/session/store.ts";
+import { appendPause, loadState, lockBudget, updateState } from "../io/session/store.ts";
 import { writeCompactionEvent } from "../io/session/events.ts";
 import { afterUpdate, type Done, type TrackResult } from "../io/track/after.ts";
 import { countTokens, prepare } from "../io/track/prepare.ts";
@@ -110,8 +111,8 @@ export async function track(job: TrackJob, deps: Deps): Promise<TrackResult> {
     // State cannot be written (read-only, full disk, a symlinked root): the level message must
     // still reach the agent and the user, stepped from the last state we can read.
     debug(deps, `track: state not written (${(err as Error).message}); carrying on without it`);
-    const path = statePath(root, job.sessionId);
-    done = stepped ?? apply(path && realDirsUnder(root, "state/sessions") ? loadState(path, nowMs) : undefined);
+    const path = layout(root).stateFile(job.sessionId);
+    done = stepped ?? apply(path && realDirsUnder(root, STATE_DIRS.sessionsState) ? loadState(path, nowMs) : undefined);
   }
   return afterUpdate(done, job, deps, root, iso, nowMs, lock);
 }
@@ -128,7 +129,7 @@ function plainJob(values: Record<string, unknown>, stdinText: string, deps: Deps
   // Without a model, the tokens belong to the model the session already has.
   const model =
     (typeof values.model === "string" ? values.model : given.model) ??
-    loadState(statePath(stateRoot(deps.env, project), sessionId) ?? "", deps.now())?.model ??
+    loadState(layout(stateRoot(deps.env, project)).stateFile(sessionId) ?? "", deps.now())?.model ??
     "unknown";
   return { sessionId, event: "usage", input: {}, project, usage: { model, usage: given.usage } };
 }

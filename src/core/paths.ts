@@ -8,11 +8,6 @@ export function tmpDir(env: Env): string {
   return dir.length > 1 ? dir.replace(/\/+$/, "") : dir;
 }
 
-/** The GSD-compatible bridge file of a session, or undefined for an unsafe session id. */
-export function bridgePath(env: Env, sessionId: unknown): string | undefined {
-  return isValidSessionId(sessionId) ? join(tmpDir(env), `claude-ctx-${sessionId}.json`) : undefined;
-}
-
 /** The project a hook belongs to: `CLAUDE_PROJECT_DIR`, else the hook's `cwd`, else ours. */
 export function projectDir(env: Env, hookCwd: unknown, cwd: string): string {
   if (env.CLAUDE_PROJECT_DIR?.startsWith("/")) return env.CLAUDE_PROJECT_DIR;
@@ -30,12 +25,6 @@ export function homeDir(env: Env): string {
   return env.HOME?.startsWith("/") ? env.HOME : "/";
 }
 
-/** The per-user index directory: `${XDG_STATE_HOME:-~/.local/state}/ctx`. */
-export function userStateDir(env: Env): string {
-  const base = env.XDG_STATE_HOME?.startsWith("/") ? env.XDG_STATE_HOME : join(homeDir(env), ".local", "state");
-  return join(base, "ctx");
-}
-
 /** The user's config file: `${XDG_CONFIG_HOME:-~/.config}/ctx/config.yaml`. */
 export function userConfigPath(env: Env): string {
   const base = env.XDG_CONFIG_HOME?.startsWith("/") ? env.XDG_CONFIG_HOME : join(homeDir(env), ".config");
@@ -50,11 +39,6 @@ export function projectConfigPath(project: string): string {
 /** A per-session file `<dir>/<sessionId><suffix>`, or undefined for an unsafe session id. */
 export function sessionFile(dir: string, sessionId: unknown, suffix = ".json"): string | undefined {
   return isValidSessionId(sessionId) ? join(dir, `${sessionId}${suffix}`) : undefined;
-}
-
-/** The marker that says a finalize already ran for the current critical crossing of a session. */
-export function finalizeMarker(env: Env, project: string, sessionId: unknown): string | undefined {
-  return sessionFile(join(stateRoot(env, project), "state", "monitor"), sessionId, ".finalize");
 }
 
 /**

@@ -29,3 +29,17 @@ export function basename(path: string): string {
 export function isAbsolute(path: string): boolean {
   return path.startsWith("/");
 }
+
+/** Resolves `.` and `..` segments and repeated slashes without touching the disk, as node:path's `normalize` does (no trailing slash). */
+export function normalize(path: string): string {
+  const absolute = path.startsWith("/");
+  const out: string[] = [];
+  for (const seg of path.split("/")) {
+    if (seg === "" || seg === ".") continue;
+    if (seg !== "..") out.push(seg);
+    else if (out.length > 0 && out[out.length - 1] !== "..") out.pop();
+    else if (!absolute) out.push("..");
+  }
+  const joined = out.join("/");
+  return absolute ? `/${joined}` : joined || ".";
+}

@@ -4,8 +4,7 @@
  * even though hooks print nothing. Writing it never throws and stays cheap.
  */
 import { closeSync, constants, fstatSync, ftruncateSync, openSync, writeSync } from "node:fs";
-import { join } from "node:path";
-import { userStateDir } from "../core/paths.ts";
+import { userLayout } from "../core/layout.ts";
 import { ensureDirUnder } from "./fs/dirs.ts";
 import { readFileSafe } from "./fs/read.ts";
 import type { Env } from "../core/deps.ts";
@@ -13,19 +12,14 @@ import type { Env } from "../core/deps.ts";
 /** Past this size the log is emptied before the next line (it only needs the recent errors). */
 const MAX_BYTES = 256 * 1024;
 
-/** The error log's path. */
-export function errorLogPath(env: Env): string {
-  return join(userStateDir(env), "errors.log");
-}
-
 /**
  * Appends `<ISO time> <command>: <message>` to the error log. Never throws:
  * a hook must survive a read-only or full disk.
  */
 export function recordHookError(deps: { env: Env; now: () => number }, command: string, err: unknown): void {
   try {
-    const path = errorLogPath(deps.env);
-    ensureDirUnder(userStateDir(deps.env));
+    const { errorLog: path, dir } = userLayout(deps.env);
+    ensureDirUnder(dir);
     const fd = openSync(
       path,
       constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | constants.O_NOFOLLOW | constants.O_NONBLOCK,
@@ -53,7 +47,7 @@ export function formatErrorLine(iso: string, command: string, err: unknown): str
 
 /** The last `n` lines of the error log (empty when there is none). */
 export function readRecentErrors(env: Env, n: number): string[] {
-  const text = readFileSafe(errorLogPath(env), { maxBytes: MAX_BYTES * 2 });
+  const text = readFileSafe(userLayout(env).errorLog, { maxBytes: MAX_BYTES * 2 });
   if (!text) return [];
   return text
     .split("\n")

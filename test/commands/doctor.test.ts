@@ -3,7 +3,8 @@ import { chmodSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync 
 import { join } from "node:path";
 import { doctor } from "../../src/commands/doctor.ts";
 import { install } from "../../src/commands/install.ts";
-import { errorLogPath, formatErrorLine, readRecentErrors, recordHookError } from "../../src/io/error-log.ts";
+import { userLayout } from "../../src/core/layout.ts";
+import { formatErrorLine, readRecentErrors, recordHookError } from "../../src/io/error-log.ts";
 import { type Home, makeHome, NOW } from "../install/settings-home.ts";
 
 let h: Home;
@@ -123,7 +124,7 @@ describe("ctx doctor", () => {
     for (let i = 1; i <= 7; i++) recordHookError(h.deps, "track", new Error(`boom ${i}\n  at x`));
     doctor([], h.deps, bin);
     const out = h.out();
-    expect(out).toContain(`warn  hook errors: last 5 in ${errorLogPath(h.deps.env)}`);
+    expect(out).toContain(`warn  hook errors: last 5 in ${userLayout(h.deps.env).errorLog}`);
     expect(out).toContain(`${new Date(NOW).toISOString()} ctx track: Error: boom 7 at x`);
     expect(out).toContain("boom 3");
     expect(out).not.toContain("boom 2");
@@ -143,10 +144,10 @@ describe("hook error log", () => {
     expect(() => recordHookError(deps, "track", new Error("x"))).not.toThrow();
     const env = { XDG_STATE_HOME: join(h.root, "state") };
     mkdirSync(join(h.root, "state", "ctx"), { recursive: true });
-    symlinkSync(join(h.root, "target"), errorLogPath(env));
+    symlinkSync(join(h.root, "target"), userLayout(env).errorLog);
     recordHookError({ env, now: () => NOW }, "track", new Error("x"));
     expect(() => readFileSync(join(h.root, "target"))).toThrow(); // the link was not followed
-    rmSync(errorLogPath(env));
+    rmSync(userLayout(env).errorLog);
     recordHookError({ env, now: () => NOW }, "track", new Error("kept"));
     expect(readRecentErrors(env, 5)).toEqual([`${new Date(NOW).toISOString()} ctx track: Error: kept`]);
   });
@@ -155,9 +156,11 @@ describe("hook error log", () => {
     h = makeHome();
     const env = { XDG_STATE_HOME: join(h.root, "state") };
     mkdirSync(join(h.root, "state", "ctx"), { recursive: true });
-    writeFileSync(errorLogPath(env), "old line\n".repeat(40_000));
+    writeFileSync(userLayout(env).errorLog, "old line\n".repeat(40_000));
     recordHookError({ env, now: () => NOW }, "monitor", new Error("new"));
-    expect(readFileSync(errorLogPath(env), "utf8")).toBe(`${new Date(NOW).toISOString()} ctx monitor: Error: new\n`);
+    expect(readFileSync(userLayout(env).errorLog, "utf8")).toBe(
+      `${new Date(NOW).toISOString()} ctx monitor: Error: new\n`,
+    );
   });
 });
 

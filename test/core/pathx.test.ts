@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import * as node from "node:path";
-import { basename, dirname, isAbsolute, join } from "../../src/core/pathx.ts";
+import { basename, dirname, isAbsolute, join, normalize } from "../../src/core/pathx.ts";
 
 test.each([
   ["/a/b/c"],
@@ -24,4 +24,19 @@ test.each([
 test("isAbsolute()", () => {
   expect(isAbsolute("/x")).toBe(true);
   expect(isAbsolute("x")).toBe(false);
+});
+
+test.each([
+  ["/a/b/c"],
+  ["/a/./b//c/"],
+  ["/a/../b"],
+  ["/a/b/../../.."],
+  ["/.."],
+  ["/"],
+  ["a/../.."],
+  ["a/.."],
+  ["./a/b/.."],
+  ["../../a"],
+])("normalize(%j) agrees with node:path", (p) => {
+  expect(normalize(p)).toBe(node.normalize(p).replace(/(.)\/$/, "$1"));
 });

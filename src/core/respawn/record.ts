@@ -4,6 +4,7 @@
  * from the machine's state (docs/respawn.md, "State for `ctx status`").
  * Writing them is `io/respawn/store.ts`'s job.
  */
+import { asObject } from "../json.ts";
 import type { RespawnState } from "./types.ts";
 
 /** The record keeps this many of the newest events. */
@@ -73,6 +74,25 @@ export interface IndexRespawn {
   state_path: string;
   /** When the record was written, ISO-8601. */
   updated_at: string;
+}
+
+/**
+ * A parsed record file as a record: any JSON object is one (a field it lacks reads as absent),
+ * with the fields its readers rely on narrowed: `phase` a string ("" when none), `pid` a
+ * positive integer (0 when none), `events` only the well-formed ones. Undefined for a non-object.
+ */
+export function parseRecord(value: unknown): RespawnRecord | undefined {
+  const v = asObject(value);
+  if (!v) return undefined;
+  const events = (Array.isArray(v.events) ? v.events : []).flatMap((x): RespawnLogEntry[] => {
+    const ev = asObject(x);
+    if (typeof ev?.event !== "string") return [];
+    return [
+      { at: String(ev.at ?? ""), event: ev.event, ...(typeof ev.detail === "string" ? { detail: ev.detail } : {}) },
+    ];
+  });
+  const pid = typeof v.pid === "number" && Number.isInteger(v.pid) && v.pid > 0 ? v.pid : 0;
+  return { ...v, phase: typeof v.phase === "string" ? v.phase : "", pid, events } as RespawnRecord;
 }
 
 /** `events` with `entry` added, keeping the newest MAX_EVENTS. */

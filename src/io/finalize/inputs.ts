@@ -8,7 +8,8 @@ import type { TaskItem } from "../../core/summary/facts.ts";
 import { fileStamp } from "../../core/track/stamp.ts";
 import { createExclusive } from "../fs/write.ts";
 import { readJsonFile } from "../fs/read.ts";
-import { loadState, recordsDir, statePath } from "../session/store.ts";
+import { layout } from "../../core/layout.ts";
+import { loadState } from "../session/store.ts";
 import { streamEntries } from "../transcript/stream.ts";
 import { taskListDir } from "../session/task-list.ts";
 import type { Env } from "../../core/deps.ts";
@@ -34,10 +35,10 @@ export function readTaskFiles(env: Env, listId: string): TaskItem[] {
 /** The /clear chain ending at `sessionId`: previous sessions first (at most 50). */
 export function sessionChain(root: string, sessionId: string, nowMs: number): string[] {
   const chain = [sessionId];
-  let current = loadState(statePath(root, sessionId) ?? "", nowMs);
+  let current = loadState(layout(root).stateFile(sessionId) ?? "", nowMs);
   while (current?.previous_session_id && chain.length < 50 && !chain.includes(current.previous_session_id)) {
     chain.unshift(current.previous_session_id);
-    current = loadState(statePath(root, current.previous_session_id) ?? "", nowMs);
+    current = loadState(layout(root).stateFile(current.previous_session_id) ?? "", nowMs);
   }
   return chain;
 }
@@ -52,9 +53,9 @@ export function previousTwin(
   nowMs: number,
 ): { twin: SummaryTwin; summaryPath: string } | undefined {
   for (const id of chain.slice(0, -1).reverse()) {
-    const s = loadState(statePath(root, id) ?? "", nowMs);
+    const s = loadState(layout(root).stateFile(id) ?? "", nowMs);
     if (!s?.finalized_stamp) continue;
-    const summaryPath = join(recordsDir(root), `summary-${s.task_id}-${s.finalized_stamp}.md`);
+    const summaryPath = layout(root).summary(s.task_id, s.finalized_stamp);
     const read = readJsonFile<unknown>(twinPathOf(summaryPath), { maxBytes: 4 * 1024 * 1024 });
     const twin = read.status === "ok" ? parseTwin(read.value) : undefined;
     if (twin) return { twin, summaryPath };

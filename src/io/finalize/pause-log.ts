@@ -3,7 +3,7 @@ import type { PauseEntry } from "../../core/track/pause.ts";
 import { readFileSafe } from "../fs/read.ts";
 import { unlinkQuiet } from "../fs/sys.ts";
 import { writeFileAtomic } from "../fs/write.ts";
-import { pauseLogPath } from "../session/store.ts";
+import { layout } from "../../core/layout.ts";
 
 /** The pause log's entries: how many, and the newest `keep` parsed ones. */
 export function readPauseLog(
@@ -25,7 +25,7 @@ export function readPauseLog(
 
 /** Copies the ACTIVE-PAUSE log to the archive (whole, so a rerun rewrites it); removes it when the session ended. */
 export function archivePause(root: string, sessionId: string, archive: string, ended: boolean): string | null {
-  const active = pauseLogPath(root, sessionId)!;
+  const active = layout(root).pauseLog(sessionId)!;
   const log = readPauseLog(active, 0);
   if (log.text === undefined) return readPauseLog(archive, 0).text !== undefined ? archive : null;
   writeFileAtomic(archive, log.text, 0o600);

@@ -5,6 +5,7 @@
  */
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
+import { layout } from "../../core/layout.ts";
 import { readJsonFile } from "../fs/read.ts";
 import { listDir } from "../fs/list-dir.ts";
 
@@ -29,11 +30,10 @@ export function finalizeLikelyRunning(
       return false;
     }
   };
-  const records = join(root, "sessions");
+  const { records, sessionsState: states } = layout(root);
   const pauseLog = (n: string) =>
     n.startsWith("ACTIVE-PAUSE-") && n.endsWith(".jsonl") && n !== `ACTIVE-PAUSE-${exceptSession}.jsonl`;
   if (listDir(records).some((n) => pauseLog(n) && fresh(records, n))) return true;
-  const states = join(root, "state", "sessions");
   return listDir(states).some(
     (n) => n.endsWith(".json") && n !== `${exceptSession}.json` && fresh(states, n) && endedPaused(join(states, n)),
   );

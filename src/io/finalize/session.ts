@@ -1,6 +1,7 @@
 /** Which session a typed `ctx finalize` is about, and the state of one ctx never tracked. */
-import { basename, join } from "node:path";
+import { basename } from "node:path";
 import type { Deps } from "../../core/deps.ts";
+import { layout } from "../../core/layout.ts";
 import { stateRoot } from "../../core/paths.ts";
 import { isValidSessionId } from "../../core/session-id.ts";
 import { taskIdFor } from "../../core/track/stamp.ts";
@@ -15,7 +16,7 @@ import { latestUsage } from "../transcript/tail.ts";
 export function latestSession(root: string, transcript: string | undefined): string | undefined {
   const fromName = transcript ? basename(transcript).replace(/\.jsonl$/, "") : undefined;
   if (isValidSessionId(fromName)) return fromName;
-  const read = readJsonFile<{ session_id?: unknown }>(join(root, "state", "context-usage.json"), {
+  const read = readJsonFile<{ session_id?: unknown }>(layout(root).contextUsage, {
     maxBytes: 4 * 1024 * 1024,
   });
   return read.status === "ok" && isValidSessionId(read.value?.session_id) ? read.value.session_id : undefined;

@@ -1,5 +1,6 @@
 import { debug, type Deps } from "../../core/deps.ts";
-import { finalizeMarker, stateRoot } from "../../core/paths.ts";
+import { layout, STATE_DIRS } from "../../core/layout.ts";
+import { stateRoot } from "../../core/paths.ts";
 import { isValidSessionId } from "../../core/session-id.ts";
 import { createNew } from "../fs/write.ts";
 import { ensureDirUnder } from "../fs/dirs.ts";
@@ -56,14 +57,14 @@ export async function finalizeOnCritical(
     reading?: { usedTokens: number; usedPct: number; windowSize: number };
   },
 ): Promise<boolean> {
-  const marker = finalizeMarker(deps.env, t.project, t.sessionId);
+  const marker = layout(stateRoot(deps.env, t.project)).finalizeMarker(t.sessionId);
   if (!marker) return false;
   if (t.level !== "critical" && t.level !== "auto_pause") {
     unlinkQuiet(marker);
     return false;
   }
   try {
-    ensureDirUnder(stateRoot(deps.env, t.project), "state/monitor");
+    ensureDirUnder(stateRoot(deps.env, t.project), STATE_DIRS.monitor);
     createNew(marker);
   } catch {
     return false; // already finalized for this crossing (or not writable)

@@ -1,6 +1,6 @@
 import { lstatSync, unlinkSync } from "node:fs";
 import { join } from "../../core/pathx.ts";
-import { tmpDir, userStateDir } from "../../core/paths.ts";
+import { INDEX_DIR, STATE_DIRS, userLayout } from "../../core/layout.ts";
 import { realDirsUnder } from "./dirs.ts";
 import type { Env } from "../../core/deps.ts";
 import { listDir } from "./list-dir.ts";
@@ -35,21 +35,12 @@ export function sweepStaleTemps(dir: string, nowMs: number, olderThanMs = 10 * 6
 /** Once a session: removes temp files that writers killed mid-write left in the state directories. */
 export function sweepStateTemps(env: Env, root: string, nowMs: number): void {
   // Never through a symlinked state directory: the files there are not ours to remove.
-  for (const dir of STATE_DIRS) if (realDirsUnder(root, dir)) sweepStaleTemps(join(root, dir), nowMs);
-  if (realDirsUnder(userStateDir(env), "sessions")) sweepStaleTemps(join(userStateDir(env), "sessions"), nowMs);
-  sweepStaleTemps(tmpDir(env), nowMs, 10 * 60_000, ".claude-ctx-");
+  const { state, sessionsState, monitor, respawn, gitStart, records, events } = STATE_DIRS;
+  for (const dir of [state, sessionsState, monitor, respawn, gitStart, records, events, ""])
+    if (realDirsUnder(root, dir)) sweepStaleTemps(join(root, dir), nowMs);
+  const user = userLayout(env);
+  if (realDirsUnder(user.dir, INDEX_DIR)) sweepStaleTemps(user.index, nowMs);
+  sweepStaleTemps(user.tmp, nowMs, 10 * 60_000, ".claude-ctx-");
 }
 
 // --- internal ---
-
-/** The directories under a state root that atomic writes leave temp files in ("" is the root). */
-const STATE_DIRS = [
-  "state",
-  "state/sessions",
-  "state/monitor",
-  "state/respawn",
-  "state/git-start",
-  "sessions",
-  "events",
-  "",
-];

@@ -5,7 +5,7 @@
  */
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import { sessionFile } from "../../core/paths.ts";
+import { layout } from "../../core/layout.ts";
 import { changedSince, isCtxState, parsePorcelainZ, type GitSnapshot } from "../../core/summary/git-changes.ts";
 import { readJsonFile } from "../fs/read.ts";
 import { writeJsonAtomic } from "../fs/write.ts";
@@ -14,14 +14,9 @@ import { git } from "./repo.ts";
 /** Most changed paths hashed in one snapshot. */
 const MAX_PATHS = 500;
 
-/** The snapshot file of a session, or undefined for an unsafe id. */
-function gitStartPath(root: string, sessionId: string): string | undefined {
-  return sessionFile(join(root, "state", "git-start"), sessionId);
-}
-
 /** Records the repository's state at a session's start, once (a resumed session keeps its first). */
 export function recordGitStart(root: string, sessionId: string, project: string): void {
-  const path = gitStartPath(root, sessionId);
+  const path = layout(root).gitStartFile(sessionId);
   if (!path || readJsonFile(path).status === "ok") return;
   const snap = gitSnapshot(project);
   if (snap) writeJsonAtomic(path, snap);
@@ -34,7 +29,7 @@ export function recordGitStart(root: string, sessionId: string, project: string)
 export function changedSinceStart(root: string, sessionId: string, project: string): string[] | null {
   const now = gitSnapshot(project);
   if (!now) return null;
-  const path = gitStartPath(root, sessionId);
+  const path = layout(root).gitStartFile(sessionId);
   const read = path ? readJsonFile<GitSnapshot>(path, { maxBytes: 4 * 1024 * 1024 }) : { status: "missing" as const };
   const start = read.status === "ok" && read.value?.top === now.top ? read.value : null;
   const committed =

@@ -8,6 +8,7 @@
 import { plausibleMs } from "../../core/plausible.ts";
 import { existsSync, lstatSync } from "node:fs";
 import { join } from "node:path";
+import { layout } from "../../core/layout.ts";
 import { ancestors } from "../process/proc.ts";
 import { hookReading, type HookReading } from "../../core/respawn/hooks.ts";
 import { readJsonFile } from "../fs/read.ts";
@@ -91,7 +92,7 @@ export class PaneSession {
 
   /** Every session state, re-parsing only the files whose size or mtime changed. */
   private scan(): Entry[] {
-    const dir = join(this.root, "state", "sessions");
+    const dir = layout(this.root).sessionsState;
     const names = listDir(dir).filter((n) => n.endsWith(".json"));
     const next = new Map<string, Entry>();
     for (const name of names) {
@@ -114,7 +115,7 @@ export class PaneSession {
 
 /** The newest session's reading from `<root>/state/context-usage.json` (written by `ctx track`). */
 export function readHookState(root: string): HookReading | undefined {
-  const r = readJsonFile<Record<string, unknown>>(join(root, "state", "context-usage.json"), {
+  const r = readJsonFile<Record<string, unknown>>(layout(root).contextUsage, {
     maxBytes: 4 * 1024 * 1024,
   });
   return r.status === "ok" ? hookReading(r.value) : undefined;

@@ -1,6 +1,6 @@
 /** Process management for `ctx respawn`: the background daemon, `stop`, and the one-supervisor-per-name-and-pane rule. */
 import { closeSync, fstatSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { layout, STATE_DIRS } from "../../core/layout.ts";
 import type { Deps } from "../../core/deps.ts";
 import { ensureDirUnder } from "../fs/dirs.ts";
 import { openAppendFile } from "../fs/write.ts";
@@ -30,8 +30,8 @@ export interface Daemon {
  * `<root>/state/respawn/<name>.log`.
  */
 export function daemonize(argv: string[], root: string, name: string, deps: Pick<Deps, "env" | "cwd">): Daemon {
-  const dir = ensureDirUnder(root, "state/respawn"); // no symlinked state directory on the way
-  const log = join(dir, `${name}.log`);
+  ensureDirUnder(root, STATE_DIRS.respawn); // no symlinked state directory on the way
+  const log = layout(root).respawnLog(name);
   const fd = openAppendFile(log); // never through a symlink, never blocking on a FIFO
   try {
     const logOffset = fstatSync(fd).size;

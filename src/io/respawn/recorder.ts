@@ -12,7 +12,9 @@ import {
   type Supervisor,
 } from "../../core/respawn/record.ts";
 import type { RespawnState } from "../../core/respawn/types.ts";
-import { recordPath, writeIndexRespawn, writeRecord } from "./store.ts";
+import { layout } from "../../core/layout.ts";
+import { setRespawn } from "../session/index.ts";
+import { writeRecord } from "./store.ts";
 
 /** Keeps the record of one supervisor. */
 export class Recorder {
@@ -51,10 +53,10 @@ export class Recorder {
     try {
       writeRecord(rec);
       // After /clear the old session is no longer supervised: its entry says so.
-      if (this.indexedSid && this.indexedSid !== sessionId) writeIndexRespawn(this.env, this.indexedSid, who, null);
+      if (this.indexedSid && this.indexedSid !== sessionId) setRespawn(this.env, this.indexedSid, who, null);
       this.indexedSid = sessionId;
       if (sessionId)
-        writeIndexRespawn(this.env, sessionId, who, { ...indexRespawn(rec, recordPath(who.root, who.name)) });
+        setRespawn(this.env, sessionId, who, { ...indexRespawn(rec, layout(who.root).respawnRecord(who.name)) });
     } catch (err) {
       this.log(`cannot write the respawn record: ${(err as Error).message}`);
     }

@@ -9,7 +9,8 @@ import { newestFirst } from "../../core/resume/summaries.ts";
 import { taskOfSummary } from "../../core/resume/hook-decision.ts";
 import type { SessionState } from "../../core/track/state.ts";
 import { findClaudePid } from "../process/proc.ts";
-import { finalizeLockPath, findPreviousSession, loadState, sessionsStateDir, statePath } from "../session/store.ts";
+import { layout } from "../../core/layout.ts";
+import { findPreviousSession, loadState } from "../session/store.ts";
 import { listSummaries } from "./summaries.ts";
 import { existsSync } from "node:fs";
 import { listDir } from "../fs/list-dir.ts";
@@ -26,13 +27,13 @@ export interface ChainContext {
 
 /** Finds the chain of a SessionStart. */
 export function chainOf(root: string, sessionId: string, source: string | undefined, nowMs: number): ChainContext {
-  const own = loadState(statePath(root, sessionId) ?? "", nowMs);
+  const own = loadState(layout(root).stateFile(sessionId) ?? "", nowMs);
   if (source === "compact")
     return own ? { chain: own.task_id, how: `own chain after compaction` } : { how: "no state for this session" };
   if (source !== "clear") return { how: `source ${source ?? "none"}` };
   // track may have linked this session already; else make the same link it makes.
   const linked = own?.previous_session_id
-    ? loadState(statePath(root, own.previous_session_id) ?? "", nowMs)
+    ? loadState(layout(root).stateFile(own.previous_session_id) ?? "", nowMs)
     : undefined;
   const pid = linked ? undefined : (own?.claude_pid ?? findClaudePid());
   const before = linked ?? (pid ? findPreviousSession(root, pid, sessionId, nowMs) : undefined);
@@ -46,7 +47,7 @@ export function chainOf(root: string, sessionId: string, source: string | undefi
  */
 export function liveChains(root: string, exclude: string, nowMs: number, staleMs: number): Set<string> {
   const out = new Set<string>();
-  const dir = sessionsStateDir(root);
+  const dir = layout(root).sessionsState;
   const names = listDir(dir).filter((n) => n.endsWith(".json") && n !== `${exclude}.json`);
   for (const name of names.slice(0, 2000)) {
     const s = loadState(join(dir, name), nowMs);
@@ -64,9 +65,10 @@ export function liveChains(root: string, exclude: string, nowMs: number, staleMs
  */
 export function chainSummaryPending(root: string, ctx: ChainContext, cfg: Config, nowMs: number): boolean {
   if (!ctx.predecessor || ctx.chain === undefined) return false;
-  const p = loadState(statePath(root, ctx.predecessor.session_id) ?? "", nowMs) ?? ctx.predecessor;
+  const files = layout(root);
+  const p = loadState(files.stateFile(ctx.predecessor.session_id) ?? "", nowMs) ?? ctx.predecessor;
   const mode = cfg["track.finalize_on_end"];
-  const lock = finalizeLockPath(root, p.session_id);
+  const lock = files.finalizeLock(p.session_id);
   const running = lock !== undefined && existsSync(lock);
   const due = running || mode === "always" || (mode === "pause" && p.auto_pause_active);
   if (!due) return false;

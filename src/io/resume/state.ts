@@ -4,24 +4,14 @@
  * (`<root>/state/respawn-pending.json`, which the supervisor writes with
  * `writePending`). Read-modify-write under the ledger's lock.
  */
-import { join } from "node:path";
 import { emptyLedger, markConsumed, parseLedger, type ConsumedEntry, type Ledger } from "../../core/resume/ledger.ts";
 import { parsePending, type RespawnPending } from "../../core/resume/pending.ts";
+import { layout, STATE_DIRS } from "../../core/layout.ts";
 import { ensureDirUnder } from "../fs/dirs.ts";
 import { readJsonFile } from "../fs/read.ts";
 import { writeJsonAtomic } from "../fs/write.ts";
 import { withLock } from "../fs/lock.ts";
 import { quarantine } from "../fs/state-file.ts";
-
-/** The ledger file of a state root. */
-function ledgerPath(root: string): string {
-  return join(root, "state", "resume-ledger.json");
-}
-
-/** The respawn hand-over file of a state root. */
-export function pendingPath(root: string): string {
-  return join(root, "state", "respawn-pending.json");
-}
 
 /** What a transaction sees and may change. */
 export interface ResumeState {
@@ -40,9 +30,8 @@ export function resumeTransaction<T extends object>(
   fn: (s: ResumeState) => T,
   lockTimeoutMs = 1500,
 ): T {
-  const ledgerFile = ledgerPath(root);
-  const pendingFile = pendingPath(root);
-  ensureDirUnder(root, "state");
+  const { resumeLedger: ledgerFile, respawnPending: pendingFile } = layout(root);
+  ensureDirUnder(root, STATE_DIRS.state);
   return withLock(
     `${ledgerFile}.lock`,
     () => {
@@ -60,7 +49,8 @@ export function resumeTransaction<T extends object>(
 
 /** The ledger and pending file as they are now, read without a lock (for a look before deciding). */
 export function readResumeState(root: string, nowMs: number): ResumeState {
-  return { ledger: readLedger(ledgerPath(root), nowMs), pending: readPending(pendingPath(root), nowMs) };
+  const files = layout(root);
+  return { ledger: readLedger(files.resumeLedger, nowMs), pending: readPending(files.respawnPending, nowMs) };
 }
 
 /** Records that `ctx resume` handed summary `name` to a session it launched. */
@@ -87,8 +77,8 @@ function readPending(path: string, nowMs: number): RespawnPending | undefined {
 
 /** Writes `<root>/state/respawn-pending.json` so the next SessionStart injects `summaryPath` (issue 4's hand-over). */
 export function writePending(root: string, summaryPath: string, nowMs: number): void {
-  ensureDirUnder(root, "state");
-  writeJsonAtomic(pendingPath(root), {
+  ensureDirUnder(root, STATE_DIRS.state);
+  writeJsonAtomic(layout(root).respawnPending, {
     version: 1,
     summary_path: summaryPath,
     created_at: new Date(nowMs).toISOString(),

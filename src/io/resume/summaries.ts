@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { CtxError } from "../../core/deps.ts";
 import { hasContent } from "../../core/resume/prompt.ts";
 import { isSummaryName, newestFirst, type SummaryFile } from "../../core/resume/summaries.ts";
+import { layout, STATE_DIRS } from "../../core/layout.ts";
 import { fileIn } from "../../core/paths.ts";
 import { readFileSafe } from "../fs/read.ts";
 import { realDirsUnder } from "../fs/dirs.ts";
@@ -15,15 +16,10 @@ import { listDir } from "../fs/list-dir.ts";
  */
 const SUMMARY_MAX_BYTES = 100 * 1024;
 
-/** The directory holding a project's summaries. */
-export function sessionsDir(root: string): string {
-  return join(root, "sessions");
-}
-
 /** Every regular (non-symlink) summary file of a state root, unordered; none when the directory is missing. */
 export function listSummaries(root: string): SummaryFile[] {
-  const dir = sessionsDir(root);
-  if (!realDirsUnder(root, "sessions", nodeLstat)) return []; // a symlinked .ctx or sessions: not this project's
+  const dir = layout(root).records;
+  if (!realDirsUnder(root, STATE_DIRS.records, nodeLstat)) return []; // a symlinked .ctx or sessions: not this project's
   const out: SummaryFile[] = [];
   for (const name of listDir(dir)) {
     if (!isSummaryName(name)) continue;
@@ -55,8 +51,8 @@ function readSummarySafe(path: string): string | undefined {
  * file itself regular): a path read out of a state file can point nowhere else.
  */
 export function readSummaryIn(root: string, path: string): string | undefined {
-  const name = fileIn(resolve(sessionsDir(root)), resolve(path));
-  if (!name || !isSummaryName(name) || !realDirsUnder(root, "sessions")) return undefined;
+  const name = fileIn(resolve(layout(root).records), resolve(path));
+  if (!name || !isSummaryName(name) || !realDirsUnder(root, STATE_DIRS.records)) return undefined;
   return readSummarySafe(path);
 }
 
@@ -66,7 +62,7 @@ export function latestSummary(root: string, nowMs: number): SummaryFile {
   if (!newest) {
     throw new CtxError(
       1,
-      `no summary found in ${sessionsDir(root)}`,
+      `no summary found in ${layout(root).records}`,
       "summaries are written by 'ctx finalize' (automatically when a session nears its limit); run it by hand or give a file",
     );
   }

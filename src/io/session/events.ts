@@ -1,4 +1,5 @@
 import { join, resolve } from "node:path";
+import { layout, STATE_DIRS } from "../../core/layout.ts";
 import { fileIn } from "../../core/paths.ts";
 import { addToLedger, asTokenLedger, emptyTokenLedger } from "../../core/track/ledger.ts";
 import { eventStamp } from "../../core/track/stamp.ts";
@@ -36,8 +37,8 @@ export function writeCompactionEvent(
   trigger: string | null,
   tokensBefore: number,
 ): string {
-  const dir = join(root, "events");
-  ensureDirUnder(root, "events");
+  const dir = layout(root).events;
+  ensureDirUnder(root, STATE_DIRS.events);
   const path = join(dir, `session-compressed-${eventStamp(nowMs)}.json`);
   const event: CompactionEvent = {
     version: 1,
@@ -64,8 +65,9 @@ export function completeCompactionEvent(
   iso: string,
   lock: LockOptions = STATE_LOCK,
 ): void {
-  const name = fileIn(resolve(root, "events"), resolve(path));
-  if (!name || !/^session-compressed-[A-Za-z0-9_.:-]+\.json$/.test(name) || !realDirsUnder(root, "events")) return;
+  const name = fileIn(resolve(layout(root).events), resolve(path));
+  if (!name || !/^session-compressed-[A-Za-z0-9_.:-]+\.json$/.test(name) || !realDirsUnder(root, STATE_DIRS.events))
+    return;
   withLock(
     `${path}.lock`,
     () => {
@@ -87,7 +89,7 @@ export function addLedgerTokens(
   lock: LockOptions = STATE_LOCK,
 ): void {
   if (Object.keys(deltas).length === 0) return;
-  const path = join(root, "token-ledger.json");
+  const path = layout(root).tokenLedger;
   ensureDirUnder(root);
   withLock(
     `${path}.lock`,

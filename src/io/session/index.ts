@@ -1,17 +1,27 @@
 /**
- * Reads the per-user session index (`${XDG_STATE_HOME:-~/.local/state}/ctx/sessions/*.json`)
- * for `ctx status`. Never takes a lock: a file caught mid-rename is simply skipped this time.
+ * The per-user session index (`${XDG_STATE_HOME:-~/.local/state}/ctx/sessions/<sid>.json`,
+ * docs/state.md): the only code that reads or writes it. `ctx track` writes an entry per
+ * session (`writeEntry`), `ctx respawn` its `respawn` field (`setRespawn`), both under the
+ * entry's lock; `ctx status` and `ctx doctor` read them all (`readIndex`) without a lock.
  */
 import { join } from "node:path";
-import { fileIn, userStateDir } from "../../core/paths.ts";
+import { asObject } from "../../core/json.ts";
+import { INDEX_DIR, layout, userLayout } from "../../core/layout.ts";
+import { fileIn } from "../../core/paths.ts";
 import { isValidSessionId } from "../../core/session-id.ts";
 import { parseIndexEntry, type IndexEntry } from "../../core/status/entry.ts";
-import type { Supervisor, SupervisorEvent } from "../../core/status/rows.ts";
+import type { Supervisor } from "../../core/status/rows.ts";
+import type { SessionState } from "../../core/track/state.ts";
 import { mtimeMs, readJsonFile } from "../fs/read.ts";
-import { realDirsUnder } from "../fs/dirs.ts";
+import { ensureDirUnder, realDirsUnder } from "../fs/dirs.ts";
+import { writeJsonAtomic } from "../fs/write.ts";
 import { FUTURE_SLACK_MS, plausibleMs } from "../../core/plausible.ts";
-import { pidAlive } from "../fs/lock.ts";
+import { pidAlive, withLock, type LockOptions } from "../fs/lock.ts";
+import { readState } from "../fs/state-file.ts";
+import { parseRecord } from "../../core/respawn/record.ts";
 import { listDir } from "../fs/list-dir.ts";
+import { STATE_LOCK } from "./store.ts";
+import type { Env } from "../../core/deps.ts";
 
 /** One indexed session, with what its own state file adds. */
 export interface IndexedSession {
@@ -22,20 +32,16 @@ export interface IndexedSession {
   supervisor?: Supervisor;
 }
 
-/** The index directory. */
-export function indexDir(env: Record<string, string | undefined>): string {
-  return join(userStateDir(env), "sessions");
-}
-
 /**
  * Every readable entry of the index; lock files, temp files and broken entries are skipped.
  * An `updated_at` in the future (a clock that was ahead) counts as now at most: it gives way
  * to the entry file's mtime, and when that is in the future too the entry has no update time
  * (so it shows as stale, never as "age 0" forever).
  */
-export function readIndex(env: Record<string, string | undefined>, nowMs: number = Date.now()): IndexedSession[] {
-  const dir = indexDir(env);
-  if (!realDirsUnder(userStateDir(env), "sessions")) return []; // a symlinked index is not ours to read
+export function readIndex(env: Env, nowMs: number = Date.now()): IndexedSession[] {
+  const user = userLayout(env);
+  const dir = user.index;
+  if (!realDirsUnder(user.dir, INDEX_DIR)) return []; // a symlinked index is not ours to read
   const out: IndexedSession[] = [];
   for (const name of listDir(dir)) {
     if (!name.endsWith(".json")) continue;
@@ -51,11 +57,77 @@ export function readIndex(env: Record<string, string | undefined>, nowMs: number
   return out;
 }
 
+/** Writes the session's index entry from its state, keeping the `respawn` field that `setRespawn` writes. */
+export function writeEntry(env: Env, root: string, state: SessionState, lock: LockOptions = STATE_LOCK): void {
+  // A corrupt entry is kept aside as <file>.corrupt-<ms> (docs/state.md) and rewritten.
+  updateEntry(env, state.session_id, Date.parse(state.updated_at) || 0, lock, (prev) => ({
+    version: 1,
+    session_id: state.session_id,
+    task_id: state.task_id,
+    project: state.project,
+    root,
+    state_path: layout(root).stateFile(state.session_id),
+    model: state.model,
+    used_pct: state.used_pct,
+    used_tokens: state.used_tokens,
+    window_size: state.window_size,
+    context_window: state.context_window,
+    context_window_source: state.context_window_source,
+    threshold_reached: state.threshold_reached,
+    auto_pause_active: state.auto_pause_active,
+    respawn: prev?.respawn ?? null,
+    updated_at: state.updated_at,
+  }));
+}
+
+/**
+ * Sets the `respawn` field of the session's index entry, keeping every other
+ * field. A missing entry is created with what the supervisor knows, so
+ * `ctx status` shows it before the first hook.
+ */
+export function setRespawn(
+  env: Env,
+  sessionId: string,
+  base: { project: string; root: string },
+  respawn: Record<string, unknown> | null,
+): void {
+  // A corrupt entry is kept aside (readState) and started over.
+  updateEntry(env, sessionId, Date.now(), { timeoutMs: 1000 }, (prev) => ({
+    ...(prev ?? {
+      version: 1,
+      session_id: sessionId,
+      project: base.project,
+      root: base.root,
+      updated_at: new Date().toISOString(),
+    }),
+    respawn,
+  }));
+}
+
 // --- internal ---
+
+/** Read-modify-write of one entry under its lock; nothing for an unsafe id, never through a symlinked index. */
+function updateEntry(
+  env: Env,
+  sessionId: string,
+  nowMs: number,
+  lock: LockOptions,
+  fn: (prev: Record<string, unknown> | undefined) => Record<string, unknown>,
+): void {
+  const user = userLayout(env);
+  const path = user.indexEntry(sessionId);
+  if (!path) return;
+  ensureDirUnder(user.dir, INDEX_DIR);
+  withLock(
+    `${path}.lock`,
+    () => writeJsonAtomic(path, fn(readState(path, asObject, nowMs, { maxBytes: 1024 * 1024 }))),
+    lock,
+  );
+}
 
 /** Reads the state file the entry points to, only when it is `<root>/state/sessions/<sid>.json` (never an arbitrary path). */
 function sessionEnded(e: IndexEntry): boolean {
-  if (!e.root.startsWith("/") || fileIn(join(e.root, "state", "sessions"), e.state_path) !== `${e.session_id}.json`)
+  if (!e.root.startsWith("/") || fileIn(layout(e.root).sessionsState, e.state_path) !== `${e.session_id}.json`)
     return false;
   const r = readJsonFile<Record<string, unknown>>(e.state_path, { maxBytes: 1024 * 1024 });
   if (r.status !== "ok" || !r.value || typeof r.value !== "object") return false;
@@ -74,21 +146,14 @@ const RECENT_EVENTS = 5;
 function supervisorOf(e: IndexEntry): Supervisor | undefined {
   const r = e.respawn;
   const path = r && typeof r === "object" ? (r as Record<string, unknown>).state_path : undefined;
-  const name = e.root.startsWith("/") ? fileIn(join(e.root, "state", "respawn"), path) : undefined;
+  const name = e.root.startsWith("/") ? fileIn(layout(e.root).respawn, path) : undefined;
   if (!name || !/^[A-Za-z0-9_-][A-Za-z0-9_.-]*\.json$/.test(name)) return undefined;
-  const rec = readJsonFile<Record<string, unknown>>(path as string, { maxBytes: 4 * 1024 * 1024 });
-  if (rec.status !== "ok" || !rec.value || typeof rec.value !== "object") return undefined;
-  const v = rec.value;
-  const running = v.phase !== "stopped";
-  const events = (Array.isArray(v.events) ? v.events : []).slice(-RECENT_EVENTS).flatMap((x): SupervisorEvent[] => {
-    if (!x || typeof x !== "object") return [];
-    const ev = x as Record<string, unknown>;
-    return typeof ev.event === "string"
-      ? [{ at: String(ev.at ?? ""), event: ev.event, detail: typeof ev.detail === "string" ? ev.detail : null }]
-      : [];
-  });
+  // Read without a lock and never set aside: `ctx status` only looks.
+  const read = readJsonFile<unknown>(path as string, { maxBytes: 4 * 1024 * 1024 });
+  const rec = read.status === "ok" ? parseRecord(read.value) : undefined;
+  if (!rec) return undefined;
   return {
-    alive: !running || (typeof v.pid === "number" && Number.isInteger(v.pid) && v.pid > 0 && pidAlive(v.pid)),
-    events,
+    alive: rec.phase === "stopped" || (rec.pid > 0 && pidAlive(rec.pid)),
+    events: rec.events.slice(-RECENT_EVENTS).map((ev) => ({ at: ev.at, event: ev.event, detail: ev.detail ?? null })),
   };
 }

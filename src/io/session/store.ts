@@ -1,6 +1,5 @@
 import { join } from "node:path";
-import { sessionFile, userStateDir } from "../../core/paths.ts";
-import { isValidSessionId } from "../../core/session-id.ts";
+import { layout, STATE_DIRS } from "../../core/layout.ts";
 import type { PauseEntry } from "../../core/track/pause.ts";
 import { parseState, type SessionState } from "../../core/track/state.ts";
 import { closeQuiet } from "../fs/sys.ts";
@@ -9,8 +8,6 @@ import { openAppendFile, writeJsonAtomic } from "../fs/write.ts";
 import { sys } from "../fs/sys.ts";
 import { withLock, type LockOptions } from "../fs/lock.ts";
 import { readState } from "../fs/state-file.ts";
-import { asObject } from "../../core/json.ts";
-import type { Env } from "../../core/deps.ts";
 import { listDir } from "../fs/list-dir.ts";
 
 /**
@@ -24,32 +21,6 @@ export const STATE_LOCK: LockOptions = { timeoutMs: 8_000, staleMs: 10_000 };
 export function lockBudget(totalMs: number, clock: () => number = Date.now): () => LockOptions {
   const deadline = clock() + totalMs;
   return () => ({ ...STATE_LOCK, timeoutMs: Math.max(0, deadline - clock()) });
-}
-
-/** `<root>/state/sessions`. */
-export function sessionsStateDir(root: string): string {
-  return join(root, "state", "sessions");
-}
-
-/** `<root>/sessions`: pause logs and finalized records. */
-export function recordsDir(root: string): string {
-  return join(root, "sessions");
-}
-
-/** `<root>/state/sessions/<sid>.json`, or undefined for an unsafe id. */
-export function statePath(root: string, sessionId: string): string | undefined {
-  return sessionFile(sessionsStateDir(root), sessionId);
-}
-
-/** `<root>/state/sessions/<sid>.json.finalize.lock`: held while `ctx finalize` writes the session's summary. */
-export function finalizeLockPath(root: string, sessionId: string): string | undefined {
-  const path = statePath(root, sessionId);
-  return path && `${path}.finalize.lock`;
-}
-
-/** `<root>/sessions/ACTIVE-PAUSE-<sid>.jsonl`, or undefined for an unsafe id. */
-export function pauseLogPath(root: string, sessionId: string): string | undefined {
-  return isValidSessionId(sessionId) ? join(recordsDir(root), `ACTIVE-PAUSE-${sessionId}.jsonl`) : undefined;
 }
 
 /**
@@ -72,16 +43,17 @@ export function updateState<R extends { state: SessionState } | undefined>(
   fn: (prev: SessionState | undefined) => R,
   lock: LockOptions = STATE_LOCK,
 ): R {
-  const path = statePath(root, sessionId);
+  const files = layout(root);
+  const path = files.stateFile(sessionId);
   if (!path) throw new Error("unsafe session id");
-  ensureDirUnder(root, "state/sessions"); // refuses a symlink at the root or any level
+  ensureDirUnder(root, STATE_DIRS.sessionsState); // refuses a symlink at the root or any level
   return withLock(
     `${path}.lock`,
     () => {
       const result = fn(loadState(path, nowMs));
       if (result) {
         writeJsonAtomic(path, result.state);
-        writeJsonAtomic(join(root, "state", "context-usage.json"), result.state);
+        writeJsonAtomic(files.contextUsage, result.state);
       }
       return result;
     },
@@ -94,53 +66,15 @@ export function updateState<R extends { state: SessionState } | undefined>(
  * following a link nor blocking on a FIFO: anything but a regular file there fails.
  */
 export function appendPause(root: string, sessionId: string, entries: PauseEntry[]): void {
-  const path = pauseLogPath(root, sessionId);
+  const path = layout(root).pauseLog(sessionId);
   if (!path || entries.length === 0) return;
-  ensureDirUnder(root, "sessions");
+  ensureDirUnder(root, STATE_DIRS.records);
   const fd = openAppendFile(path);
   try {
     for (const e of entries) sys().writeAll(fd, Buffer.from(`${JSON.stringify(e)}\n`));
   } finally {
     closeQuiet(fd);
   }
-}
-
-/**
- * Writes the per-user index entry `${XDG_STATE_HOME:-~/.local/state}/ctx/sessions/<sid>.json`,
- * keeping the `respawn` field that respawn writes.
- */
-export function writeIndexEntry(env: Env, root: string, state: SessionState, lock: LockOptions = STATE_LOCK): void {
-  const dir = join(userStateDir(env), "sessions");
-  const path = sessionFile(dir, state.session_id);
-  if (!path) return;
-  ensureDirUnder(userStateDir(env), "sessions");
-  withLock(
-    `${path}.lock`,
-    () => {
-      // A corrupt entry is kept aside as <file>.corrupt-<ms> (docs/state.md) and rewritten.
-      const prev = readState(path, asObject, Date.parse(state.updated_at) || 0, { maxBytes: 1024 * 1024 });
-      const respawn = prev?.respawn ?? null;
-      writeJsonAtomic(path, {
-        version: 1,
-        session_id: state.session_id,
-        task_id: state.task_id,
-        project: state.project,
-        root,
-        state_path: statePath(root, state.session_id),
-        model: state.model,
-        used_pct: state.used_pct,
-        used_tokens: state.used_tokens,
-        window_size: state.window_size,
-        context_window: state.context_window,
-        context_window_source: state.context_window_source,
-        threshold_reached: state.threshold_reached,
-        auto_pause_active: state.auto_pause_active,
-        respawn,
-        updated_at: state.updated_at,
-      });
-    },
-    lock,
-  );
 }
 
 /**
@@ -153,7 +87,7 @@ export function findPreviousSession(
   exclude: string,
   nowMs: number,
 ): SessionState | undefined {
-  const dir = sessionsStateDir(root);
+  const dir = layout(root).sessionsState;
   let best: SessionState | undefined;
   for (const name of listDir(dir)) {
     if (!name.endsWith(".json") || name === `${exclude}.json`) continue;
@@ -183,8 +117,8 @@ export function updateStateOnly(
   fn: (s: SessionState) => SessionState,
   lock: LockOptions = STATE_LOCK,
 ): void {
-  const path = statePath(root, sessionId);
-  if (!path || !realDirsUnder(root, "state/sessions")) return;
+  const path = layout(root).stateFile(sessionId);
+  if (!path || !realDirsUnder(root, STATE_DIRS.sessionsState)) return;
   withLock(
     `${path}.lock`,
     () => {

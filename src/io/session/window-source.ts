@@ -7,7 +7,8 @@
  */
 import { isObject } from "../../core/json.ts";
 import { join } from "../../core/pathx.ts";
-import { homeDir, sessionFile, userStateDir } from "../../core/paths.ts";
+import { layout, userLayout } from "../../core/layout.ts";
+import { homeDir } from "../../core/paths.ts";
 import { chooseModel, type ClientChoice, type SettingsModels } from "../../core/window.ts";
 import { ensureDirUnder } from "../fs/dirs.ts";
 import { readJsonFile } from "../fs/read.ts";
@@ -19,14 +20,9 @@ import type { Env } from "../../core/deps.ts";
 /** At most this many model ids are remembered (the most recently changed ones). */
 const MAX_REMEMBERED = 256;
 
-/** The per-user file of windows that status-line payloads reported, per model id. */
-export function rememberedPath(env: Env): string {
-  return join(userStateDir(env), "windows.json");
-}
-
 /** The remembered windows (model id → tokens); empty when the file is missing or broken. */
 export function readRemembered(env: Env): Record<string, number> {
-  const read = readJsonFile<unknown>(rememberedPath(env), { maxBytes: 256 * 1024 });
+  const read = readJsonFile<unknown>(userLayout(env).windows, { maxBytes: 256 * 1024 });
   if (read.status !== "ok" || !isObject(read.value)) return {};
   const out: Record<string, number> = {};
   for (const [k, v] of Object.entries(read.value)) if (typeof v === "number" && v > 0) out[k] = v;
@@ -39,8 +35,8 @@ export function readRemembered(env: Env): Record<string, number> {
  */
 export function rememberWindow(env: Env, model: string, window: number): boolean {
   if (!model || model.length > 200 || !(window > 0) || readRemembered(env)[model] === window) return false;
-  const path = rememberedPath(env);
-  ensureDirUnder(userStateDir(env)); // never through a symlinked state directory
+  const { windows: path, dir } = userLayout(env);
+  ensureDirUnder(dir); // never through a symlinked state directory
   return withLock(
     `${path}.lock`,
     () => {
@@ -77,7 +73,7 @@ export function clientChoice(
   procRoot = "/proc",
   selfPid = process.pid,
 ): ClientChoice {
-  const cachePath = sessionFile(join(root, "state", "window"), sessionId);
+  const cachePath = layout(root).windowFile(sessionId);
   // Only a hook Claude Code runs says so in its environment: a test or a script run from a
   // Claude Code Bash tool must not take that session's client for its own.
   const hook = !!(env.CLAUDECODE || env.CLAUDE_CODE_SESSION_ID);

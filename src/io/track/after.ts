@@ -9,7 +9,8 @@ import type { LockOptions } from "../fs/lock.ts";
 import { sweepStateTemps } from "../fs/sweep.ts";
 import { recordGitStart } from "../git/changes.ts";
 import { addLedgerTokens, completeCompactionEvent } from "../session/events.ts";
-import { linkNext, writeIndexEntry } from "../session/store.ts";
+import { linkNext } from "../session/store.ts";
+import { writeEntry } from "../session/index.ts";
 import type { TokenDeltas } from "./prepare.ts";
 
 /** The step of one track call, with what it counted. */
@@ -56,7 +57,7 @@ export async function afterUpdate(
       completeCompactionEvent(root, step.compactionDone!.path, step.compactionDone!.tokens_after, iso, lock()),
     );
   safe("ledger", () => addLedgerTokens(root, state.task_id, state.session_id, done.deltas, iso, lock()));
-  safe("index", () => writeIndexEntry(deps.env, root, state, lock()));
+  safe("index", () => writeEntry(deps.env, root, state, lock()));
   if (job.event === "SessionStart") safe("sweep", () => sweepStateTemps(deps.env, root, nowMs));
   // what git shows changed at the start, so the summary can tell the files commands changed since
   if (job.event === "SessionStart") safe("git-start", () => recordGitStart(root, state.session_id, job.project));

@@ -7,7 +7,8 @@ import { isValidTaskId, taskIdFor } from "../../core/track/stamp.ts";
 import { initialState, type SessionState } from "../../core/track/state.ts";
 import { addLineUsage, totalsOf } from "../../core/track/tokens.ts";
 import { findClaudePid } from "../process/proc.ts";
-import { findPreviousSession, loadState, statePath } from "../session/store.ts";
+import { layout } from "../../core/layout.ts";
+import { findPreviousSession, loadState } from "../session/store.ts";
 import { readNewUsage } from "../transcript/stream-usage.ts";
 
 /** The state to step from: the existing one, or a new one linked to the session a /clear replaced. */
@@ -75,5 +76,5 @@ function predecessor(
     return s.claude_pid === null ? undefined : findPreviousSession(root, s.claude_pid, s.session_id, nowMs);
   const from = deps.env.CTX_RESUMED_FROM;
   if (job.input.source === "compact" || !isValidSessionId(from) || from === s.session_id) return undefined;
-  return loadState(statePath(root, from) ?? "", nowMs);
+  return loadState(layout(root).stateFile(from) ?? "", nowMs);
 }

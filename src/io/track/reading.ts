@@ -5,7 +5,8 @@ import { stateRoot } from "../../core/paths.ts";
 import type { TrackJob } from "../../core/track/job.ts";
 import type { TrackReading } from "../../core/track/step.ts";
 import { contextTokens, reading } from "../../core/usage.ts";
-import { loadState, statePath } from "../session/store.ts";
+import { layout } from "../../core/layout.ts";
+import { loadState } from "../session/store.ts";
 import { currentReading, hookWait, sessionWindow } from "../session/usage-source.ts";
 
 /** The reading for `job`, or undefined when there is none to apply. */
@@ -43,7 +44,7 @@ export function readingFor(job: TrackJob, deps: Deps, cfg: Config): TrackReading
 
 /** True when the session is at the warning level or above (read without a lock: a hint only). */
 function nearLevels(job: TrackJob, deps: Deps, cfg: Config): boolean {
-  const path = statePath(stateRoot(deps.env, job.project), job.sessionId);
+  const path = layout(stateRoot(deps.env, job.project)).stateFile(job.sessionId);
   const s = path ? loadState(path, deps.now()) : undefined;
   const warning = cfg["levels.warning"];
   return !!s && warning !== false && s.used_pct >= warning;

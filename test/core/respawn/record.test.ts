@@ -6,6 +6,7 @@ import {
   HEARTBEAT_MS,
   indexRespawn,
   MAX_EVENTS,
+  parseRecord,
   recordDue,
   type RespawnLogEntry,
   statusChanged,
@@ -76,5 +77,20 @@ describe("the supervisor's record", () => {
     expect(recordDue(false, false, HEARTBEAT_MS, 0)).toBe(true);
     expect(recordDue(false, true, 1, 0)).toBe(true);
     expect(recordDue(true, false, 1, 0)).toBe(true);
+  });
+});
+
+describe("parseRecord", () => {
+  test("any object is a record, with its phase, pid and events narrowed; anything else is none", () => {
+    expect(parseRecord({ name: "a", phase: "idle", pid: 42, events: [{ at: "t", event: "idle" }] })).toMatchObject({
+      name: "a",
+      phase: "idle",
+      pid: 42,
+      events: [{ at: "t", event: "idle" }],
+    });
+    const odd = parseRecord({ name: "b", phase: 3, pid: -1, events: [{ event: 1 }, null, { event: "x", detail: 2 }] });
+    expect(odd as unknown).toEqual({ name: "b", phase: "", pid: 0, events: [{ at: "", event: "x" }] });
+    expect(parseRecord({ pid: 1.5 })).toMatchObject({ pid: 0, events: [] });
+    for (const v of [null, [], "x", 5]) expect(parseRecord(v)).toBeUndefined();
   });
 });

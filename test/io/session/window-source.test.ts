@@ -1,13 +1,8 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  clientChoice,
-  gatherChoice,
-  readRemembered,
-  rememberWindow,
-  rememberedPath,
-} from "../../../src/io/session/window-source.ts";
+import { clientChoice, gatherChoice, readRemembered, rememberWindow } from "../../../src/io/session/window-source.ts";
+import { userLayout } from "../../../src/core/layout.ts";
 import { isolatedEnv, tempDir } from "../../helpers/tmp.ts";
 
 let t: ReturnType<typeof tempDir>;
@@ -131,20 +126,20 @@ describe("remembered windows", () => {
   test("written when new or changed, and only then", () => {
     expect(readRemembered(env)).toEqual({});
     expect(rememberWindow(env, "claude-sonnet-4-5", 200_000)).toBe(true);
-    const first = statSync(rememberedPath(env)).mtimeMs;
+    const first = statSync(userLayout(env).windows).mtimeMs;
     expect(rememberWindow(env, "claude-sonnet-4-5", 200_000)).toBe(false);
-    expect(statSync(rememberedPath(env)).mtimeMs).toBe(first);
+    expect(statSync(userLayout(env).windows).mtimeMs).toBe(first);
     expect(rememberWindow(env, "claude-opus-4-8[1m]", 1_000_000)).toBe(true);
     expect(rememberWindow(env, "claude-sonnet-4-5", 1_000_000)).toBe(true);
     expect(readRemembered(env)).toEqual({ "claude-sonnet-4-5": 1_000_000, "claude-opus-4-8[1m]": 1_000_000 });
-    expect((statSync(rememberedPath(env)).mode & 0o777).toString(8)).toBe("600");
+    expect((statSync(userLayout(env).windows).mode & 0o777).toString(8)).toBe("600");
   });
 
   test("a broken file is no memory; junk values are ignored", () => {
     mkdirSync(join(env.XDG_STATE_HOME!, "ctx"), { recursive: true });
-    writeFileSync(rememberedPath(env), "[1,2");
+    writeFileSync(userLayout(env).windows, "[1,2");
     expect(readRemembered(env)).toEqual({});
-    writeFileSync(rememberedPath(env), JSON.stringify({ a: "x", b: -1, c: 200_000 }));
+    writeFileSync(userLayout(env).windows, JSON.stringify({ a: "x", b: -1, c: 200_000 }));
     expect(readRemembered(env)).toEqual({ c: 200_000 });
   });
 });

@@ -1,0 +1,163 @@
+/**
+ * Where every state file lives: the one map of docs/state.md's "Where" table
+ * (`test/core/layout.test.ts` checks the two agree). `layout(root)` is a
+ * project's state root (`CTX_DIR`, else `<project>/.ctx`), `userLayout(env)` the
+ * per-user state and the bridge file. A session id becomes a path only through
+ * `sessionFile` (`isValidSessionId`): an unsafe id gives undefined, never a path.
+ */
+import { homeDir, sessionFile, tmpDir } from "./paths.ts";
+import { join, normalize } from "./pathx.ts";
+import { isValidSessionId } from "./session-id.ts";
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * The folders under a state root, relative to it: what `ensureDirUnder` and
+ * `realDirsUnder` (io/fs/fsx.ts) check level by level before a write or a read.
+ */
+export const STATE_DIRS = {
+  /** Hooks' working state. */
+  state: "state",
+  /** Per-session state, `state/sessions/<sid>.json`. */
+  sessionsState: "state/sessions",
+  /** The monitor's debounce state and markers. */
+  monitor: "state/monitor",
+  /** The respawn supervisors' records and logs. */
+  respawn: "state/respawn",
+  /** Git snapshots at a session's start. */
+  gitStart: "state/git-start",
+  /** The cached client choice per session. */
+  window: "state/window",
+  /** Pause logs, finalized session records, summaries. */
+  records: "sessions",
+  /** Compaction events. */
+  events: "events",
+} as const;
+
+/** The folder of the per-user index under `userLayout(env).dir`. */
+export const INDEX_DIR = "sessions";
+
+/** A project's state layout: absolute paths under its root. */
+export interface Layout {
+  /** The state root itself. */
+  root: string;
+  /** `state/`. */
+  state: string;
+  /** `state/sessions/`: per-session state. */
+  sessionsState: string;
+  /** `state/context-usage.json`: a copy of the latest session's state. */
+  contextUsage: string;
+  /** `state/monitor/`. */
+  monitor: string;
+  /** `state/respawn/`. */
+  respawn: string;
+  /** `state/respawn-pending.json`: the summary the next SessionStart must inject. */
+  respawnPending: string;
+  /** `state/resume-ledger.json`: summaries already injected. */
+  resumeLedger: string;
+  /** `state/git-start/`. */
+  gitStart: string;
+  /** `state/window/`. */
+  window: string;
+  /** `sessions/`: pause logs, session records, summaries. */
+  records: string;
+  /** `sessions/LATEST-SESSION.txt`: the name of the newest session record. */
+  latestSession: string;
+  /** `events/`: compaction events. */
+  events: string;
+  /** `token-ledger.json`: per-task token totals. */
+  tokenLedger: string;
+  /** `state/sessions/<sid>.json`, or undefined for an unsafe id. */
+  stateFile(sessionId: unknown): string | undefined;
+  /** `state/sessions/<sid>.json.finalize.lock`: held while `ctx finalize` writes the session's summary. */
+  finalizeLock(sessionId: unknown): string | undefined;
+  /** `state/monitor/<sid><suffix>` (`.json`: the debounce state), or undefined for an unsafe id. */
+  monitorFile(sessionId: unknown, suffix?: string): string | undefined;
+  /** `state/monitor/<sid>.finalize`: a finalize already ran for the current critical crossing. */
+  finalizeMarker(sessionId: unknown): string | undefined;
+  /** `state/git-start/<sid>.json`, or undefined for an unsafe id. */
+  gitStartFile(sessionId: unknown): string | undefined;
+  /** `state/window/<sid>.json`, or undefined for an unsafe id. */
+  windowFile(sessionId: unknown): string | undefined;
+  /** `sessions/ACTIVE-PAUSE-<sid>.jsonl`, or undefined for an unsafe id. */
+  pauseLog(sessionId: unknown): string | undefined;
+  /** `sessions/summary-<task_id>-<stamp>.md`. */
+  summary(taskId: string, stamp: string): string;
+  /** `state/respawn/<name>.json`: supervisor `name`'s record (the caller checks the name). */
+  respawnRecord(name: string): string;
+  /** `state/respawn/<name>.log`: its output. */
+  respawnLog(name: string): string;
+}
+
+/** The layout under state root `root` (see docs/state.md). */
+export function layout(root: string): Layout {
+  const at = (...parts: string[]): string => normalize(join(root, ...parts));
+  const sessionsState = at(STATE_DIRS.sessionsState);
+  const monitor = at(STATE_DIRS.monitor);
+  const respawn = at(STATE_DIRS.respawn);
+  const gitStart = at(STATE_DIRS.gitStart);
+  const window = at(STATE_DIRS.window);
+  const records = at(STATE_DIRS.records);
+  const stateFile = (sid: unknown) => sessionFile(sessionsState, sid);
+  return {
+    root,
+    state: at(STATE_DIRS.state),
+    sessionsState,
+    contextUsage: at(STATE_DIRS.state, "context-usage.json"),
+    monitor,
+    respawn,
+    respawnPending: at(STATE_DIRS.state, "respawn-pending.json"),
+    resumeLedger: at(STATE_DIRS.state, "resume-ledger.json"),
+    gitStart,
+    window,
+    records,
+    latestSession: join(records, "LATEST-SESSION.txt"),
+    events: at(STATE_DIRS.events),
+    tokenLedger: at("token-ledger.json"),
+    stateFile,
+    finalizeLock: (sid) => sessionFile(sessionsState, sid, ".json.finalize.lock"),
+    monitorFile: (sid, suffix = ".json") => sessionFile(monitor, sid, suffix),
+    finalizeMarker: (sid) => sessionFile(monitor, sid, ".finalize"),
+    gitStartFile: (sid) => sessionFile(gitStart, sid),
+    windowFile: (sid) => sessionFile(window, sid),
+    pauseLog: (sid) => (isValidSessionId(sid) ? join(records, `ACTIVE-PAUSE-${sid}.jsonl`) : undefined),
+    summary: (taskId, stamp) => join(records, `summary-${taskId}-${stamp}.md`),
+    respawnRecord: (name) => join(respawn, `${name}.json`),
+    respawnLog: (name) => join(respawn, `${name}.log`),
+  };
+}
+
+/** The per-user state: `${XDG_STATE_HOME:-~/.local/state}/ctx`, and the bridge file in the temp directory. */
+export interface UserLayout {
+  /** `${XDG_STATE_HOME:-~/.local/state}/ctx`. */
+  dir: string;
+  /** `<dir>/sessions/`: the per-user index. */
+  index: string;
+  /** `<dir>/sessions/<sid>.json`: a session's index entry, or undefined for an unsafe id. */
+  indexEntry(sessionId: unknown): string | undefined;
+  /** `<dir>/windows.json`: the window each model id's status-line payload reported. */
+  windows: string;
+  /** `<dir>/errors.log`: the hooks' errors, for `ctx doctor`. */
+  errorLog: string;
+  /** `${TMPDIR:-/tmp}`. */
+  tmp: string;
+  /** `${TMPDIR:-/tmp}/claude-ctx-<sid>.json`: the GSD-compatible bridge file, or undefined for an unsafe id. */
+  bridge(sessionId: unknown): string | undefined;
+}
+
+/** The per-user layout for environment `env` (XDG_STATE_HOME, HOME, TMPDIR). */
+export function userLayout(env: Env): UserLayout {
+  const base = env.XDG_STATE_HOME?.startsWith("/") ? env.XDG_STATE_HOME : join(homeDir(env), ".local", "state");
+  const dir = join(base, "ctx");
+  const index = join(dir, INDEX_DIR);
+  const tmp = tmpDir(env);
+  return {
+    dir,
+    index,
+    indexEntry: (sid) => sessionFile(index, sid),
+    windows: join(dir, "windows.json"),
+    errorLog: join(dir, "errors.log"),
+    tmp,
+    bridge: (sid) => (isValidSessionId(sid) ? join(tmp, `claude-ctx-${sid}.json`) : undefined),
+  };
+}
