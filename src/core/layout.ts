@@ -13,7 +13,7 @@ type Env = Record<string, string | undefined>;
 
 /**
  * The folders under a state root, relative to it: what `ensureDirUnder` and
- * `realDirsUnder` (io/fs/fsx.ts) check level by level before a write or a read.
+ * `realDirsUnder` (io/fs/dirs.ts) check level by level before a write or a read.
  */
 export const STATE_DIRS = {
   /** Hooks' working state. */
