@@ -89,8 +89,18 @@ export interface Layout {
   respawnLog(name: string): string;
 }
 
-/** The layout under state root `root` (see docs/state.md). */
+/**
+ * The layout under state root `root` (see docs/state.md). The last one is kept: a hook asks for the
+ * same root many times, and building every path each time showed in the monitor's start-up cost.
+ */
 export function layout(root: string): Layout {
+  if (lastLayout?.root !== root) lastLayout = buildLayout(root);
+  return lastLayout;
+}
+
+let lastLayout: Layout | undefined;
+
+function buildLayout(root: string): Layout {
   const at = (...parts: string[]): string => normalize(join(root, ...parts));
   const sessionsState = at(STATE_DIRS.sessionsState);
   const monitor = at(STATE_DIRS.monitor);
@@ -145,8 +155,16 @@ export interface UserLayout {
   bridge(sessionId: unknown): string | undefined;
 }
 
-/** The per-user layout for environment `env` (XDG_STATE_HOME, HOME, TMPDIR). */
+/** The per-user layout for environment `env` (XDG_STATE_HOME, HOME, TMPDIR); the last one is kept, as for `layout`. */
 export function userLayout(env: Env): UserLayout {
+  const key = `${env.XDG_STATE_HOME}\0${env.HOME}\0${env.TMPDIR}`;
+  if (lastUser?.key !== key) lastUser = { key, value: buildUserLayout(env) };
+  return lastUser.value;
+}
+
+let lastUser: { key: string; value: UserLayout } | undefined;
+
+function buildUserLayout(env: Env): UserLayout {
   const base = env.XDG_STATE_HOME?.startsWith("/") ? env.XDG_STATE_HOME : join(homeDir(env), ".local", "state");
   const dir = join(base, "ctx");
   const index = join(dir, INDEX_DIR);

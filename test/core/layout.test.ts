@@ -129,3 +129,14 @@ test("a root is taken as node:path would join it", () => {
   expect(layout("/p/./.ctx/").contextUsage).toBe("/p/.ctx/state/context-usage.json");
   expect(layout("/a/../b").stateFile("s")).toBe(join("/a/../b", "state", "sessions", "s.json"));
 });
+
+test("the kept layout follows the root and the environment it is asked for", () => {
+  expect(layout("/p/.ctx").contextUsage).toBe("/p/.ctx/state/context-usage.json");
+  expect(layout("/q/.ctx").contextUsage).toBe("/q/.ctx/state/context-usage.json");
+  expect(layout("/p/.ctx").stateFile("s1")).toBe("/p/.ctx/state/sessions/s1.json");
+  const a = userLayout({ HOME: "/h", TMPDIR: "/t" });
+  expect(a.windows).toBe("/h/.local/state/ctx/windows.json");
+  expect(userLayout({ HOME: "/h", XDG_STATE_HOME: "/x", TMPDIR: "/t" }).windows).toBe("/x/ctx/windows.json");
+  expect(userLayout({ HOME: "/h", TMPDIR: "/u" }).bridge("s1")).toBe("/u/claude-ctx-s1.json");
+  expect(userLayout({ HOME: "/g", TMPDIR: "/u" }).errorLog).toBe("/g/.local/state/ctx/errors.log");
+});
