@@ -38,7 +38,8 @@ export interface TmuxSession {
  */
 export function inInputBox(screen: string, text: string): boolean {
   const want = `❯ ${text.split("\n")[0]!.slice(0, 40)}`;
-  const lines = screen.split("\n");
+  // The client draws the prompt as "❯" and a no-break space.
+  const lines = screen.replace(/\u00a0/g, " ").split("\n");
   return lines.some((l, i) => l.startsWith(want) && i > 0 && /^─{10,}/.test(lines[i - 1]!));
 }
 
