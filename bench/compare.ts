@@ -9,11 +9,11 @@
  *
  * "after" is dist/ctx (`bun build.ts` first).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { CTX, medians, sandbox, timeOnce } from "./lib.ts";
+import { CTX, hookInputs, medians, timeOnce } from "./lib.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 60);
 
@@ -28,7 +28,7 @@ export interface HookTimes {
 export function hookTimes(binaries: Record<string, string>, runs = RUNS): Record<string, HookTimes> {
   const cands: Record<string, () => number> = {};
   for (const [label, bin] of Object.entries(binaries)) {
-    const s = setUp();
+    const s = hookInputs();
     timeOnce([bin, "statusline"], s.statusIn, s.env); // writes the bridge the monitor reads
     cands[`${label}/version`] = () => timeOnce([bin, "--version"], s.statusIn, s.env);
     cands[`${label}/statusline`] = () => timeOnce([bin, "statusline"], s.statusIn, s.env);
@@ -57,38 +57,6 @@ export function report(t: Record<string, HookTimes>): string {
 }
 
 // --- internal ---
-
-function setUp(): { env: Record<string, string>; statusIn: string; hookIn: string } {
-  const { root, env } = sandbox();
-  const project = join(root, "proj");
-  mkdirSync(project, { recursive: true });
-  const sid = "bench-session";
-  const statusIn = join(root, "status.json");
-  writeFileSync(
-    statusIn,
-    JSON.stringify({
-      session_id: sid,
-      cwd: project,
-      model: { id: "claude-sonnet-4-5", display_name: "Sonnet 4.5" },
-      workspace: { current_dir: project, project_dir: project },
-      context_window: { context_window_size: 200000, current_usage: { input_tokens: 130000 }, used_percentage: 65 },
-    }),
-  );
-  const hookIn = join(root, "hook.json");
-  writeFileSync(
-    hookIn,
-    JSON.stringify({
-      session_id: sid,
-      transcript_path: join(root, "none.jsonl"),
-      cwd: project,
-      hook_event_name: "PostToolUse",
-      tool_name: "Bash",
-      tool_input: { command: "ls" },
-      tool_response: { stdout: "a\nb" },
-    }),
-  );
-  return { env: { ...env, CLAUDE_PROJECT_DIR: project }, statusIn, hookIn };
-}
 
 function buildRev(rev: string): { bin: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), "ctx-bench-rev-"));

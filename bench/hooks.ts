@@ -6,7 +6,7 @@
  */
 import { appendFileSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CTX, medians, sandbox, timeOnce, type Row } from "./lib.ts";
+import { CTX, hookInputs, medians, timeOnce, type Row } from "./lib.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 40);
 
@@ -16,40 +16,7 @@ const NODE_MONITOR = `const fs=require("fs");const d=JSON.parse(fs.readFileSync(
 
 /** Runs the hook benchmarks and returns the table rows. */
 export function benchHooks(): Row[] {
-  const { root, env } = sandbox();
-  const project = join(root, "proj");
-  mkdirSync(project, { recursive: true });
-  const runEnv = { ...env, CLAUDE_PROJECT_DIR: project };
-  const sid = "bench-session";
-  const statusIn = join(root, "status.json");
-  writeFileSync(
-    statusIn,
-    JSON.stringify({
-      session_id: sid,
-      cwd: project,
-      model: { id: "claude-sonnet-4-5", display_name: "Sonnet 4.5" },
-      workspace: { current_dir: project, project_dir: project },
-      context_window: {
-        context_window_size: 200000,
-        current_usage: { input_tokens: 130000 },
-        used_percentage: 65,
-        remaining_percentage: 35,
-      },
-    }),
-  );
-  const hookIn = join(root, "hook.json");
-  writeFileSync(
-    hookIn,
-    JSON.stringify({
-      session_id: sid,
-      transcript_path: join(root, "none.jsonl"),
-      cwd: project,
-      hook_event_name: "PostToolUse",
-      tool_name: "Bash",
-      tool_input: { command: "ls" },
-      tool_response: { stdout: "a\nb" },
-    }),
-  );
+  const { root, env: runEnv, statusIn, hookIn } = hookInputs();
   timeOnce([CTX, "statusline"], statusIn, runEnv); // writes the bridge the monitor reads
 
   const s = medians(

@@ -1,5 +1,5 @@
 /** Shared helpers for the benchmarks: isolated dirs, timed runs, ratio tables. */
-import { mkdtempSync, openSync, closeSync } from "node:fs";
+import { closeSync, mkdirSync, mkdtempSync, openSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -61,4 +61,40 @@ export function table(rows: Row[]): string {
   const lines = ["| figure | measured | target | result |", "|---|---|---|---|"];
   for (const r of rows) lines.push(`| ${r.figure} | ${r.measured} | ${r.target} | ${r.pass ? "pass" : "FAIL"} |`);
   return lines.join("\n");
+}
+
+/**
+ * A sandbox with a project and the two payloads of the hook benchmarks: a status-line payload at
+ * 65 % of a 200k window, and a PostToolUse payload of the same session.
+ */
+export function hookInputs(): { root: string; env: Record<string, string>; statusIn: string; hookIn: string } {
+  const { root, env } = sandbox();
+  const project = join(root, "proj");
+  mkdirSync(project, { recursive: true });
+  const sid = "bench-session";
+  const statusIn = join(root, "status.json");
+  writeFileSync(
+    statusIn,
+    JSON.stringify({
+      session_id: sid,
+      cwd: project,
+      model: { id: "claude-sonnet-4-5", display_name: "Sonnet 4.5" },
+      workspace: { current_dir: project, project_dir: project },
+      context_window: { context_window_size: 200000, current_usage: { input_tokens: 130000 }, used_percentage: 65 },
+    }),
+  );
+  const hookIn = join(root, "hook.json");
+  writeFileSync(
+    hookIn,
+    JSON.stringify({
+      session_id: sid,
+      transcript_path: join(root, "none.jsonl"),
+      cwd: project,
+      hook_event_name: "PostToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "ls" },
+      tool_response: { stdout: "a\nb" },
+    }),
+  );
+  return { root, env: { ...env, CLAUDE_PROJECT_DIR: project }, statusIn, hookIn };
 }

@@ -14,6 +14,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { runChild } from "../../src/io/process/child.ts";
 
 /** Repository root (two levels above this file). */
 export const REPO_ROOT = resolve(import.meta.dir, "..", "..");
@@ -180,24 +181,14 @@ export function headlessArgs(prompt: string, extra: string[] = [], model: string
 
 /** Runs `claude -p <prompt>` in the sandbox's project dir and waits for it. */
 export async function runClaudeP(sandbox: Sandbox, prompt: string, opts: RunOptions = {}): Promise<RunResult> {
-  const proc = Bun.spawn([CLAUDE_BIN, ...headlessArgs(prompt, opts.args, opts.model)], {
-    cwd: sandbox.project,
-    env: { ...sandbox.env, ...opts.env },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    proc.kill("SIGKILL");
-  }, opts.timeoutMs ?? 45_000);
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  clearTimeout(timer);
+  const { code, stdout, stderr, timedOut } = await runChild(
+    [CLAUDE_BIN, ...headlessArgs(prompt, opts.args, opts.model)],
+    {
+      cwd: sandbox.project,
+      env: { ...sandbox.env, ...opts.env },
+      timeoutMs: opts.timeoutMs ?? 45_000,
+    },
+  );
   let json: any;
   try {
     json = JSON.parse(stdout);
