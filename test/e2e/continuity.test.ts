@@ -37,17 +37,26 @@ const tool = (name: string, input: Record<string, unknown>, pct = 10): Turn => (
   usage: usageAt(pct),
 });
 const task = (subject: string) => tool("TaskCreate", { subject, description: subject, activeForm: subject });
+/** Session 1 of every chain here: three tasks, the first completed, then `text` at `pct` % of the window. */
+const threeTasks = (text: string, pct: number): Turn[] => [
+  task("Write the parser"),
+  task("Write the exporter"),
+  task("Write the docs"),
+  tool("TaskUpdate", { taskId: "1", status: "completed" }),
+  { content: [{ type: "text", text }], usage: usageAt(pct) },
+];
+/** A fresh session's first request carries `goal` and every open task, never the completed one as open. */
+function expectCarried(text: string, goal: string): void {
+  expect(text).toContain(goal);
+  expect(text).toMatch(/- \[ \] #\d+ Write the exporter/);
+  expect(text).toMatch(/- \[ \] #\d+ Write the docs/);
+  expect(text).not.toMatch(/- \[ \] #\d+ Write the parser/);
+}
 
 test("e2e continuity: three unattended respawn cycles keep the goal and every open task", async () => {
   let kicks = 0;
   // Session 1: three tasks, the first completed, then the context fills up.
-  const first: Turn[] = [
-    task("Write the parser"),
-    task("Write the exporter"),
-    task("Write the docs"),
-    tool("TaskUpdate", { taskId: "1", status: "completed" }),
-    { content: [{ type: "text", text: "Parser done because the format is CSV; exporter next." }], usage: usageAt(91) },
-  ];
+  const first = threeTasks("Parser done because the format is CSV; exporter next.", 91);
   api = await startFakeApi((req, i): Turn => {
     if (isKickstart(req)) {
       kicks++;
@@ -79,10 +88,7 @@ test("e2e continuity: three unattended respawn cycles keep the goal and every op
   for (const req of kickReqs) {
     const text = allText(req);
     // The first request of every fresh session: the goal and every open task, never the completed one as open.
-    expect(text).toContain(`> ${GOAL}`);
-    expect(text).toMatch(/- \[ \] #\d+ Write the exporter/);
-    expect(text).toMatch(/- \[ \] #\d+ Write the docs/);
-    expect(text).not.toMatch(/- \[ \] #\d+ Write the parser/);
+    expectCarried(text, `> ${GOAL}`);
     expect(text).toMatch(/- \[x\] #\d+ Write the parser/);
   }
   const summaries = rec.events.filter((e: any) => e.event === "summary").map((e: any) => e.detail as string);
@@ -122,13 +128,7 @@ test("e2e continuity: ctx resume --latest -- -p twice in a row (headless) carrie
   let resumes = 0;
   const isResume = (req: LoggedRequest) =>
     lastUserText(req).includes("<previous-session-summary>") && lastToolResults(req).length === 0;
-  const first: Turn[] = [
-    task("Write the parser"),
-    task("Write the exporter"),
-    task("Write the docs"),
-    tool("TaskUpdate", { taskId: "1", status: "completed" }),
-    { content: [{ type: "text", text: "Parser done." }], usage: usageAt(40) },
-  ];
+  const first = threeTasks("Parser done.", 40);
   api = await startFakeApi((req, i): Turn => {
     if (isResume(req)) {
       resumes++;
@@ -172,10 +172,7 @@ test("e2e continuity: ctx resume --latest -- -p twice in a row (headless) carrie
   expect(resumed).toHaveLength(2);
   for (const req of resumed) {
     const text = allText(req);
-    expect(text).toContain(`> ${GOAL}`);
-    expect(text).toMatch(/- \[ \] #\d+ Write the exporter/);
-    expect(text).toMatch(/- \[ \] #\d+ Write the docs/);
-    expect(text).not.toMatch(/- \[ \] #\d+ Write the parser/);
+    expectCarried(text, `> ${GOAL}`);
   }
   expect(allText(resumed[1]!)).toContain("resumed-1");
   // One chain: the same task id in every name, and the resumed session links back to the one it resumed.
@@ -192,13 +189,7 @@ test("e2e continuity: the same chain through /clear with only the hooks (no supe
   let clears = 0;
   // A bare "go on" (a continue-style one-liner: never the goal); the hook's context may share its message.
   const isContinue = (req: LoggedRequest) => /^go on$/m.test(lastUserText(req)) && !lastToolResults(req).length;
-  const first: Turn[] = [
-    task("Write the parser"),
-    task("Write the exporter"),
-    task("Write the docs"),
-    tool("TaskUpdate", { taskId: "1", status: "completed" }),
-    { content: [{ type: "text", text: "Parser done." }], usage: usageAt(40) },
-  ];
+  const first = threeTasks("Parser done.", 40);
   api = await startFakeApi((req, i): Turn => {
     if (isContinue(req)) {
       clears++;
@@ -241,10 +232,7 @@ test("e2e continuity: the same chain through /clear with only the hooks (no supe
   for (const req of fresh) {
     const text = allText(req);
     // The goal survives the bare "go on" of the session before; every open task, never the completed one.
-    expect(text).toContain(`## Goal\n> ${GOAL}`);
-    expect(text).toMatch(/- \[ \] #\d+ Write the exporter/);
-    expect(text).toMatch(/- \[ \] #\d+ Write the docs/);
-    expect(text).not.toMatch(/- \[ \] #\d+ Write the parser/);
+    expectCarried(text, `## Goal\n> ${GOAL}`);
   }
   expect(allText(fresh[1]!)).toContain("cleared-1");
 }, 180_000);
