@@ -6,12 +6,10 @@ import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { addEntry } from "../../../src/core/summary/collect.ts";
 import { emptyFacts } from "../../../src/core/summary/facts.ts";
-import { mergeChain } from "../../../src/core/summary/chain.ts";
-import { renderSummary } from "../../../src/core/summary/render.ts";
-import { sessionTasks } from "../../../src/core/summary/tasks.ts";
 import type { ModelTotals } from "../../../src/core/track/state.ts";
 import { readNewUsage } from "../../../src/io/transcript/stream-usage.ts";
 import { streamEntries } from "../../../src/io/transcript/stream.ts";
+import { renderSession } from "../../helpers/summary.ts";
 
 const LOG = join(import.meta.dir, "..", "..", "fixtures", "gemini", "chat-tools-session.jsonl");
 const NOTES = "/tmp/ctx-fixture/project/notes.md";
@@ -45,19 +43,7 @@ describe("a Gemini CLI chat log", () => {
 
   test("renders into the handoff summary", () => {
     const f = facts();
-    const twin = mergeChain(undefined, {
-      taskId: "T",
-      sessionId: "s",
-      listId: "s",
-      links: ["s"],
-      facts: f,
-      tasks: sessionTasks(f, []),
-      project: "/tmp/elsewhere",
-      writtenAt: "2026-01-01T00:00:00.000Z",
-    });
-    const text = renderSummary({
-      facts: f,
-      twin,
+    const text = renderSession(f, {
       team: null,
       usage: {
         usedPct: 1,

@@ -2,12 +2,10 @@ import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { addEntry } from "../../../src/core/summary/collect.ts";
 import { emptyFacts } from "../../../src/core/summary/facts.ts";
-import { mergeChain } from "../../../src/core/summary/chain.ts";
-import { renderSummary } from "../../../src/core/summary/render.ts";
-import { sessionTasks } from "../../../src/core/summary/tasks.ts";
 import { addSubagentEntry, emptySubagentWork, subagentLine } from "../../../src/core/summary/subagents.ts";
 import { readSubagentWork } from "../../../src/io/finalize/inputs.ts";
 import { streamEntries } from "../../../src/io/transcript/stream.ts";
+import { renderSession } from "../../helpers/summary.ts";
 
 const FIXTURES = join(import.meta.dir, "..", "..", "fixtures", "transcripts");
 
@@ -49,19 +47,7 @@ describe("subagent work in the handoff summary", () => {
     const f = emptyFacts();
     streamEntries(join(FIXTURES, "subagent-session.jsonl"), (e) => addEntry(f, e));
     const work = readSubagentWork(join(FIXTURES, "subagent-session.jsonl"), "subagent-session");
-    const twin = mergeChain(undefined, {
-      taskId: "T",
-      sessionId: "s",
-      listId: "s",
-      links: ["s"],
-      facts: f,
-      tasks: sessionTasks(f, []),
-      project: "/tmp/elsewhere",
-      writtenAt: "2026-01-01T00:00:00.000Z",
-    });
-    const text = renderSummary({
-      facts: f,
-      twin,
+    const text = renderSession(f, {
       team: null,
       usage: {
         usedPct: 5,

@@ -2,10 +2,10 @@ import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { addEntry } from "../../../src/core/summary/collect.ts";
 import { emptyFacts, type Facts } from "../../../src/core/summary/facts.ts";
-import { renderSummary, type SummaryInput } from "../../../src/core/summary/render.ts";
-import { mergeChain } from "../../../src/core/summary/chain.ts";
-import { mergedTasks, sessionTasks } from "../../../src/core/summary/tasks.ts";
+import type { SummaryInput } from "../../../src/core/summary/render.ts";
+import { mergedTasks } from "../../../src/core/summary/tasks.ts";
 import { streamEntries } from "../../../src/io/transcript/stream.ts";
+import { renderSession } from "../../helpers/summary.ts";
 
 const FIXTURES = join(import.meta.dir, "..", "..", "fixtures", "transcripts");
 
@@ -20,34 +20,26 @@ function factsOfFile(name: string): Facts {
   return f;
 }
 function render(f: Facts, over: Partial<SummaryInput> = {}): string {
-  const twin = mergeChain(undefined, {
-    taskId: "T-1",
-    sessionId: "s1",
-    listId: "s1",
-    links: ["s0", "s1"],
-    facts: f,
-    tasks: sessionTasks(f, []),
-    project: "/tmp/probe",
-    writtenAt: "2026-01-01T00:00:00.000Z",
-  });
-  return renderSummary({
-    facts: f,
-    twin,
-    team: "blue",
-    generatedAt: "2026-01-01T00:00:00.000Z",
-    usage: {
-      usedPct: 91,
-      usedTokens: 182000,
-      windowSize: 200000,
-      peakPct: 93,
-      compactions: 1,
-      model: "claude-sonnet-4-5",
-      toolCalls: 7,
+  return renderSession(
+    f,
+    {
+      team: "blue",
+      generatedAt: "2026-01-01T00:00:00.000Z",
+      usage: {
+        usedPct: 91,
+        usedTokens: 182000,
+        windowSize: 200000,
+        peakPct: 93,
+        compactions: 1,
+        model: "claude-sonnet-4-5",
+        toolCalls: 7,
+      },
+      transcriptPath: "/t.jsonl",
+      gitStatus: null,
+      ...over,
     },
-    transcriptPath: "/t.jsonl",
-    gitStatus: null,
-    ...over,
-  });
+    { taskId: "T-1", sessionId: "s1", links: ["s0", "s1"], project: "/tmp/probe" },
+  );
 }
 const use = (id: string, name: string, input: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
   type: "assistant",
