@@ -4,7 +4,7 @@ import { isMeaningfulCommand } from "./goal.ts";
 import { oneLine, push } from "./ring.ts";
 import { addGeminiRecord, GEMINI_FILE_TOOLS, isGeminiRecord } from "./gemini.ts";
 import { onTaskResult, onTaskUse } from "./tasks.ts";
-import { queuedPrompt, readUserLine, rejection } from "./requests.ts";
+import { queuedPrompt, readUserLine, rejection, tailLine } from "./requests.ts";
 import { addFile, moveFiles } from "./files.ts";
 import { onQueued, onRejected, onUserText } from "./user-turns.ts";
 
@@ -30,7 +30,7 @@ export function addEntry(f: Facts, e: Record<string, any>): void {
     for (const block of content) {
       if (block?.type === "tool_use" && typeof block.id === "string") onToolUse(f, block);
       else if (!side && block?.type === "text" && typeof block.text === "string" && block.text.trim()) {
-        f.lastAgentText = oneLine(block.text, 2000);
+        f.lastAgentText = tailLine(block.text, 4000);
         push(f.agentTexts, oneLine(block.text, 300));
         f.turnTexts += 1;
       }

@@ -127,10 +127,45 @@ export function rejection(resultText: string): { feedback: string } | null {
 export const SHORT_REQUEST = 60;
 
 /**
- * The agent message a short request answers, cut to `max` from the end (a question and its
- * options usually close the message), or null when the request stands on its own.
+ * The agent message a short request answers, or null when the request stands on its own. An answer
+ * that names an option (`d`, `2`, `lets do 2`, `option b`) is shown with that option's line; else
+ * the end of the message (a question and its options usually close it), cut to `max`.
  */
 export function answeredMessage(request: string, agentText: string | null, max = 400): string | null {
   if (!agentText || request.length > SHORT_REQUEST) return null;
+  const option = optionPicked(request);
+  const at = option ? optionAt(agentText, option) : -1;
+  if (at >= 0) {
+    const start = Math.max(0, at - 80);
+    const end = Math.min(agentText.length, start + max);
+    return `${start > 0 ? "…" : ""}${agentText.slice(start, end)}${end < agentText.length ? "…" : ""}`;
+  }
   return agentText.length <= max ? agentText : `…${agentText.slice(agentText.length - (max - 1))}`;
+}
+
+/** The newest `max` characters of a text as one line (an answer is found near the end of a message). */
+export function tailLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length <= max ? flat : `…${flat.slice(flat.length - (max - 1))}`;
+}
+
+// --- internal ---
+
+/** The option a short answer picks: `d`, `2`, `lets do 2`, `option b`, `go with 3`, or null. */
+function optionPicked(request: string): string | null {
+  const m =
+    /^(?:(?:let'?s|lets)\s+(?:do|go\s+with|take)\s+|(?:go\s+with|take|pick|do)\s+|option\s+|choice\s+|number\s+)?(?:option\s+)?\(?#?([a-z0-9]{1,2})\)?[.!]?(?:\s+please)?$/i.exec(
+      request.trim(),
+    );
+  return m ? m[1]!.toLowerCase() : null;
+}
+
+/** Where the agent's message lists option `o` (`[d]`, `d)`, `2.`, `**2**`, `Option 2`), or -1. */
+function optionAt(text: string, o: string): number {
+  const q = o.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const m = new RegExp(
+    `(?:\\[${q}\\]|\\(${q}\\)|(?:^|\\s)${q}[).:](?=\\s)|\\*\\*${q}[).:]?\\*\\*|\\boption\\s+${q}\\b)`,
+    "i",
+  ).exec(text);
+  return m ? m.index : -1;
 }

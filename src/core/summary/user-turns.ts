@@ -38,7 +38,11 @@ function noteRequest(f: Facts, text: string): void {
   const answers = answeredMessage(line, f.lastAgentText);
   f.turnTexts = 0;
   if (isOwnPrompt(text, f.ownPrompts)) return;
+  // A slash command without arguments (a workflow that then asks what to do) is completed by the
+  // request that follows it: `/create-tech-spec, then: implement the metrics plugin`.
   if (f.goal === null) f.goal = line;
+  else if (BARE_COMMAND.test(f.goal) && f.goal === f.latestReal && !BARE_COMMAND.test(line))
+    f.goal = oneLine(`${f.goal}, then: ${line}`, 600);
   f.latestReal = line;
   f.latestAnswers = answers;
 }
@@ -67,6 +71,9 @@ export function onRejected(
   if (plan && typeof input.plan === "string") push(f.agentTexts, `${REJECTED_MARK}plan: ${oneLine(input.plan, 240)}`);
   if (feedback) noteRequest(f, feedback);
 }
+
+/** A slash command with no arguments. */
+const BARE_COMMAND = /^\/[^\s]+$/;
 
 /** How a decision the user turned down is marked in the summary. */
 const REJECTED_MARK = "(rejected by the user) ";

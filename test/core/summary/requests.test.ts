@@ -139,6 +139,19 @@ describe("slash commands and ! commands", () => {
     expect(f.goal).toBe("/create-beads websearch to learn how to set up credo, dialyzer");
   });
 
+  test("a slash command without arguments is completed by the request that follows it", () => {
+    const f = factsOf([
+      user("<command-message>create-tech-spec</command-message>\n<command-name>/create-tech-spec</command-name>"),
+      agent("What should the spec cover?"),
+      user("a metrics plugin for codex, like the claude and gemini ones"),
+      agent("Spec written. Would you like us to: - **[d] Done** - proceed to implementation - **[exit]** End"),
+      user("d"),
+    ]);
+    expect(f.goal).toBe("/create-tech-spec, then: a metrics plugin for codex, like the claude and gemini ones");
+    expect(f.latestReal).toBe("d");
+    expect(f.latestAnswers).toContain("**[d] Done** - proceed to implementation");
+  });
+
   test("built-in commands are not requests", () => {
     expect(readUserLine("<command-name>/model</command-name>\n<command-args>opus</command-args>").kind).toBe("none");
     expect(readUserLine("<command-name>/clear</command-name>").kind).toBe("none");
