@@ -10,7 +10,8 @@
  * an older client's transcript can differ only then.
  *
  * Builds nothing: `npm run bench:truth` builds first. Run:
- *   bun bench/summary-truth.ts [--binary PATH] [--corpus DIR] [--json]
+ *   bun bench/summary-truth.ts [--binary PATH] [--corpus DIR] [--json] [--out FILE]
+ * (`--out` also writes the JSON report to FILE).
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, relative as rel } from "node:path";
@@ -55,6 +56,8 @@ const rows: Row[] = labels(corpus).map((labelPath) => {
 
 if (asJson) console.log(JSON.stringify(report(rows), null, 2));
 else console.log(table(rows));
+const out = opt("--out");
+if (out) writeFileSync(out, `${JSON.stringify(report(rows), null, 2)}\n`);
 
 /** The label files under `dir`, sorted. */
 function labels(dir: string): string[] {
@@ -153,7 +156,3 @@ function fmt(x: number): string {
 function round(x: number): number {
   return Math.round(x * 1000) / 1000;
 }
-
-// Keep the report next to a run when asked (for the README's before/after tables).
-const out = opt("--out");
-if (out) writeFileSync(out, JSON.stringify(report(rows), null, 2));
