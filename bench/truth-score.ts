@@ -86,7 +86,7 @@ export function readSummary(md: string, twin: unknown): Reading {
   const goal = section(secs, /^goal/i) ?? str(t.goal);
   // No latest request apart from the goal: the goal is the newest request the summary gives.
   const latest = section(secs, /latest request|newest request/i) ?? (str(t.latest_request) || goal);
-  const openText = section(secs, /remaining|open (tasks|items|work)/i) ?? "";
+  const openText = section(secs, /remaining|open (tasks|items|work)|still open/i) ?? "";
   const bullets = bulletsOf(openText).filter((b) => !/^\(?\s*(no open|none|nothing)/i.test(b));
   const context = /Context at handoff:([^\n]*)/i.exec(md)?.[1] ?? "";
   const m = /([\d,]+)\s*\/\s*([\d,]+)\s*tokens/i.exec(context);
@@ -95,7 +95,11 @@ export function readSummary(md: string, twin: unknown): Reading {
     goal,
     latest,
     open: { text: openText, bullets },
-    errors: reportedErrors(t, section(secs, /error/i)),
+    errors: reportedErrors(
+      t,
+      section(secs, /(unresolved|open|still).*error|error.*(open|unresolved)/i) ??
+        section(secs, /^(?!.*(fixed|resolved)).*error/i),
+    ),
     files: reportedFiles(t, section(secs, /^files/i)),
     subagentRuns: runs ? Number(runs[1]) : 0,
     usedTokens: m ? num(m[1]!) : null,

@@ -95,6 +95,13 @@ describe("reading a summary", () => {
     expect(alone.files).toEqual([{ path: "src/cart.ts", deleted: false }]);
     expect(alone.errors).toEqual(["Bash `npm test`: Exit code 1"]);
   });
+  test("without a twin, a section of errors fixed along the way is not taken for the open ones", () => {
+    const both = md.replace(
+      "## Unresolved errors",
+      "## Errors fixed along the way\n- Bash `git push`: no upstream\n\n## Open errors",
+    );
+    expect(readSummary(both, null).errors).toEqual(["Bash `npm test`: Exit code 1"]);
+  });
   test("with no latest request apart from the goal, the goal stands for it", () => {
     const noLatest = md.replace("## Latest request\n> d\n", "");
     expect(readSummary(noLatest, null).latest).toContain("checkout");
