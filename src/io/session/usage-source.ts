@@ -2,6 +2,7 @@ import { isFresh } from "../../core/bridge.ts";
 import type { Config } from "../../core/config-schema.ts";
 import { reading, type ContextReading } from "../../core/usage.ts";
 import { resolveWindow, type WindowResolution, type WindowSource } from "../../core/window.ts";
+import type { AutoCompaction } from "../../core/window-evidence.ts";
 import { readBridge } from "./bridge.ts";
 import { latestUsage, waitForLine, type WaitOutcome } from "../transcript/tail.ts";
 import { clientChoice, readRemembered } from "./window-source.ts";
@@ -55,6 +56,8 @@ export interface WindowQuery {
   usedTokens: number;
   /** `context_window_size` of this session's bridge file (fresh or not). */
   statusline?: number;
+  /** The session's newest automatic compaction, when the whole transcript was read (finalize). */
+  autoCompaction?: AutoCompaction;
 }
 
 /**
@@ -66,6 +69,7 @@ export function sessionWindow(env: Env, cfg: Config, q: WindowQuery, place?: Ses
     statusline: q.statusline,
     model: q.model,
     clientVersion: q.clientVersion,
+    autoCompaction: q.autoCompaction,
     remembered: readRemembered(env),
     client: place ? clientChoice(env, place.root, place.project, q.sessionId) : undefined,
     configured: cfg["context.window_size"],

@@ -131,7 +131,9 @@ function readCache(path: string): ClientCache | undefined {
   const source = c.source === "client_args" || c.source === "client_env" || c.source === "settings" ? c.source : null;
   const model = typeof c.model === "string" && source ? c.model : null;
   const pid = typeof read.value.claude_pid === "number" ? read.value.claude_pid : null;
-  return { claude_pid: pid, choice: { found: c.found === true, model, source: model ? source : null } };
+  const choice: ClientChoice = { found: c.found === true, model, source: model ? source : null };
+  if (model && c.implicit === true) choice.implicit = true;
+  return { claude_pid: pid, choice };
 }
 
 /** The `model` key and the model variables of the `env` block of a settings file (nothing when unreadable). */

@@ -112,6 +112,14 @@ describe("clientChoice: cached per session and client process", () => {
     expect(clientChoice(env, root, project, "s2", proc, 400).model).toBe("opus[1m]");
   });
 
+  test("the cache keeps that a [1m] was the default's (ANTHROPIC_DEFAULT_OPUS_MODEL), not asked for", () => {
+    hookChain(100, ["claude"], { ANTHROPIC_DEFAULT_OPUS_MODEL: "claude-opus-4-6" });
+    const implicit = { found: true, model: "claude-opus-4-6[1m]", source: "client_env" as const, implicit: true };
+    expect(clientChoice(env, root, project, "s4", proc, 300)).toEqual(implicit);
+    fakeProc(400, "ctx", 1, ["ctx", "finalize"]);
+    expect(clientChoice(env, root, project, "s4", proc, 400)).toEqual(implicit);
+  });
+
   test("a process whose environment does not say Claude Code runs it never looks for the client", () => {
     hookChain(100, ["claude", "--model", "opus[1m]"]);
     const { CLAUDECODE: _, ...plain } = env;
