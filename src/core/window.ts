@@ -70,7 +70,7 @@ export interface SettingsModels {
  * The first client version whose default model has a 1M window: "since Claude Code v2.1.75 the default
  * model … is Opus 4.6 with a 1M token context window" (github.com/sirmalloc/ccstatusline/issues/233);
  * observed on 2.1.197 and 2.1.328; 2.1.39 ran `claude-opus-4-6` at 200k (it auto-compacted at 167k:
- * the spotter transcripts in test/fixtures/transcripts/spotter/).
+ * the spotter excerpts in test/fixtures/transcripts/spotter-window/).
  */
 const DEFAULT_1M_SINCE = [2, 1, 75] as const;
 /** The first client version whose own model table gives the newer models a native 1M window (observed). */

@@ -9,6 +9,7 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CTX_BIN, type CtxRun } from "../helpers/ctx.ts";
 import { projectSandbox, type ProjectSandbox } from "../helpers/tmp.ts";
+import { assistantLine } from "../helpers/transcript.ts";
 
 const DIR = join(import.meta.dir, "..", "fixtures", "transcripts", "spotter-window");
 const AUTO = join(DIR, "auto-compact-200k.jsonl");
@@ -120,5 +121,36 @@ describe("the window of a 2.1.39 session under a current client", () => {
     const st = await underClient(["status", "--json", "--all"]);
     const row = JSON.parse(st.stdout).sessions.find((s: { session_id: string }) => s.session_id === SID);
     expect(row).toMatchObject({ window_size: 200_000, context_window_source: "model_name", used_pct: 83 });
+  });
+});
+
+describe("a session that compacted by itself, under a client with the 1M default", () => {
+  /**
+   * The real excerpt as if a client with the 1M default (2.1.197) had written it (`version` rewritten:
+   * a Pro plan's 200k, or CLAUDE_CODE_AUTO_COMPACT_WINDOW), then a request at 140k after the compaction.
+   */
+  function compactedOnNewClient(): string {
+    const text = readFileSync(AUTO, "utf8").replaceAll('"version":"2.1.39"', '"version":"2.1.197"');
+    const after = assistantLine(140_000, { version: "2.1.197", sessionId: SID }, "claude-opus-4-6");
+    const path = join(t.dir, `${SID}.jsonl`);
+    writeFileSync(path, `${text}${after}\n`);
+    return path;
+  }
+
+  test("track remembers where it compacted; the monitor and track then judge against 200k", async () => {
+    const transcript = compactedOnNewClient();
+    // Before track has read the transcript, the tail shows a 2.1.197 session: the 1M its status line remembered.
+    const before = await underClient(["monitor"], hook(transcript), { CTX_DEBUG: "1" });
+    expect(before.stdout).toBe("");
+    expect(before.stderr).toContain("14% used (transcript), window 1000000 (remembered)");
+    expect((await underClient(["track"], hook(transcript))).code).toBe(0);
+    const m = await underClient(["monitor"], hook(transcript), { CTX_DEBUG: "1" });
+    expect(JSON.parse(m.stdout).hookSpecificOutput.additionalContext).toStartWith(
+      "CONTEXT WARNING: 70% of the context window is used",
+    );
+    expect(m.stderr).toContain("window 200000 (compaction)");
+    await underClient(["track"], hook(transcript));
+    const state = JSON.parse(readFileSync(join(project, ".ctx", "state", "sessions", `${SID}.json`), "utf8"));
+    expect(state).toMatchObject({ used_tokens: 140_000, window_size: 200_000, context_window_source: "compaction" });
   });
 });
