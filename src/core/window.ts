@@ -85,7 +85,7 @@ const ALIAS_ENV: Record<string, string> = {
 };
 
 /**
- * The session's window, from the first source that knows it (docs/track-finalize.md, "The window"):
+ * The session's window, from the first source that knows it (docs/track-finalize.md, "The window of a session"):
  * 1. a status-line payload for this session (`statusline`: its bridge file, or the window a tracked
  *    state took from one);
  * 2. where the session compacted by itself (`compaction`): the client compacts near its window
