@@ -41,7 +41,7 @@ const str = (d: string, doc: string, values?: readonly string[]): Spec<"string",
 export const SCHEMA = {
   "context.window_size": thr(
     false,
-    "Context window in tokens when neither the status line nor the running client tells it (4th source of 5, see 'How the window is found'; off = from the model name: 1M for [1m] models or usage above 200k, else 200k)",
+    "Context window in tokens when neither the status line nor the running client tells it (6th source of 7, see 'How the window is found'; off = from the model name: 1M for [1m] models or usage above 200k, else 200k)",
   ),
   "levels.warning": pct(
     65,
