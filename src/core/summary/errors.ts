@@ -28,6 +28,8 @@ const SHELL_TOOLS = new Set(["Bash", "run_shell_command"]);
 /** A call the user refused, or one cancelled because a parallel call failed: nothing of its own to fix. */
 const NOT_A_FAILURE =
   /^(?:<tool_use_error>Sibling tool call errored|The user doesn't want to proceed with this tool use)/;
+/** A failure that says its goal already holds: a commit with everything committed. */
+const ALREADY_DONE = /nothing to commit, working tree clean/;
 
 /** Most open errors and achieved keys one session remembers (the oldest go first). */
 const MAX_OPEN = 300;
@@ -37,10 +39,11 @@ const MAX_ACHIEVED = 5000;
  * The key a failed call is listed under (failures with the same key are one
  * intent, the newest shown), or null when the failure leaves nothing open: a
  * lookup (Read, Glob, Grep, a read-only command such as `ls`, `cat`, `git log`),
- * a call the user refused, a call cancelled with a failing sibling.
+ * a call the user refused, a call cancelled with a failing sibling, a commit
+ * with nothing to commit.
  */
 export function failureKey(tool: string, input: Record<string, unknown>, output: string): string | null {
-  if (NOT_A_FAILURE.test(output.trim()) || LOOKUP_TOOLS.has(tool)) return null;
+  if (NOT_A_FAILURE.test(output.trim()) || ALREADY_DONE.test(output) || LOOKUP_TOOLS.has(tool)) return null;
   if (SHELL_TOOLS.has(tool)) {
     const command = String(input.command ?? "");
     if (!isMeaningfulCommand(command)) return null;
@@ -54,11 +57,12 @@ export function failureKey(tool: string, input: Record<string, unknown>, output:
 export function successKeys(tool: string, input: Record<string, unknown>): string[] {
   if (!SHELL_TOOLS.has(tool)) return [plainKey(tool, input)];
   const command = String(input.command ?? "");
-  const keys = [`bash:${oneLine(command, 160)}`];
+  const keys: string[] = [];
   for (const it of achievedIntents(command))
     if (it.targets.length === 0) keys.push(`run:${it.head}`);
     else for (const t of it.targets) keys.push(`run:${it.head} @ ${t}`);
-  return keys;
+  // A line with no intent (only `echo`, `cd`, …) is matched by its text, as its failure is.
+  return keys.length ? keys : [`bash:${oneLine(command, 160)}`];
 }
 
 /**
@@ -105,11 +109,15 @@ export function noteFailure(f: Facts, key: string | null, error: ErrorItem): voi
 /** Notes what a successful call achieved and drops the open errors it resolves. */
 export function noteSuccess(f: Facts, keys: string[]): void {
   for (const k of keys) {
-    f.succeeded.delete(k); // re-insert: newest last, the oldest evicted first
-    if (f.succeeded.size >= MAX_ACHIEVED) f.succeeded.delete(f.succeeded.keys().next().value!);
+    f.succeeded.delete(k); // re-insert: newest last
     f.succeeded.add(k);
   }
-  for (const k of f.unresolved.keys()) if (isResolved(k, f.succeeded)) f.unresolved.delete(k);
+  // Full: keep the newest half (at once: deleting the oldest one by one makes every insert slow).
+  if (f.succeeded.size > MAX_ACHIEVED) f.succeeded = new Set([...f.succeeded].slice(-MAX_ACHIEVED / 2));
+  for (const k of keys) f.unresolved.delete(k);
+  // Only a command's intent resolves more than its own key (the whole, or targets over several calls).
+  if (keys.some((k) => k.startsWith("run:")))
+    for (const k of f.unresolved.keys()) if (k.startsWith("run:") && isResolved(k, f.succeeded)) f.unresolved.delete(k);
 }
 
 // --- internal ---

@@ -15,7 +15,11 @@ export interface ShellPart {
 /** The simple commands of a command line, in order (here-document bodies skipped). */
 export function shellParts(command: string): ShellPart[] {
   const parts: ShellPart[] = [];
-  scan(stripHeredocs(command), parts);
+  // Most commands are plain words on one line: nothing quoted, no operator, redirection or substitution.
+  if (/^[\w \t./:=@%+,-]*$/.test(command)) {
+    const words = command.split(/[ \t]+/).filter((w) => w !== "");
+    if (words.length) parts.push({ words, sep: "" });
+  } else scan(stripHeredocs(command), parts);
   return parts;
 }
 
@@ -91,7 +95,7 @@ function scan(s: string, parts: ShellPart[]): void {
   };
   for (let i = 0; i < s.length; i++) {
     const c = s[i]!;
-    const two = s.slice(i, i + 2);
+    const next = s[i + 1];
     if (c === "\\") {
       if (s[i + 1] !== "\n") (word += s[i + 1] ?? ""), (inWord = true);
       i++;
@@ -117,8 +121,8 @@ function scan(s: string, parts: ShellPart[]): void {
       i = end;
     } else if (c === "#" && !inWord) {
       while (i + 1 < s.length && s[i + 1] !== "\n") i++;
-    } else if (two === "&&" || two === "||" || two === "|&") {
-      endPart(two === "|&" ? "|" : two);
+    } else if ((c === "&" && next === "&") || (c === "|" && (next === "|" || next === "&"))) {
+      endPart(next === "&" && c === "|" ? "|" : c + next);
       i++;
     } else if (c === "|" || c === ";" || c === "\n" || c === "(" || c === ")" || (c === "&" && s[i - 1] !== ">")) {
       endPart(c === "|" ? "|" : c === "&" ? "&" : ";");

@@ -81,11 +81,15 @@ const TRACKERS: Tracker[] = [
   },
 ];
 
+/** A quick test before parsing: the command names one of the trackers. */
+const MENTIONS = /(?:^|[\s;&|(])(?:bd|gh|task|todo(?:\.sh)?)\s/;
+
 /** Most items kept from one listing. */
 const MAX_ITEMS = 40;
 
 /** Notes a successful shell command: a tracker's listing (its output), a close or a create. `state` is updated in place or made. */
 export function onTrackerCommand(state: TrackerState | null, command: string, output: string): TrackerState | null {
+  if (!MENTIONS.test(command)) return state;
   const cmds = shellParts(command).map((p) => p.words.filter((w) => !/^[A-Za-z_]\w*=/.test(w)));
   let s = state;
   for (const t of TRACKERS) {

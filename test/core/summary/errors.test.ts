@@ -159,7 +159,7 @@ describe("intent of a command line (synthetic edge cases)", () => {
       targets: ["tests"],
     });
   });
-  test("lookups, refusals and cancelled siblings are never open", () => {
+  test("lookups, refusals, cancelled siblings and a commit with nothing to commit are never open", () => {
     expect(failureKey("Read", { file_path: "/x" }, "File does not exist.")).toBeNull();
     expect(failureKey("Grep", { pattern: "x" }, "No matches")).toBeNull();
     expect(failureKey("Bash", { command: "git log master..HEAD 2>/dev/null" }, "Exit code 128")).toBeNull();
@@ -171,6 +171,8 @@ describe("intent of a command line (synthetic edge cases)", () => {
       failureKey("Bash", { command: "rm -rf build" }, "The user doesn't want to proceed with this tool use."),
     ).toBeNull();
     expect(failureKey("Bash", { command: "cat a > b" }, "Exit code 1")).toBe("run:cat a");
+    const clean = "Exit code 1\nOn branch main\nnothing to commit, working tree clean";
+    expect(failureKey("Bash", { command: "git add -A && git commit -m done" }, clean)).toBeNull();
   });
   test("a line with no intent is matched by its exact text; keys of older twins by their command's intent", () => {
     expect(failureKey("Bash", { command: "echo x > /proc/ro" }, "denied")).toBe("bash:echo x > /proc/ro");
