@@ -115,7 +115,7 @@ function onToolResult(f: Facts, block: Record<string, any>, structured: unknown)
   if (call.name === "Bash" && !failed)
     f.tracker = onTrackerCommand(f.tracker, String(call.input.command ?? ""), resultText(block.content));
   if (failed) return recordFailure(f, call.name, call.input, resultText(block.content));
-  recordSuccess(f, call.name, call.input);
+  recordSuccess(f, call.name, call.input, resultText(block.content));
   if (FILE_TOOLS.has(call.name) || (call.name === "Bash" && isMeaningfulCommand(String(call.input.command ?? ""))))
     f.lastStep = f.lastSuccess;
   if (FILE_TOOLS.has(call.name)) addFile(f, call.name, call.input);
@@ -133,10 +133,10 @@ export function recordFailure(f: Facts, tool: string, input: Record<string, unkn
 }
 
 /** A tool call that succeeded (either agent's transcript): counted, the last success, what it achieved noted. */
-export function recordSuccess(f: Facts, tool: string, input: Record<string, unknown>): void {
+export function recordSuccess(f: Facts, tool: string, input: Record<string, unknown>, output = ""): void {
   f.successes += 1;
   f.lastSuccess = describeTool(tool, input);
-  noteSuccess(f, successKeys(tool, input));
+  noteSuccess(f, successKeys(tool, input, output));
 }
 
 /** Counts a message the user typed (text blocks or a string). */

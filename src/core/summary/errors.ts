@@ -31,6 +31,10 @@ const NOT_A_FAILURE =
 /** A failure that says its goal already holds: a commit with everything committed. */
 const ALREADY_DONE = /nothing to commit, working tree clean/;
 
+/** Output that reports failures: a hidden step (`mix test 2>&1 | tail -5`) did not achieve its intent. */
+const SHOWS_FAILURE =
+  /\b[1-9]\d* (?:failures?|failed|errors?)\b|^(?:FAIL|FAILED|ERROR)\b|^error(?:\[\w+\])?:|\berror TS\d+:/im;
+
 /** Most open errors and achieved keys one session remembers (the oldest go first). */
 const MAX_OPEN = 300;
 const MAX_ACHIEVED = 5000;
@@ -53,13 +57,19 @@ export function failureKey(tool: string, input: Record<string, unknown>, output:
   return plainKey(tool, input);
 }
 
-/** The keys a successful call achieved: one per intent target (or the whole), the file it wrote, the call itself. */
-export function successKeys(tool: string, input: Record<string, unknown>): string[] {
+/**
+ * The keys a successful call achieved: one per intent target (or the whole), the file it wrote, the call
+ * itself; a step whose status the command line hid counts only when its output reports no failure.
+ */
+export function successKeys(tool: string, input: Record<string, unknown>, output = ""): string[] {
   if (!SHELL_TOOLS.has(tool)) return [plainKey(tool, input)];
   const command = String(input.command ?? "");
   const keys: string[] = [];
-  for (const it of achievedIntents(command))
-    if (it.targets.length === 0) keys.push(`run:${it.head}`);
+  const intents = achievedIntents(command);
+  const failing = intents.some((it) => it.hidden) && SHOWS_FAILURE.test(output);
+  for (const it of intents)
+    if (it.hidden && failing) continue;
+    else if (it.targets.length === 0) keys.push(`run:${it.head}`);
     else for (const t of it.targets) keys.push(`run:${it.head} @ ${t}`);
   // A line with no intent (only `echo`, `cd`, …) is matched by its text, as its failure is.
   return keys.length ? keys : [`bash:${oneLine(command, 160)}`];

@@ -68,7 +68,7 @@ function onCall(f: Facts, call: Record<string, any>): void {
     const shown = typeof call.resultDisplay === "string" && call.resultDisplay ? call.resultDisplay : output;
     return recordFailure(f, name, args, shown);
   }
-  recordSuccess(f, name, args);
+  recordSuccess(f, name, args, output);
   if (command) f.tracker = onTrackerCommand(f.tracker, command, output);
   if (GEMINI_FILE_TOOLS.has(name) || (command && isMeaningfulCommand(command))) f.lastStep = f.lastSuccess;
   if (GEMINI_FILE_TOOLS.has(name)) addFile(f, name, args);

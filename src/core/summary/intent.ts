@@ -12,6 +12,8 @@ import { type ShellPart, shellParts, substitutions } from "./shell-parse.ts";
 export interface Intent {
   head: string;
   targets: string[];
+  /** In a successful line: a step whose own status the line hides (followed by `|`, `;` or `&`). */
+  hidden?: boolean;
 }
 
 /** Programs that set up or print, never the point of a command line. */
@@ -93,7 +95,8 @@ export function failedIntent(command: string): Intent | null {
 /**
  * Every intent a successful command line achieved: each of its steps, those
  * inside `$(…)` and `bash -c '…'` too, but not a step followed by `||` (it
- * may have failed and its fallback run).
+ * may have failed and its fallback run). A step whose status the line hides
+ * (`mix test | tail`, `a; b`) is marked `hidden`: only its output can tell.
  */
 export function achievedIntents(command: string, depth = 0): Intent[] {
   const out: Intent[] = [];
@@ -105,7 +108,7 @@ export function achievedIntents(command: string, depth = 0): Intent[] {
       continue;
     }
     const it = intentOf(p.words);
-    if (it) out.push(it);
+    if (it) out.push(p.sep === "|" || p.sep === ";" || p.sep === "&" ? { ...it, hidden: true } : it);
     for (const w of p.words)
       for (const sub of substitutions(w)) if (depth < 3) out.push(...achievedIntents(sub, depth + 1));
   }

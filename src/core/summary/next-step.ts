@@ -25,7 +25,7 @@ export function trackerLines(t: TrackerState | null, limit: number, hasTasks: bo
   else if (t.items.length === 0) out.push(`- The last listing, \`${t.listedBy}\`, showed no open items.`);
   else {
     out.push(`- Open when last listed (\`${t.listedBy}\`):`);
-    const kept = t.items.slice(0, limit * 2).map((line) => `  - ${line}`);
+    const kept = t.items.slice(0, limit).map((line) => `  - ${line}`);
     if (t.items.length > kept.length) kept.push(`  - and ${t.items.length - kept.length} more`);
     out.push(...kept);
   }

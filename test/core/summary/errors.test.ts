@@ -109,6 +109,15 @@ describe("real session ae4a77f8 (spotter): a pre-commit hook, a zsh-only failure
   });
 });
 
+describe("real session ae4a77f8 (spotter): a piped test run hides its status", () => {
+  const lines = excerpt("mix-test-piped.jsonl");
+  test("`mix test | tail -30` with 11 failures in its output does not resolve a failed `mix test`; with 0 failures it does", () => {
+    const failed = bash("mix test", false, "Exit code 2\n3 tests, 1 failure");
+    expect(open(factsOf([...failed, ...lines.slice(0, 2)])).map(([k]) => k)).toEqual(["run:mix test"]);
+    expect(open(factsOf([...failed, ...lines]))).toEqual([]);
+  });
+});
+
 describe("intent of a command line (synthetic edge cases)", () => {
   const openAfter = (...steps: Array<[string, boolean]>) =>
     open(factsOf(steps.flatMap(([c, ok]) => bash(c, ok)))).map(([k]) => k);
@@ -137,6 +146,13 @@ describe("intent of a command line (synthetic edge cases)", () => {
     expect(
       openAfter(["pytest tests/a.py tests/b.py", false], ["pytest tests/a.py", true], ["pytest tests/b.py", true]),
     ).toEqual([]);
+  });
+  test("a step whose status `;` hides counts only when its output reports no failure", () => {
+    const f = factsOf([
+      ...bash("mix format --check-formatted", false),
+      ...bash("mix format --check-formatted; mix credo", true, "2 errors\n"),
+    ]);
+    expect(open(f).map(([k]) => k)).toEqual(["run:mix format"]);
   });
   test("a step before `||` is not achieved by the line's success", () => {
     expect(openAfter(["make build", false], ["make build || echo skipped", true])).toEqual(["run:make build"]);
