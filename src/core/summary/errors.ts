@@ -25,9 +25,11 @@ const LOOKUP_TOOLS = new Set([
   "list_directory",
 ]);
 const SHELL_TOOLS = new Set(["Bash", "run_shell_command"]);
-/** A call the user refused, or one cancelled because a parallel call failed: nothing of its own to fix. */
+/** A call the user refused or interrupted, or one cancelled because a parallel call failed: nothing of its own to fix. */
 const NOT_A_FAILURE =
-  /^(?:<tool_use_error>Sibling tool call errored|The user doesn't want to proceed with this tool use)/;
+  /^(?:<tool_use_error>Sibling tool call errored|The user doesn't want to proceed with this tool use|\[Request interrupted by user)/;
+/** A redirection that writes a file (not `2>&1`, not `/dev/null`). */
+const WRITES_FILE = /(?:^|[^<>])>{1,2}[ \t]*(?!&|\/dev\/null\b)[^\s&|;<>]/;
 /** A failure that says its goal already holds: a commit with everything committed. */
 const ALREADY_DONE = /nothing to commit, working tree clean/;
 
@@ -43,8 +45,8 @@ const MAX_ACHIEVED = 5000;
  * The key a failed call is listed under (failures with the same key are one
  * intent, the newest shown), or null when the failure leaves nothing open: a
  * lookup (Read, Glob, Grep, a read-only command such as `ls`, `cat`, `git log`),
- * a call the user refused, a call cancelled with a failing sibling, a commit
- * with nothing to commit.
+ * a call the user refused or interrupted, a call cancelled with a failing
+ * sibling, a commit with nothing to commit, a line of only set-up and checks.
  */
 export function failureKey(tool: string, input: Record<string, unknown>, output: string): string | null {
   if (NOT_A_FAILURE.test(output.trim()) || ALREADY_DONE.test(output) || LOOKUP_TOOLS.has(tool)) return null;
@@ -52,7 +54,9 @@ export function failureKey(tool: string, input: Record<string, unknown>, output:
     const command = String(input.command ?? "");
     if (!isMeaningfulCommand(command)) return null;
     const intent = failedIntent(command);
-    return intent ? runKey(intent) : `bash:${oneLine(command, 160)}`;
+    if (intent) return runKey(intent);
+    // Nothing but set-up, output and checks (`cd x`, `test -f x`, `source venv/bin/activate`): open only when it wrote a file.
+    return WRITES_FILE.test(command) ? `bash:${oneLine(command, 160)}` : null;
   }
   return plainKey(tool, input);
 }

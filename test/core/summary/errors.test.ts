@@ -187,6 +187,9 @@ describe("intent of a command line (synthetic edge cases)", () => {
       failureKey("Bash", { command: "rm -rf build" }, "The user doesn't want to proceed with this tool use."),
     ).toBeNull();
     expect(failureKey("Bash", { command: "cat a > b" }, "Exit code 1")).toBe("run:cat a");
+    expect(failureKey("Bash", { command: "test -f build/app && cd build" }, "Exit code 1")).toBeNull();
+    expect(failureKey("Bash", { command: "echo hi 2>&1 >/dev/null" }, "Exit code 1")).toBeNull();
+    expect(failureKey("Bash", { command: "mix test" }, "[Request interrupted by user for tool use]")).toBeNull();
     const clean = "Exit code 1\nOn branch main\nnothing to commit, working tree clean";
     expect(failureKey("Bash", { command: "git add -A && git commit -m done" }, clean)).toBeNull();
   });
