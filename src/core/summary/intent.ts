@@ -78,14 +78,14 @@ export function intentOf(words: string[]): Intent | null {
  * status), looked for inside `bash -c '…'`; in a pipeline, the first command
  * that is not a filter (`mix test | tail` is about `mix test`).
  */
-export function failedIntent(command: string): Intent | null {
+export function failedIntent(command: string, depth = 0): Intent | null {
   const pipelines: ShellPart[][] = [[]];
   for (const p of shellParts(command)) {
     pipelines[pipelines.length - 1]!.push(p);
     if (p.sep !== "|") pipelines.push([]);
   }
   for (const line of pipelines.reverse()) {
-    const found = line.map(intentWithin).filter((x): x is Intent => x !== null);
+    const found = line.map((p) => intentWithin(p, depth)).filter((x): x is Intent => x !== null);
     const main = found.find((x) => !FILTERS.has(x.head.split(" ")[0]!)) ?? found[0];
     if (main) return main;
   }
@@ -126,9 +126,10 @@ function shellScript(words: string[]): string | null {
   return c > 0 && c + 1 < w.length ? w[c + 1]! : null;
 }
 
-function intentWithin(p: ShellPart): Intent | null {
+function intentWithin(p: ShellPart, depth: number): Intent | null {
   const inner = shellScript(p.words);
-  return inner !== null ? failedIntent(inner) : intentOf(p.words);
+  if (inner === null) return intentOf(p.words);
+  return depth < 3 ? failedIntent(inner, depth + 1) : null;
 }
 
 /** Operands that name what the command worked on: not flags, not a flag's value (unless a path), no spaces. */

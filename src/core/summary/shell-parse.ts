@@ -62,7 +62,8 @@ function closingParen(s: string, start: number): number {
 function stripHeredocs(command: string): string {
   let s = command;
   const re = /<<(-?)\s*(['"]?)([A-Za-z_][\w-]*)\2/g;
-  for (let m = re.exec(s); m; m = re.exec(s)) {
+  let left = 50; // bounded: each one rescans the rest of the line
+  for (let m = re.exec(s); m && left-- > 0; m = re.exec(s)) {
     const bodyStart = s.indexOf("\n", m.index + m[0].length);
     if (bodyStart < 0) break;
     const lines = s.slice(bodyStart + 1).split("\n");

@@ -202,6 +202,11 @@ describe("intent of a command line (synthetic edge cases)", () => {
     expect(isResolved("bash:git push 2>&1", later)).toBe(true);
     expect(isResolved("bash:mix test", later)).toBe(false);
   });
+  test("nesting is looked into three levels deep, no further (a line of 50,000 `eval`s is read at once)", () => {
+    expect(failedIntent(`${"eval ".repeat(50_000)}make`)).toBeNull();
+    expect(achievedIntents(`${"eval ".repeat(50_000)}make`)).toEqual([]);
+    expect(failedIntent("eval eval make build")).toEqual({ head: "make build", targets: [] });
+  });
   test("a Read of a file resolves no failed Edit of it; a Write does", () => {
     const edit = { file_path: "/a.ts", old_string: "x", new_string: "y" };
     expect(failureKey("Edit", edit, "String to replace not found")).toBe("file:/a.ts");
