@@ -10,7 +10,7 @@ import { taskListNote } from "../../../src/core/resume/prompt.ts";
 import { mergeChain, type SummaryTwin } from "../../../src/core/summary/chain.ts";
 import { addEntry } from "../../../src/core/summary/collect.ts";
 import { emptyFacts, type Facts } from "../../../src/core/summary/facts.ts";
-import { howToContinue } from "../../../src/core/summary/next-step.ts";
+import { howToContinue, trackerLines } from "../../../src/core/summary/next-step.ts";
 import { onTrackerCommand, type TrackerState } from "../../../src/core/summary/tracker.ts";
 import { parseTwin } from "../../../src/core/summary/twin.ts";
 import { renderSession } from "../../helpers/summary.ts";
@@ -119,6 +119,16 @@ describe("other trackers and edge cases (synthetic)", () => {
     expect([task.items, task.closedSince, task.createdSince]).toEqual([["2 1d Add tests 0.8"], ["1"], 1]);
     const todo = run([["todo.sh ls", "1 (A) Call Mom\n2 Buy milk\n--\nTODO: 2 of 2 tasks shown"]])!;
     expect([todo.tool, todo.items]).toEqual(["todo.sh", ["1 (A) Call Mom", "2 Buy milk"]]);
+  });
+  test("beside client tasks the tracker is mentioned as also used, under the tasks", () => {
+    const tracker = run([["bd ready", "1. [● P2] [task] x-1: One"]]);
+    const lines = trackerLines(tracker, 12, true);
+    expect(lines.slice(0, 3)).toEqual([
+      "- Also tracked with `bd` (not the client's task tools):",
+      "- Open when last listed (`bd ready`):",
+      "  - 1. [● P2] [task] x-1: One",
+    ]);
+    expect(trackerLines(null, 12, false)).toEqual([]);
   });
   test("a tracker used but never listed says so; one that is not a tracker is ignored", () => {
     const t = run([["bd close x-1", "✓ Closed x-1"]])!;
