@@ -3,7 +3,9 @@
  * and the merge that carries a chain forward: each finalize reads the previous
  * twin of its chain and folds its own session into it. Pure.
  */
+import { isResolved } from "./errors.ts";
 import type { ErrorItem, Facts, TaskItem } from "./facts.ts";
+import { mergeTracker, type TrackerState } from "./tracker.ts";
 
 /** A task with the task list it belongs to (ids are only unique within one list). */
 export interface ChainTask extends TaskItem {
@@ -27,7 +29,7 @@ export interface ChainFile {
 
 /** An error no later step resolved. */
 export interface ChainError extends ErrorItem {
-  /** errorKey: what a later success must match. */
+  /** failureKey (errors.ts): what a later success must achieve. */
   key: string;
   /** Index into `sessions`. */
   session: number;
@@ -62,6 +64,8 @@ export interface SummaryTwin {
   decisions: string[];
   /** The newest step that changed something, and the session index it was in. */
   last_step: { text: string; session: number } | null;
+  /** A command-line tracker the chain used (`bd`, `gh issue`, …) and its last listing, or null. */
+  tracker: TrackerState | null;
   /** ISO-8601. */
   written_at: string;
 }
@@ -116,7 +120,7 @@ export function mergeChain(prev: SummaryTwin | undefined, part: SessionPart): Su
   const errors: ChainError[] = [
     ...[...f.unresolved.entries()].reverse().map(([key, e]) => ({ ...e, target: rel(e.target), key, session: at })),
     ...(prev?.errors ?? [])
-      .filter((e) => !f.succeeded.has(e.key) && !f.unresolved.has(e.key))
+      .filter((e) => !isResolved(e.key, f.succeeded) && !f.unresolved.has(e.key))
       .map((e) => ({ ...e, session: shift(e.session) })),
   ].filter((e) => e.session >= 0);
   const step = f.lastStep
@@ -141,6 +145,7 @@ export function mergeChain(prev: SummaryTwin | undefined, part: SessionPart): Su
     // The newest three of the chain: this session's, topped up with the ones before.
     decisions: [...(prev?.decisions ?? []), ...f.agentTexts.items].slice(-3),
     last_step: step && step.session >= 0 ? step : null,
+    tracker: mergeTracker(prev?.tracker ?? null, f.tracker),
     written_at: part.writtenAt,
   };
 }

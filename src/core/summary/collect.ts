@@ -1,12 +1,14 @@
 import { contextTokens } from "../usage.ts";
-import { MAX_KEYS, MAX_PENDING, type Facts } from "./facts.ts";
+import { failureKey, noteFailure, noteSuccess, successKeys } from "./errors.ts";
+import { MAX_PENDING, type Facts } from "./facts.ts";
 import { isMeaningfulCommand } from "./goal.ts";
 import { oneLine, push } from "./ring.ts";
-import { addGeminiRecord, GEMINI_FILE_TOOLS, isGeminiRecord } from "./gemini.ts";
+import { addGeminiRecord, isGeminiRecord } from "./gemini.ts";
 import { onTaskResult, onTaskUse } from "./tasks.ts";
 import { queuedPrompt, readUserLine, rejection, tailLine } from "./requests.ts";
 import { addFile, moveFiles } from "./files.ts";
 import { onQueued, onRejected, onUserText } from "./user-turns.ts";
+import { onTrackerCommand } from "./tracker.ts";
 
 /** Tools whose successful calls modify a file. */
 const FILE_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
@@ -84,17 +86,6 @@ function toolTarget(name: string, input: Record<string, unknown>): string {
   );
 }
 
-/**
- * What a failure and a later success have in common: the file for file tools,
- * the command for Bash, else the tool and its target.
- */
-export function errorKey(tool: string, input: Record<string, unknown>): string {
-  if (FILE_TOOLS.has(tool) || tool === "Read" || GEMINI_FILE_TOOLS.has(tool) || tool === "read_file")
-    return `file:${toolTarget(tool, input)}`;
-  if (tool === "Bash" || tool === "run_shell_command") return `bash:${oneLine(String(input.command ?? ""), 160)}`;
-  return `${tool}:${toolTarget(tool, input)}`;
-}
-
 // --- internal ---
 
 function onToolUse(f: Facts, block: Record<string, any>): void {
@@ -114,9 +105,10 @@ function onToolResult(f: Facts, block: Record<string, any>, structured: unknown,
   const turnedDown = failed ? rejection(resultText(block.content)) : null;
   if (turnedDown) return onRejected(f, call.name, call.input, describeTool(call.name, call.input), turnedDown.feedback);
   if (call.name === "Bash") push(f.commands, { command: oneLine(String(call.input.command ?? ""), 160), ok: !failed });
-  const key = errorKey(call.name, call.input);
-  if (failed) return recordFailure(f, key, call.name, call.input, resultText(block.content));
-  recordSuccess(f, key, call.name, call.input);
+  if (call.name === "Bash" && !failed)
+    f.tracker = onTrackerCommand(f.tracker, String(call.input.command ?? ""), resultText(block.content));
+  if (failed) return recordFailure(f, call.name, call.input, resultText(block.content));
+  recordSuccess(f, call.name, call.input, resultText(block.content));
   if (FILE_TOOLS.has(call.name) || (call.name === "Bash" && isMeaningfulCommand(String(call.input.command ?? ""))))
     f.lastStep = f.lastSuccess;
   if (FILE_TOOLS.has(call.name)) addFile(f, call.name, call.input);
@@ -125,29 +117,20 @@ function onToolResult(f: Facts, block: Record<string, any>, structured: unknown,
 }
 
 /**
- * A failed tool call (either agent's transcript): listed among the errors, and the newest unresolved
- * error of its key (`errorKey`) until a later call with the same key succeeds.
+ * A failed tool call (either agent's transcript): listed among the errors, and the newest
+ * attempt of its intent until a later call achieves it (errors.ts).
  */
-export function recordFailure(
-  f: Facts,
-  key: string,
-  tool: string,
-  input: Record<string, unknown>,
-  output: string,
-): void {
+export function recordFailure(f: Facts, tool: string, input: Record<string, unknown>, output: string): void {
   const error = { tool, target: toolTarget(tool, input), message: oneLine(output, 240) };
   push(f.errors, error);
-  f.unresolved.delete(key);
-  if (f.unresolved.size >= MAX_KEYS) f.unresolved.delete(f.unresolved.keys().next().value!);
-  f.unresolved.set(key, error);
+  noteFailure(f, failureKey(tool, input, output), error);
 }
 
-/** A tool call that succeeded (either agent's transcript): counted, the last success, its key resolved. */
-export function recordSuccess(f: Facts, key: string, tool: string, input: Record<string, unknown>): void {
+/** A tool call that succeeded (either agent's transcript): counted, the last success, what it achieved noted. */
+export function recordSuccess(f: Facts, tool: string, input: Record<string, unknown>, output = ""): void {
   f.successes += 1;
   f.lastSuccess = describeTool(tool, input);
-  f.unresolved.delete(key);
-  if (f.succeeded.size < MAX_KEYS) f.succeeded.add(key);
+  noteSuccess(f, successKeys(tool, input, output));
 }
 
 /** The text of a tool_result's content (a string or text blocks). */

@@ -1,5 +1,6 @@
 import type { ChainFile, SummaryTwin } from "./chain.ts";
 import type { Facts } from "./facts.ts";
+import { howToContinue, trackerLines } from "./next-step.ts";
 import { oneLine } from "./ring.ts";
 
 /** Everything the handoff summary is rendered from. */
@@ -75,11 +76,14 @@ function renderWith(s: SummaryInput, limit: number): string {
     "",
     "## Remaining work (open tasks)",
     ...orNone(
-      capped(
-        t.open_tasks.map((x) => `- [ ] #${x.id} ${x.subject}${x.status === "in_progress" ? " (in progress)" : ""}`),
-        limit * 3,
-        "open tasks",
-      ),
+      [
+        ...capped(
+          t.open_tasks.map((x) => `- [ ] #${x.id} ${x.subject}${x.status === "in_progress" ? " (in progress)" : ""}`),
+          limit * 3,
+          "open tasks",
+        ),
+        ...trackerLines(t.tracker, limit, t.open_tasks.length > 0),
+      ],
       "- (no open tasks recorded)",
     ),
     "",
@@ -135,7 +139,7 @@ function renderWith(s: SummaryInput, limit: number): string {
     ),
     "",
     "## How to continue",
-    "Read this summary, check `git status` and the files above, then carry on with the first open task. Do not redo completed tasks.",
+    ...howToContinue(t, s.gitStatus),
     "",
   ];
   return out.join("\n");

@@ -2,6 +2,7 @@
 import { asObject } from "../json.ts";
 import { type ChainTask, MAX_SESSIONS, type SummaryTwin } from "./chain.ts";
 import { oneLine } from "./ring.ts";
+import { parseTracker } from "./tracker.ts";
 
 /** The machine-readable twin of a summary: the same name with `.json`. */
 export function twinPathOf(summaryPath: string): string {
@@ -55,6 +56,7 @@ export function parseTwin(value: unknown): SummaryTwin | undefined {
     })),
     decisions: strs(v.decisions).slice(-3),
     last_step: step && typeof step.text === "string" ? { text: step.text, session: n(step.session) } : null,
+    tracker: parseTracker(v.tracker),
     written_at: s(v.written_at),
   };
 }
