@@ -4,6 +4,7 @@
  * twin of its chain and folds its own session into it. Pure.
  */
 import type { ErrorItem, Facts, TaskItem } from "./facts.ts";
+import { cleanTwin } from "./inert.ts";
 
 /** A task with the task list it belongs to (ids are only unique within one list). */
 export interface ChainTask extends TaskItem {
@@ -81,7 +82,10 @@ const MAX_FILES = 200;
 const MAX_ERRORS = 30;
 const MAX_TASKS = 300;
 
-/** Folds one session into the previous twin of its chain (none for the chain's first summary). */
+/**
+ * Folds one session into the previous twin of its chain (none for the chain's first summary); every
+ * field of the result is one clean line (cleanTwin), whatever the transcript or the previous twin held.
+ */
 export function mergeChain(prev: SummaryTwin | undefined, part: SessionPart): SummaryTwin {
   const f = part.facts;
   const all = [...(prev?.sessions ?? [])];
@@ -112,7 +116,7 @@ export function mergeChain(prev: SummaryTwin | undefined, part: SessionPart): Su
     : prev?.last_step
       ? { ...prev.last_step, session: shift(prev.last_step.session) }
       : null;
-  return {
+  return cleanTwin({
     version: 1,
     task_id: part.taskId,
     session_id: part.sessionId,
@@ -129,7 +133,7 @@ export function mergeChain(prev: SummaryTwin | undefined, part: SessionPart): Su
     decisions: [...(prev?.decisions ?? []), ...f.agentTexts.items].slice(-3),
     last_step: step && step.session >= 0 ? step : null,
     written_at: part.writtenAt,
-  };
+  });
 }
 
 /**

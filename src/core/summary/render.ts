@@ -1,5 +1,6 @@
 import type { SummaryTwin } from "./chain.ts";
 import type { Facts } from "./facts.ts";
+import { inertDeep } from "./inert.ts";
 import { oneLine } from "./ring.ts";
 
 /** Everything the handoff summary is rendered from. */
@@ -40,14 +41,28 @@ const MAX_SUMMARY_CHARS = 7500;
 
 /**
  * The handoff summary as Markdown: short enough for a fresh agent's first
- * prompt (lists keep their newest items and count the rest), plain enough for a person.
+ * prompt, plain enough for a person. Every text from outside is one inert line
+ * (inertDeep), so data never starts a line: headings and task lines are ctx's own.
  */
 export function renderSummary(input: SummaryInput): string {
-  for (const limit of [12, 8, 5, 3]) {
-    const text = renderWith(input, limit);
-    if (text.length <= MAX_SUMMARY_CHARS) return text;
+  return fitSummary(inertDeep(input));
+}
+
+/** List lengths tried, longest first: the first rendering within MAX_SUMMARY_CHARS wins. */
+const LIMITS = [12, 8, 5, 3, 2, 1, 0];
+
+/**
+ * Keeps the summary within MAX_SUMMARY_CHARS by dropping whole items from the end
+ * of each list (each counted in "and N more"), never by cutting the text: every
+ * section stays. Fields are capped (inert.ts), so the shortest rendering fits.
+ */
+function fitSummary(input: SummaryInput): string {
+  let text = "";
+  for (const limit of LIMITS) {
+    text = renderWith(input, limit);
+    if (text.length <= MAX_SUMMARY_CHARS) break;
   }
-  return renderWith(input, 2).slice(0, MAX_SUMMARY_CHARS);
+  return text;
 }
 
 // --- internal ---
