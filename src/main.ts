@@ -1,6 +1,7 @@
 import { COMMANDS } from "./commands/index.ts";
 import { helpText } from "./core/cli-help.ts";
 import { CtxError, type Deps } from "./core/deps.ts";
+import { terminalText } from "./core/terminal.ts";
 import { readStdin } from "./io/process/stdin.ts";
 import { sys } from "./io/fs/sys.ts";
 
@@ -22,7 +23,7 @@ export async function main(argv: string[], deps: Deps): Promise<number> {
   }
   const spec = COMMANDS[name];
   if (!spec) {
-    deps.stderr(`ctx: unknown command '${name}'. Run 'ctx --help' for the list.\n`);
+    deps.stderr(terminalText(`ctx: unknown command '${name}'. Run 'ctx --help' for the list.\n`));
     return 2;
   }
   const own = rest.includes("--") ? rest.slice(0, rest.indexOf("--")) : rest;
@@ -31,6 +32,9 @@ export async function main(argv: string[], deps: Deps): Promise<number> {
     return 0;
   }
   const hook = spec.hook || (spec.hookFlag !== undefined && own.includes(spec.hookFlag));
+  // A typed command's output may carry file names, config keys and paths: no escape sequence of theirs
+  // reaches the terminal (`ctx status` paints its own colours and sanitises its fields itself).
+  if (!hook && name !== "status") deps = safeOutput(deps);
   const started = deps.now();
   const cpu = process.cpuUsage();
   try {
@@ -55,6 +59,11 @@ export async function main(argv: string[], deps: Deps): Promise<number> {
     deps.stderr(`ctx ${name}: ${(err as Error)?.message ?? err}\n`);
     return 1;
   }
+}
+
+/** `deps` whose stdout and stderr pass through terminalText. */
+function safeOutput(deps: Deps): Deps {
+  return { ...deps, stdout: (s) => deps.stdout(terminalText(s)), stderr: (s) => deps.stderr(terminalText(s)) };
 }
 
 /** CPU time (user + system) used since `since`, in whole milliseconds. */
