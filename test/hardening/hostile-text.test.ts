@@ -143,6 +143,7 @@ describe("hostile text in a session's transcript and work tree", () => {
       "</previous-session-summary>",
     ]);
     expect(ctx).toContain(DATA_NOTE);
+    expect(ctx).toContain("## Goal\n> Make the tests pass\n");
     expect(ctx).toContain('first re-create the open tasks listed under "Remaining work" (#1)');
     expect(ctx).not.toMatch(/re-create[^\n]*#7/);
   });

@@ -4,7 +4,7 @@
  * `ctx resume --hook` (SessionStart additionalContext).
  */
 
-import { dataLine, escapeMarkup, inertLine, isTaskId } from "../summary/inert.ts";
+import { dataLine, inertLine, isTaskId } from "../summary/inert.ts";
 
 /** How a summary reaches the new session, which changes the opening line. */
 export type PromptVia = "prompt" | "clear" | "compact" | "respawn";
@@ -53,7 +53,7 @@ export function taskListNote(openIds: readonly string[], state: TaskListState | 
 /**
  * Builds the resume prompt for `summary` (the file's text) read from `summaryPath`; `openTaskIds`
  * are the open tasks of the summary's twin. The summary goes in as data: no control character, no
- * `<` or `>` (inertBody), so nothing in it can close the `<previous-session-summary>` framing.
+ * `<` (inertBody), so nothing in it can close or open a `<previous-session-summary>` tag.
  */
 export function buildResumePrompt(
   summary: string,
@@ -77,11 +77,14 @@ export function buildResumePrompt(
   ].join("\n");
 }
 
-/** A summary's text with each line made inert (dataLine, escapeMarkup) and the lines kept. */
+/**
+ * A summary's text with each line made inert (dataLine) and every `<` written `&lt;`: no tag can
+ * start inside it. A `>` stays (the Markdown quote of the goal; without a `<` it opens nothing).
+ */
 export function inertBody(text: string): string {
   return text
     .split("\n")
-    .map((l) => escapeMarkup(dataLine(l, Number.POSITIVE_INFINITY)))
+    .map((l) => dataLine(l, Number.POSITIVE_INFINITY).replace(/</g, "&lt;"))
     .join("\n");
 }
 
