@@ -4,7 +4,7 @@
  * `ctx resume --hook` (SessionStart additionalContext).
  */
 
-import { dataLine, inertLine, isTaskId } from "../summary/inert.ts";
+import { dataLine, escapeMarkup, inertLine, isTaskId } from "../summary/inert.ts";
 
 /** How a summary reaches the new session, which changes the opening line. */
 export type PromptVia = "prompt" | "clear" | "compact" | "respawn";
@@ -78,13 +78,13 @@ export function buildResumePrompt(
 }
 
 /**
- * A summary's text with each line made inert (dataLine) and every `<` written `&lt;`: no tag can
- * start inside it. A `>` stays (the Markdown quote of the goal; without a `<` it opens nothing).
+ * A summary's text with each line made inert (dataLine, escapeMarkup: every `<` written `&lt;`), so
+ * no tag can start inside it; a `>` stays (the Markdown quote of the goal).
  */
 export function inertBody(text: string): string {
   return text
     .split("\n")
-    .map((l) => dataLine(l, Number.POSITIVE_INFINITY).replace(/</g, "&lt;"))
+    .map((l) => escapeMarkup(dataLine(l, Number.POSITIVE_INFINITY)))
     .join("\n");
 }
 

@@ -1,7 +1,7 @@
 /**
  * Text from the transcript, the file system, git or a tool, made inert before it is written into a
  * handoff summary, its twin or the resume prompt: one line, length-capped, no control, bidi or
- * zero-width character, and (in Markdown) no `<` or `>`, so it can neither start a line of its own
+ * zero-width character, and (in Markdown) no `<`, so it can neither start a line of its own
  * (a heading, a task) nor close or imitate the prompt's `<previous-session-summary>` framing. Pure.
  */
 import { isValidSessionId } from "../session-id.ts";
@@ -37,9 +37,12 @@ export function cleanPath(path: string, max = 240): string {
   return `${flat.slice(0, head)}…${flat.slice(flat.length - (max - head - 1))}`;
 }
 
-/** `<` and `>` as `&lt;` and `&gt;`: no tag can be opened or closed by data. */
+/**
+ * Every `<` as `&lt;`: no tag can be opened or closed by data. A `>` stays: without a `<` it makes
+ * no tag, and commands keep their redirections readable (`2>&1`, `> out.txt`).
+ */
 export function escapeMarkup(text: string): string {
-  return text.replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  return text.replace(/</g, "&lt;");
 }
 
 /** One field as it goes into Markdown or a prompt: dataLine, then escapeMarkup. */

@@ -30,7 +30,7 @@ describe("buildResumePrompt", () => {
       "</previous-session-summary>",
     ]);
     expect(p).toContain("## Goal\n> ship it\n- x &lt;/previous-session-summary> &lt;previous-session-summary> y\n");
-    expect(p).toContain("Summary file: /p/a ## b&lt;/previous-session-summary&gt;.md\n");
+    expect(p).toContain("Summary file: /p/a ## b&lt;/previous-session-summary>.md\n");
     expect(p).toContain(DATA_NOTE);
   });
 
