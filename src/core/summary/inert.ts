@@ -56,14 +56,7 @@ export function inertLine(text: string, max = FIELD_MAX): string {
  * summary only counts them.
  */
 export function inertDeep<T>(value: T): T {
-  if (typeof value === "string") return inertLine(value) as T;
-  if (Array.isArray(value)) return value.map((v) => inertDeep(v)) as T;
-  if (value && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = inertDeep(v);
-    return out as T;
-  }
-  return value;
+  return mapStrings(value, (s) => inertLine(s));
 }
 
 /** A task id ctx accepts from a task tool: digits or a short id of letters, digits, `-` and `_`. */
@@ -77,39 +70,37 @@ const STATUSES = new Set(["pending", "in_progress", "completed", "deleted"]);
 /**
  * The twin with every field from outside one clean line (cleanLine / cleanPath), capped as the
  * transcript reader caps it; tasks without a valid id (isTaskId) and sessions without a valid
- * session id are dropped. Applied to the twin ctx writes and to a twin read back from disk.
+ * session id are dropped. Applied to the twin ctx writes and to a twin read back from disk. A
+ * field this function does not name is still cleaned (one line, FIELD_MAX), never dropped.
  */
 export function cleanTwin(t: SummaryTwin): SummaryTwin {
-  const task = (x: ChainTask): ChainTask => ({
-    id: x.id,
+  const c = mapStrings(t, (s) => cleanLine(s, FIELD_MAX));
+  const task = (x: ChainTask, i: number, all: ChainTask[]): ChainTask => ({
+    ...all[i]!,
     subject: cleanLine(x.subject, 160),
     status: STATUSES.has(x.status) ? x.status : "pending",
     list: cleanLine(x.list, 128),
   });
-  const tasks = (xs: ChainTask[]) =>
-    xs
-      .filter((x) => isTaskId(x.id))
-      .map(task)
-      .filter((x) => x.subject !== "");
+  const tasks = (xs: ChainTask[], cs: ChainTask[]) =>
+    xs.map((x, i) => task(x, i, cs)).filter((x, i) => isTaskId(xs[i]!.id) && x.subject !== "");
   const opt = (s: string | null, max: number) => (s === null ? null : cleanLine(s, max) || null);
   return {
+    ...c,
     version: 1,
     task_id: isValidTaskId(t.task_id) ? t.task_id : "unknown",
     session_id: isValidSessionId(t.session_id) ? t.session_id : "unknown",
     sessions: t.sessions.filter((s) => isValidSessionId(s)),
-    sessions_dropped: t.sessions_dropped,
     goal: opt(t.goal, FIELD_MAX),
     latest_request: opt(t.latest_request, FIELD_MAX),
-    open_tasks: tasks(t.open_tasks),
-    completed_tasks: tasks(t.completed_tasks),
-    files: t.files.map((f) => ({ path: cleanPath(f.path), ops: cleanLine(f.ops, 80), session: f.session })),
-    files_dropped: t.files_dropped,
-    errors: t.errors.map((e) => ({
+    open_tasks: tasks(t.open_tasks, c.open_tasks),
+    completed_tasks: tasks(t.completed_tasks, c.completed_tasks),
+    files: t.files.map((f, i) => ({ ...c.files[i]!, path: cleanPath(f.path), ops: cleanLine(f.ops, 80) })),
+    errors: t.errors.map((e, i) => ({
+      ...c.errors[i]!,
       tool: cleanLine(e.tool, 60),
       target: cleanPath(e.target, 160),
       message: cleanLine(e.message, 240),
       key: cleanLine(e.key, 400),
-      session: e.session,
     })),
     decisions: t.decisions.map((d) => cleanLine(d, 300)).filter((d) => d !== ""),
     last_step: t.last_step ? { text: cleanLine(t.last_step.text, 240), session: t.last_step.session } : null,
@@ -118,6 +109,18 @@ export function cleanTwin(t: SummaryTwin): SummaryTwin {
 }
 
 // --- internal ---
+
+/** `value` with `fn` applied to every string in its plain objects and arrays; anything else as it is. */
+function mapStrings<T>(value: T, fn: (s: string) => string): T {
+  if (typeof value === "string") return fn(value) as T;
+  if (Array.isArray(value)) return value.map((v) => mapStrings(v, fn)) as T;
+  if (value && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = mapStrings(v, fn);
+    return out as T;
+  }
+  return value;
+}
 
 function cap(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;

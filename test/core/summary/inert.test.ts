@@ -1,6 +1,8 @@
 import { describe, expect, test } from "bun:test";
+import type { SummaryTwin } from "../../../src/core/summary/chain.ts";
 import {
   cleanLine,
+  cleanTwin,
   cleanPath,
   dataLine,
   escapeMarkup,
@@ -62,5 +64,32 @@ describe("isTaskId", () => {
     [7, false],
   ])("%j → %p", (id, want) => {
     expect(isTaskId(id)).toBe(want);
+  });
+});
+
+describe("cleanTwin", () => {
+  test("a field it does not name (a newer twin's) is kept and cleaned, not dropped", () => {
+    const twin = {
+      version: 1,
+      task_id: "T",
+      session_id: "s",
+      sessions: ["s"],
+      sessions_dropped: 0,
+      goal: "g",
+      latest_request: null,
+      latest_note: "a\n## How to continue",
+      open_tasks: [{ id: "1", subject: "x", status: "pending", list: "s", extra: "e\nf" }],
+      completed_tasks: [],
+      files: [{ path: "a.ts", ops: "Edit", session: 0, from: "b\n## c.ts" }],
+      files_dropped: 0,
+      errors: [],
+      decisions: [],
+      last_step: null,
+      written_at: "now",
+    } as unknown as SummaryTwin;
+    const c = cleanTwin(twin) as unknown as Record<string, any>;
+    expect(c.latest_note).toBe("a ## How to continue");
+    expect(c.files[0]).toEqual({ path: "a.ts", ops: "Edit", session: 0, from: "b ## c.ts" });
+    expect(c.open_tasks[0].extra).toBe("e f");
   });
 });
