@@ -13,6 +13,7 @@ import { addEntry } from "../core/summary/collect.ts";
 import type { Config } from "../core/config-schema.ts";
 import { mergeChain, relative } from "../core/summary/chain.ts";
 import { emptyFacts } from "../core/summary/facts.ts";
+import { emptyTranscriptWindow, noteWindowLine } from "../core/window-evidence.ts";
 import { buildRecord, recordMarkdown, recordYaml } from "../core/summary/record.ts";
 import { renderSummary } from "../core/summary/render.ts";
 import { sessionTasks } from "../core/summary/tasks.ts";
@@ -127,7 +128,8 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
   const state = tracked ?? bareState(opts.sessionId, opts.project, opts.transcriptPath, deps, iso);
   const transcript = opts.transcriptPath ?? state.transcript_path ?? undefined;
   const facts = emptyFacts(ownPrompts(cfg));
-  if (transcript && !streamEntries(transcript, (e) => addEntry(facts, e)))
+  const seen = emptyTranscriptWindow(); // what the transcript tells about the window (core/window-evidence.ts)
+  if (transcript && !streamEntries(transcript, (e) => (addEntry(facts, e), noteWindowLine(seen, e))))
     debug(deps, `finalize: cannot read ${transcript}`);
   const dir = files.records;
   ensureDirUnder(root, STATE_DIRS.records);
@@ -154,7 +156,7 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
     team,
     previousSummary: prev?.summaryPath ?? null,
     usage: {
-      ...usageFor(state, tracked !== undefined, facts, deps, cfg, opts.floor),
+      ...usageFor(state, tracked !== undefined, facts, deps, cfg, opts.floor, seen),
       level: isTrackLevel(state.threshold_reached) ? state.threshold_reached : "ok",
     },
     generatedAt: iso,

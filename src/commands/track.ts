@@ -67,7 +67,7 @@ export async function track(job: TrackJob, deps: Deps): Promise<TrackResult> {
   const reading = job.reading ?? readingFor(job, deps, cfg);
   const apply = (prev: SessionState | undefined): Done => {
     const s = prepare(prev, job, deps, root, iso, nowMs);
-    const deltas = countTokens(s, job, cfg);
+    const deltas = countTokens(s, job, cfg, root);
     const step = trackStep(
       s,
       { event: job.event, iso, input: job.input, reading },

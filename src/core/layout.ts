@@ -149,6 +149,11 @@ export interface UserLayout {
   windows: string;
   /** `<dir>/errors.log`: the hooks' errors, for `ctx doctor`. */
   errorLog: string;
+  /**
+   * `<dir>/install/statusline-<key>.json`: the statusLine ctx's took the place of in one settings
+   * file (`key`: 16 hex digits naming that file), or undefined for another key.
+   */
+  statuslineRecord(key: string): string | undefined;
   /** `${TMPDIR:-/tmp}`. */
   tmp: string;
   /** `${TMPDIR:-/tmp}/claude-ctx-<sid>.json`: the GSD-compatible bridge file, or undefined for an unsafe id. */
@@ -175,6 +180,8 @@ function buildUserLayout(env: Env): UserLayout {
     indexEntry: (sid) => sessionFile(index, sid),
     windows: join(dir, "windows.json"),
     errorLog: join(dir, "errors.log"),
+    statuslineRecord: (key) =>
+      /^[0-9a-f]{16}$/.test(key) ? join(dir, "install", `statusline-${key}.json`) : undefined,
     tmp,
     bridge: (sid) => (isValidSessionId(sid) ? join(tmp, `claude-ctx-${sid}.json`) : undefined),
   };

@@ -98,7 +98,7 @@ describe("ctx doctor", () => {
     doctor([], h.deps, bin);
     expect(h.out()).toContain(`warn  hook Stop: ctx track: runs ${other}, not ${bin}`);
     expect(h.out()).toContain("warn  statusLine: another statusLine (my-line)");
-    expect(h.out()).toContain("fix: ctx install --force-statusline");
+    expect(h.out()).toContain("fix: ctx install (shows yours beside ctx's: ctx statusline --chain)");
   });
 
   test("reports invalid settings JSON with line:column", () => {

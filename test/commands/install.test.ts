@@ -61,14 +61,15 @@ describe("ctx install", () => {
     const original = JSON.parse(ODD);
     expect(s.permissions).toEqual(original.permissions);
     expect(s.zeta).toEqual(original.zeta);
-    expect(s.statusLine).toEqual(original.statusLine);
+    expect(s.statusLine).toEqual({ ...original.statusLine, command: `${BIN} statusline --chain '~/bin/my-line'` });
     expect(s.hooks.Notification).toEqual(original.hooks.Notification);
     expect(s.hooks.PostToolUse[0]).toEqual(original.hooks.PostToolUse[0]);
     expect(s.hooks.PostToolUse[1].hooks.map((x: any) => x.command)).toEqual([`${BIN} monitor`, `${BIN} track`]);
     expect(Object.keys(s)).toEqual(Object.keys(original));
     expect(readFileSync(settingsFile(), "utf8")).toContain('\n\t"permissions"'); // the file's tab indentation is kept
-    expect(h.out()).toContain("kept your statusLine (~/bin/my-line)");
-    expect(h.out()).toContain("--force-statusline");
+    expect(h.out()).toContain(
+      "chained statusLine: ctx statusline shows yours (~/bin/my-line) beside ctx's; ctx uninstall puts yours back",
+    );
     expect(backups()).toEqual(["settings.json.bak-20250102-030405"]);
     expect(readFileSync(join(h.home, ".claude", backups()[0]!), "utf8")).toBe(ODD);
   });
@@ -101,6 +102,15 @@ describe("ctx install", () => {
     expect((err as CtxError).message).toContain(`${settingsFile()}:3:13: expected a property name in double quotes`);
     expect(readFileSync(settingsFile(), "utf8")).toBe(bad);
     expect(backups()).toEqual([]);
+  });
+
+  test("--keep-statusline leaves another statusLine alone; both flags at once are a usage error", () => {
+    h = makeHome();
+    writeSettings(ODD);
+    install(["--keep-statusline"], h.deps, BIN);
+    expect(read().statusLine).toEqual(JSON.parse(ODD.replace(/\t/g, "")).statusLine);
+    expect(h.out()).toContain("kept your statusLine (~/bin/my-line) alone");
+    expect(() => install(["--keep-statusline", "--force-statusline"], h.deps, BIN)).toThrow("exclude each other");
   });
 
   test("--force-statusline replaces another statusLine; the backup keeps it", () => {

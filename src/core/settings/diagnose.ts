@@ -155,11 +155,12 @@ function statuslineCheck(settings: Record<string, unknown>[], facts: HookFacts, 
       level: "warn",
       name: "statusLine",
       detail: `another statusLine (${String(command)}): the bridge file is not written, the monitor reads the transcript`,
-      fix: `${fix} --force-statusline`,
+      fix: `${fix} (shows yours beside ctx's: ctx statusline --chain)`,
     };
   }
   const real = parsed.binary.includes("/") ? facts.realpath(parsed.binary) : undefined;
   if (parsed.binary.includes("/") && real === undefined)
     return { level: "fail", name: "statusLine", detail: `${parsed.binary} does not exist`, fix };
-  return { level: "ok", name: "statusLine", detail: String(command) };
+  const chained = parsed.chain ? `ctx statusline, chained with your own (${parsed.chain})` : String(command);
+  return { level: "ok", name: "statusLine", detail: chained };
 }

@@ -69,12 +69,19 @@ export function ctxCommand(binary: string, sub: CtxSub): string {
   return `${shellQuote(binary)} ${sub}`;
 }
 
+/** ctx's status line command, running the user's own status line command `chain` too when given. */
+export function statuslineCommand(binary: string, chain?: string): string {
+  return `${ctxCommand(binary, "statusline")}${chain ? ` --chain ${shellQuote(chain)}` : ""}`;
+}
+
 /** A ctx hook command taken apart. */
 export interface ParsedCtxCommand {
   /** The binary path as written (unquoted). */
   binary: string;
   /** The subcommand. */
   sub: CtxSub;
+  /** The user's status line command a `statusline --chain CMD` runs too. */
+  chain?: string;
 }
 
 /**
@@ -87,6 +94,13 @@ export function parseCtxCommand(command: unknown): ParsedCtxCommand | undefined 
   if (!split) return undefined;
   const name = split.word.split(/[\\/]/).pop();
   if (name !== "ctx" && name !== "ctx.exe") return undefined;
+  const chained = /^\s*statusline\s+--chain\s+/.exec(split.rest);
+  if (chained) {
+    const arg = firstWord(split.rest.slice(chained[0].length));
+    return arg && arg.rest.trim() === "" && arg.word
+      ? { binary: split.word, sub: "statusline", chain: arg.word }
+      : undefined;
+  }
   const rest = split.rest.trim().replace(/\s+/g, " ");
   const sub = CTX_SUBS.find((s) => s === rest);
   return sub ? { binary: split.word, sub } : undefined;

@@ -20,6 +20,10 @@ export interface ChainFile {
   ops: string;
   /** Index into `sessions` of the newest session that changed it. */
   session: number;
+  /** Its path before a command moved it (relative like `path`). */
+  from?: string;
+  /** A command deleted it. */
+  deleted?: boolean;
 }
 
 /** An error no later step resolved. */
@@ -44,6 +48,8 @@ export interface SummaryTwin {
   goal: string | null;
   /** The newest real request, when it differs from the goal. */
   latest_request: string | null;
+  /** The agent message that request answers, when the request is short (absent in older twins). */
+  latest_answers?: string | null;
   open_tasks: ChainTask[];
   /** Oldest first. */
   completed_tasks: ChainTask[];
@@ -97,12 +103,18 @@ export function mergeChain(prev: SummaryTwin | undefined, part: SessionPart): Su
   const at = sessions.length - 1;
   const goal = prev?.goal ?? f.goal;
   const latest = f.latestReal ?? prev?.latest_request ?? null;
+  const answers = f.latestReal !== null ? f.latestAnswers : (prev?.latest_answers ?? null);
   const tasks = mergeTasks(prev, part);
   const rel = (p: string) => relative(p, part.project);
-  const mine: ChainFile[] = [...f.files.values()]
-    .reverse()
-    .map((x) => ({ path: rel(x.path), ops: ops(x.ops), session: at }));
-  const seen = new Set(mine.map((x) => x.path));
+  const mine: ChainFile[] = [...f.files.values()].reverse().map((x) => ({
+    path: rel(x.path),
+    ops: ops(x.ops),
+    session: at,
+    ...(x.from ? { from: rel(x.from) } : {}),
+    ...(x.deleted ? { deleted: true } : {}),
+  }));
+  // a file this session moved is shown once, under its new path
+  const seen = new Set(mine.flatMap((x) => (x.from ? [x.path, x.from] : [x.path])));
   const older = (prev?.files ?? []).filter((x) => !seen.has(x.path)).map((x) => ({ ...x, session: shift(x.session) }));
   const files = [...mine, ...older].filter((x) => x.session >= 0);
   const errors: ChainError[] = [
@@ -124,6 +136,7 @@ export function mergeChain(prev: SummaryTwin | undefined, part: SessionPart): Su
     sessions_dropped: (prev?.sessions_dropped ?? 0) + cut,
     goal,
     latest_request: latest && latest !== goal ? latest : null,
+    latest_answers: latest && latest !== goal ? answers : null,
     open_tasks: tasks.open,
     completed_tasks: tasks.completed.slice(-MAX_TASKS),
     files: files.slice(0, MAX_FILES),

@@ -29,6 +29,10 @@ export interface FileItem {
   path: string;
   /** Tool name → successful calls. */
   ops: Record<string, number>;
+  /** The path it had before a command moved it here (`mv`, `git mv`). */
+  from?: string;
+  /** A command deleted it (`rm`, `git rm`) after any change above. */
+  deleted?: boolean;
 }
 
 /** Everything the summary says, gathered in one streaming pass over the transcript. */
@@ -41,6 +45,20 @@ export interface Facts {
   goal: string | null;
   /** The newest real request. */
   latestReal: string | null;
+  /** The agent message the newest real request answers, when that request is short (requests.ts). */
+  latestAnswers: string | null;
+  /** Prompts queued while the agent worked, not yet seen again as a user line (deduped on that). */
+  queued: string[];
+  /** Shell commands the user ran with `!` (never requests), oldest first. */
+  userShell: Ring<string>;
+  /** Times the user interrupted the agent. */
+  interrupts: number;
+  /** The tool call the user stopped last (Esc at it), or null. */
+  stoppedAt: string | null;
+  /** Tool calls and plans the user turned down, with their feedback, oldest first. */
+  rejections: Ring<string>;
+  /** Agent text messages since the newest user request (a rejection marks them). */
+  turnTexts: number;
   /** The agent's newest text messages (at most three), oldest first: its decisions and reasons. */
   agentTexts: Ring<string>;
   /** Failed calls not followed by a success of the same command or file, by errorKey, oldest first. */
@@ -101,6 +119,13 @@ export function emptyFacts(ownPrompts: string[] = []): Facts {
     ownPrompts,
     goal: null,
     latestReal: null,
+    latestAnswers: null,
+    queued: [],
+    userShell: ring(5),
+    interrupts: 0,
+    stoppedAt: null,
+    rejections: ring(5),
+    turnTexts: 0,
     agentTexts: ring(3),
     unresolved: new Map(),
     succeeded: new Set(),

@@ -6,7 +6,9 @@
  * again with `toolCalls` (`name`, `args`, `status`, `result`) once they ran.
  * `$set` patch lines and the header carry no facts.
  */
-import { addFile, errorKey, noteLatest, onUserText, recordFailure, recordSuccess } from "./collect.ts";
+import { errorKey, noteLatest, recordFailure, recordSuccess } from "./collect.ts";
+import { addFile } from "./files.ts";
+import { onUserText } from "./user-turns.ts";
 import type { Facts } from "./facts.ts";
 import { isMeaningfulCommand } from "./goal.ts";
 import { oneLine, push } from "./ring.ts";

@@ -94,7 +94,12 @@ export function cleanTwin(t: SummaryTwin): SummaryTwin {
     latest_request: opt(t.latest_request, FIELD_MAX),
     open_tasks: tasks(t.open_tasks, c.open_tasks),
     completed_tasks: tasks(t.completed_tasks, c.completed_tasks),
-    files: t.files.map((f, i) => ({ ...c.files[i]!, path: cleanPath(f.path), ops: cleanLine(f.ops, 80) })),
+    files: t.files.map((f, i) => ({
+      ...c.files[i]!,
+      path: cleanPath(f.path),
+      ops: cleanLine(f.ops, 80),
+      ...(f.from !== undefined ? { from: cleanPath(f.from) } : {}),
+    })),
     errors: t.errors.map((e, i) => ({
       ...c.errors[i]!,
       tool: cleanLine(e.tool, 60),

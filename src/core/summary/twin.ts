@@ -36,13 +36,20 @@ export function parseTwin(value: unknown): SummaryTwin | undefined {
     sessions_dropped: n(v.sessions_dropped),
     goal: typeof v.goal === "string" ? v.goal : null,
     latest_request: typeof v.latest_request === "string" ? v.latest_request : null,
+    latest_answers: typeof v.latest_answers === "string" ? v.latest_answers : null,
     open_tasks: objs(v.open_tasks)
       .map(task)
       .filter((t) => t.subject !== ""),
     completed_tasks: objs(v.completed_tasks)
       .map(task)
       .filter((t) => t.subject !== ""),
-    files: objs(v.files).map((o) => ({ path: s(o.path), ops: s(o.ops), session: n(o.session) })),
+    files: objs(v.files).map((o) => ({
+      path: s(o.path),
+      ops: s(o.ops),
+      session: n(o.session),
+      ...(typeof o.from === "string" && o.from ? { from: o.from } : {}),
+      ...(o.deleted === true ? { deleted: true } : {}),
+    })),
     files_dropped: n(v.files_dropped),
     errors: objs(v.errors).map((o) => ({
       tool: s(o.tool),
