@@ -93,6 +93,19 @@ describe("a summary over its budget", () => {
     expect(md).toContain("- Bash `npm test`: Exit code 1 boom (this session)");
   });
 
+  test("a long path changed in two sessions of a chain is listed once", () => {
+    const path = `/p/${"d".repeat(3000)}/main.ts`;
+    const session = (sid: string, links: string[], prev?: ReturnType<typeof mergeChain>) => {
+      const f: Facts = emptyFacts();
+      for (const e of [use("w", "Edit", { file_path: path }), result("w", "ok")]) addEntry(f, e);
+      const part = { taskId: "T", sessionId: sid, listId: sid, links, facts: f, tasks: [], project: "/p" };
+      return mergeChain(prev, { ...part, writtenAt: "2026-01-01T00:00:00.000Z" });
+    };
+    const second = session("s2", ["s1", "s2"], session("s1", ["s1"]));
+    expect(second.files).toHaveLength(1);
+    expect(second.files[0]!.path.endsWith("/main.ts")).toBe(true);
+  });
+
   test("every list at its longest: whole items are dropped from the end and counted, sections all kept", () => {
     const entries: object[] = [user(`goal ${"g".repeat(2000)}`)];
     for (let i = 0; i < 400; i++) {

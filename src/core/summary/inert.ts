@@ -94,19 +94,25 @@ export function cleanTwin(t: SummaryTwin): SummaryTwin {
     latest_request: opt(t.latest_request, FIELD_MAX),
     open_tasks: tasks(t.open_tasks, c.open_tasks),
     completed_tasks: tasks(t.completed_tasks, c.completed_tasks),
-    files: t.files.map((f, i) => ({
-      ...c.files[i]!,
-      path: cleanPath(f.path),
-      ops: cleanLine(f.ops, 80),
-      ...(f.from !== undefined ? { from: cleanPath(f.from) } : {}),
-    })),
-    errors: t.errors.map((e, i) => ({
-      ...c.errors[i]!,
-      tool: cleanLine(e.tool, 60),
-      target: cleanPath(e.target, 160),
-      message: cleanLine(e.message, 240),
-      key: cleanLine(e.key, 400),
-    })),
+    files: firstBy(
+      t.files.map((f, i) => ({
+        ...c.files[i]!,
+        path: cleanPath(f.path),
+        ops: cleanLine(f.ops, 80),
+        ...(f.from !== undefined ? { from: cleanPath(f.from) } : {}),
+      })),
+      (f) => f.path,
+    ),
+    errors: firstBy(
+      t.errors.map((e, i) => ({
+        ...c.errors[i]!,
+        tool: cleanLine(e.tool, 60),
+        target: cleanPath(e.target, 160),
+        message: cleanLine(e.message, 240),
+        key: cleanLine(e.key, 400),
+      })),
+      (e) => e.key,
+    ),
     decisions: t.decisions.map((d) => cleanLine(d, 300)).filter((d) => d !== ""),
     last_step: t.last_step ? { text: cleanLine(t.last_step.text, 240), session: t.last_step.session } : null,
     written_at: cleanLine(t.written_at, 40),
@@ -114,6 +120,15 @@ export function cleanTwin(t: SummaryTwin): SummaryTwin {
 }
 
 // --- internal ---
+
+/**
+ * The items whose `key` was not seen before (lists are newest first, so the newest stays): a path
+ * or error key shortened in one session's twin and raw in the next would otherwise show twice.
+ */
+function firstBy<T>(items: T[], key: (x: T) => string): T[] {
+  const seen = new Set<string>();
+  return items.filter((x) => !seen.has(key(x)) && Boolean(seen.add(key(x))));
+}
 
 /** `value` with `fn` applied to every string in its plain objects and arrays; anything else as it is. */
 function mapStrings<T>(value: T, fn: (s: string) => string): T {
