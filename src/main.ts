@@ -1,7 +1,7 @@
 import { COMMANDS } from "./commands/index.ts";
 import { helpText } from "./core/cli-help.ts";
 import { nearest } from "./core/suggest.ts";
-import { terminalSafe } from "./core/terminal.ts";
+import { terminalSafe, terminalText } from "./core/terminal.ts";
 import { CtxError, type Deps } from "./core/deps.ts";
 import { readStdin } from "./io/process/stdin.ts";
 import { sys } from "./io/fs/sys.ts";
@@ -35,6 +35,9 @@ export async function main(argv: string[], deps: Deps): Promise<number> {
     return 0;
   }
   const hook = spec.hook || (spec.hookFlag !== undefined && own.includes(spec.hookFlag));
+  // A typed command's output may carry file names, config keys and paths: no escape sequence of theirs
+  // reaches the terminal (`ctx status` paints its own colours and sanitises its fields itself).
+  if (!hook && name !== "status") deps = safeOutput(deps);
   const started = deps.now();
   const cpu = process.cpuUsage();
   try {
@@ -59,6 +62,11 @@ export async function main(argv: string[], deps: Deps): Promise<number> {
     deps.stderr(`ctx ${name}: ${(err as Error)?.message ?? err}\n`);
     return 1;
   }
+}
+
+/** `deps` whose stdout and stderr pass through terminalText. */
+function safeOutput(deps: Deps): Deps {
+  return { ...deps, stdout: (s) => deps.stdout(terminalText(s)), stderr: (s) => deps.stderr(terminalText(s)) };
 }
 
 /** CPU time (user + system) used since `since`, in whole milliseconds. */

@@ -13,7 +13,7 @@ import { readResumeState, resumeTransaction } from "../io/resume/state.ts";
 import { finalizeLikelyRunning } from "../io/finalize/pending.ts";
 import { taskListState } from "../io/session/task-list.ts";
 import { chainOf, chainSummaryPending, liveChains, type ChainContext } from "../io/resume/chain.ts";
-import { listSummaries, readSummaryIn } from "../io/resume/summaries.ts";
+import { listSummaries, openTaskIdsIn, readSummaryIn } from "../io/resume/summaries.ts";
 
 /** The hook's output for an injection or a hint. */
 export interface SessionStartOutput {
@@ -69,6 +69,7 @@ async function decide(
     summaries: listSummaries(root),
     limits,
     load: (path: string) => readSummaryIn(root, path),
+    openTasks: (path: string) => openTaskIdsIn(root, path),
     chain: ctx.chain,
     taskList: taskListState(deps.env),
     liveChains:

@@ -6,6 +6,7 @@
 import { isResolved } from "./errors.ts";
 import type { ErrorItem, Facts, TaskItem } from "./facts.ts";
 import { mergeTracker, type TrackerState } from "./tracker.ts";
+import { cleanTwin } from "./inert.ts";
 
 /** A task with the task list it belongs to (ids are only unique within one list). */
 export interface ChainTask extends TaskItem {
@@ -91,7 +92,10 @@ const MAX_FILES = 200;
 const MAX_ERRORS = 30;
 const MAX_TASKS = 300;
 
-/** Folds one session into the previous twin of its chain (none for the chain's first summary). */
+/**
+ * Folds one session into the previous twin of its chain (none for the chain's first summary); every
+ * field of the result is one clean line (cleanTwin), whatever the transcript or the previous twin held.
+ */
 export function mergeChain(prev: SummaryTwin | undefined, part: SessionPart): SummaryTwin {
   const f = part.facts;
   const all = [...(prev?.sessions ?? [])];
@@ -128,7 +132,7 @@ export function mergeChain(prev: SummaryTwin | undefined, part: SessionPart): Su
     : prev?.last_step
       ? { ...prev.last_step, session: shift(prev.last_step.session) }
       : null;
-  return {
+  return cleanTwin({
     version: 1,
     task_id: part.taskId,
     session_id: part.sessionId,
@@ -147,7 +151,7 @@ export function mergeChain(prev: SummaryTwin | undefined, part: SessionPart): Su
     last_step: step && step.session >= 0 ? step : null,
     tracker: mergeTracker(prev?.tracker ?? null, f.tracker),
     written_at: part.writtenAt,
-  };
+  });
 }
 
 /**

@@ -1,6 +1,8 @@
 import type { ChainFile, SummaryTwin } from "./chain.ts";
 import type { Facts } from "./facts.ts";
 import { howToContinue, trackerLines } from "./next-step.ts";
+import { fitWithin } from "./fit.ts";
+import { inertDeep } from "./inert.ts";
 import { oneLine } from "./ring.ts";
 
 /** Everything the handoff summary is rendered from. */
@@ -40,15 +42,13 @@ export interface SummaryInput {
 const MAX_SUMMARY_CHARS = 7500;
 
 /**
- * The handoff summary as Markdown: short enough for a fresh agent's first
- * prompt (lists keep their newest items and count the rest), plain enough for a person.
+ * The handoff summary as Markdown: short enough for a fresh agent's first prompt (fitWithin),
+ * plain enough for a person. Every text from outside is one inert line (inertDeep), so data never
+ * starts a line: headings and task lines are ctx's own.
  */
 export function renderSummary(input: SummaryInput): string {
-  for (const limit of [12, 8, 5, 3]) {
-    const text = renderWith(input, limit);
-    if (text.length <= MAX_SUMMARY_CHARS) return text;
-  }
-  return renderWith(input, 2).slice(0, MAX_SUMMARY_CHARS);
+  const safe = inertDeep(input);
+  return fitWithin((limit) => renderWith(safe, limit), MAX_SUMMARY_CHARS);
 }
 
 // --- internal ---

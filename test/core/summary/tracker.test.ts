@@ -79,13 +79,31 @@ describe("bd (beads) in real sessions", () => {
     ]);
   });
   test("rendered as the tracker's items, never as client tasks a resumed session would re-create", () => {
-    const md = render(factsOfExcerpt("bd-list-then-close.jsonl"));
+    const facts = factsOfExcerpt("bd-list-then-close.jsonl");
+    const md = render(facts);
     const work = section(md, "Remaining work (open tasks)");
     expect(work).toContain("- (no open tasks in the client's task tools: the work was tracked with `bd`)");
     expect(work).toContain("- Open when last listed (`bd list --status=open 2>&1`):\n  - ○ spotter-obz.1 [● P1]");
     expect(work).toContain("- Closed since: spotter-gqc");
     expect(work).toContain("- List what is open now: `bd list --status=open`");
-    expect(taskListNote(md, "recreate")).toEqual([]);
+    // the tasks a resumed session re-creates come from the twin's open tasks: none of the tracker's
+    const twin = mergeChain(undefined, {
+      taskId: "T",
+      sessionId: "s",
+      listId: "s",
+      links: ["s"],
+      facts,
+      tasks: [],
+      project: "/p",
+      writtenAt: "2026-01-01T00:00:00.000Z",
+    });
+    expect(twin.open_tasks).toEqual([]);
+    expect(
+      taskListNote(
+        twin.open_tasks.map((t) => t.id),
+        "recreate",
+      ),
+    ).toEqual([]);
     expect(section(md, "How to continue")).toContain(
       "- Tasks are kept in `bd`: run `bd list --status=open` to see what is open now (13 left open from the last listing)",
     );
