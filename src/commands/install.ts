@@ -8,7 +8,13 @@ import { CtxError, type Deps } from "../core/deps.ts";
 import { parseFor } from "./args.ts";
 import type { Agent } from "../core/settings/entries.ts";
 import { parseSettings, printSettings } from "../core/settings/json-text.ts";
-import { installInto, type InstallResult, type OtherStatusline, SettingsShapeError } from "../core/settings/merge.ts";
+import {
+  installInto,
+  type InstallResult,
+  type OtherStatusline,
+  removeFrom,
+  SettingsShapeError,
+} from "../core/settings/merge.ts";
 import { terminalSafe } from "../core/terminal.ts";
 import { ensureDir } from "../io/fs/dirs.ts";
 import { rememberStatusline } from "../io/statusline-record.ts";
@@ -18,6 +24,7 @@ import {
   createdByCtx,
   removeEmptyDir,
   removeSettingsFile,
+  projectBackupDir,
   projectRoot,
   readSettingsText,
   selfBinary,
@@ -35,6 +42,8 @@ export interface SettingsTarget {
   path: string;
   /** Print what would change, write nothing. */
   dryRun: boolean;
+  /** A project's settings file (`--project`): teams commit it, so no machine path and no backup in it. */
+  project: boolean;
 }
 
 /** Entry point: registers the running binary. */
@@ -52,9 +61,12 @@ export function install(argv: string[], deps: Deps, binary: string | undefined):
       "build it with `bun build.ts`, then run `dist/ctx install` (or `sh install.sh --hooks`)",
     );
   }
+  // a project's file is shared: its commands run the ctx on each member's PATH
+  const written = target.project ? "ctx" : binary;
+  if (target.project) warnBothLevels(target, deps);
   let previous: Record<string, unknown> | undefined;
   const code = editSettings(target, deps, (value) => {
-    const result = installInto(value, { agent: target.agent, binary, otherStatusline: other });
+    const result = installInto(value, { agent: target.agent, binary: written, otherStatusline: other });
     previous = result.previousStatusline;
     return { settings: result.settings, report: installReport(result, target) };
   });
@@ -77,7 +89,12 @@ export function parseTarget(
     throw new CtxError(2, "--force-statusline and --keep-statusline exclude each other");
   const agent: Agent = values.gemini ? "gemini" : "claude";
   const project = values.project ? projectRoot(deps.env, deps.cwd) : undefined;
-  const target = { agent, path: settingsPath(deps.env, agent, project), dryRun: values["dry-run"] === true };
+  const target = {
+    agent,
+    path: settingsPath(deps.env, agent, project),
+    dryRun: values["dry-run"] === true,
+    project: project !== undefined,
+  };
   const other: OtherStatusline = values["force-statusline"] ? "replace" : values["keep-statusline"] ? "keep" : "chain";
   return { target, other };
 }
@@ -108,14 +125,15 @@ export function editSettings(
     const same = JSON.stringify(out.settings) === JSON.stringify(parsed.value);
     const unchanged = same && (file.exists || Object.keys(out.settings).length === 0);
     deps.stdout(out.report.map((l) => `${l}\n`).join(""));
-    const created = opts.dropIfCreated && file.exists && createdByCtx(file, out.settings);
+    const backups = target.project ? projectBackupDir(deps.env, file.realPath) : undefined;
+    const created = opts.dropIfCreated && file.exists && createdByCtx(file, out.settings, backups);
     if (unchanged) deps.stdout(`${file.path}: already up to date, nothing written\n`);
     else if (target.dryRun) deps.stdout(`dry run: would ${created ? "remove" : "write"} ${file.path}:\n${text}`);
     else if (created) {
       removeSettingsFile(file);
       dropped = dirname(file.realPath);
       deps.stdout(`removed ${file.realPath} (ctx created it, and nothing else is left in it)\n`);
-    } else commit(file, text, deps);
+    } else commit(file, text, deps, backups);
     return 0;
   };
   if (target.dryRun) return body();
@@ -146,10 +164,27 @@ function applyTransform(
   }
 }
 
-function commit(file: SettingsText, text: string, deps: Deps): void {
-  if (file.exists) deps.stdout(`backup: ${backupSettings(file, deps.now())}\n`);
+function commit(file: SettingsText, text: string, deps: Deps, backups?: string): void {
+  if (file.exists) deps.stdout(`backup: ${backupSettings(file, deps.now(), backups)}\n`);
   writeSettingsText(file, text);
   deps.stdout(`wrote ${file.path}\n`);
+}
+
+/**
+ * Says so when ctx is wired in the user's settings too: the project's portable `ctx …` commands
+ * differ from the user's absolute ones, so the client would run each hook twice.
+ */
+function warnBothLevels(target: SettingsTarget, deps: Deps): void {
+  try {
+    const user = readSettingsText(settingsPath(deps.env, target.agent));
+    const parsed = user.exists ? parseSettings(user.text) : undefined;
+    if (!parsed?.ok || !removeFrom(parsed.value).removed.some((r) => !r.startsWith("statusLine:"))) return;
+    deps.stdout(
+      `note: ctx is also wired in ${user.path}; with both, the client runs each hook twice. Keep one: \`ctx uninstall\` (user) or \`ctx uninstall --project\`.\n`,
+    );
+  } catch {
+    // an unreadable user file: nothing to compare
+  }
 }
 
 function installReport(result: InstallResult, target: SettingsTarget): string[] {

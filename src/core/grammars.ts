@@ -162,7 +162,9 @@ A settings file ctx created that is left empty is removed.`,
     synopsis: ["[--gemini] [--project]"],
     about: `Checks, and prints the fix for each problem:
 - ctx on PATH, and the same binary in the settings;
-- every ctx hook present (user and project settings), with its timeout;
+- every ctx hook present and run once, as the client will run it (the user's,
+  the project's and the project's settings.local.json count; one command
+  written the same way in several files runs once), with its timeout;
 - both config files: YAML errors (file:line:column), unknown keys (did you
   mean …), wrong types, values out of range, an inconsistent ladder of
   levels, and deprecated keys with the key to use;
@@ -173,7 +175,7 @@ The project is found from any subfolder (nearest .ctx/, else the git root).
 Exits 1 when a check fails.`,
     options: {
       gemini: { type: "boolean", doc: "check Gemini CLI's settings" },
-      project: { type: "boolean", doc: "check the hooks in the project's settings only (ctx install --project)" },
+      project: { type: "boolean", doc: "the fixes name ctx install --project (every settings file still counts)" },
     },
   },
   respawn: {

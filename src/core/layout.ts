@@ -154,6 +154,11 @@ export interface UserLayout {
    * file (`key`: 16 hex digits naming that file), or undefined for another key.
    */
   statuslineRecord(key: string): string | undefined;
+  /**
+   * `<dir>/install/backups-<key>/`: the backups of a project's settings file (kept out of the
+   * project, which teams commit; `key` as for `statuslineRecord`), or undefined for another key.
+   */
+  settingsBackups(key: string): string | undefined;
   /** `${TMPDIR:-/tmp}`. */
   tmp: string;
   /** `${TMPDIR:-/tmp}/claude-ctx-<sid>.json`: the GSD-compatible bridge file, or undefined for an unsafe id. */
@@ -182,6 +187,7 @@ function buildUserLayout(env: Env): UserLayout {
     errorLog: join(dir, "errors.log"),
     statuslineRecord: (key) =>
       /^[0-9a-f]{16}$/.test(key) ? join(dir, "install", `statusline-${key}.json`) : undefined,
+    settingsBackups: (key) => (/^[0-9a-f]{16}$/.test(key) ? join(dir, "install", `backups-${key}`) : undefined),
     tmp,
     bridge: (sid) => (isValidSessionId(sid) ? join(tmp, `claude-ctx-${sid}.json`) : undefined),
   };

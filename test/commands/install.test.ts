@@ -142,6 +142,32 @@ describe("ctx install", () => {
     expect(existsSync(settingsFile())).toBe(false);
   });
 
+  test("--project writes a portable command and keeps its backups out of the project", () => {
+    h = makeHome();
+    const project = join(h.root, "work");
+    mkdirSync(join(project, ".git"));
+    mkdirSync(join(project, ".claude"));
+    const file = join(project, ".claude", "settings.json");
+    writeFileSync(file, JSON.stringify({ permissions: { allow: ["Bash(npm test)"] } }));
+    install(["--project"], h.deps, BIN);
+    const text = readFileSync(file, "utf8");
+    expect(text).not.toContain(BIN); // no path of this machine in a file teams commit
+    const s = JSON.parse(text);
+    expect(s.hooks.Stop[0].hooks[0].command).toBe("ctx track");
+    expect(s.statusLine.command).toBe("ctx statusline");
+    expect(readdirSync(join(project, ".claude"))).toEqual(["settings.json"]); // no .bak beside it
+    const backups = join(h.deps.env.XDG_STATE_HOME!, "ctx", "install");
+    const dirs = readdirSync(backups).filter((d) => d.startsWith("backups-"));
+    expect(dirs).toHaveLength(1);
+    expect(readdirSync(join(backups, dirs[0]!))).toEqual(["settings.json.bak-20250102-030405"]);
+    expect(h.out()).toContain(`backup: ${join(backups, dirs[0]!, "settings.json.bak-20250102-030405")}`);
+    // ctx wired in the user's settings as well: said at once, since both would run
+    install([], h.deps, BIN);
+    const before = h.out().length;
+    install(["--project"], h.deps, BIN);
+    expect(h.out().slice(before)).toContain("the client runs each hook twice");
+  });
+
   test("--gemini writes ~/.gemini/settings.json with Gemini events and millisecond timeouts", () => {
     h = makeHome();
     mkdirSync(join(h.home, ".gemini"));
