@@ -50,6 +50,9 @@ const MAX_ACHIEVED = 5000;
  */
 export function failureKey(tool: string, input: Record<string, unknown>, output: string): string | null {
   if (NOT_A_FAILURE.test(output.trim()) || ALREADY_DONE.test(output) || LOOKUP_TOOLS.has(tool)) return null;
+  // A skill whose own `!` command failed is judged by that command: a lookup there (`git log …`) leaves nothing open.
+  const inSkill = SKILL_COMMAND.exec(output);
+  if (inSkill && !SHELL_TOOLS.has(tool)) return failureKey("Bash", { command: inSkill[1] }, "");
   if (SHELL_TOOLS.has(tool)) {
     const command = String(input.command ?? "");
     if (!isMeaningfulCommand(command)) return null;
@@ -74,7 +77,13 @@ export function successKeys(tool: string, input: Record<string, unknown>, output
   for (const it of intents)
     if (it.hidden && failing) continue;
     else if (it.targets.length === 0) keys.push(`run:${it.head}`);
-    else for (const t of it.targets) keys.push(`run:${it.head} @ ${t}`);
+    else
+      for (const t of it.targets) {
+        keys.push(`run:${it.head} @ ${t}`);
+        // the same file named from another directory (`node assets/build.js`, then `cd assets && node build.js`)
+        const file = fileName(t);
+        if (file) keys.push(`run:${it.head} @ ~${file}`);
+      }
   // A line with no intent (only `echo`, `cd`, …) is matched by its text, as its failure is.
   return keys.length ? keys : [`bash:${oneLine(command, 160)}`];
 }
@@ -100,7 +109,9 @@ export function isResolved(key: string, achieved: ReadonlySet<string>): boolean 
     key
       .slice(at + 3)
       .split(" ")
-      .every((t) => achieved.has(`${whole} @ ${t}`))
+      .every(
+        (t) => achieved.has(`${whole} @ ${t}`) || (fileName(t) !== null && achieved.has(`${whole} @ ~${fileName(t)}`)),
+      )
   );
 }
 
@@ -117,7 +128,11 @@ export function noteFailure(f: Facts, key: string | null, error: ErrorItem): voi
   if (at < 0) return void f.succeeded.delete(key);
   const whole = key.slice(0, at);
   f.succeeded.delete(whole);
-  for (const t of key.slice(at + 3).split(" ")) f.succeeded.delete(`${whole} @ ${t}`);
+  for (const t of key.slice(at + 3).split(" ")) {
+    f.succeeded.delete(`${whole} @ ${t}`);
+    const file = fileName(t);
+    if (file) f.succeeded.delete(`${whole} @ ~${file}`);
+  }
 }
 
 /** Notes what a successful call achieved and drops the open errors it resolves. */
@@ -135,6 +150,15 @@ export function noteSuccess(f: Facts, keys: string[]): void {
 }
 
 // --- internal ---
+
+/** The `!` command of a skill or slash command that failed before it ran (Claude Code's message). */
+const SKILL_COMMAND = /Bash command failed for pattern "!`([^`]{1,2000})`"/;
+
+/** The file name of a target that names a file by a path (`assets/build.js` → `build.js`), else null. */
+function fileName(target: string): string | null {
+  const m = /(?:^|\/)([^/\s]+\.[A-Za-z0-9]{1,8})$/.exec(target);
+  return m ? m[1]! : null;
+}
 
 function runKey(it: Intent): string {
   return it.targets.length ? `run:${it.head} @ ${it.targets.join(" ")}` : `run:${it.head}`;

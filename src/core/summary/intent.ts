@@ -44,6 +44,9 @@ const FILTERS = new Set(
   "head tail grep egrep fgrep rg sort uniq wc cut tr tee less more jq column sed awk cat xargs fold nl".split(" "),
 );
 
+/** A script file named by its extension (`build.js`, `gen.py`), never a subcommand such as `ecto.migrate`. */
+const SCRIPT_FILE = /\.(?:[cm]?js|ts|py|rb|sh|pl|php|lua|jar)$/;
+
 /** The intent of one simple command, or null for one that sets up or prints (`cd`, `echo`, `export`). */
 export function intentOf(words: string[]): Intent | null {
   let w = words.filter((x) => x !== "");
@@ -65,7 +68,8 @@ export function intentOf(words: string[]): Intent | null {
   let i = 0;
   while (program === "git" && i < rest.length && rest[i]!.startsWith("-")) i += /^-[Cc]$/.test(rest[i]!) ? 2 : 1;
   const head = [program];
-  if (i < rest.length && /^[A-Za-z][\w:.-]*$/.test(rest[i]!)) head.push(rest[i++]!);
+  // a script file is what the program runs on, not a subcommand (`node build.js` is `node` @ build.js)
+  if (i < rest.length && /^[A-Za-z][\w:.-]*$/.test(rest[i]!) && !SCRIPT_FILE.test(rest[i]!)) head.push(rest[i++]!);
   if (SCRIPT_RUNNERS.has(program) && /^(?:run|exec|x)$/.test(head[1] ?? "") && i < rest.length) head.push(rest[i++]!);
   // git: the operands are remotes, branches, messages; any later `git commit` or `git push` is the same step.
   const targets = program === "git" ? [] : targetsOf(rest.slice(i));

@@ -29,10 +29,21 @@ export function trackerLines(t: TrackerState | null, limit: number, hasTasks: bo
     if (t.items.length > kept.length) kept.push(`  - and ${t.items.length - kept.length} more`);
     out.push(...kept);
   }
-  if (t.closedSince.length) out.push(`- Closed since: ${t.closedSince.slice(0, limit * 2).join(", ")}`);
-  if (t.createdSince) out.push(`- Created since: ${t.createdSince}`);
+  const created = t.created ?? [];
+  if (created.length) {
+    out.push("- Created after that listing (still open):");
+    out.push(...created.slice(0, limit).map((line) => `  - ${line}`));
+    if (created.length > limit) out.push(`  - and ${created.length - limit} more`);
+  } else if (t.createdSince) out.push(`- ${t.createdSince} item(s) created after that listing`);
   out.push(`- List what is open now: \`${t.listHint}\``);
   return out;
+}
+
+/** The line under "Completed tasks" about items closed in the tracker after its last listing, or none. */
+export function trackerClosedLines(t: TrackerState | null, limit: number): string[] {
+  if (!t?.closedSince.length) return [];
+  const more = t.closedSince.length > limit * 2 ? ` and ${t.closedSince.length - limit * 2} more` : "";
+  return [`- Closed in \`${t.tool}\` after its last listing: ${t.closedSince.slice(0, limit * 2).join(", ")}${more}`];
 }
 
 /** "How to continue": the next step the summary's own content points to. */

@@ -1,6 +1,6 @@
 import type { ChainFile, SummaryTwin } from "./chain.ts";
 import type { Facts } from "./facts.ts";
-import { howToContinue, trackerLines } from "./next-step.ts";
+import { howToContinue, trackerClosedLines, trackerLines } from "./next-step.ts";
 import { fitWithin } from "./fit.ts";
 import { inertDeep } from "./inert.ts";
 import { oneLine } from "./ring.ts";
@@ -88,13 +88,14 @@ function renderWith(s: SummaryInput, limit: number): string {
     ),
     "",
     "## Completed tasks",
-    ...orNone(
-      capped(
+    ...orNone([
+      ...capped(
         [...t.completed_tasks].reverse().map((x) => `- [x] #${x.id} ${x.subject}`),
         limit,
         "completed tasks",
       ),
-    ),
+      ...trackerClosedLines(t.tracker, limit),
+    ]),
     "",
     "## Decisions and reasons (the agent's last messages)",
     ...orNone(t.decisions.map((d) => `- ${oneLine(d, 300)}`)),

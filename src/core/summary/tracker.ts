@@ -22,6 +22,8 @@ export interface TrackerState {
   closedSince: string[];
   /** Items created after that listing. */
   createdSince: number;
+  /** Those created items, one line each (`spotter-fum.5: its title`), minus those closed since; absent in older twins. */
+  created?: string[];
 }
 
 interface Tracker {
@@ -36,6 +38,8 @@ interface Tracker {
   closeAt: number;
   /** An open item's line in a listing; group 1 its id. */
   item: RegExp;
+  /** What a create prints: group 1 the new item's id. */
+  createdId?: RegExp;
 }
 
 const TRACKERS: Tracker[] = [
@@ -48,6 +52,7 @@ const TRACKERS: Tracker[] = [
     closes: /^bd\s+close\s/,
     closeAt: 2,
     item: /^(?:[○◐]\s+|\d+\.\s+\[[^\]]*\]\s+\[\w+\]\s+)([a-z0-9]+-[\w.]+?):?\s/,
+    createdId: /Created issue:\s*([a-z0-9]+-[\w.]+)/,
   },
   {
     tool: "gh",
@@ -58,6 +63,7 @@ const TRACKERS: Tracker[] = [
     closes: /^gh\s+issue\s+close\s/,
     closeAt: 3,
     item: /^#?(\d+)\s+(?:OPEN\s+)?\S/,
+    createdId: /\/issues\/(\d+)\b/,
   },
   {
     tool: "task",
@@ -68,6 +74,7 @@ const TRACKERS: Tracker[] = [
     closes: /^task\s+[\d,]+\s+done\b/,
     closeAt: 1,
     item: /^\s*(\d+)\s+\S/,
+    createdId: /Created task (\d+)/,
   },
   {
     tool: "todo.sh",
@@ -96,7 +103,15 @@ export function onTrackerCommand(state: TrackerState | null, command: string, ou
     const mine = cmds.filter((w) => t.uses.test(w.join(" ")));
     if (mine.length === 0) continue;
     if (!s || s.tool !== t.tool)
-      s = { tool: t.tool, listHint: t.listHint, listedBy: null, items: [], closedSince: [], createdSince: 0 };
+      s = {
+        tool: t.tool,
+        listHint: t.listHint,
+        listedBy: null,
+        items: [],
+        closedSince: [],
+        createdSince: 0,
+        created: [],
+      };
     if (mine.some((w) => t.lists.test(w.join(" ")))) {
       // Listings in a row (nothing closed or created between them) add up: `bd ready`, then `bd list --status=in_progress`.
       const inARow = s.listedBy !== null && s.closedSince.length === 0 && s.createdSince === 0;
@@ -105,14 +120,20 @@ export function onTrackerCommand(state: TrackerState | null, command: string, ou
       s.items = items;
       s.closedSince = [];
       s.createdSince = 0;
+      s.created = [];
     }
     for (const words of mine) {
       const c = words.join(" ");
       for (const id of t.closes.test(c) ? closedIds(words.slice(t.closeAt)) : []) {
         if (!s.closedSince.includes(id)) s.closedSince.push(id);
         s.items = s.items.filter((line) => idOf(t, line) !== id);
+        s.created = (s.created ?? []).filter((line) => !line.startsWith(`${id}:`) && line !== id);
       }
-      if (t.creates.test(c)) s.createdSince += 1;
+      if (t.creates.test(c)) {
+        s.createdSince += 1;
+        const line = createdLine(t, words, output);
+        if (line && (s.created ?? []).length < MAX_ITEMS) s.created = [...(s.created ?? []), line];
+      }
     }
   }
   return s;
@@ -132,6 +153,7 @@ export function mergeTracker(prev: TrackerState | null, cur: TrackerState | null
     items: prev.items.filter((line) => !t || !closed.has(idOf(t, line) ?? "")),
     closedSince: [...new Set([...prev.closedSince, ...cur.closedSince])],
     createdSince: prev.createdSince + cur.createdSince,
+    created: [...(prev.created ?? []).filter((line) => !closed.has(line.split(":")[0]!)), ...(cur.created ?? [])],
   };
 }
 
@@ -150,10 +172,23 @@ export function parseTracker(value: unknown): TrackerState | null {
     items: strs(v.items).slice(0, MAX_ITEMS),
     closedSince: strs(v.closedSince).slice(0, MAX_ITEMS),
     createdSince: typeof v.createdSince === "number" && v.createdSince >= 0 ? Math.floor(v.createdSince) : 0,
+    created: strs(v.created).slice(0, MAX_ITEMS),
   };
 }
 
 // --- internal ---
+
+/** The item a create made, as `id: title` (the title from `--title`/`-t`, else from its output), or null. */
+function createdLine(t: Tracker, words: string[], output: string): string | null {
+  const id = t.createdId?.exec(output)?.[1];
+  if (!id) return null;
+  const flag = words.findIndex((w) => w === "--title" || w === "-t" || w.startsWith("--title="));
+  const fromFlag =
+    flag < 0 ? "" : words[flag]!.startsWith("--title=") ? words[flag]!.slice(8) : (words[flag + 1] ?? "");
+  const fromOutput = /^\s*Title:\s*(.+)$/m.exec(output)?.[1] ?? "";
+  const title = oneLine(fromFlag || fromOutput, 120);
+  return title ? `${id}: ${title}` : id;
+}
 
 /** The ids at the start of `words`, up to the first flag or word that is not an id (`3,4` gives 3 and 4). */
 function closedIds(words: string[]): string[] {

@@ -216,3 +216,30 @@ describe("intent of a command line (synthetic edge cases)", () => {
     expect(isResolved("file:/a.ts", new Set(successKeys("Write", { file_path: "/a.ts" })))).toBe(true);
   });
 });
+
+describe("real session 8463c716 (spotter, bench/corpus): a script named from another folder, a skill's lookup", () => {
+  /** Whole lines of bench/corpus/spotter/8463c716-….jsonl (the corpus README names the source). */
+  const corpus = readFileSync(
+    join(import.meta.dir, "..", "..", "..", "bench", "corpus", "spotter", "8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl"),
+    "utf8",
+  ).split("\n");
+  const lines = (...nums: number[]) => nums.map((k) => JSON.parse(corpus[k - 1]!) as Record<string, unknown>);
+
+  test("`node assets/build.js` that failed is resolved by `cd …/assets && node build.js`", () => {
+    const failed = factsOf(lines(784, 791));
+    expect(open(failed).map(([k]) => k)).toEqual(["run:node @ assets/build.js"]);
+    expect(open(factsOf(lines(784, 791, 798, 805)))).toEqual([]);
+  });
+
+  test("a skill whose own `git log main..HEAD` failed leaves nothing open (a lookup)", () => {
+    expect(open(factsOf(lines(319, 321)))).toEqual([]);
+    expect(failureKey("Skill", { skill: "x" }, 'Bash command failed for pattern "!`npm run build`": boom')).toBe(
+      "run:npm run build",
+    );
+  });
+
+  test("a later failure of the same script drops what the earlier success achieved", () => {
+    const f = factsOf([...bash("node tools/gen.js", true), ...bash("node tools/gen.js", false)]);
+    expect(open(f).map(([k]) => k)).toEqual(["run:node @ tools/gen.js"]);
+  });
+});

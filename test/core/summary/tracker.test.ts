@@ -84,7 +84,8 @@ describe("bd (beads) in real sessions", () => {
     const work = section(md, "Remaining work (open tasks)");
     expect(work).toContain("- (no open tasks in the client's task tools: the work was tracked with `bd`)");
     expect(work).toContain("- Open when last listed (`bd list --status=open 2>&1`):\n  - ○ spotter-obz.1 [● P1]");
-    expect(work).toContain("- Closed since: spotter-gqc");
+    expect(work).not.toContain("spotter-gqc:"); // closed after the listing: under Completed tasks, not here
+    expect(section(md, "Completed tasks")).toContain("- Closed in `bd` after its last listing: spotter-gqc");
     expect(work).toContain("- List what is open now: `bd list --status=open`");
     // the tasks a resumed session re-creates come from the twin's open tasks: none of the tracker's
     const twin = mergeChain(undefined, {
@@ -203,5 +204,21 @@ describe("How to continue is written from the summary's content", () => {
     const b = section(render(emptyFacts(), [" M x"]), "How to continue");
     expect(a).not.toBe(b);
     expect(b).toContain("uncommitted change");
+  });
+});
+
+describe("items created after the last listing (spotter 8463c716, bench/corpus)", () => {
+  test("`bd create` names its item and title; closing it removes it; the twin keeps it", () => {
+    const out = "✓ Created issue: spotter-fum.5\n  Title: load_session_messages drops agent_id field\n  Priority: P3";
+    let t = onTrackerCommand(null, "bd ready 2>&1", "1. [● P2] [epic] spotter-g6r: Global commit history\n");
+    t = onTrackerCommand(t, 'bd create --title="load_session_messages drops agent_id field" --type=bug', out);
+    expect(t!.created).toEqual(["spotter-fum.5: load_session_messages drops agent_id field"]);
+    const lines = trackerLines(t, 5, false).join("\n");
+    expect(lines).toContain(
+      "- Created after that listing (still open):\n  - spotter-fum.5: load_session_messages drops",
+    );
+    expect(parseTwin({ ...twinOf(emptyFacts()), tracker: t })?.tracker?.created).toEqual(t!.created);
+    t = onTrackerCommand(t, "bd close spotter-fum.5", "✓ Closed spotter-fum.5");
+    expect(t!.created).toEqual([]);
   });
 });
