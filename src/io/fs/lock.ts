@@ -54,6 +54,17 @@ export function acquireLock(path: string, opts: LockOptions = {}): Disposable {
   }
 }
 
+/**
+ * Who holds the lock at `path` now, without waiting or changing it: "free" (nothing there),
+ * "held" (a live holder within `staleMs`, or a lock being written), or "stale" (its holder is
+ * dead, its pid reused, it is held past `staleMs`, or it is no lock at all).
+ */
+export function lockState(path: string, staleMs = 60_000, now: () => number = Date.now): "free" | "held" | "stale" {
+  const seen = inspect(path);
+  if (seen === undefined) return "free";
+  return seen === "bogus" || isStale(seen, staleMs, now) ? "stale" : "held";
+}
+
 /** Runs `fn` while holding the lock `path`. */
 export function withLock<T>(path: string, fn: () => T, opts: LockOptions = {}): T {
   using _lock = acquireLock(path, opts);
