@@ -17,6 +17,7 @@ const N = 64;
 const SID = "conc-session";
 
 let sb: Sandbox;
+let holder: { kill(signal: number): void; exited: Promise<number> } | undefined; // a lock holder to end
 beforeEach(() => {
   // One warning per session and level: with a debounce this long, a second WARNING is a duplicate.
   sb = makeSandbox({ CTX_MONITOR_DEBOUNCE_CALLS: "100000", CTX_TRACK_FINALIZE_ON_END: "never", NO_COLOR: "1" });
@@ -35,6 +36,9 @@ beforeEach(() => {
   );
 });
 afterEach(async () => {
+  holder?.kill(9);
+  await holder?.exited;
+  holder = undefined;
   await waitForStrays(sb.dir);
   sb.cleanup();
 });
@@ -163,4 +167,33 @@ describe("concurrency", () => {
     const ledger = JSON.parse(readFileSync(join(ctx, "token-ledger.json"), "utf8"));
     expect(Object.keys(ledger.tasks)).toHaveLength(1);
   }, 120_000);
+
+  test("a call whose lock a live holder keeps past its budget gives up inside its registered timeout: exit 0, the error logged, little CPU", async () => {
+    const ctx = join(sb.project, ".ctx");
+    for (const d of [join(ctx, "state", "sessions"), join(ctx, "state", "monitor")]) mkdirSync(d, { recursive: true });
+    const held = [
+      join(ctx, "state", "sessions", `${SID}.json.lock`),
+      join(ctx, "state", "monitor", `${SID}.json.lock`),
+    ];
+    const h = Bun.spawn([process.execPath, join(import.meta.dir, "lock-holder.ts"), ...held], { stdout: "pipe" });
+    holder = h;
+    expect(new TextDecoder().decode((await h.stdout.getReader().read()).value)).toBe("locked\n");
+    const call = (sub: "track" | "monitor") =>
+      Bun.spawn([CTX_BIN, sub], {
+        stdin: new Blob([hook("PostToolUse", 0)]),
+        stdout: "pipe",
+        stderr: "pipe",
+        env: sb.env,
+        cwd: sb.project,
+        timeout: registered(sub), // what the client does to a hook past its timeout
+      });
+    const procs = [call("track"), call("monitor")];
+    const outs = await Promise.all(procs.map((p) => new Response(p.stdout).text()));
+    expect(await Promise.all(procs.map((p) => p.exited))).toEqual([0, 0]);
+    expect(outs).toEqual(["", ""]); // the holder's own call decides and reports
+    const log = readFileSync(join(sb.env.XDG_STATE_HOME!, "ctx", "errors.log"), "utf8");
+    expect(log).toContain(`ctx track: Error: timed out waiting for lock ${held[0]}`);
+    // Waiting costs little: the track call waited 20 s, the monitor 6 s.
+    for (const p of procs) expect(p.resourceUsage()!.cpuTime.total).toBeLessThan(1_000_000);
+  }, 60_000);
 });
