@@ -131,7 +131,7 @@ describe("concurrency", () => {
   test(`${N} track and ${N} monitor calls queued behind a live holder for 12 s: every update recorded, the holder's locks never broken`, async () => {
     // Every track call waits longer than 10 s for the session's state lock, the token ledger and the
     // index entry (a lock stamped when its owner began to wait then looked stale once taken, and the
-    // waiters broke one another's locks: 32 to 59 of 64 tool calls were recorded), while the monitor
+    // waiters broke one another's locks: 32 to 61 of 64 tool calls were recorded), while the monitor
     // calls queue on their debounce lock. Each call is killed after the timeout its hook is registered with.
     const ctx = join(sb.project, ".ctx");
     const index = join(sb.env.XDG_STATE_HOME!, "ctx", "sessions");
