@@ -23,6 +23,7 @@ import { withReadFile } from "../io/fs/read.ts";
 import { writeFileAtomic, writeJsonAtomic } from "../io/fs/write.ts";
 import { loadConfig } from "../io/config.ts";
 import { withLock } from "../io/fs/lock.ts";
+import { FINALIZE_LOCK } from "../io/finalize/pending.ts";
 import { loadState, updateStateOnly } from "../io/session/store.ts";
 import { streamEntries } from "../io/transcript/stream.ts";
 import { subagentLine } from "../core/summary/subagents.ts";
@@ -114,7 +115,7 @@ export function finalize(opts: FinalizeOptions, deps: Deps): FinalizeResult {
   const lock = layout(root).finalizeLock(opts.sessionId);
   if (!lock) throw new CtxError(2, `invalid session id: ${opts.sessionId}`);
   ensureDirUnder(root, STATE_DIRS.sessionsState);
-  return withLock(lock, () => finalizeLocked(opts, deps, root), { timeoutMs: 120_000, staleMs: 300_000 });
+  return withLock(lock, () => finalizeLocked(opts, deps, root), FINALIZE_LOCK);
 }
 
 // --- internal ---

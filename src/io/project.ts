@@ -1,16 +1,26 @@
 /** Finding the project a command typed by a person belongs to, from any of its subfolders. */
 import { type Stats, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import type { Env } from "../core/deps.ts";
+import { CtxError, type Env } from "../core/deps.ts";
+import { undecodable, usableDir } from "../core/paths.ts";
 
 /**
  * The project of a command a person types (`resume`, `finalize`, `status`, `doctor`, `respawn`,
  * `install --project`): `CLAUDE_PROJECT_DIR` when set (the agent ran it), else {@link projectFrom}
- * the working directory. Hooks use core/paths.ts projectDir (the hook's cwd) instead.
+ * the working directory. Hooks use core/paths.ts projectDir (the hook's cwd) instead. A project
+ * path that is not valid UTF-8 is a CtxError (ctx cannot name it: it would write to a sibling),
+ * unless CTX_DIR names a usable state directory.
  */
 export function findProject(env: Env, cwd: string): string {
-  if (env.CLAUDE_PROJECT_DIR && isAbsolute(env.CLAUDE_PROJECT_DIR)) return env.CLAUDE_PROJECT_DIR;
-  return projectFrom(cwd);
+  const project =
+    env.CLAUDE_PROJECT_DIR && isAbsolute(env.CLAUDE_PROJECT_DIR) ? env.CLAUDE_PROJECT_DIR : projectFrom(cwd);
+  if (undecodable(project) && !usableDir(env.CTX_DIR))
+    throw new CtxError(
+      1,
+      `the project directory is not valid UTF-8 (${JSON.stringify(project)}): ctx cannot name it`,
+      "rename the directory, or set CTX_DIR to a state directory whose name is UTF-8",
+    );
+  return project;
 }
 
 /**

@@ -20,7 +20,7 @@ import {
 import { CtxError, type Env } from "../core/deps.ts";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import type { Agent } from "../core/settings/entries.ts";
-import { homeDir } from "../core/paths.ts";
+import { homeDir, usableDir } from "../core/paths.ts";
 import { userLayout } from "../core/layout.ts";
 import { ensureDir } from "./fs/dirs.ts";
 import { readFileSafe } from "./fs/read.ts";
@@ -28,13 +28,23 @@ import { writeFileAtomic } from "./fs/write.ts";
 import { findProject } from "./project.ts";
 import { fileStamp } from "../core/track/stamp.ts";
 
-/** The settings file to edit: the user's, or the project's with `project` set. */
+/**
+ * The settings file to edit: the user's, or the project's with `project` set. Without a usable
+ * HOME the user's file is unknown: a CtxError, never `/.claude/settings.json`.
+ */
 export function settingsPath(env: Env, agent: Agent, project?: string): string {
   const dir = agent === "claude" ? ".claude" : ".gemini";
   if (project !== undefined) return join(project, dir, "settings.json");
   if (agent === "claude" && env.CLAUDE_CONFIG_DIR && isAbsolute(env.CLAUDE_CONFIG_DIR))
     return join(env.CLAUDE_CONFIG_DIR, "settings.json");
-  return join(homeDir(env), dir, "settings.json");
+  const home = usableDir(env.HOME);
+  if (!home)
+    throw new CtxError(
+      1,
+      `${env.HOME ? "HOME is not an absolute UTF-8 path" : "HOME is not set"}: the user's ~/${dir}/settings.json is unknown`,
+      "set HOME to your home directory, or use --project for the project's settings",
+    );
+  return join(home, dir, "settings.json");
 }
 
 /** A settings file as found on disk. */

@@ -26,8 +26,15 @@ export type CtxSub = "statusline" | "monitor" | "track" | "resume --hook";
 /** Every subcommand ctx may have registered (what uninstall recognises). */
 const CTX_SUBS: readonly CtxSub[] = ["statusline", "monitor", "track", "resume --hook"];
 
-/** Timeouts in seconds: hooks take milliseconds, these only bound a stuck disk. */
-const SECONDS: Record<Exclude<CtxSub, "statusline">, number> = { monitor: 10, track: 30, "resume --hook": 30 };
+/**
+ * The timeouts, in seconds, ctx registers its hooks with (the client kills a hook past it): hooks take
+ * milliseconds, these only bound a stuck disk or a long queue. Each hook's own waits are derived from them.
+ */
+export const HOOK_TIMEOUT_S: Readonly<Record<Exclude<CtxSub, "statusline">, number>> = {
+  monitor: 10,
+  track: 30,
+  "resume --hook": 30,
+};
 
 /** The hooks ctx registers for `agent`, in order. */
 export function ctxHooks(agent: Agent): CtxHookSpec[] {
@@ -35,7 +42,7 @@ export function ctxHooks(agent: Agent): CtxHookSpec[] {
   const h = (event: string, sub: Exclude<CtxSub, "statusline">, matcher?: string): CtxHookSpec => ({
     event,
     sub,
-    timeout: SECONDS[sub] * unit,
+    timeout: HOOK_TIMEOUT_S[sub] * unit,
     ...(matcher !== undefined ? { matcher } : {}),
   });
   if (agent === "gemini") {

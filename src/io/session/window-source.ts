@@ -37,7 +37,8 @@ export function readRemembered(env: Env): Record<string, number> {
  */
 export function rememberWindow(env: Env, model: string, window: number): boolean {
   if (!model || model.length > 200 || !(window > 0) || readRemembered(env)[model] === window) return false;
-  const { windows: path, dir } = userLayout(env);
+  const { windows: path, dir, missing } = userLayout(env);
+  if (missing) return false; // no per-user directory (HOME unset): nothing is remembered
   ensureDirUnder(dir); // never through a symlinked state directory
   return withLock(
     `${path}.lock`,
