@@ -61,6 +61,13 @@ export const COMMANDS: Record<string, CommandSpec> = {
     hook: false,
     load: () => import("./config.ts"),
   },
+  trust: {
+    summary:
+      "Trusts the project's .ctx/config.yaml: its keys that make ctx act as you (respawn prompts, auto-accept) apply",
+    grammar: GRAMMARS.trust,
+    hook: false,
+    load: () => import("./trust.ts"),
+  },
   install: {
     summary: "Wires ctx into Claude Code (or Gemini CLI) settings: hooks and statusLine",
     grammar: GRAMMARS.install,

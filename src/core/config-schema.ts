@@ -14,6 +14,8 @@ interface Spec<K extends Kind, V> {
   values?: readonly string[];
   /** Largest allowed value of a number or threshold (percentages: 100). */
   max?: number;
+  /** Makes ctx act as the user (types, accepts, runs): a project file sets it only once trusted (`ctx trust`). */
+  asUser?: true;
 }
 
 const num = (d: number, doc: string): Spec<"number", number> => ({ kind: "number", default: d, doc });
@@ -36,6 +38,9 @@ const str = (d: string, doc: string, values?: readonly string[]): Spec<"string",
   doc,
   values,
 });
+
+/** Marks a key that makes ctx act as the user (see Spec.asUser). */
+const asUser = <S extends Spec<Kind, unknown>>(spec: S): S & { asUser: true } => ({ ...spec, asUser: true });
 
 /** The schema: one entry per key. The README's configuration table mirrors it. */
 export const SCHEMA = {
@@ -113,12 +118,14 @@ export const SCHEMA = {
     300,
     "From the warning level on, how long a tool hook waits for the client to flush the tool's request to the transcript (its usage is read from there)",
   ),
-  "respawn.mode": str(
-    "context",
-    "Respawn strategy: context (compact / finalize-clear-kickstart near the limit) or keep-working (cycle on every idle)",
-    ["context", "keep-working"],
+  "respawn.mode": asUser(
+    str(
+      "context",
+      "Respawn strategy: context (compact / finalize-clear-kickstart near the limit) or keep-working (cycle on every idle)",
+      ["context", "keep-working"],
+    ),
   ),
-  "respawn.strategy": str("", "Same as respawn.mode; when set, it wins", ["context", "keep-working"]),
+  "respawn.strategy": asUser(str("", "Same as respawn.mode; when set, it wins", ["context", "keep-working"])),
   "respawn.compact_at": pct(85, "Respawn: send /compact when idle at or above this used % (off = never compact)"),
   "respawn.restart_at": pct(
     90,
@@ -126,27 +133,31 @@ export const SCHEMA = {
   ),
   "respawn.max_cycles_per_hour": num(6, "Respawn: at most this many cycles in any hour"),
   "respawn.cooldown_s": num(60, "Respawn: seconds to wait after a cycle before the next one"),
-  "respawn.compact_prompt": str(
-    "/compact Keep the task state: the goal, what is done, the files changed, the remaining steps and the next step.",
-    "Respawn: the compaction command sent to the client",
+  "respawn.compact_prompt": asUser(
+    str(
+      "/compact Keep the task state: the goal, what is done, the files changed, the remaining steps and the next step.",
+      "Respawn: the compaction command sent to the client",
+    ),
   ),
-  "respawn.update_prompt": str(
-    "Update your notes and task list with the current state of the work, so a fresh session can continue it.",
-    "Respawn (keep-working): prompt sent first on every idle (empty = skip)",
+  "respawn.update_prompt": asUser(
+    str(
+      "Update your notes and task list with the current state of the work, so a fresh session can continue it.",
+      "Respawn (keep-working): prompt sent first on every idle (empty = skip)",
+    ),
   ),
-  "respawn.kickstart_prompt": str(
-    "Continue the work from the previous session's summary above: pick up the remaining tasks, starting with the next step.",
-    "Respawn: prompt sent after /clear to continue (empty = skip)",
+  "respawn.kickstart_prompt": asUser(
+    str(
+      "Continue the work from the previous session's summary above: pick up the remaining tasks, starting with the next step.",
+      "Respawn: prompt sent after /clear to continue (empty = skip)",
+    ),
   ),
-  "respawn.send_clear": bool(true, "Respawn (keep-working): send /clear in the cycle"),
-  "respawn.send_init": bool(false, "Respawn: send /init after /clear"),
-  "respawn.auto_accept_plans": bool(
-    false,
-    "Respawn: accept a plan-approval menu by pressing Enter (never permission prompts or questions)",
+  "respawn.send_clear": asUser(bool(true, "Respawn (keep-working): send /clear in the cycle")),
+  "respawn.send_init": asUser(bool(false, "Respawn: send /init after /clear")),
+  "respawn.auto_accept_plans": asUser(
+    bool(false, "Respawn: accept a plan-approval menu by pressing Enter (never permission prompts or questions)"),
   ),
-  "respawn.ai_check": bool(
-    false,
-    "Respawn: confirm an ambiguous idle by asking `claude -p` for an IDLE/WORKING verdict",
+  "respawn.ai_check": asUser(
+    bool(false, "Respawn: confirm an ambiguous idle by asking `claude -p` for an IDLE/WORKING verdict"),
   ),
   "respawn.ai_check_timeout_s": num(60, "Respawn: give up on one AI idle check after this long"),
   "respawn.ai_check_cooldown_s": num(180, "Respawn: wait this long after a WORKING verdict before asking again"),

@@ -115,8 +115,26 @@ default, the user file (\${XDG_CONFIG_HOME:-~/.config}/ctx/config.yaml), the
 project file (<project>/.ctx/config.yaml, the project found from any
 subfolder) and the environment (CTX_*), like git config --show-origin. Values
 read from a deprecated key name it. Problems are listed on stderr (ctx doctor
-checks them and exits 1).`,
+checks them and exits 1), and so are the project file's keys that act as you
+while the file is not trusted (ctx trust): those are ignored.`,
     options: { json: { type: "boolean", doc: "machine-readable output" } },
+  },
+  trust: {
+    synopsis: ["", "--list", "--revoke"],
+    about: `Trusts the project's .ctx/config.yaml as it is now (the project found from
+any subfolder), as direnv allow or mise trust do. A project file may always set
+thresholds and display options; its keys that make ctx act as you (respawn.mode,
+the prompts it types, send_clear, send_init, auto_accept_plans, ai_check) take
+effect only once you trust the file, and only while its content is unchanged:
+an edit (a pull, a checkout) makes ctx ignore them again until you rerun
+ctx trust. Read the file first: it prints the keys it enables. Recorded per
+user in \${XDG_STATE_HOME:-~/.local/state}/ctx/trust/ (the file's real path and
+sha256). --list shows every trusted file and whether it changed; --revoke
+forgets this project's file.`,
+    options: {
+      list: { type: "boolean", doc: "every trusted file: trusted, changed since or missing" },
+      revoke: { type: "boolean", doc: "forget the trust in this project's file" },
+    },
   },
   install: {
     synopsis: ["[--project] [--gemini] [--dry-run] [--force-statusline]"],
@@ -157,7 +175,8 @@ A settings file ctx created that is left empty is removed.`,
 - every ctx hook present (user and project settings), with its timeout;
 - both config files: YAML errors (file:line:column), unknown keys (did you
   mean …), wrong types, values out of range, an inconsistent ladder of
-  levels, and deprecated keys with the key to use;
+  levels, and deprecated keys with the key to use; the project file's keys
+  that act as you, ignored until you trust it (ctx trust);
 - the bridge directory (\${TMPDIR:-/tmp}) writable;
 - tmux available (ctx respawn);
 - the last hook errors recorded in \${XDG_STATE_HOME:-~/.local/state}/ctx/errors.log.

@@ -149,6 +149,16 @@ export interface UserLayout {
   windows: string;
   /** `<dir>/errors.log`: the hooks' errors, for `ctx doctor`. */
   errorLog: string;
+  /** `<dir>/trust/`: the project config files the user trusted (`ctx trust`). */
+  trust: string;
+  /** `<dir>/trust/<id>.json`: the record of one file (`id`: the sha256 of its real path), or undefined for a bad id. */
+  trustRecord(id: string): string | undefined;
+  /** `<dir>/summary-key`: the per-user random key of the summaries' keyed hashes. */
+  summaryKey: string;
+  /** `<dir>/written/`: one empty file per summary ctx wrote, named by its keyed hash. */
+  written: string;
+  /** `<dir>/written/<mac>`: the record of one summary (`mac`: 64 hex digits), or undefined for a bad one. */
+  writtenRecord(mac: string): string | undefined;
   /** `${TMPDIR:-/tmp}`. */
   tmp: string;
   /** `${TMPDIR:-/tmp}/claude-ctx-<sid>.json`: the GSD-compatible bridge file, or undefined for an unsafe id. */
@@ -169,12 +179,20 @@ function buildUserLayout(env: Env): UserLayout {
   const dir = join(base, "ctx");
   const index = join(dir, INDEX_DIR);
   const tmp = tmpDir(env);
+  const trust = join(dir, "trust");
+  const written = join(dir, "written");
+  const hex = (id: string) => /^[0-9a-f]{64}$/.test(id);
   return {
     dir,
     index,
     indexEntry: (sid) => sessionFile(index, sid),
     windows: join(dir, "windows.json"),
     errorLog: join(dir, "errors.log"),
+    trust,
+    trustRecord: (id) => (hex(id) ? join(trust, `${id}.json`) : undefined),
+    summaryKey: join(dir, "summary-key"),
+    written,
+    writtenRecord: (mac) => (hex(mac) ? join(written, mac) : undefined),
     tmp,
     bridge: (sid) => (isValidSessionId(sid) ? join(tmp, `claude-ctx-${sid}.json`) : undefined),
   };

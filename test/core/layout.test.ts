@@ -24,7 +24,10 @@ const PLACEHOLDERS: [string, string][] = [
   ["<name>", "N1"],
   ["<task_id>", "T1"],
   ["<stamp>", "ST"],
+  ["<sha256 of the path>", "a".repeat(64)],
+  ["<mac>", "a".repeat(64)],
 ];
+const HASH = "a".repeat(64);
 
 /**
  * Each row of the table: the layout's member that gives it and the path it gives.
@@ -58,6 +61,12 @@ const ROWS: Record<string, { member: string; path: string | undefined; folder?: 
   "${XDG_STATE_HOME:-~/.local/state}/ctx/errors.log": { member: "errorLog", path: U.errorLog },
   "${XDG_STATE_HOME:-~/.local/state}/ctx/windows.json": { member: "windows", path: U.windows },
   "<root>/state/window/<sid>.json": { member: "windowFile", path: L.windowFile("S1") },
+  "${XDG_STATE_HOME:-~/.local/state}/ctx/trust/<sha256 of the path>.json": {
+    member: "trustRecord",
+    path: U.trustRecord(HASH),
+  },
+  "${XDG_STATE_HOME:-~/.local/state}/ctx/summary-key": { member: "summaryKey", path: U.summaryKey },
+  "${XDG_STATE_HOME:-~/.local/state}/ctx/written/<mac>": { member: "writtenRecord", path: U.writtenRecord(HASH) },
 };
 
 /** The first column of docs/state.md's "Where" table. */
@@ -108,6 +117,10 @@ test("an unsafe session id never becomes a path", () => {
     expect(L.pauseLog(sid)).toBeUndefined();
     expect(U.indexEntry(sid)).toBeUndefined();
     expect(U.bridge(sid)).toBeUndefined();
+  }
+  for (const id of ["../x", "A".repeat(64), "a".repeat(63), `${"a".repeat(64)}/`]) {
+    expect(U.trustRecord(id)).toBeUndefined();
+    expect(U.writtenRecord(id)).toBeUndefined();
   }
   expect(L.pauseLog("a".repeat(128))).toBe(`/r/sessions/ACTIVE-PAUSE-${"a".repeat(128)}.jsonl`);
 });
