@@ -8,7 +8,7 @@ let sb: ProjectSandbox;
 beforeEach(() => (sb = projectSandbox()));
 afterEach(() => sb.t.cleanup());
 
-const TYPED = ["finalize", "resume", "status", "config", "install", "uninstall", "doctor", "respawn", "track"];
+const TYPED = ["finalize", "resume", "status", "config", "trust", "install", "uninstall", "doctor", "respawn", "track"];
 
 describe("every command the same way", () => {
   test.each(TYPED)("ctx %s --bogus: exit 2, what is wrong, and where help is", async (cmd) => {
