@@ -177,6 +177,7 @@ A settings file ctx created that is left empty is removed.`,
   mean …), wrong types, values out of range, an inconsistent ladder of
   levels, and deprecated keys with the key to use; the project file's keys
   that act as you, ignored until you trust it (ctx trust);
+- .ctx/.gitignore ctx's own ('*') and no state file tracked by git;
 - the bridge directory (\${TMPDIR:-/tmp}) writable;
 - tmux available (ctx respawn);
 - the last hook errors recorded in \${XDG_STATE_HOME:-~/.local/state}/ctx/errors.log.

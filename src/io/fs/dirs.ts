@@ -3,13 +3,14 @@
  * them, each `.ctx/` with its `.gitignore`; and the check that a directory can be read through.
  */
 import { dirname, join } from "../../core/pathx.ts";
-import { closeQuiet, sys, SysError, type Stat } from "./sys.ts";
+import { readFileSafe } from "./read.ts";
+import { closeQuiet, sys, SysError, type Stat, unlinkQuiet } from "./sys.ts";
 
 /**
  * Creates a directory and its parents (mode 0700 for new ones); fine if it
  * exists as a real directory. A symlink or anything else at `dir` is refused
  * (ENOTDIR): ctx never writes through a link planted at a state directory.
- * A directory inside a project's `.ctx/` also gets `.ctx/.gitignore` (see {@link ensureStateIgnore}).
+ * A directory inside a project's `.ctx/` also gets `.ctx/.gitignore` holding `*` (see {@link ensureStateIgnore}).
  */
 export function ensureDir(dir: string, mode = 0o700): void {
   makeDir(dir, mode);
@@ -18,23 +19,44 @@ export function ensureDir(dir: string, mode = 0o700): void {
 }
 
 /**
- * Writes `<root>/.gitignore` holding `*` when it is missing, so ctx's state never lands in the
- * user's git history (as pytest and ruff do for their caches). Never replaces an existing file,
- * never follows a link, and never fails: a read-only directory simply stays without one.
+ * Makes `<root>/.gitignore` hold exactly `*`, so ctx's state never lands in the user's git history
+ * (as pytest and ruff do for their caches). The file is ctx's: one with any other content (a
+ * committed `!*`, a symlink) is replaced, atomically and never through a link. It never fails:
+ * a read-only directory simply stays as it is (ctx doctor reports a tampered file).
  */
 function ensureStateIgnore(root: string): void {
+  const path = join(root, ".gitignore");
+  if (readFileSafe(path, { maxBytes: 4096 }) === STATE_IGNORE) return;
+  const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`;
   let fd: number;
   try {
-    fd = sys().openExclusive(join(root, ".gitignore"), 0o644);
+    fd = sys().openExclusive(tmp, 0o644);
   } catch {
-    return; // there already (EEXIST), or not writable
+    return; // not writable
   }
   try {
     sys().writeAll(fd, Buffer.from(STATE_IGNORE));
   } catch {
-    // a short file is still better than none
+    // a short file is still replaced below: better than the one there
   } finally {
     closeQuiet(fd);
+  }
+  try {
+    sys().rename(tmp, path);
+  } catch {
+    unlinkQuiet(tmp); // a directory planted at the path: left for ctx doctor to report
+  }
+}
+
+/** Whether `<root>/.gitignore` is ctx's own (`ok`), missing, or holds something else (`tampered`). */
+export function stateIgnoreState(root: string): "ok" | "missing" | "tampered" {
+  const text = readFileSafe(join(root, ".gitignore"), { maxBytes: 4096 });
+  if (text === STATE_IGNORE) return "ok";
+  try {
+    sys().lstat(join(root, ".gitignore"));
+    return "tampered";
+  } catch {
+    return "missing";
   }
 }
 
