@@ -1,9 +1,10 @@
-/** `ctx doctor`'s checks of the project's state folder: `.ctx/.gitignore` is ctx's, and no state is tracked by git. */
+/** `ctx doctor`'s checks of the project's state folder: the user's own, its `.gitignore` ctx's, no state tracked by git. */
 import type { Env } from "../core/deps.ts";
 import { stateRoot } from "../core/paths.ts";
 import type { Check } from "../core/settings/diagnose.ts";
 import { terminalSafe } from "../core/terminal.ts";
 import { STATE_IGNORE, stateIgnoreState } from "../io/fs/dirs.ts";
+import { foreignStateRoot } from "../io/fs/owner.ts";
 import { git } from "../io/git/repo.ts";
 
 /**
@@ -14,6 +15,16 @@ import { git } from "../io/git/repo.ts";
 export function stateChecks(env: Env, project: string): Check[] {
   const root = stateRoot(env, project);
   if (!root.endsWith("/.ctx")) return []; // CTX_DIR elsewhere: not in the project's tree
+  const foreign = foreignStateRoot(root);
+  if (foreign !== undefined)
+    return [
+      {
+        level: "warn",
+        name: "state folder",
+        detail: `${terminalSafe(root)} is ${foreign}: ctx neither reads nor writes it (as git's safe.directory)`,
+        fix: `if it is yours: chown -R "$(id -u)" ${terminalSafe(root)} && chmod -R go-w ${terminalSafe(root)}; else remove it or work elsewhere`,
+      },
+    ];
   const checks: Check[] = [];
   const ignore = `${root}/.gitignore`;
   if (stateIgnoreState(root) === "tampered")

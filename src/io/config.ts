@@ -12,6 +12,8 @@ import type { Config } from "../core/config-schema.ts";
 import { debug, type Deps, type Env } from "../core/deps.ts";
 import { projectConfigPath, userConfigPath } from "../core/paths.ts";
 import { untrustedReason } from "../core/trust.ts";
+import { dirname } from "../core/pathx.ts";
+import { foreignStateRoot } from "./fs/owner.ts";
 import { readBytesSafe } from "./fs/read.ts";
 import { checkTrust, type TrustCheck } from "./trust.ts";
 
@@ -56,9 +58,11 @@ export function loadConfig(
 
 /** Reads both config files and the environment, with origins and problems (for ctx config and ctx doctor). */
 export function readConfig(env: Env, project: string): ConfigReport {
+  const projectFile = projectConfigPath(project);
   const files = [
     readConfigFile(env, userConfigPath(env), "user"),
-    readConfigFile(env, projectConfigPath(project), "project"),
+    // another user's .ctx (io/fs/owner.ts) is not read: its file counts as missing
+    readConfigFile(env, foreignStateRoot(dirname(projectFile)) ? "" : projectFile, "project", projectFile),
   ];
   const layers: SourcedLayer[] = [
     ...files.map((f) => f.layer),
@@ -81,8 +85,8 @@ export function envConfig(env: Env): Config {
 
 // --- internal ---
 
-function readConfigFile(env: Env, path: string, origin: "user" | "project"): ConfigFile {
-  const bytes = readBytesSafe(path, { maxBytes: 1024 * 1024 });
+function readConfigFile(env: Env, read: string, origin: "user" | "project", path = read): ConfigFile {
+  const bytes = read === "" ? undefined : readBytesSafe(read, { maxBytes: 1024 * 1024 });
   const text = bytes?.toString("utf8");
   const out: ConfigFile = { path, origin, text, layer: { origin, source: path, values: {} } };
   if (bytes === undefined || text === undefined || text.trim() === "") return out;

@@ -3,6 +3,7 @@
  * them, each `.ctx/` with its `.gitignore`; and the check that a directory can be read through.
  */
 import { dirname, join } from "../../core/pathx.ts";
+import { foreignStateRoot } from "./owner.ts";
 import { readFileSafe } from "./read.ts";
 import { closeQuiet, sys, SysError, type Stat, unlinkQuiet } from "./sys.ts";
 
@@ -65,10 +66,13 @@ export const STATE_IGNORE = "# Written by ctx: its state stays out of git.\n*\n"
 
 /**
  * Creates `root/sub` level by level (see ensureDir), checking the root and
- * every level under it: a symlink at any of them is refused (ENOTDIR).
- * The directories above `root` are the user's and may be links.
+ * every level under it: a symlink at any of them is refused (ENOTDIR), and a project's `.ctx`
+ * that is not the user's (io/fs/owner.ts) is refused (EPERM). The directories above `root`
+ * are the user's and may be links.
  */
 export function ensureDirUnder(root: string, sub = ""): string {
+  const foreign = foreignStateRoot(root);
+  if (foreign !== undefined) throw new SysError("EPERM", `use (${foreign})`, root);
   ensureDir(root);
   let dir = root;
   for (const part of sub.split("/").filter((p) => p !== "")) {
@@ -81,24 +85,25 @@ export function ensureDirUnder(root: string, sub = ""): string {
 /**
  * True when `root` and each level of `sub` under it is a real directory or
  * missing (nothing to read there, nothing followed); false when any is a
- * symlink or not a directory. (`lstat` lets a caller that has node:fs loaded
+ * symlink or not a directory, or `root` is a project's `.ctx` that is not the user's. (`lstat` lets a caller that has node:fs loaded
  * already skip loading the libc layer.)
  */
 export function realDirsUnder(
   root: string,
   sub = "",
-  lstat: (path: string) => Pick<Stat, "isSymlink" | "isDirectory"> = (p) => sys().lstat(p),
+  lstat: (path: string) => Pick<Stat, "isSymlink" | "isDirectory" | "uid" | "perm"> = (p) => sys().lstat(p),
 ): boolean {
   let dir = root;
   for (const part of ["", ...sub.split("/").filter((p) => p !== "")]) {
     dir = part ? join(dir, part) : dir;
-    let st: Pick<Stat, "isSymlink" | "isDirectory">;
+    let st: Pick<Stat, "isSymlink" | "isDirectory" | "uid" | "perm">;
     try {
       st = lstat(dir);
     } catch {
       return true; // missing (or unreachable): nothing below it is read or written
     }
     if (st.isSymlink || !st.isDirectory) return false;
+    if (dir === root && foreignStateRoot(root, st) !== undefined) return false; // another user's .ctx
   }
   return true;
 }

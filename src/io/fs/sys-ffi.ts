@@ -124,6 +124,7 @@ function statOf(v: DataView): Stat {
     isCharDevice: mode === 0o020000,
     isSymlink: mode === 0o120000,
     uid: v.getUint32(20, true),
+    perm: v.getUint16(28, true) & 0o7777,
     size: Number(v.getBigUint64(40, true)),
     mtimeMs: Number(v.getBigInt64(112, true)) * 1000 + v.getUint32(120, true) / 1e6,
   };

@@ -37,6 +37,7 @@ function toStat(st: NodeFs.Stats): Stat {
     isSymlink: st.isSymbolicLink(),
     size: st.size,
     uid: st.uid,
+    perm: st.mode & 0o7777,
     mtimeMs: st.mtimeMs,
   };
 }

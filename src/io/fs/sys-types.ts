@@ -7,6 +7,8 @@ export interface Stat {
   isSymlink: boolean;
   size: number;
   uid: number;
+  /** The permission bits with setuid, setgid and sticky (`mode & 0o7777`). */
+  perm: number;
   mtimeMs: number;
 }
 

@@ -35,9 +35,9 @@ export function listSummaries(root: string): SummaryFile[] {
 }
 
 /** lstat through node:fs (loaded here anyway), as realDirsUnder wants it. */
-function nodeLstat(path: string): { isSymlink: boolean; isDirectory: boolean } {
+function nodeLstat(path: string): { isSymlink: boolean; isDirectory: boolean; uid: number; perm: number } {
   const st = lstatSync(path);
-  return { isSymlink: st.isSymbolicLink(), isDirectory: st.isDirectory() };
+  return { isSymlink: st.isSymbolicLink(), isDirectory: st.isDirectory(), uid: st.uid, perm: st.mode & 0o7777 };
 }
 
 /** Reads a summary for a hook: no symlinks, no FIFOs, size-capped; undefined on any problem. */

@@ -40,6 +40,7 @@ describe.each(impls)("%s sys", (_name, make) => {
       isCharDevice: false,
       size: 13,
       uid: process.getuid!(),
+      perm: 0o600,
     });
     expect(Math.abs(st.mtimeMs - Date.now())).toBeLessThan(60_000);
     const buf = Buffer.alloc(20);
