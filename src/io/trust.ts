@@ -1,14 +1,14 @@
 /**
  * Whether the user trusts a project's `.ctx/config.yaml` (see core/trust.ts). On the hooks'
- * path only when the file sets a key that acts as the user: node:fs (for realpath) is loaded
- * only then, as io/fs/sys-node.ts does.
+ * path only when the file sets a key that acts as the user, and then without node:fs (realpath
+ * through io/fs/sys.ts).
  */
-import type * as NodeFs from "node:fs";
 import type { Env } from "../core/deps.ts";
 import { userLayout } from "../core/layout.ts";
 import { basename, dirname, join } from "../core/pathx.ts";
 import { parseTrustRecord, trustStateOf, type TrustRecord, type TrustState } from "../core/trust.ts";
 import { readJsonFile } from "./fs/read.ts";
+import { sys } from "./fs/sys.ts";
 
 /** A config file as trust sees it: its real path, the sha256 of its bytes, and the user's verdict. */
 export interface TrustCheck {
@@ -42,9 +42,8 @@ export function trustRecordPath(env: Env, path: string): string | undefined {
 
 /** `file` with its directory resolved (symlinks, `..`); the file's own name is kept. */
 export function realFilePath(file: string): string {
-  const fs = require("node:fs") as typeof NodeFs;
   try {
-    return join(fs.realpathSync(dirname(file)), basename(file));
+    return join(sys().realpath(dirname(file)), basename(file));
   } catch {
     return file; // the directory is gone: nothing there to trust, the path still names the record
   }

@@ -24,6 +24,7 @@ export function nodeSys(): Sys {
     rename: (from, to) => wrap("rename", to, () => fs.renameSync(from, to)),
     unlink: (path) => wrap("unlink", path, () => fs.unlinkSync(path)),
     mkdir: (path, mode) => wrap("mkdir", path, () => fs.mkdirSync(path, { mode })),
+    realpath: (path) => wrap("realpath", path, () => fs.realpathSync(path)),
   };
 }
 
