@@ -24,8 +24,20 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
   if (values.list && values.revoke) throw new CtxError(2, "--list and --revoke do not go together");
   if (values.list) return list(deps);
   const file = projectConfigPath(findProject(deps.env, deps.cwd));
-  return values.revoke ? revoke(file, deps) : trust(file, deps);
+  if (values.revoke) return revoke(file, deps);
+  // an agent told to by the very file (or a summary) must not be able to trust it for the user
+  const agent = AGENT_VARS.find((v) => deps.env[v]);
+  if (agent)
+    throw new CtxError(
+      1,
+      `ctx trust is yours to run, not an agent's: ${agent} is set, so an agent's shell ran it`,
+      "read the file, then run ctx trust in your own terminal",
+    );
+  return trust(file, deps);
 }
+
+/** Set in the shells the agents run commands in (Claude Code, Gemini CLI). */
+const AGENT_VARS = ["CLAUDECODE", "CLAUDE_CODE_SESSION_ID", "GEMINI_CLI"];
 
 // --- internal ---
 

@@ -130,7 +130,8 @@ an edit (a pull, a checkout) makes ctx ignore them again until you rerun
 ctx trust. Read the file first: it prints the keys it enables. Recorded per
 user in \${XDG_STATE_HOME:-~/.local/state}/ctx/trust/ (the file's real path and
 sha256). --list shows every trusted file and whether it changed; --revoke
-forgets this project's file.`,
+forgets this project's file. Refused in an agent's shell (CLAUDECODE,
+GEMINI_CLI set): trusting is yours to do.`,
     options: {
       list: { type: "boolean", doc: "every trusted file: trusted, changed since or missing" },
       revoke: { type: "boolean", doc: "forget the trust in this project's file" },

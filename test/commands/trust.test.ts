@@ -131,6 +131,21 @@ describe("ctx trust", () => {
     expect(readdirSync(trustDir)).toEqual([]);
   });
 
+  test.each([
+    "CLAUDECODE",
+    "CLAUDE_CODE_SESSION_ID",
+    "GEMINI_CLI",
+  ])("refused in an agent's shell (%s set): the file an agent reads cannot get itself trusted", async (agentVar) => {
+    writeFileSync(file, CONFIG);
+    const r = await runCtx(["trust"], { env: { ...env, [agentVar]: "1" }, cwd: sub });
+    expect([r.code, r.stderr]).toEqual([
+      1,
+      expect.stringContaining(`ctx trust is yours to run, not an agent's: ${agentVar}`),
+    ]);
+    expect((await configJson()).files[1].trust.state).toBe("untrusted");
+    expect((await runCtx(["trust", "--list"], { env: { ...env, [agentVar]: "1" }, cwd: sub })).code).toBe(0);
+  });
+
   test("nothing to trust: no file, a symlink, invalid YAML (exit 1); bad flags (exit 2)", async () => {
     let r = await ctx("trust");
     expect([r.code, r.stderr]).toEqual([1, expect.stringContaining(`no config file to trust: ${file}`)]);
