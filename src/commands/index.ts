@@ -55,6 +55,13 @@ export const COMMANDS: Record<string, CommandSpec> = {
     hook: false,
     load: () => import("./config.ts"),
   },
+  trust: {
+    summary:
+      "Trusts the project's .ctx/config.yaml: its keys that make ctx act as you (respawn prompts, auto-accept) apply",
+    grammar: GRAMMARS.trust,
+    hook: false,
+    load: () => import("./trust.ts"),
+  },
   uninstall: {
     summary: "Removes exactly ctx's hooks and statusLine from the settings",
     grammar: GRAMMARS.uninstall,

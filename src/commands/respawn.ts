@@ -157,7 +157,7 @@ function chainEnv(env: Env): Env {
 }
 
 async function supervise(args: RespawnArgs, name: string, project: string, root: string, deps: Deps): Promise<number> {
-  const cfg = loadConfig(deps, project);
+  const cfg = loadConfig(deps, project, { sayIgnored: true });
   const tmux = tmuxClient(deps.env);
   const claude = findClaude(deps.env, deps.cwd);
   let target: string;

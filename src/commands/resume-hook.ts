@@ -14,6 +14,7 @@ import { finalizeLikelyRunning } from "../io/finalize/pending.ts";
 import { taskListState } from "../io/session/task-list.ts";
 import { chainOf, chainSummaryPending, finalizeLockState, liveChains, type ChainContext } from "../io/resume/chain.ts";
 import { listSummaries, openTaskIdsIn, readSummaryIn } from "../io/resume/summaries.ts";
+import { wasWritten } from "../io/written.ts";
 
 /** The hook's output for an injection or a hint. */
 export interface SessionStartOutput {
@@ -68,7 +69,7 @@ async function decide(
     nowMs: deps.now(),
     summaries: listSummaries(root),
     limits,
-    load: (path: string) => readSummaryIn(root, path),
+    load: (path: string) => writtenByUs(readSummaryIn(root, path), deps),
     openTasks: (path: string) => openTaskIdsIn(root, path),
     chain: ctx.chain,
     taskList: taskListState(deps.env),
@@ -146,6 +147,13 @@ async function waitForFinalize(
     if (newestMs() > before) return true;
   }
   return false;
+}
+
+/** A summary's text when ctx, as this user, wrote it (io/written.ts); a committed or planted one is never used. */
+function writtenByUs(text: string | undefined, deps: Deps): string | undefined {
+  if (text === undefined || wasWritten(deps.env, text)) return text;
+  debug(deps, "resume hook: a summary ctx did not write is ignored");
+  return undefined;
 }
 
 function limitsOf(cfg: Config): HookLimits {

@@ -5,7 +5,7 @@ import { bridgeOf, renderStatus, statusInput } from "../core/statusline.ts";
 import { isValidSessionId } from "../core/session-id.ts";
 import { count } from "../core/usage.ts";
 import { writeBridge } from "../io/session/bridge.ts";
-import { envConfig, loadConfigReport } from "../io/config.ts";
+import { envConfig, loadConfig } from "../io/config.ts";
 import { chainedCommand, chainedRows } from "../core/statusline-chain.ts";
 import type { Config } from "../core/config-schema.ts";
 import { gitBranch } from "../io/git/head.ts";
@@ -23,9 +23,8 @@ export async function run(argv: string[], deps: Deps): Promise<void> {
   const input = await deps.readStdin({ timeoutMs, maxBytes: 4 * 1024 * 1024 });
   const payload = parseHookInput(input.text);
   const cwd = typeof payload.cwd === "string" ? payload.cwd : deps.cwd;
-  const report = loadConfigReport(deps, projectOf(payload) ?? cwd);
-  const cfg = report.config;
-  const chain = chainedCommand(argv, cfg, report.origins["statusline.chain"]?.origin === "project");
+  const cfg = loadConfig(deps, projectOf(payload) ?? cwd);
+  const chain = chainedCommand(argv, cfg);
   const status = statusInput(payload, cfg);
   if (!status.sessionId && !status.modelName && !status.context) {
     deps.stdout(`${await withChained(FALLBACK_LINE, chain, input.text, cwd, cfg, deps)}\n`);

@@ -3,6 +3,7 @@ import { type Stats, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { CtxError, type Env } from "../core/deps.ts";
 import { undecodable, usableDir } from "../core/paths.ts";
+import { foreignReason } from "./fs/owner.ts";
 
 /**
  * The project of a command a person types (`resume`, `finalize`, `status`, `doctor`, `respawn`,
@@ -31,7 +32,9 @@ export function findProject(env: Env, cwd: string): string {
 export function projectFrom(dir: string): string {
   const start = resolve(dir);
   for (let d = start, depth = 0; depth < 128; depth++) {
-    if (statOf(join(d, ".ctx"))?.isDirectory()) return d;
+    if (!ownDir(statOf(d))) break; // never into another user's directory (git's safe.directory rule)
+    const ctx = statOf(join(d, ".ctx"));
+    if (ctx?.isDirectory()) return ownDir(ctx) ? d : start; // another user's .ctx is not this project's
     if (statOf(join(d, ".git"))) return d;
     const parent = dirname(d);
     if (parent === d || parent === "/") break;
@@ -41,6 +44,11 @@ export function projectFrom(dir: string): string {
 }
 
 // --- internal ---
+
+/** True for a directory the user may take as theirs (owner.ts `foreignReason`). */
+function ownDir(st: Stats | undefined): boolean {
+  return st !== undefined && foreignReason({ uid: st.uid, perm: st.mode & 0o7777 }) === undefined;
+}
 
 /** What is at `path` (following a link), or undefined when nothing can be found there. */
 function statOf(path: string): Stats | undefined {
