@@ -79,6 +79,12 @@ export const COMMANDS: Record<string, CommandSpec> = {
     hook: false,
     load: () => import("./doctor.ts"),
   },
+  prune: {
+    summary: "Applies the retention: removes old session state, summaries and records (a SessionStart runs it daily)",
+    grammar: GRAMMARS.prune,
+    hook: false,
+    load: () => import("./prune.ts"),
+  },
   respawn: {
     summary: "Supervises Claude Code in tmux: compacts or finalizes, clears and kickstarts near the context limit",
     grammar: GRAMMARS.respawn,
