@@ -6,7 +6,7 @@ import { parseHookInput, str } from "../core/hook-input.ts";
 import { layout } from "../core/layout.ts";
 import { projectDir, stateRoot } from "../core/paths.ts";
 import { decideHook, type HookDecision, type HookLimits } from "../core/resume/hook-decision.ts";
-import { newestFirst } from "../core/resume/summaries.ts";
+import { newestFirst, type SummaryFile } from "../core/resume/summaries.ts";
 import { isValidSessionId } from "../core/session-id.ts";
 import { loadConfig } from "../io/config.ts";
 import { readResumeState, resumeTransaction } from "../io/resume/state.ts";
@@ -59,6 +59,12 @@ async function decide(
   deps: Deps,
 ): Promise<HookDecision> {
   const limits = limitsOf(cfg);
+  // The summaries are listed once per look (a project may keep thousands), again after a wait.
+  let listed: SummaryFile[] | undefined;
+  const summaries = () => {
+    listed ??= listSummaries(root);
+    return listed;
+  };
   const ctx = chainOf(root, sessionId, source, deps.now());
   const known = ctx.chain !== undefined;
   debug(deps, `resume hook: chain ${ctx.chain ?? "unknown"} (${ctx.how})`);
@@ -66,7 +72,7 @@ async function decide(
     source,
     sessionId,
     nowMs: deps.now(),
-    summaries: listSummaries(root),
+    summaries: summaries(),
     limits,
     load: (path: string) => readSummaryIn(root, path),
     chain: ctx.chain,
@@ -76,9 +82,14 @@ async function decide(
         ? liveChains(root, sessionId, deps.now(), cfg["status.stale_after_s"] * 1000)
         : undefined,
   });
-  const waitFor = () =>
-    known ? waitForChain(root, ctx, cfg, deps) : waitForFinalize(root, sessionId, source, cfg, deps);
-  if (!existsSync(layout(root).respawnPending) && listSummaries(root).length === 0 && !(await waitFor())) {
+  const waitFor = async () => {
+    const waited = await (known
+      ? waitForChain(root, ctx, cfg, deps)
+      : waitForFinalize(root, sessionId, source, cfg, deps));
+    listed = undefined;
+    return waited;
+  };
+  if (!existsSync(layout(root).respawnPending) && summaries().length === 0 && !(await waitFor())) {
     return { action: "none", reason: "no summary" };
   }
   let first = decideHook({ ...situation(), ...readResumeState(root, deps.now()) });
@@ -89,6 +100,7 @@ async function decide(
     first = decideHook({ ...situation(), ...readResumeState(root, deps.now()) });
   }
   if (first.action !== "inject") return first;
+  // Decided again under the ledger's lock (another session may have consumed it), from the same listing.
   try {
     return resumeTransaction(root, deps.now(), (state) => decideHook({ ...situation(), ...state }));
   } catch (err) {

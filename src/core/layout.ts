@@ -153,6 +153,8 @@ export interface UserLayout {
   indexEntry(sessionId: unknown): string | undefined;
   /** `<dir>/windows.json`: the window each model id's status-line payload reported. */
   windows: string;
+  /** `<dir>/index-digest.json`: what `ctx status` needs of index entries that have not changed for a while. */
+  indexDigest: string;
   /** `<dir>/errors.log`: the hooks' errors, for `ctx doctor`. */
   errorLog: string;
   /** `${TMPDIR:-/tmp}`. */
@@ -180,6 +182,7 @@ function buildUserLayout(env: Env): UserLayout {
     index,
     indexEntry: (sid) => sessionFile(index, sid),
     windows: join(dir, "windows.json"),
+    indexDigest: join(dir, "index-digest.json"),
     errorLog: join(dir, "errors.log"),
     tmp,
     bridge: (sid) => (isValidSessionId(sid) ? join(tmp, `claude-ctx-${sid}.json`) : undefined),

@@ -56,6 +56,7 @@ const ROWS: Record<string, { member: string; path: string | undefined; folder?: 
   "<root>/state/resume-ledger.json": { member: "resumeLedger", path: L.resumeLedger },
   "<root>/state/retention.json": { member: "retention", path: L.retention },
   "<root>/state/retention.claim": { member: "retentionClaim", path: L.retentionClaim },
+  "${XDG_STATE_HOME:-~/.local/state}/ctx/index-digest.json": { member: "indexDigest", path: U.indexDigest },
   "${XDG_STATE_HOME:-~/.local/state}/ctx/sessions/<sid>.json": { member: "indexEntry", path: U.indexEntry("S1") },
   "${XDG_STATE_HOME:-~/.local/state}/ctx/errors.log": { member: "errorLog", path: U.errorLog },
   "${XDG_STATE_HOME:-~/.local/state}/ctx/windows.json": { member: "windows", path: U.windows },

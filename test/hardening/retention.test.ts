@@ -140,3 +140,24 @@ test("a SessionStart starts the background prune at most once per interval, and 
   expect(JSON.parse(readFileSync(marker, "utf8"))).toEqual(first);
   expect(existsSync(join(world.root, "state", "retention.claim"))).toBe(false);
 });
+
+test("ctx status reads only the entries it may show: old ones come from the digest, unread while unchanged", async () => {
+  const status = () => runCtx(["status", "--json"], { env: sb.env, cwd: sb.project });
+  const first = JSON.parse((await status()).stdout);
+  // Sessions 0 and 1 are 12 and 36 hours old, not ended: stale; the 58 others and live-old ended long ago.
+  expect([first.sessions.length, first.hidden_stale, first.hidden_ended]).toEqual([0, 3, 58]);
+  const digest = JSON.parse(readFileSync(join(sb.env.XDG_STATE_HOME!, "ctx", "index-digest.json"), "utf8"));
+  expect(Object.keys(digest.entries).length).toBe(61);
+  // Overwrite an old entry with garbage of the same size and time: unchanged to lstat, so never read.
+  const entry = join(sb.env.XDG_STATE_HOME!, "ctx", "sessions", `${sid(40)}.json`);
+  const size = readFileSync(entry).length;
+  writeFileSync(entry, "x".repeat(size));
+  utimesSync(entry, world.timeOf(40) / 1000, world.timeOf(40) / 1000);
+  expect(JSON.parse((await status()).stdout).hidden_ended).toBe(58);
+  // Once its time changes it is read again: a broken entry is skipped, as before.
+  utimesSync(entry, world.timeOf(40) / 1000 + 1, world.timeOf(40) / 1000 + 1);
+  expect(JSON.parse((await status()).stdout).hidden_ended).toBe(57);
+  // --all reads every entry.
+  const all = JSON.parse((await runCtx(["status", "--json", "--all"], { env: sb.env, cwd: sb.project })).stdout);
+  expect(all.sessions.length).toBe(60);
+});
