@@ -67,6 +67,12 @@ export function processStartMs(pid: number, procRoot = "/proc"): number | undefi
   return btime * 1000 + ticks * 10;
 }
 
+/** True when process `pid` looks like the Claude Code client (its comm, argv[0] or script); false when it is gone. */
+export function isClaudeProcess(pid: number, procRoot = "/proc"): boolean {
+  const p = procInfo(pid, procRoot);
+  return p !== undefined && isClaude(p);
+}
+
 /** True for a process that looks like the Claude Code client (native binary or node script). */
 function isClaude(p: ProcInfo): boolean {
   const base = p.argv0.split("/").pop() ?? "";
