@@ -6,7 +6,17 @@
  * the background at most once per interval.
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lutimesSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { runCtx } from "../helpers/ctx.ts";
 import { populate, sid, stampAt, type Populated } from "../helpers/populate.ts";
@@ -160,4 +170,31 @@ test("ctx status reads only the entries it may show: old ones come from the dige
   // --all reads every entry.
   const all = JSON.parse((await runCtx(["status", "--json", "--all"], { env: sb.env, cwd: sb.project })).stdout);
   expect(all.sessions.length).toBe(60);
+});
+
+test("through a symlinked directory nothing is removed; in the real ones only regular files of ours", async () => {
+  const elsewhere = join(sb.t.dir, "elsewhere");
+  mkdirSync(elsewhere);
+  const old = (nowMs - 400 * DAY) / 1000;
+  for (const name of [
+    `summary-chain-x-${stampAt(nowMs - 400 * DAY)}.md`,
+    "session-20200101-000000.json",
+    ".a.1.b.tmp",
+  ]) {
+    writeFileSync(join(elsewhere, name), "precious");
+    utimesSync(join(elsewhere, name), old, old);
+  }
+  // The records folder is a link (a cloned repository can commit one); an aged-out state file is a link too.
+  renameSync(join(world.root, "sessions"), join(sb.t.dir, "records-moved"));
+  symlinkSync(elsewhere, join(world.root, "sessions"));
+  symlinkSync(join(elsewhere, "session-20200101-000000.json"), join(world.root, "state", "sessions", "linked.json"));
+  lutimesSync(join(world.root, "state", "sessions", "linked.json"), old, old);
+  const r = await runCtx(["prune"], { env: sb.env, cwd: sb.project });
+  expect(r.stdout).toContain("30 session states, 0 summaries, 0 session record files,");
+  expect(ls(elsewhere)).toEqual([
+    ".a.1.b.tmp",
+    "session-20200101-000000.json",
+    `summary-chain-x-${stampAt(nowMs - 400 * DAY)}.md`,
+  ]);
+  expect(states()).toContain("linked.json");
 });
