@@ -74,6 +74,12 @@ export const COMMANDS: Record<string, CommandSpec> = {
     hook: false,
     load: () => import("./finalize.ts"),
   },
+  prune: {
+    summary: "Applies the retention: removes old session state, summaries and records (a SessionStart runs it daily)",
+    grammar: GRAMMARS.prune,
+    hook: false,
+    load: () => import("./prune.ts"),
+  },
   statusline: {
     summary: "Claude Code statusLine command: prints the usage line and writes the bridge file",
     grammar: GRAMMARS.statusline,

@@ -6,7 +6,7 @@ import { parseHookInput, str } from "../core/hook-input.ts";
 import { layout } from "../core/layout.ts";
 import { projectDir, stateRoot } from "../core/paths.ts";
 import { decideHook, type HookDecision, type HookLimits } from "../core/resume/hook-decision.ts";
-import { newestFirst } from "../core/resume/summaries.ts";
+import { newestFirst, type SummaryFile } from "../core/resume/summaries.ts";
 import { isValidSessionId } from "../core/session-id.ts";
 import { loadConfig } from "../io/config.ts";
 import { readResumeState, resumeTransaction } from "../io/resume/state.ts";
@@ -60,6 +60,12 @@ async function decide(
   deps: Deps,
 ): Promise<HookDecision> {
   const limits = limitsOf(cfg);
+  // The summaries are listed once per look (a project may keep thousands), again after a wait.
+  let listed: SummaryFile[] | undefined;
+  const summaries = () => {
+    listed ??= listSummaries(root);
+    return listed;
+  };
   const ctx = chainOf(root, sessionId, source, deps.now());
   const known = ctx.chain !== undefined;
   debug(deps, `resume hook: chain ${ctx.chain ?? "unknown"} (${ctx.how})`);
@@ -67,7 +73,7 @@ async function decide(
     source,
     sessionId,
     nowMs: deps.now(),
-    summaries: listSummaries(root),
+    summaries: summaries(),
     limits,
     load: (path: string) => writtenByUs(readSummaryIn(root, path), deps),
     openTasks: (path: string) => openTaskIdsIn(root, path),
@@ -80,9 +86,14 @@ async function decide(
   });
   // One budget for every wait of this call: never longer than resume.finalize_wait_ms in all.
   const until = deps.now() + cfg["resume.finalize_wait_ms"];
-  const waitFor = () =>
-    known ? waitForChain(root, ctx, cfg, deps, until) : waitForFinalize(root, sessionId, source, deps, until);
-  if (!existsSync(layout(root).respawnPending) && listSummaries(root).length === 0 && !(await waitFor())) {
+  const waitFor = async () => {
+    const waited = await (known
+      ? waitForChain(root, ctx, cfg, deps, until)
+      : waitForFinalize(root, sessionId, source, deps, until));
+    listed = undefined;
+    return waited;
+  };
+  if (!existsSync(layout(root).respawnPending) && summaries().length === 0 && !(await waitFor())) {
     return { action: "none", reason: "no summary" };
   }
   let first = decideHook({ ...situation(), ...readResumeState(root, deps.now()) });
@@ -93,6 +104,7 @@ async function decide(
     first = decideHook({ ...situation(), ...readResumeState(root, deps.now()) });
   }
   if (first.action !== "inject") return first;
+  // Decided again under the ledger's lock (another session may have consumed it), from the same listing.
   try {
     return resumeTransaction(root, deps.now(), (state) => decideHook({ ...situation(), ...state }));
   } catch (err) {

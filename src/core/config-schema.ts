@@ -98,6 +98,18 @@ export const SCHEMA = {
     300,
     "From the warning level on, how long a tool hook waits for the client to flush the tool's request to the transcript (its usage is read from there)",
   ),
+  "retention.max_age_days": thr(
+    30,
+    "Retention: remove a session's state, index entry and files, and summaries and records, not updated for this many days (off = keep by age; a live session's state and the newest summary of an open chain are always kept)",
+  ),
+  "retention.keep_per_chain": thr(
+    5,
+    "Retention: keep at most this many summaries (and their session records) per chain, the newest (off = no limit)",
+  ),
+  "retention.interval_h": num(
+    24,
+    "Retention: a SessionStart starts the background pruning (ctx prune) at most once per this many hours per project",
+  ),
   ...RESPAWN_SCHEMA,
 } as const satisfies Record<string, Spec<Kind, unknown>>;
 

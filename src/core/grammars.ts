@@ -125,6 +125,20 @@ while the file is not trusted (ctx trust): those are ignored.`,
     options: { json: { type: "boolean", doc: "machine-readable output" } },
   },
   ...SETUP_GRAMMARS,
+  prune: {
+    synopsis: ["[--project DIR] [--dry-run]"],
+    about: `Applies the retention (retention.max_age_days, default 30; retention.keep_per_chain,
+default 5) to the project's .ctx/ and the per-user state: session states and the
+files named after them, summaries with their twins and session records, events,
+stopped supervisors' records, stale locks, index entries and bridge files.
+Never a live session's state, never the newest summary of a chain still open.
+A SessionStart runs it in the background at most once per retention.interval_h
+(24) hours. The project is found from any subfolder (nearest .ctx/, else the git root).`,
+    options: {
+      project: { type: "string", arg: "DIR", doc: "the project (default: found from the current directory)" },
+      "dry-run": { type: "boolean", doc: "count what would be removed, remove nothing" },
+    },
+  },
   respawn: {
     synopsis: [
       "start [--name NAME] [--daemon] [-- <claude args>]",

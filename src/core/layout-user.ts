@@ -25,6 +25,8 @@ export interface UserLayout {
   indexEntry(sessionId: unknown): string | undefined;
   /** `<dir>/windows.json`: the window each model id's status-line payload reported. */
   windows: string;
+  /** `<dir>/index-digest.json`: what `ctx status` needs of index entries that have not changed for a while. */
+  indexDigest: string;
   /** `<dir>/errors.log`: the hooks' errors, for `ctx doctor`. */
   errorLog: string;
   /**
@@ -76,6 +78,7 @@ function buildUserLayout(env: Env): UserLayout {
       index: "",
       indexEntry: none,
       windows: "",
+      indexDigest: "",
       errorLog: "",
       statuslineRecord: none,
       settingsBackups: none,
@@ -98,6 +101,7 @@ function buildUserLayout(env: Env): UserLayout {
     index,
     indexEntry: (sid) => sessionFile(index, sid),
     windows: join(dir, "windows.json"),
+    indexDigest: join(dir, "index-digest.json"),
     errorLog: join(dir, "errors.log"),
     statuslineRecord: (key) =>
       /^[0-9a-f]{16}$/.test(key) ? join(dir, "install", `statusline-${key}.json`) : undefined,

@@ -57,6 +57,10 @@ export interface Layout {
   resumeLedger: string;
   /** `state/git-start/`. */
   gitStart: string;
+  /** `state/retention.json`: when `ctx prune` last ran here, and what it removed. */
+  retention: string;
+  /** `state/retention.claim`: held while a SessionStart starts the background `ctx prune`. */
+  retentionClaim: string;
   /** `state/window/`. */
   window: string;
   /** `sessions/`: pause logs, session records, summaries. */
@@ -119,6 +123,8 @@ function buildLayout(root: string): Layout {
     respawnPending: at(STATE_DIRS.state, "respawn-pending.json"),
     resumeLedger: at(STATE_DIRS.state, "resume-ledger.json"),
     gitStart,
+    retention: at(STATE_DIRS.state, "retention.json"),
+    retentionClaim: at(STATE_DIRS.state, "retention.claim"),
     window,
     records,
     latestSession: join(records, "LATEST-SESSION.txt"),

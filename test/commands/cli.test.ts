@@ -41,6 +41,7 @@ describe("a mistyped command or option", () => {
       "trust",
       "uninstall",
       "finalize",
+      "prune",
       "statusline",
       "monitor",
       "track",
