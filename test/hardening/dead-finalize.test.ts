@@ -9,6 +9,7 @@ import { afterEach, beforeEach, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runCtx } from "../helpers/ctx.ts";
+import { writeOwnSummary } from "../helpers/written.ts";
 import { makeSandbox, type Sandbox } from "./sandbox.ts";
 
 let sb: Sandbox;
@@ -61,7 +62,8 @@ test.each([
 ])(
   "a finalize killed with -9 holding its lock (%s): the resume hook does not wait at all",
   async (_, older) => {
-    if (older) writeFileSync(join(root, "sessions", "summary-chain-aaaa-20250101-100000.md"), "older alpaca");
+    // as finalize leaves it: only summaries ctx wrote are injected (io/written.ts)
+    if (older) writeOwnSummary(sb.env, join(root, "sessions", "summary-chain-aaaa-20250101-100000.md"), "older alpaca");
     holder = await finalizeLock();
     holder.kill(9);
     await holder.exited;
