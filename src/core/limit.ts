@@ -9,7 +9,7 @@
  * - `limitWaitUntil(limit, repeat, marginMs)`: when to try again (reset + margin, or the back-off).
  */
 import { asObject } from "./json.ts";
-import { parseResetTime } from "./limit-time.ts";
+import { clockTime, parseResetTime } from "./limit-time.ts";
 
 export { clockTime, parseResetTime, validZone, zonedTime } from "./limit-time.ts";
 
@@ -90,6 +90,11 @@ export function limitFromPane(text: string): PaneLimit {
   let message: string | undefined;
   for (let i = lines.length - 1; i >= 0 && message === undefined; i--) message = limitMessage(lines[i]!);
   return { ...(message ? { message } : {}), menu: LIMIT_MENU.test(text) };
+}
+
+/** The usage limit in a few words, the reset in the user's local time: `limit · resets 15:03`, or `limit`. */
+export function limitText(resetsMs: number | null): string {
+  return resetsMs === null || !Number.isFinite(resetsMs) ? "limit" : `limit · resets ${clockTime(resetsMs)}`;
 }
 
 // --- internal ---
