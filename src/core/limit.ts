@@ -80,8 +80,10 @@ export function limitFromResult(result: unknown, at: number): UsageLimit | undef
 export interface PaneLimit {
   /** The newest `You've hit your … limit` (or 429) line on screen, when any. */
   message?: string;
-  /** The menu `Stop and wait for limit to reset` / `Upgrade your plan` is open. */
+  /** The menu `Stop and wait for limit to reset` / `Upgrade your plan` is open (2.1.197). */
   menu: boolean;
+  /** The newer clients' notice `Usage limit reached · continuing automatically at 4:03pm` is shown (2.1.328). */
+  notice: boolean;
 }
 
 /** Reads a pane's text (ANSI already stripped) for the limit line and menu. */
@@ -89,7 +91,7 @@ export function limitFromPane(text: string): PaneLimit {
   const lines = text.split("\n");
   let message: string | undefined;
   for (let i = lines.length - 1; i >= 0 && message === undefined; i--) message = limitMessage(lines[i]!);
-  return { ...(message ? { message } : {}), menu: LIMIT_MENU.test(text) };
+  return { ...(message ? { message } : {}), menu: LIMIT_MENU.test(text), notice: LIMIT_NOTICE.test(text) };
 }
 
 /** The usage limit in a few words, the reset in the user's local time: `limit · resets 15:03`, or `limit`. */
@@ -105,6 +107,8 @@ const LIMIT_TEXT = /You(?:'|’)ve (?:hit|reached) your [^·\n]*?limit(?:\s*·\s
 const REJECTED_429 = /(?:API Error: )?Request rejected \(429\)/i;
 /** The client's menu at the limit (2.1.197). */
 const LIMIT_MENU = /Stop and wait for (?:the )?limit to reset/i;
+/** The newer clients' notice while they wait to continue by themselves (2.1.328). */
+const LIMIT_NOTICE = /Usage limit reached · (?:limit resets|continuing automatically)/i;
 
 function make(message: string, at: number): UsageLimit {
   return { message, at, resetsAt: parseResetTime(message, at) };

@@ -126,8 +126,19 @@ describe("recognising the limit in every source", () => {
       " ❯ 1. Stop and wait for limit to reset",
       "   2. Upgrade your plan",
     ].join("\n");
-    expect(limitFromPane(pane)).toEqual({ message: msg, menu: true });
-    expect(limitFromPane("● All done.\n❯ ")).toEqual({ menu: false });
+    expect(limitFromPane(pane)).toEqual({ message: msg, menu: true, notice: false });
+    expect(limitFromPane("● All done.\n❯ ")).toEqual({ menu: false, notice: false });
+    // 2.1.328: no menu; a notice that it will go on by itself.
+    const newer = [
+      "  ⎿  You've hit your 5-hour limit · resets 4:01pm (Europe/Berlin)",
+      "● Usage limit reached · continuing automatically at 4:01pm · esc to cancel",
+      "  ⚠ Usage limit reached · limit resets 4:01pm",
+    ].join("\n");
+    expect(limitFromPane(newer)).toEqual({
+      message: "You've hit your 5-hour limit · resets 4:01pm (Europe/Berlin)",
+      menu: false,
+      notice: true,
+    });
     expect(limitMessage("You've reached your Opus limit")).toBe("You've reached your Opus limit");
   });
 });

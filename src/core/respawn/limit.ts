@@ -6,7 +6,6 @@
  * prompt is typed only at the idle input box. A client that went on by itself is left alone.
  */
 import { limitWaitUntil } from "../limit.ts";
-import { quietAtPrompt } from "./idle.ts";
 import type { RespawnAction, RespawnEvent, RespawnState, Transition } from "./types.ts";
 
 /** The wait at a usage limit (phase `limited`). */
@@ -25,6 +24,8 @@ export interface LimitWait {
   escAt: number | null;
   /** When the continue prompt was typed (ms), or null. */
   sentAt: number | null;
+  /** Since when (past the wait) the empty input box has been shown without a break (ms), or null. */
+  promptSince: number | null;
 }
 
 /** Esc is pressed again on a menu still open after this long (at least twice the quiet period). */
@@ -56,6 +57,7 @@ function onLimitSeen(s: RespawnState, ev: Extract<RespawnEvent, { type: "limit" 
     until,
     escAt: null,
     sentAt: null,
+    promptSince: null,
   };
   const actions: RespawnAction[] = [];
   let cycleStarts = s.cycleStarts;
@@ -105,11 +107,15 @@ function onLimited(s: RespawnState, now: number): Transition {
       ],
     };
   }
-  if (!quietAtPrompt(s, now)) return { state: s, actions: [] };
+  // The empty input box, steadily for the quiet period. Not a still screen: 2.1.328 animates its logo while it waits.
+  const atPrompt = sc.prompt && !sc.busy && !sc.blocker;
+  const since = atPrompt ? (l.promptSince ?? now) : null;
+  if (since !== l.promptSince) s = { ...s, limit: { ...l, promptSince: since } };
+  if (since === null || now - since < s.settings.quietMs) return { state: s, actions: [] };
   const text = s.settings.limitContinuePrompt;
   if (!text) return over(s, now, "the limit reset; no continue prompt set");
   return {
-    state: { ...s, limit: { ...l, sentAt: now }, handledAt: now },
+    state: { ...s, limit: { ...s.limit!, sentAt: now }, handledAt: now },
     actions: [
       { type: "record", event: "limit_continue", detail: text },
       { type: "send_text", text: text.replace(/\s*\n\s*/g, " ") },

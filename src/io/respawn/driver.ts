@@ -55,9 +55,9 @@ export async function runDriver(o: DriverOptions): Promise<RespawnState> {
 
 // --- internal ---
 
-/** The limit event of a pane showing the limit menu: its newest limit line, the reset read from it. */
-function paneLimit(text: string, now: number): RespawnEvent {
-  const message = limitFromPane(stripAnsi(text)).message ?? "usage limit (the limit menu is open)";
+/** The limit event of a pane showing the limit: its newest limit line, the reset read from it. */
+function paneLimit(line: string | undefined, now: number): RespawnEvent {
+  const message = line ?? "usage limit (shown in the pane)";
   return { type: "limit", message, resetsAt: parseResetTime(message, now) };
 }
 
@@ -76,8 +76,8 @@ class Driver {
   private client: PaneClient | undefined;
   /** Set once the pane's foreground was not that client: nothing is typed any more. */
   private refused = false;
-  /** The usage-limit menu was open at the last capture. */
-  private limitMenu = false;
+  /** The usage-limit menu or notice was shown at the last capture. */
+  private limitShown = false;
 
   constructor(private readonly o: DriverOptions) {
     this.state = initialState(o.settings, o.now());
@@ -110,10 +110,11 @@ class Driver {
     this.screen = text;
     const screen = classifyScreen(text);
     await this.feed({ type: "screen", screen, changed });
-    // The limit menu opening is the pane's word that the session is at the usage limit.
-    const menu = screen.blocker === "limit";
-    if (menu && !this.limitMenu) this.queue.push(paneLimit(text, this.o.now()));
-    this.limitMenu = menu;
+    // The limit menu (or a newer client's limit notice) appearing is the pane's word for the usage limit.
+    const pane = limitFromPane(stripAnsi(text));
+    const shown = pane.menu || pane.notice;
+    if (shown && !this.limitShown) this.queue.push(paneLimit(pane.message, this.o.now()));
+    this.limitShown = shown;
     this.readHooks();
     for (let ev = this.queue.shift(); ev && !this.done; ev = this.queue.shift()) await this.feed(ev);
     if (!this.done) await this.feed({ type: "tick" });

@@ -35,6 +35,17 @@ describe("the supervisor at the usage limit", () => {
     expect(sim.events()).toEqual(["limit", "limit_wait", "limit_menu_left", "limit_continue", "limit_over"]);
   });
 
+  test("a screen that never stands still (2.1.328 animates its logo) still gets the prompt at a steady input box", () => {
+    const sim = atLimit(60_000);
+    sim.screen("prompt"); // 2.1.328: no menu, the input box stays shown
+    for (let t = 0; t < 92_000; t += 250) {
+      sim.now += 250;
+      sim.feed({ type: "screen", screen: { busy: false, finished: false, prompt: true }, changed: true });
+    }
+    expect(sim.sent()).toEqual(["limit over: go on"]);
+    expect(sim.events()).not.toContain("limit_menu_left");
+  });
+
   test("neither idle nor stuck: no cycle at 86 % while limited, however long it waits", () => {
     const sim = atLimit(3 * 3_600_000, { stuckTimeoutMs: 60_000 });
     sim.screen("prompt"); // the user closed the menu: an idle-looking pane
