@@ -63,10 +63,13 @@ async function main(): Promise<void> {
     command: [CLAUDE_BIN, "--model", TEST_MODEL, "--allowedTools", "Bash"],
     env: sandbox.env,
     cwd: sandbox.project,
+    window: "exporter",
+    tmuxEnv: true,
     width: COLS,
     height: ROWS,
   });
   try {
+    await tmux.tmux("set-option", "-g", "focus-events", "on"); // as a tmux user has it; else the client says so
     const installed = await runCtx(["install"], { env: sandbox.env, cwd: sandbox.project });
     if (installed.code !== 0) throw new Error(`ctx install: ${installed.stderr}`);
     mkdirSync(SCREENS, { recursive: true });
