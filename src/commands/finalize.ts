@@ -30,6 +30,7 @@ import { freeStamp, previousTwin, readSubagentWork, readTaskFiles, sessionChain 
 import { type FloorReading, usageFor } from "../io/finalize/usage.ts";
 import { archivePause, readPauseLog } from "../io/finalize/pause-log.ts";
 import { bareState, latestSession } from "../io/finalize/session.ts";
+import { recordHandoffFailure } from "../io/finalize/handoff.ts";
 
 /** Options of one finalize. */
 export interface FinalizeOptions {
@@ -80,10 +81,15 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
     );
   }
   const reason = values.reason ?? (values.ended ? "session_end" : "manual");
-  const result = finalize(
-    { project, sessionId, transcriptPath: values.transcript, ended: values.ended, reason, floor },
-    deps,
-  );
+  const opts = { project, sessionId, transcriptPath: values.transcript, ended: values.ended, reason, floor };
+  let result: FinalizeResult;
+  try {
+    result = finalize(opts, deps);
+  } catch (err) {
+    // A background one has no terminal: its failure is noted where the next message looks (io/finalize/handoff.ts).
+    if (reason !== "manual") await recordHandoffFailure(deps, stateRoot(deps.env, project), sessionId, err);
+    throw err;
+  }
   deps.stdout(`${result.summaryPath}\n`);
   return 0;
 }

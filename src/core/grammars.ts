@@ -125,7 +125,7 @@ with --project; ~/.gemini/settings.json with --gemini), with this binary's
 absolute path and a timeout on each:
 statusLine          ctx statusline (an existing other one is kept unless
                     --force-statusline)
-PostToolUse         ctx monitor, ctx track   (PostToolUseFailure: ctx track)
+PostToolUse, PostToolUseFailure: ctx monitor, ctx track
 SessionStart        ctx track, ctx resume --hook
 UserPromptSubmit, Stop, PreCompact, SessionEnd: ctx track
 Gemini CLI: AfterTool, SessionStart, BeforeAgent, AfterAgent, PreCompress,

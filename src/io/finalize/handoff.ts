@@ -1,0 +1,88 @@
+/**
+ * Reading where the handoff of a CRITICAL crossing stands (hot path: sys and the safe reads only, no node:fs),
+ * and recording a background finalize that failed, so the next message can say so.
+ */
+import type { Deps } from "../../core/deps.ts";
+import type { Handoff } from "../../core/handoff.ts";
+import { asObject } from "../../core/json.ts";
+import { layout } from "../../core/layout.ts";
+import { readFileSafe } from "../fs/read.ts";
+import { sys } from "../fs/sys.ts";
+import { writeFileAtomic } from "../fs/write.ts";
+
+/**
+ * A finalize started this long ago that holds no lock and wrote no summary has failed even when it
+ * could not say so (a full disk refuses the note too): it takes its lock within milliseconds of starting.
+ */
+export const HANDOFF_GRACE_MS = 20_000;
+
+/** How long a finalize lock counts as held (finalize's own staleMs). */
+const LOCK_STALE_MS = 300_000;
+
+/**
+ * The handoff of `sessionId`'s current crossing, judged from the crossing's marker
+ * (`state/monitor/<sid>.finalize`, made when its finalize was started), the finalize lock,
+ * the session state's `finalized_at`/`finalized_stamp` and the summary file itself.
+ * No marker yet means the caller is about to start it: "writing".
+ */
+export function handoffOf(root: string, sessionId: string, nowMs: number): Handoff {
+  const files = layout(root);
+  const marker = files.finalizeMarker(sessionId);
+  const started = marker ? mtimeOf(marker) : undefined;
+  if (started === undefined) return { state: "writing" };
+  const state = asObject(parse(readFileSafe(files.stateFile(sessionId) ?? "", { maxBytes: 4 * 1024 * 1024 })));
+  const at = typeof state?.finalized_at === "string" ? Date.parse(state.finalized_at) : Number.NaN;
+  const stamp = state?.finalized_stamp;
+  const task = state?.task_id;
+  // finalized_at is the finalize's own clock, the marker's mtime the file system's: allow a second between them.
+  if (at >= started - 1000 && typeof stamp === "string" && typeof task === "string") {
+    const path = files.summary(task, stamp);
+    if (isFile(path)) return { state: "written", path };
+  }
+  const lock = files.finalizeLock(sessionId);
+  const lockAt = lock ? mtimeOf(lock) : undefined;
+  if (lockAt !== undefined && nowMs - lockAt < LOCK_STALE_MS) return { state: "writing" };
+  const note = asObject(parse(readFileSafe(marker!, { maxBytes: 4096 })));
+  if (typeof note?.error === "string") return { state: "failed", reason: note.error.slice(0, 200) };
+  if (nowMs - started > HANDOFF_GRACE_MS) return { state: "failed", reason: "ctx finalize did not finish" };
+  return { state: "writing" };
+}
+
+/**
+ * Notes why a finalize failed: in the crossing's marker (when one exists: a finalize started at CRITICAL),
+ * read back by {@link handoffOf}, and in the hook error log for `ctx doctor`. Never throws.
+ */
+export async function recordHandoffFailure(deps: Deps, root: string, sessionId: string, err: unknown): Promise<void> {
+  const reason = ((err as Error)?.message ?? String(err)).replace(/\s+/g, " ").slice(0, 200);
+  const marker = layout(root).finalizeMarker(sessionId);
+  try {
+    if (marker && mtimeOf(marker) !== undefined) writeFileAtomic(marker, `${JSON.stringify({ error: reason })}\n`);
+  } catch {
+    // a full disk refuses this note too: handoffOf tells the failure by the marker's age
+  }
+  await import("../error-log.ts").then((m) => m.recordHookError(deps, "finalize", err)).catch(() => {});
+}
+
+// --- internal ---
+
+function mtimeOf(path: string): number | undefined {
+  try {
+    const st = sys().lstat(path);
+    return st.isFile ? st.mtimeMs : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isFile(path: string): boolean {
+  return mtimeOf(path) !== undefined;
+}
+
+function parse(text: string | undefined): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
