@@ -10,7 +10,8 @@ import {
 import { debug, type Deps } from "../core/deps.ts";
 import { parseHookInput, str } from "../core/hook-input.ts";
 import { layout, STATE_DIRS } from "../core/layout.ts";
-import { projectDir, stateRoot } from "../core/paths.ts";
+import { stateRoot } from "../core/paths.ts";
+import { hookProject } from "../io/project.ts";
 import { isValidSessionId } from "../core/session-id.ts";
 import { subagentOf, subagentTranscript } from "../core/subagent.ts";
 import { ladderOf, levelAt, levelRank, type Level } from "../core/levels.ts";
@@ -59,7 +60,7 @@ export function monitor(input: Record<string, unknown>, deps: Deps): MonitorResu
   const event = str(input, "hook_event_name");
   const sessionId = input.session_id;
   if (!event || !MONITOR_EVENTS.has(event) || !isValidSessionId(sessionId)) return {};
-  const project = projectDir(deps.env, input.cwd, deps.cwd);
+  const project = hookProject(deps.env, input.cwd, deps.cwd);
   const cfg = loadConfig(deps, project);
   const now = deps.now();
   const root = stateRoot(deps.env, project);
@@ -129,7 +130,7 @@ function judgeSubagent(
  * forgets the crossing. The spawning code loads only when needed.
  */
 async function handoff(input: Record<string, unknown>, sessionId: string, result: MonitorResult, deps: Deps) {
-  const project = projectDir(deps.env, input.cwd, deps.cwd);
+  const project = hookProject(deps.env, input.cwd, deps.cwd);
   const marker = layout(stateRoot(deps.env, project)).finalizeMarker(sessionId)!;
   if (levelRank(result.level!) < levelRank("critical")) return unlinkQuiet(marker);
   const { finalizeOnCritical } = await import("../io/finalize/spawn.ts");

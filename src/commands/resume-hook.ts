@@ -4,7 +4,8 @@ import type { Config } from "../core/config-schema.ts";
 import { debug, type Deps } from "../core/deps.ts";
 import { parseHookInput, str } from "../core/hook-input.ts";
 import { layout } from "../core/layout.ts";
-import { projectDir, stateRoot } from "../core/paths.ts";
+import { stateRoot } from "../core/paths.ts";
+import { hookProject } from "../io/project.ts";
 import { decideHook, type HookDecision, type HookLimits } from "../core/resume/hook-decision.ts";
 import { newestFirst } from "../core/resume/summaries.ts";
 import { isValidSessionId } from "../core/session-id.ts";
@@ -27,7 +28,7 @@ export async function resumeHook(deps: Deps): Promise<HookDecision | undefined> 
   const event = str(input, "hook_event_name");
   const sessionId = input.session_id;
   if ((event && event !== "SessionStart") || !isValidSessionId(sessionId)) return undefined;
-  const project = projectDir(deps.env, input.cwd, deps.cwd);
+  const project = hookProject(deps.env, input.cwd, deps.cwd);
   const root = stateRoot(deps.env, project);
   const decision = await decide(root, sessionId, str(input, "source"), loadConfig(deps, project), deps);
   const why =

@@ -7,6 +7,7 @@ import { count } from "../core/usage.ts";
 import { writeBridge } from "../io/session/bridge.ts";
 import { envConfig, loadConfig } from "../io/config.ts";
 import { gitBranch } from "../io/git/head.ts";
+import { projectFrom } from "../io/project.ts";
 import { rememberWindow } from "../io/session/window-source.ts";
 
 /** The line printed when the payload is unusable: short and sane, never empty. */
@@ -21,8 +22,11 @@ export async function run(_argv: string[], deps: Deps): Promise<void> {
   const input = await deps.readStdin({ timeoutMs, maxBytes: 4 * 1024 * 1024 });
   const payload = parseHookInput(input.text);
   const cwd = typeof payload.cwd === "string" ? payload.cwd : deps.cwd;
-  const cfg = loadConfig(deps, projectOf(payload) ?? cwd);
+  // The client may run in a subfolder: the project (its name, branch and config) is the one found from there.
+  const project = projectFrom(projectOf(payload) ?? cwd);
+  const cfg = loadConfig(deps, project);
   const status = statusInput(payload, cfg);
+  if (status.projectDir?.startsWith("/")) status.projectDir = projectFrom(status.projectDir);
   if (!status.sessionId && !status.modelName && !status.context) {
     deps.stdout(`${FALLBACK_LINE}\n`);
     return;

@@ -1,28 +1,44 @@
-/** Finding the project a command typed by a person belongs to, from any of its subfolders. */
-import { type Stats, statSync } from "node:fs";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+/**
+ * Finding the project from any of its subfolders: one rule for the commands a person types and for
+ * every hook, so a client started in a subfolder shares the repository's `.ctx/`. Hot path (status line,
+ * monitor): lstat through io/fs/sys.ts, no node:fs.
+ */
 import type { Env } from "../core/deps.ts";
+import { projectDir } from "../core/paths.ts";
+import { dirname, isAbsolute, join, normalize } from "../core/pathx.ts";
+import { sys, type Stat } from "./fs/sys.ts";
 
 /**
  * The project of a command a person types (`resume`, `finalize`, `status`, `doctor`, `respawn`,
- * `install --project`): `CLAUDE_PROJECT_DIR` when set (the agent ran it), else {@link projectFrom}
- * the working directory. Hooks use core/paths.ts projectDir (the hook's cwd) instead.
+ * `install --project`): {@link projectFrom} `CLAUDE_PROJECT_DIR` when set (the agent ran it),
+ * else the working directory.
  */
 export function findProject(env: Env, cwd: string): string {
-  if (env.CLAUDE_PROJECT_DIR && isAbsolute(env.CLAUDE_PROJECT_DIR)) return env.CLAUDE_PROJECT_DIR;
-  return projectFrom(cwd);
+  return projectFrom(env.CLAUDE_PROJECT_DIR && isAbsolute(env.CLAUDE_PROJECT_DIR) ? env.CLAUDE_PROJECT_DIR : cwd);
+}
+
+/**
+ * The project of a hook (status line, track, monitor, resume --hook): {@link projectFrom} where the
+ * client runs (`CLAUDE_PROJECT_DIR`, else the hook's `cwd`, else ours: core/paths.ts projectDir),
+ * exactly as {@link findProject} finds it for a typed command.
+ */
+export function hookProject(env: Env, hookCwd: unknown, cwd: string): string {
+  return projectFrom(projectDir(env, hookCwd, cwd));
 }
 
 /**
  * Walks up from `dir` to the nearest folder that has a `.ctx/` directory, not past the git
  * root; else the git root (the nearest folder with `.git`); else `dir` itself. Without a git
- * checkout, a `.ctx/` anywhere above counts, except in `/`.
+ * checkout, a `.ctx/` anywhere above counts, except in `/`. A relative `dir` is kept as it is.
  */
 export function projectFrom(dir: string): string {
-  const start = resolve(dir);
+  if (!isAbsolute(dir)) return dir;
+  const start = normalize(dir);
   for (let d = start, depth = 0; depth < 128; depth++) {
-    if (statOf(join(d, ".ctx"))?.isDirectory()) return d;
-    if (statOf(join(d, ".git"))) return d;
+    const ctx = lstatOf(join(d, ".ctx"));
+    // A link named .ctx marks the project as a directory does (its writes refuse to follow it).
+    if (ctx?.isDirectory || ctx?.isSymlink) return d;
+    if (lstatOf(join(d, ".git"))) return d;
     const parent = dirname(d);
     if (parent === d || parent === "/") break;
     d = parent;
@@ -32,10 +48,10 @@ export function projectFrom(dir: string): string {
 
 // --- internal ---
 
-/** What is at `path` (following a link), or undefined when nothing can be found there. */
-function statOf(path: string): Stats | undefined {
+/** What is at `path` itself, or undefined when nothing can be found there. */
+function lstatOf(path: string): Stat | undefined {
   try {
-    return statSync(path);
+    return sys().lstat(path);
   } catch {
     return undefined;
   }

@@ -83,7 +83,9 @@ export function clientChoice(
   const pid = hook ? findClaudePid(selfPid, procRoot) : undefined;
   if (cached && (pid === undefined || cached.claude_pid === pid)) return cached.choice;
   if (pid === undefined) return { found: false, model: null, source: null };
-  const choice = gatherChoice(env, project, pid, procRoot);
+  // The client reads its project settings where it was started (a subfolder of ctx's project, maybe).
+  const launched = env.CLAUDE_PROJECT_DIR?.startsWith("/") ? env.CLAUDE_PROJECT_DIR : project;
+  const choice = gatherChoice(env, launched, pid, procRoot);
   try {
     if (cachePath) writeJsonAtomic(cachePath, { claude_pid: pid, choice } satisfies ClientCache);
   } catch {
