@@ -98,3 +98,45 @@ test("stops waiting when the cleared session's finalize lets go of its lock with
   expect(Date.now() - started).toBeLessThan(6000);
   expect(a.debug).toContain("did not appear");
 });
+
+test("a summary written at CRITICAL that the session went on after: /clear waits for its refresh", async () => {
+  const name = "summary-chain-aaaa-20250101-100000.md";
+  const atCritical = new Date(Date.now() - 60_000).toISOString();
+  summary(name, "alpaca at CRITICAL");
+  const critical = {
+    task_id: "chain-aaaa",
+    threshold_reached: "critical",
+    finalized_stamp: "20250101-100000",
+    finalized_at: atCritical,
+    last_event: "SessionEnd",
+  };
+  state("a1", critical); // updated_at now: it went on after the summary
+  state("a2", { task_id: "chain-aaaa", previous_session_id: "a1" });
+  // The SessionEnd finalize rewrites the same summary and stamps finalized_at after the last step.
+  const refresh = Bun.sleep(600).then(() => {
+    summary(name, "alpaca at CRITICAL, and the last step after it");
+    state("a1", { ...critical, finalized_at: new Date(Date.now() + 1000).toISOString() });
+  });
+  const a = await hook("a2", "clear");
+  await refresh;
+  expect(a.text).toContain("alpaca at CRITICAL, and the last step after it");
+});
+
+test("a summary that is the session's last word is injected at once; finalize_on_end never skips the wait", async () => {
+  const name = "summary-chain-aaaa-20250101-100000.md";
+  summary(name, "alpaca, complete");
+  const now = new Date().toISOString();
+  const done = { task_id: "chain-aaaa", threshold_reached: "critical", finalized_stamp: "20250101-100000" };
+  state("a1", { ...done, finalized_at: now, updated_at: now, last_event: "SessionEnd" });
+  state("a2", { task_id: "chain-aaaa", previous_session_id: "a1" });
+  const a = await hook("a2", "clear");
+  expect(a.text).toContain("alpaca, complete");
+  expect(a.debug).not.toContain("did not appear");
+  state("b1", { ...done, task_id: "chain-bbbb", finalized_at: new Date(Date.now() - 60_000).toISOString() });
+  state("b2", { task_id: "chain-bbbb", previous_session_id: "b1" });
+  summary("summary-chain-bbbb-20250101-100000.md", "bison, stale");
+  env.CTX_TRACK_FINALIZE_ON_END = "never";
+  const b = await hook("b2", "clear");
+  expect(b.text).toContain("bison, stale");
+  expect(b.debug).not.toContain("did not appear");
+});

@@ -1,5 +1,5 @@
 import type { Ladder } from "../levels.ts";
-import { levelFor, newlyCrossed } from "./levels.ts";
+import { levelFor, newlyCrossed, rank } from "./levels.ts";
 import { pauseItem, type PauseEntry } from "./pause.ts";
 import type { WindowSource } from "../window.ts";
 import type { Level, SessionState } from "./state.ts";
@@ -72,8 +72,22 @@ export function trackStep(prev: SessionState, ev: TrackEvent, t: Ladder, onEnd: 
     const trigger = typeof ev.input.trigger === "string" ? ev.input.trigger : null;
     s.pending_compress = { tokens_before: s.used_tokens, trigger };
   }
-  if (ev.event === "SessionEnd") out.finalize = onEnd === "always" || (onEnd === "pause" && s.auto_pause_active);
+  if (ev.event === "SessionEnd")
+    out.finalize =
+      onEnd === "always" ||
+      (onEnd === "pause" && s.auto_pause_active) ||
+      (onEnd !== "never" && handoffStale(s, prev.updated_at));
   return out;
+}
+
+/**
+ * True when a session's handoff summary must be written (again) as it ends, so the next session gets its
+ * last steps: it has one older than its last step `lastStepIso` (written at CRITICAL, then the session went
+ * on), or it reached CRITICAL without one.
+ */
+export function handoffStale(s: SessionState, lastStepIso: string): boolean {
+  if (s.finalized_at) return Date.parse(lastStepIso) > Date.parse(s.finalized_at);
+  return rank(s.threshold_reached) >= rank("critical");
 }
 
 // --- internal ---

@@ -8,6 +8,7 @@ import type { Config } from "../../core/config-schema.ts";
 import { newestFirst } from "../../core/resume/summaries.ts";
 import { taskOfSummary } from "../../core/resume/hook-decision.ts";
 import type { SessionState } from "../../core/track/state.ts";
+import { handoffStale } from "../../core/track/step.ts";
 import { findClaudePid } from "../process/proc.ts";
 import { layout } from "../../core/layout.ts";
 import { findPreviousSession, loadState } from "../session/store.ts";
@@ -60,8 +61,9 @@ export function liveChains(root: string, exclude: string, nowMs: number, staleMs
 /**
  * True while the cleared session's summary is probably still being written: a
  * finalize is due for it (it was auto-paused, `track.finalize_on_end` is
- * `always`, or its finalize lock is held) and the chain's newest summary is
- * older than the session's last update.
+ * `always`, its finalize lock is held, or it has a summary older than its last
+ * step or reached CRITICAL without one) and the chain's newest summary is older
+ * than the session's last update.
  */
 export function chainSummaryPending(root: string, ctx: ChainContext, cfg: Config, nowMs: number): boolean {
   if (!ctx.predecessor || ctx.chain === undefined) return false;
@@ -70,6 +72,9 @@ export function chainSummaryPending(root: string, ctx: ChainContext, cfg: Config
   const mode = cfg["track.finalize_on_end"];
   const lock = files.finalizeLock(p.session_id);
   const running = lock !== undefined && existsSync(lock);
+  // The cleared session's SessionEnd refreshes a summary it went on working after (core/track/step.ts): by
+  // finalized_at (when that finalize started reading), as the file's mtime can be later than a step it missed.
+  if (mode !== "never" && handoffStale(p, p.updated_at)) return true;
   const due = running || mode === "always" || (mode === "pause" && p.auto_pause_active);
   if (!due) return false;
   const newest = newestFirst(

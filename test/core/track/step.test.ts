@@ -80,6 +80,31 @@ describe("trackStep()", () => {
     expect(trackStep(fresh(), ev("SessionEnd", 93), T, "never").finalize).toBe(false);
   });
 
+  test("SessionEnd refreshes a summary the session went on working after, or writes the one CRITICAL lacked", () => {
+    const later = "2026-01-01T00:05:00.000Z";
+    const summarised = {
+      ...fresh(),
+      finalized_stamp: "20260101-000000",
+      finalized_at: ISO,
+      threshold_reached: "critical" as const,
+    };
+    // A step after the CRITICAL summary: the summary misses it, so the end writes it again.
+    const worked = { ...summarised, updated_at: later };
+    expect(trackStep(worked, ev("SessionEnd"), T, "pause").finalize).toBe(true);
+    // Nothing after the summary: it is the session's last word already.
+    expect(trackStep({ ...summarised, updated_at: ISO }, ev("SessionEnd"), T, "pause").finalize).toBe(false);
+    // CRITICAL reached but no summary yet (its finalize failed): the end writes it.
+    const unsummarised = { ...fresh(), threshold_reached: "critical" as const, updated_at: later };
+    expect(trackStep(unsummarised, ev("SessionEnd"), T, "pause").finalize).toBe(true);
+    expect(
+      trackStep({ ...fresh(), threshold_reached: "warning" as const }, ev("SessionEnd"), T, "pause").finalize,
+    ).toBe(false);
+    // never means never.
+    expect(trackStep(worked, ev("SessionEnd"), T, "never").finalize).toBe(false);
+    // Only SessionEnd: a Stop after the summary does not finalize.
+    expect(trackStep(worked, ev("Stop"), T, "pause").finalize).toBe(false);
+  });
+
   test("does not change the state it is given", () => {
     const s = fresh();
     trackStep(s, ev("PostToolUse", 95), T, "pause");
