@@ -49,7 +49,7 @@ export const SCHEMA = {
   ),
   "levels.critical": pct(
     75,
-    "Level critical from this used %: the agent is told CONTEXT CRITICAL (finish the step, leave it resumable) and the handoff summary is written; red",
+    "Level critical from this used %: the agent is told CONTEXT CRITICAL (finish the step, leave it resumable) and ctx finalize writes the handoff summary in the background; red",
   ),
   "levels.auto_pause": pct(
     90,

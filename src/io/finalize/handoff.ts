@@ -16,6 +16,9 @@ import { writeFileAtomic } from "../fs/write.ts";
  */
 export const HANDOFF_GRACE_MS = 20_000;
 
+/** A marker whose mtime is before this (set to 1 s after the epoch) says its finalize failed without a note. */
+const FAILED_MTIME_MS = 60_000;
+
 /** How long a finalize lock counts as held (finalize's own staleMs). */
 const LOCK_STALE_MS = 300_000;
 
@@ -44,6 +47,8 @@ export function handoffOf(root: string, sessionId: string, nowMs: number): Hando
   if (lockAt !== undefined && nowMs - lockAt < LOCK_STALE_MS) return { state: "writing" };
   const note = asObject(parse(readFileSafe(marker!, { maxBytes: 4096 })));
   if (typeof note?.error === "string") return { state: "failed", reason: note.error.slice(0, 200) };
+  // A marker dated 1970: the finalize failed and could not write why here (a full disk); errors.log may have it.
+  if (started < FAILED_MTIME_MS) return { state: "failed", reason: "ctx finalize failed; 'ctx doctor' shows why" };
   if (nowMs - started > HANDOFF_GRACE_MS) return { state: "failed", reason: "ctx finalize did not finish" };
   return { state: "writing" };
 }
@@ -55,10 +60,13 @@ export function handoffOf(root: string, sessionId: string, nowMs: number): Hando
 export async function recordHandoffFailure(deps: Deps, root: string, sessionId: string, err: unknown): Promise<void> {
   const reason = ((err as Error)?.message ?? String(err)).replace(/\s+/g, " ").slice(0, 200);
   const marker = layout(root).finalizeMarker(sessionId);
-  try {
-    if (marker && mtimeOf(marker) !== undefined) writeFileAtomic(marker, `${JSON.stringify({ error: reason })}\n`);
-  } catch {
-    // a full disk refuses this note too: handoffOf tells the failure by the marker's age
+  if (marker && mtimeOf(marker) !== undefined) {
+    try {
+      writeFileAtomic(marker, `${JSON.stringify({ error: reason })}\n`);
+    } catch {
+      // A full disk refuses the note: date the marker 1970 instead (no block needed), which handoffOf reads as failed.
+      await import("node:fs").then((fs) => fs.lutimesSync(marker, 1, 1)).catch(() => {});
+    }
   }
   await import("../error-log.ts").then((m) => m.recordHookError(deps, "finalize", err)).catch(() => {});
 }

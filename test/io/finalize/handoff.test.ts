@@ -71,6 +71,14 @@ describe("handoffOf()", () => {
     marker(HANDOFF_GRACE_MS - 5000);
     expect(handoffOf(root, "s1", NOW)).toEqual({ state: "writing" });
   });
+  test("a marker dated 1970 (the finalize failed and a full disk refused its note): failed at once", () => {
+    file(join(root, "state", "monitor", "s1.finalize"), "", 0);
+    utimesSync(join(root, "state", "monitor", "s1.finalize"), 1, 1);
+    expect(handoffOf(root, "s1", NOW)).toEqual({
+      state: "failed",
+      reason: "ctx finalize failed; 'ctx doctor' shows why",
+    });
+  });
   test("a stale lock (a crashed finalize) does not keep it 'being written' for ever", () => {
     marker(HANDOFF_GRACE_MS * 30);
     lock(10 * 60_000);
