@@ -32,6 +32,8 @@ const MONITOR_EVENTS = new Set(["PostToolUse", "PostToolUseFailure", "AfterTool"
 export interface MonitorResult {
   reading?: SourcedReading;
   level?: Level;
+  /** The project the session belongs to (found once, from the hook's cwd). */
+  project?: string;
   /** The subagent whose own context was judged (its tool call carried `agent_id`). */
   agentId?: string;
   /** The hook output, when a warning fires. */
@@ -81,11 +83,12 @@ export function monitor(input: Record<string, unknown>, deps: Deps): MonitorResu
     `monitor: ${reading.usedPct}% used (${reading.source}), window ${reading.windowSize} (${reading.windowSource}), level ${level}`,
   );
   const fire = debounced(deps, root, layout(root).monitorFile(sessionId)!, level, cfg, now);
-  if (!fire || level === "ok") return { reading, level };
+  if (!fire || level === "ok") return { reading, level, project };
   // At CRITICAL, say where this crossing's handoff stands (no marker yet: run() starts its finalize next).
   const handoff = level === "warning" ? undefined : handoffOf(root, sessionId, now);
   const text = warningText(level, reading.usedPct, reading.remainingPct, handoff);
-  return { reading, level, output: { hookSpecificOutput: { hookEventName: event, additionalContext: text } } };
+  const output = { hookSpecificOutput: { hookEventName: event, additionalContext: text } };
+  return { reading, level, project, output };
 }
 
 // --- internal ---
@@ -130,7 +133,7 @@ function judgeSubagent(
  * forgets the crossing. The spawning code loads only when needed.
  */
 async function handoff(input: Record<string, unknown>, sessionId: string, result: MonitorResult, deps: Deps) {
-  const project = hookProject(deps.env, input.cwd, deps.cwd);
+  const project = result.project ?? hookProject(deps.env, input.cwd, deps.cwd);
   const marker = layout(stateRoot(deps.env, project)).finalizeMarker(sessionId)!;
   if (levelRank(result.level!) < levelRank("critical")) return unlinkQuiet(marker);
   const { finalizeOnCritical } = await import("../io/finalize/spawn.ts");

@@ -13,7 +13,8 @@ import { loadConfig } from "../io/config.ts";
 import { readResumeState, resumeTransaction } from "../io/resume/state.ts";
 import { finalizeLikelyRunning } from "../io/finalize/pending.ts";
 import { taskListState } from "../io/session/task-list.ts";
-import { chainOf, chainSummaryPending, liveChains, type ChainContext } from "../io/resume/chain.ts";
+import { chainOf, chainSummaryPending, liveChains, refreshDue, type ChainContext } from "../io/resume/chain.ts";
+import { startFinalize } from "../io/finalize/spawn.ts";
 import { listSummaries, readSummaryIn } from "../io/resume/summaries.ts";
 
 /** The hook's output for an injection or a hint. */
@@ -99,13 +100,18 @@ async function decide(
   }
 }
 
+/** How long the hook waits for the cleared session's own refresh to start before starting it itself. */
+const KICK_AFTER_MS = 1500;
+
 /** Polls up to `resume.finalize_wait_ms` while the chain's summary is still being written; true when it is done. */
 async function waitForChain(root: string, ctx: ChainContext, cfg: Config, deps: Deps): Promise<boolean> {
   const waitMs = cfg["resume.finalize_wait_ms"];
   if (waitMs <= 0 || !chainSummaryPending(root, ctx, cfg, deps.now())) return false;
   const deadline = deps.now() + waitMs;
   const lock = ctx.predecessor ? layout(root).finalizeLock(ctx.predecessor.session_id) : undefined;
+  const kickAt = deps.now() + KICK_AFTER_MS;
   let sawLock = false;
+  let kicked = false;
   while (deps.now() < deadline) {
     await Bun.sleep(50);
     if (!chainSummaryPending(root, ctx, cfg, deps.now())) return true;
@@ -113,6 +119,15 @@ async function waitForChain(root: string, ctx: ChainContext, cfg: Config, deps: 
     const held = lock !== undefined && existsSync(lock);
     if (sawLock && !held) break;
     sawLock ||= held;
+    // The refresh SessionEnd should have started (its hooks get ~1.5 s in all, and may be cut short): start it.
+    if (!sawLock && !kicked && deps.now() >= kickAt) {
+      kicked = true;
+      const p = refreshDue(root, ctx, cfg, deps.now());
+      if (p) {
+        const t = { project: p.project, sessionId: p.session_id, transcriptPath: p.transcript_path, reason: "clear" };
+        debug(deps, `resume hook: refreshing the summary of ${p.session_id}: ${await startFinalize(deps, t)}`);
+      }
+    }
   }
   debug(deps, `resume hook: the summary of ${ctx.chain} did not appear (waited up to ${waitMs} ms)`);
   return true; // decide again: the chain's newest summary, if any, is still better than nothing

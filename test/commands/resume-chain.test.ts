@@ -140,3 +140,35 @@ test("a summary that is the session's last word is injected at once; finalize_on
   expect(b.text).toContain("bison, stale");
   expect(b.debug).not.toContain("did not appear");
 });
+
+test("when the cleared session's SessionEnd never refreshed its CRITICAL summary, the hook starts that finalize", async () => {
+  const transcript = join(import.meta.dir, "..", "fixtures", "transcripts", "track-basic.jsonl");
+  const event = (name: string, over: Record<string, unknown> = {}) =>
+    JSON.stringify({ session_id: "a1", transcript_path: transcript, cwd: project, hook_event_name: name, ...over });
+  expect(
+    (await runCtx(["track"], { env, stdin: event("SessionStart", { source: "startup" }), cwd: project })).code,
+  ).toBe(0);
+  const fin = await runCtx(["finalize", "--session", "a1"], { env, cwd: project });
+  expect(fin.code).toBe(0);
+  const path = fin.stdout.trim();
+  writeFileSync(path, "# Handoff summary\nSTALE-AT-CRITICAL\n"); // what it said at CRITICAL
+  const a1 = JSON.parse(readFileSync(join(root, "state", "sessions", "a1.json"), "utf8"));
+  // It went on after that summary, at CRITICAL; its SessionEnd hook never ran (cut short).
+  const ago = (s: number) => new Date(Date.now() - s * 1000).toISOString();
+  writeFileSync(
+    join(root, "state", "sessions", "a1.json"),
+    JSON.stringify({
+      ...a1,
+      threshold_reached: "critical",
+      finalized_at: ago(10),
+      updated_at: ago(5),
+      last_event: "Stop",
+    }),
+  );
+  state("a2", { task_id: a1.task_id, previous_session_id: "a1" });
+  const a = await hook("a2", "clear");
+  expect(a.debug).toContain("resume hook: refreshing the summary of a1: true");
+  expect(a.text).not.toContain("STALE-AT-CRITICAL");
+  expect(a.text).toContain("Please create hello.txt");
+  expect(readFileSync(path, "utf8")).toContain("Please create hello.txt");
+}, 20_000);

@@ -59,6 +59,18 @@ export function liveChains(root: string, exclude: string, nowMs: number, staleMs
 }
 
 /**
+ * The cleared session when its summary must be refreshed: it went on working after it (written at CRITICAL),
+ * or reached CRITICAL without one (core/track/step.ts handoffStale; its SessionEnd starts that finalize).
+ * Judged by `finalized_at` (when that finalize started reading), as the file's mtime can be later than a
+ * step it missed. Undefined otherwise, and with `track.finalize_on_end` never.
+ */
+export function refreshDue(root: string, ctx: ChainContext, cfg: Config, nowMs: number): SessionState | undefined {
+  if (!ctx.predecessor || ctx.chain === undefined || cfg["track.finalize_on_end"] === "never") return undefined;
+  const p = loadState(layout(root).stateFile(ctx.predecessor.session_id) ?? "", nowMs) ?? ctx.predecessor;
+  return handoffStale(p, p.updated_at) ? p : undefined;
+}
+
+/**
  * True while the cleared session's summary is probably still being written: a
  * finalize is due for it (it was auto-paused, `track.finalize_on_end` is
  * `always`, its finalize lock is held, or it has a summary older than its last
@@ -72,9 +84,7 @@ export function chainSummaryPending(root: string, ctx: ChainContext, cfg: Config
   const mode = cfg["track.finalize_on_end"];
   const lock = files.finalizeLock(p.session_id);
   const running = lock !== undefined && existsSync(lock);
-  // The cleared session's SessionEnd refreshes a summary it went on working after (core/track/step.ts): by
-  // finalized_at (when that finalize started reading), as the file's mtime can be later than a step it missed.
-  if (mode !== "never" && handoffStale(p, p.updated_at)) return true;
+  if (refreshDue(root, ctx, cfg, nowMs)) return true;
   const due = running || mode === "always" || (mode === "pause" && p.auto_pause_active);
   if (!due) return false;
   const newest = newestFirst(
