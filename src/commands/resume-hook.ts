@@ -111,17 +111,17 @@ async function waitForChain(root: string, ctx: ChainContext, cfg: Config, deps: 
   const lock = ctx.predecessor ? layout(root).finalizeLock(ctx.predecessor.session_id) : undefined;
   const kickAt = deps.now() + KICK_AFTER_MS;
   let sawLock = false;
-  let kicked = false;
+  let kicked: number | undefined; // when the hook started the refresh itself
   while (deps.now() < deadline) {
     await Bun.sleep(50);
-    if (!chainSummaryPending(root, ctx, cfg, deps.now())) return true;
+    if (!chainSummaryPending(root, ctx, cfg, deps.now(), kicked)) return true;
     // A finalize that held its lock and let go without a new summary has failed: waiting longer gains nothing.
     const held = lock !== undefined && existsSync(lock);
     if (sawLock && !held) break;
     sawLock ||= held;
     // The refresh SessionEnd should have started (its hooks get ~1.5 s in all, and may be cut short): start it.
-    if (!sawLock && !kicked && deps.now() >= kickAt) {
-      kicked = true;
+    if (!sawLock && kicked === undefined && deps.now() >= kickAt) {
+      kicked = deps.now();
       const p = refreshDue(root, ctx, cfg, deps.now());
       if (p) {
         const t = { project: p.project, sessionId: p.session_id, transcriptPath: p.transcript_path, reason: "clear" };

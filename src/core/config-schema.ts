@@ -101,7 +101,7 @@ export const SCHEMA = {
   "status.watch_interval_s": num(2, "ctx status --watch: seconds between refreshes"),
   "track.finalize_on_end": str(
     "pause",
-    "When SessionEnd runs ctx finalize in the background: pause (after auto-pause, or when the session went on after its CRITICAL summary or has none), always or never",
+    "When SessionEnd runs ctx finalize in the background: pause (after auto-pause, or when the session has a summary or reached critical), always or never",
     ["pause", "always", "never"],
   ),
   "track.read_bytes": num(
