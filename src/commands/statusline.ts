@@ -23,10 +23,12 @@ export async function run(_argv: string[], deps: Deps): Promise<void> {
   const payload = parseHookInput(input.text);
   const cwd = typeof payload.cwd === "string" ? payload.cwd : deps.cwd;
   // The client may run in a subfolder: the project (its name, branch and config) is the one found from there.
-  const project = projectFrom(projectOf(payload) ?? cwd);
+  const start = projectOf(payload) ?? cwd;
+  const project = projectFrom(start);
   const cfg = loadConfig(deps, project);
   const status = statusInput(payload, cfg);
-  if (status.projectDir?.startsWith("/")) status.projectDir = projectFrom(status.projectDir);
+  if (status.projectDir?.startsWith("/"))
+    status.projectDir = status.projectDir === start ? project : projectFrom(status.projectDir);
   if (!status.sessionId && !status.modelName && !status.context) {
     deps.stdout(`${FALLBACK_LINE}\n`);
     return;
