@@ -8,10 +8,30 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import pkg from "./package.json" with { type: "json" };
 
-const define = { CTX_VERSION: JSON.stringify(pkg.version) };
+/**
+ * What a build from this tree calls itself: package.json's version plus, as semver build metadata,
+ * the git commit it was built from (`0.1.0+3f2a9c1d0b7e`, `.dirty` with uncommitted changes to
+ * tracked files), or `+source` outside a git checkout of its own. Releases are the plain version.
+ */
+export function sourceVersion(dir = import.meta.dir): string {
+  const git = (...args: string[]) => {
+    const r = Bun.spawnSync(["git", "-C", dir, ...args], { stderr: "ignore" });
+    return r.exitCode === 0 ? r.stdout.toString().trim() : null;
+  };
+  const top = git("rev-parse", "--show-toplevel");
+  const head = top && resolve(top) === resolve(dir) ? git("rev-parse", "--short=12", "HEAD") : null;
+  if (!head) return `${pkg.version}+source`;
+  const dirty = git("status", "--porcelain", "--untracked-files=no");
+  return `${pkg.version}+${head}${dirty ? ".dirty" : ""}`;
+}
 
 /** Compiles src/main.ts for `target` into `outfile`. Bytecode is tried first, then dropped if it fails. */
-export async function compile(outfile: string, target?: Bun.Build.CompileTarget): Promise<void> {
+export async function compile(
+  outfile: string,
+  target?: Bun.Build.CompileTarget,
+  version: string = pkg.version,
+): Promise<void> {
+  const define = { CTX_VERSION: JSON.stringify(version) };
   for (const bytecode of [true, false]) {
     const result = await Bun.build({
       entrypoints: ["./src/main.ts"],
@@ -91,7 +111,7 @@ async function releaseOne(target: ReleaseTarget, stage: string, outDir: string, 
   const dir = join(stage, target.name);
   const exe = target.windows ? "ctx.exe" : "ctx";
   await mkdir(dir, { recursive: true });
-  await compile(join(dir, exe), target.bun);
+  await compile(join(dir, exe), target.bun, version);
   const archive = archiveName(version, target);
   const out = resolve(outDir, archive);
   const cmd = target.windows ? ["zip", "-q", "-X", "-j", out, join(dir, exe)] : ["tar", "-C", dir, "-czf", out, exe];
@@ -151,7 +171,8 @@ if (import.meta.main) {
     const built = await release(cli.outDir, targets);
     console.error(`built ${built.length} archive(s) and SHA256SUMS in ${cli.outDir} (ctx ${pkg.version})`);
   } else {
-    await compile("./dist/ctx");
-    console.error(`built dist/ctx ${pkg.version}`);
+    const version = sourceVersion();
+    await compile("./dist/ctx", undefined, version);
+    console.error(`built dist/ctx ${version}`);
   }
 }

@@ -11,7 +11,8 @@
 #                      into ~/.cache/ctx, unless node_modules has it); the default inside a
 #                      checkout unless --version, CTX_RELEASE_BASE or CTX_RELEASE_URL is given
 #   --hooks            run `ctx install` at the end (Claude Code hooks and statusLine)
-#   --no-modify-path   never touch shell profiles
+#   --modify-path      add the install dir to PATH in the shell profile without asking
+#   --no-modify-path   never touch shell profiles (the default when there is no terminal to ask on)
 # Environment:
 #   CTX_RELEASE_BASE   the releases URL, laid out like GitHub's (…/latest/download/, …/download/v<V>/);
 #                      default https://github.com/ctx-dev/ctx/releases
@@ -24,7 +25,7 @@ RELEASE_BASE="${CTX_RELEASE_BASE:-https://github.com/ctx-dev/ctx/releases}"
 RELEASE_BASE="${RELEASE_BASE%/}"
 INSTALL_DIR="${CTX_INSTALL_DIR:-$HOME/.local/bin}"
 case "$INSTALL_DIR" in /*) ;; *) INSTALL_DIR="$(pwd)/$INSTALL_DIR" ;; esac # messages name absolute paths
-version="" binary="" from_source="" hooks="" modify_path=1
+version="" binary="" from_source="" hooks="" modify_path=ask
 
 say() { printf 'ctx-install: %s\n' "$*" >&2; }
 # The help text lives here, not only in the header: piped into sh, "$0" is not this file.
@@ -32,12 +33,13 @@ usage() {
   cat <<'EOF'
 Installs ctx, one binary, into ${CTX_INSTALL_DIR:-~/.local/bin}.
 
-Usage: install.sh [--version V] [--binary FILE] [--from-source] [--hooks] [--no-modify-path]
+Usage: install.sh [--version V] [--binary FILE] [--from-source] [--hooks] [--[no-]modify-path]
   --version V        install release V (default: the latest)
   --binary FILE      install a local ctx binary
   --from-source      build from the checkout with the pinned bun only (the default inside one)
   --hooks            run `ctx install` at the end (Claude Code hooks and statusLine)
-  --no-modify-path   never touch shell profiles
+  --modify-path      add the install dir to PATH in the shell profile without asking
+  --no-modify-path   never touch shell profiles (the default without a terminal to ask on)
 Environment: CTX_RELEASE_BASE (releases URL laid out like GitHub's, default
 https://github.com/ctx-dev/ctx/releases), CTX_RELEASE_URL (one directory with the
 archives and SHA256SUMS), CTX_INSTALL_DIR, CTX_INSTALL_OS and CTX_INSTALL_ARCH
@@ -55,6 +57,7 @@ while [ $# -gt 0 ]; do
     --from-source) from_source=1; shift ;;
     --hooks) hooks=1; shift ;;
     --no-modify-path) modify_path=0; shift ;;
+    --modify-path) modify_path=1; shift ;;
     -h|--help) usage; exit 0 ;;
     *) die "unknown option '$1' (see --help)" ;;
   esac
@@ -230,7 +233,11 @@ offer_path() {
   if [ -f "$profile" ] && grep -Fqx "$line" "$profile"; then
     say "$INSTALL_DIR is in $profile; open a new shell to use ctx"; return
   fi
-  if [ -t 1 ] && [ -r /dev/tty ] && (: </dev/tty) 2>/dev/null; then
+  if [ "$modify_path" = ask ]; then
+    # Only a person at a terminal is asked; a script or CI run never gets its profile edited unasked.
+    if ! { [ -t 1 ] && [ -r /dev/tty ] && (: </dev/tty) 2>/dev/null; }; then
+      say "$INSTALL_DIR is not on PATH; add it with: $line (or rerun with --modify-path)"; return
+    fi
     printf 'Add %s to PATH in %s? [Y/n] ' "$INSTALL_DIR" "$profile" >&2
     read -r answer </dev/tty || answer=n
     case "$answer" in [nN]*) say "skipped; add it yourself: $line"; return ;; esac

@@ -9,6 +9,10 @@ import { join } from "node:path";
 import { benchHooks } from "./hooks.ts";
 import { CTX, median, type Row } from "./lib.ts";
 
+/** The pointer to the summary-truth benchmark, kept at the end of bench/RESULTS.md. */
+const TRUTH_NOTE =
+  "## Summary truth\n\nHow true the handoff summary is on labelled real transcripts is measured apart: `npm run bench:truth`; the corpus, the scoring and the recorded scores are in [corpus/README.md](corpus/README.md).";
+
 /** A result row; `pass: null` is a figure reported without a target in the issues. */
 export interface Result extends Omit<Row, "pass"> {
   pass: boolean | null;
@@ -222,7 +226,7 @@ if (import.meta.main) {
     const when = new Date().toISOString().replace(/\.\d+Z$/, "Z");
     const doc = `# Benchmark results\n\nMeasured by \`bun bench/run.ts --write\` (\`npm run bench\` prints the same table) on ${when}.\nEvery ratio compares figures measured in this same run.\n\n## Machine\n\n${machine()
       .map((l) => `- ${l}`)
-      .join("\n")}\n\n## Results\n\n${table}\n`;
+      .join("\n")}\n\n## Results\n\n${table}\n\n${TRUTH_NOTE}\n`;
     writeFileSync(join(import.meta.dir, "RESULTS.md"), doc);
     console.error("bench: wrote bench/RESULTS.md");
   }

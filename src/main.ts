@@ -1,5 +1,7 @@
 import { COMMANDS } from "./commands/index.ts";
 import { helpText } from "./core/cli-help.ts";
+import { nearest } from "./core/suggest.ts";
+import { terminalSafe, terminalText } from "./core/terminal.ts";
 import { CtxError, type Deps } from "./core/deps.ts";
 import { readStdin } from "./io/process/stdin.ts";
 import { sys } from "./io/fs/sys.ts";
@@ -22,7 +24,9 @@ export async function main(argv: string[], deps: Deps): Promise<number> {
   }
   const spec = COMMANDS[name];
   if (!spec) {
-    deps.stderr(`ctx: unknown command '${name}'. Run 'ctx --help' for the list.\n`);
+    const guess = nearest(name, Object.keys(COMMANDS));
+    const hint = guess ? ` Did you mean 'ctx ${guess}'?` : "";
+    deps.stderr(`ctx: unknown command '${terminalSafe(name)}'.${hint} Run 'ctx --help' for the list.\n`);
     return 2;
   }
   const own = rest.includes("--") ? rest.slice(0, rest.indexOf("--")) : rest;
@@ -31,6 +35,9 @@ export async function main(argv: string[], deps: Deps): Promise<number> {
     return 0;
   }
   const hook = spec.hook || (spec.hookFlag !== undefined && own.includes(spec.hookFlag));
+  // A typed command's output may carry file names, config keys and paths: no escape sequence of theirs
+  // reaches the terminal (`ctx status` paints its own colours and sanitises its fields itself).
+  if (!hook && name !== "status") deps = safeOutput(deps);
   const started = deps.now();
   const cpu = process.cpuUsage();
   try {
@@ -57,22 +64,34 @@ export async function main(argv: string[], deps: Deps): Promise<number> {
   }
 }
 
+/** `deps` whose stdout and stderr pass through terminalText. */
+function safeOutput(deps: Deps): Deps {
+  return { ...deps, stdout: (s) => deps.stdout(terminalText(s)), stderr: (s) => deps.stderr(terminalText(s)) };
+}
+
 /** CPU time (user + system) used since `since`, in whole milliseconds. */
 function cpuMs(since: NodeJS.CpuUsage): number {
   const d = process.cpuUsage(since);
   return Math.round((d.user + d.system) / 1000);
 }
 
-/** The text of `ctx --help`. */
+/** The text of `ctx --help`: the commands people type first, then the hooks the client runs. */
 function globalHelp(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
-  const lines = Object.entries(COMMANDS).map(([n, c]) => `  ${n.padEnd(width)}  ${c.summary}`);
+  const list = (hooks: boolean) =>
+    Object.entries(COMMANDS)
+      .filter(([, c]) => c.hook === hooks)
+      .map(([n, c]) => `  ${n.padEnd(width)}  ${c.summary}`)
+      .join("\n");
   return `ctx ${VERSION}: keeps AI coding-agent sessions alive across context exhaustion
 
 Usage: ctx <command> [options]
 
 Commands:
-${lines.join("\n")}
+${list(false)}
+
+Hooks (the agent's client runs these; \`ctx install\` wires them):
+${list(true)}
 
 Options:
   -h, --help     Show help (also 'ctx <command> --help')

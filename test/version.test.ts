@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { archiveName, RELEASE_TARGETS } from "../build.ts";
+import { archiveName, RELEASE_TARGETS, sourceVersion } from "../build.ts";
 import pkg from "../package.json" with { type: "json" };
 import { latestRelease, parseChangelog, releaseNotes } from "../scripts/changelog.ts";
 import { checkRelease } from "../scripts/release-check.ts";
@@ -27,10 +27,18 @@ test("package.json's version is a semantic version", () => {
   expect(V).toMatch(/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/);
 });
 
-test("ctx --version prints package.json's version", async () => {
+test("a source build's ctx --version is package.json's version plus the commit it was built from", async () => {
   const r = await runCtx(["--version"], { env: { PATH: "/usr/bin:/bin", HOME: scratch, TMPDIR: scratch } });
-  expect(r.stdout).toBe(`ctx ${V}\n`);
   expect(r.code).toBe(0);
+  const m = /^ctx (\S+)\+([0-9a-f]{12})(\.dirty)?\n$/.exec(r.stdout);
+  expect(m?.[1]).toBe(V);
+  const head = Bun.spawnSync(["git", "-C", REPO, "rev-parse", "--short=12", "HEAD"]).stdout.toString().trim();
+  expect(m?.[2]).toBe(head);
+  expect(sourceVersion(REPO)).toMatch(new RegExp(`^${V.replaceAll(".", "\\.")}\\+${head}(\\.dirty)?$`));
+});
+
+test("outside a git checkout of its own, a source build says +source", () => {
+  expect(sourceVersion(scratch)).toBe(`${V}+source`);
 });
 
 test("no source file carries a version of its own", () => {

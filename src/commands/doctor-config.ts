@@ -70,7 +70,7 @@ function problemChecks(
       level: "warn",
       name,
       detail: `${deprecated.length} deprecated key(s):${deprecated.map((p) => `\n        ${where(p.key)}: ${p.key}: ${p.message}`).join("")}`,
-      fix: "rename the deprecated keys (the values are converted meanwhile)",
+      fix: "replace each deprecated key by the new key and value shown (ctx converts them meanwhile)",
     });
   if (out.length === 0) out.push({ level: "ok", name, detail: `${source}: valid` });
   return out;

@@ -21,7 +21,8 @@ import { readIndex } from "../io/session/index.ts";
 import { createNew } from "../io/fs/write.ts";
 import { readJsonFile } from "../io/fs/read.ts";
 import { unlinkQuiet } from "../io/fs/sys.ts";
-import { readSettingsText, selfBinary, settingsPath } from "../io/settings-file.ts";
+import { selfBinary } from "../io/settings-file.ts";
+import { readAppliedSettings } from "../io/settings-applied.ts";
 
 /** Entry point: diagnoses the running binary's installation. */
 export async function run(argv: string[], deps: Deps): Promise<number> {
@@ -33,10 +34,11 @@ export function doctor(argv: string[], deps: Deps, self: string | undefined): nu
   const { values } = parseFor("doctor", argv);
   const agent: Agent = values.gemini ? "gemini" : "claude";
   const project = findProject(deps.env, deps.cwd);
-  const settings = readSettings(deps, agent, project, values.project === true);
+  const settings = readAppliedSettings(deps.env, agent, project);
+  const installCmd = `ctx install${agent === "gemini" ? " --gemini" : ""}${values.project ? " --project" : ""}`;
   const checks = [
     ...binaryChecks(deps, self),
-    ...hookChecks(deps, agent, self, settings),
+    ...hookChecks(deps, agent, self, settings, installCmd),
     ...configChecks(deps.env, project),
     ...(agent === "gemini" ? geminiSetup(deps, settings, project) : []),
     bridgeCheck(deps),
@@ -112,31 +114,17 @@ function binaryChecks(deps: Deps, self: string | undefined): Check[] {
   return [{ level: "ok", name: "binary on PATH", detail: onPath }];
 }
 
-/** The agent's settings files that exist (user, then project; `only`: the project's), parsed or with their parse error. */
-function readSettings(deps: Deps, agent: Agent, project: string, only: boolean): FoundSettings[] {
-  const own = settingsPath(deps.env, agent, project);
-  const paths = only ? [own] : [settingsPath(deps.env, agent), own];
-  const settings: FoundSettings[] = [];
-  for (const path of [...new Set(paths)]) {
-    try {
-      const file = readSettingsText(path);
-      if (!file.exists) continue;
-      const parsed = parseSettings(file.text);
-      settings.push({
-        path,
-        value: parsed.ok ? parsed.value : { error: `${parsed.line}:${parsed.column}: ${parsed.message}` },
-      });
-    } catch (err) {
-      settings.push({ path, value: { error: ` ${(err as Error).message}` } });
-    }
-  }
-  return settings;
-}
-
-function hookChecks(deps: Deps, agent: Agent, self: string | undefined, settings: FoundSettings[]): Check[] {
-  const onPath = which(deps.env, "ctx");
-  const binary = (self && realpath(self)) || (onPath && realpath(onPath)) || undefined;
-  return checkHooks({ agent, settings, binary, realpath });
+function hookChecks(
+  deps: Deps,
+  agent: Agent,
+  self: string | undefined,
+  settings: FoundSettings[],
+  installCmd: string,
+): Check[] {
+  const found = which(deps.env, "ctx");
+  const onPath = (found && realpath(found)) || undefined;
+  const binary = (self && realpath(self)) || onPath;
+  return checkHooks({ agent, settings, binary, onPath, installCmd, realpath });
 }
 
 /** What Gemini CLI needs besides the hooks: hooks on, an auth method and a trusted folder for headless runs. */

@@ -13,6 +13,7 @@ import { addEntry } from "../core/summary/collect.ts";
 import type { Config } from "../core/config-schema.ts";
 import { mergeChain, relative } from "../core/summary/chain.ts";
 import { emptyFacts } from "../core/summary/facts.ts";
+import { emptyTranscriptWindow, noteWindowLine } from "../core/window-evidence.ts";
 import { buildRecord, recordMarkdown, recordYaml } from "../core/summary/record.ts";
 import { renderSummary } from "../core/summary/render.ts";
 import { sessionTasks } from "../core/summary/tasks.ts";
@@ -22,6 +23,7 @@ import { withReadFile } from "../io/fs/read.ts";
 import { writeFileAtomic, writeJsonAtomic } from "../io/fs/write.ts";
 import { loadConfig } from "../io/config.ts";
 import { withLock } from "../io/fs/lock.ts";
+import { FINALIZE_LOCK } from "../io/finalize/pending.ts";
 import { loadState, updateStateOnly } from "../io/session/store.ts";
 import { streamEntries } from "../io/transcript/stream.ts";
 import { subagentLine } from "../core/summary/subagents.ts";
@@ -30,7 +32,7 @@ import { freeStamp, previousTwin, readSubagentWork, readTaskFiles, sessionChain 
 import { type FloorReading, usageFor } from "../io/finalize/usage.ts";
 import { archivePause, readPauseLog } from "../io/finalize/pause-log.ts";
 import { bareState, latestSession } from "../io/finalize/session.ts";
-import { recordHandoffFailure } from "../io/finalize/handoff.ts";
+import { notingFailure } from "../io/finalize/handoff.ts";
 
 /** Options of one finalize. */
 export interface FinalizeOptions {
@@ -82,14 +84,9 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
   }
   const reason = values.reason ?? (values.ended ? "session_end" : "manual");
   const opts = { project, sessionId, transcriptPath: values.transcript, ended: values.ended, reason, floor };
-  let result: FinalizeResult;
-  try {
-    result = finalize(opts, deps);
-  } catch (err) {
-    // A background one has no terminal: its failure is noted where the next message looks (io/finalize/handoff.ts).
-    if (reason !== "manual") await recordHandoffFailure(deps, stateRoot(deps.env, project), sessionId, err);
-    throw err;
-  }
+  // A background one has no terminal: its failure is noted where the next message looks (io/finalize/handoff.ts).
+  const noted = reason === "manual" ? undefined : { deps, root: stateRoot(deps.env, project), sessionId };
+  const result = await notingFailure(noted, () => finalize(opts, deps));
   deps.stdout(`${result.summaryPath}\n`);
   return 0;
 }
@@ -119,7 +116,7 @@ export function finalize(opts: FinalizeOptions, deps: Deps): FinalizeResult {
   const lock = layout(root).finalizeLock(opts.sessionId);
   if (!lock) throw new CtxError(2, `invalid session id: ${opts.sessionId}`);
   ensureDirUnder(root, STATE_DIRS.sessionsState);
-  return withLock(lock, () => finalizeLocked(opts, deps, root), { timeoutMs: 120_000, staleMs: 300_000 });
+  return withLock(lock, () => finalizeLocked(opts, deps, root), FINALIZE_LOCK);
 }
 
 // --- internal ---
@@ -133,7 +130,8 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
   const state = tracked ?? bareState(opts.sessionId, opts.project, opts.transcriptPath, deps, iso);
   const transcript = opts.transcriptPath ?? state.transcript_path ?? undefined;
   const facts = emptyFacts(ownPrompts(cfg));
-  if (transcript && !streamEntries(transcript, (e) => addEntry(facts, e)))
+  const seen = emptyTranscriptWindow(); // what the transcript tells about the window (core/window-evidence.ts)
+  if (transcript && !streamEntries(transcript, (e) => (addEntry(facts, e), noteWindowLine(seen, e))))
     debug(deps, `finalize: cannot read ${transcript}`);
   const dir = files.records;
   ensureDirUnder(root, STATE_DIRS.records);
@@ -160,7 +158,7 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
     team,
     previousSummary: prev?.summaryPath ?? null,
     usage: {
-      ...usageFor(state, tracked !== undefined, facts, deps, cfg, opts.floor),
+      ...usageFor(state, tracked !== undefined, facts, deps, cfg, opts.floor, seen),
       level: isTrackLevel(state.threshold_reached) ? state.threshold_reached : "ok",
     },
     generatedAt: iso,

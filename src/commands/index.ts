@@ -18,6 +18,55 @@ export interface CommandSpec {
 
 /** The command table: it drives dispatch, parsing and help. */
 export const COMMANDS: Record<string, CommandSpec> = {
+  install: {
+    summary: "Wires ctx into Claude Code (or Gemini CLI) settings: hooks and statusLine",
+    grammar: GRAMMARS.install,
+    hook: false,
+    load: () => import("./install.ts"),
+  },
+  status: {
+    summary: "Table of every session on this machine: usage, level, pause/respawn state",
+    grammar: GRAMMARS.status,
+    hook: false,
+    load: () => import("./status.ts"),
+  },
+  resume: {
+    summary: "Start a fresh session from a handoff summary; --hook: SessionStart hook that injects it",
+    grammar: GRAMMARS.resume,
+    hook: false,
+    hookFlag: "--hook",
+    load: () => import("./resume.ts"),
+  },
+  respawn: {
+    summary: "Supervises Claude Code in tmux: compacts or finalizes, clears and kickstarts near the context limit",
+    grammar: GRAMMARS.respawn,
+    hook: false,
+    load: () => import("./respawn.ts"),
+  },
+  doctor: {
+    summary: "Checks the wiring and the config: binary on PATH, hooks, config files, bridge dir, tmux, hook errors",
+    grammar: GRAMMARS.doctor,
+    hook: false,
+    load: () => import("./doctor.ts"),
+  },
+  config: {
+    summary: "Prints the effective configuration and where each value came from",
+    grammar: GRAMMARS.config,
+    hook: false,
+    load: () => import("./config.ts"),
+  },
+  uninstall: {
+    summary: "Removes exactly ctx's hooks and statusLine from the settings",
+    grammar: GRAMMARS.uninstall,
+    hook: false,
+    load: () => import("./uninstall.ts"),
+  },
+  finalize: {
+    summary: "Writes the session record and the rule-based handoff summary; prints the summary path",
+    grammar: GRAMMARS.finalize,
+    hook: false,
+    load: () => import("./finalize.ts"),
+  },
   statusline: {
     summary: "Claude Code statusLine command: prints the usage line and writes the bridge file",
     grammar: GRAMMARS.statusline,
@@ -35,54 +84,5 @@ export const COMMANDS: Record<string, CommandSpec> = {
     grammar: GRAMMARS.track,
     hook: true,
     load: () => import("./track.ts"),
-  },
-  finalize: {
-    summary: "Writes the session record and the rule-based handoff summary; prints the summary path",
-    grammar: GRAMMARS.finalize,
-    hook: false,
-    load: () => import("./finalize.ts"),
-  },
-  resume: {
-    summary: "Start a fresh session from a handoff summary; --hook: SessionStart hook that injects it",
-    grammar: GRAMMARS.resume,
-    hook: false,
-    hookFlag: "--hook",
-    load: () => import("./resume.ts"),
-  },
-  status: {
-    summary: "Table of every session on this machine: usage, level, pause/respawn state",
-    grammar: GRAMMARS.status,
-    hook: false,
-    load: () => import("./status.ts"),
-  },
-  config: {
-    summary: "Prints the effective configuration and where each value came from",
-    grammar: GRAMMARS.config,
-    hook: false,
-    load: () => import("./config.ts"),
-  },
-  install: {
-    summary: "Wires ctx into Claude Code (or Gemini CLI) settings: hooks and statusLine",
-    grammar: GRAMMARS.install,
-    hook: false,
-    load: () => import("./install.ts"),
-  },
-  uninstall: {
-    summary: "Removes exactly ctx's hooks and statusLine from the settings",
-    grammar: GRAMMARS.uninstall,
-    hook: false,
-    load: () => import("./uninstall.ts"),
-  },
-  doctor: {
-    summary: "Checks the wiring and the config: binary on PATH, hooks, config files, bridge dir, tmux, hook errors",
-    grammar: GRAMMARS.doctor,
-    hook: false,
-    load: () => import("./doctor.ts"),
-  },
-  respawn: {
-    summary: "Supervises Claude Code in tmux: compacts or finalizes, clears and kickstarts near the context limit",
-    grammar: GRAMMARS.respawn,
-    hook: false,
-    load: () => import("./respawn.ts"),
   },
 };

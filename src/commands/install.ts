@@ -1,5 +1,5 @@
 /**
- * `ctx install [--project] [--gemini] [--dry-run] [--force-statusline]`:
+ * `ctx install [--project] [--gemini] [--dry-run] [--force-statusline|--keep-statusline]`:
  * merges ctx's hooks and statusLine into the agent's settings.json, after a
  * timestamped backup, keeping everything else. Running it twice adds nothing.
  */
@@ -8,14 +8,23 @@ import { CtxError, type Deps } from "../core/deps.ts";
 import { parseFor } from "./args.ts";
 import type { Agent } from "../core/settings/entries.ts";
 import { parseSettings, printSettings } from "../core/settings/json-text.ts";
-import { installInto, type InstallResult, SettingsShapeError } from "../core/settings/merge.ts";
+import {
+  installInto,
+  type InstallResult,
+  type OtherStatusline,
+  removeFrom,
+  SettingsShapeError,
+} from "../core/settings/merge.ts";
+import { terminalSafe } from "../core/terminal.ts";
 import { ensureDir } from "../io/fs/dirs.ts";
+import { rememberStatusline } from "../io/statusline-record.ts";
 import { withLock } from "../io/fs/lock.ts";
 import {
   backupSettings,
   createdByCtx,
   removeEmptyDir,
   removeSettingsFile,
+  projectBackupDir,
   projectRoot,
   readSettingsText,
   selfBinary,
@@ -33,6 +42,8 @@ export interface SettingsTarget {
   path: string;
   /** Print what would change, write nothing. */
   dryRun: boolean;
+  /** A project's settings file (`--project`): teams commit it, so no machine path and no backup in it. */
+  project: boolean;
 }
 
 /** Entry point: registers the running binary. */
@@ -42,7 +53,7 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
 
 /** `ctx install` with the binary to register given explicitly (tests pass a built one). */
 export function install(argv: string[], deps: Deps, binary: string | undefined): number {
-  const { target, force } = parseTarget(argv, deps, true);
+  const { target, other } = parseTarget(argv, deps, true);
   if (binary === undefined) {
     throw new CtxError(
       1,
@@ -50,26 +61,42 @@ export function install(argv: string[], deps: Deps, binary: string | undefined):
       "build it with `bun build.ts`, then run `dist/ctx install` (or `sh install.sh --hooks`)",
     );
   }
-  return editSettings(target, deps, (value) => {
-    const result = installInto(value, { agent: target.agent, binary, forceStatusline: force });
+  // a project's file is shared: its commands run the ctx on each member's PATH
+  const written = target.project ? "ctx" : binary;
+  if (target.project) warnBothLevels(target, deps);
+  let previous: Record<string, unknown> | undefined;
+  const code = editSettings(target, deps, (value) => {
+    const result = installInto(value, { agent: target.agent, binary: written, otherStatusline: other });
+    previous = result.previousStatusline;
     return { settings: result.settings, report: installReport(result, target) };
   });
+  // what ctx's statusLine took the place of, for uninstall to put back exactly
+  if (previous && !target.dryRun) rememberStatusline(deps.env, target.path, previous);
+  return code;
 }
 
 /**
- * Parses the flags of install/uninstall into a target; `withForce` accepts
- * `--force-statusline`. Throws a usage error on anything else.
+ * Parses the flags of install/uninstall into a target; `forInstall` accepts
+ * `--force-statusline` and `--keep-statusline`. Throws a usage error on anything else.
  */
 export function parseTarget(
   argv: string[],
   deps: Deps,
-  withForce: boolean,
-): { target: SettingsTarget; force: boolean } {
-  const values = parseFor(withForce ? "install" : "uninstall", argv).values;
+  forInstall: boolean,
+): { target: SettingsTarget; other: OtherStatusline } {
+  const values = parseFor(forInstall ? "install" : "uninstall", argv).values;
+  if (values["force-statusline"] && values["keep-statusline"])
+    throw new CtxError(2, "--force-statusline and --keep-statusline exclude each other");
   const agent: Agent = values.gemini ? "gemini" : "claude";
   const project = values.project ? projectRoot(deps.env, deps.cwd) : undefined;
-  const target = { agent, path: settingsPath(deps.env, agent, project), dryRun: values["dry-run"] === true };
-  return { target, force: values["force-statusline"] === true };
+  const target = {
+    agent,
+    path: settingsPath(deps.env, agent, project),
+    dryRun: values["dry-run"] === true,
+    project: project !== undefined,
+  };
+  const other: OtherStatusline = values["force-statusline"] ? "replace" : values["keep-statusline"] ? "keep" : "chain";
+  return { target, other };
 }
 
 /**
@@ -98,14 +125,15 @@ export function editSettings(
     const same = JSON.stringify(out.settings) === JSON.stringify(parsed.value);
     const unchanged = same && (file.exists || Object.keys(out.settings).length === 0);
     deps.stdout(out.report.map((l) => `${l}\n`).join(""));
-    const created = opts.dropIfCreated && file.exists && createdByCtx(file, out.settings);
+    const backups = target.project ? projectBackupDir(deps.env, file.realPath) : undefined;
+    const created = opts.dropIfCreated && file.exists && createdByCtx(file, out.settings, backups);
     if (unchanged) deps.stdout(`${file.path}: already up to date, nothing written\n`);
     else if (target.dryRun) deps.stdout(`dry run: would ${created ? "remove" : "write"} ${file.path}:\n${text}`);
     else if (created) {
       removeSettingsFile(file);
       dropped = dirname(file.realPath);
       deps.stdout(`removed ${file.realPath} (ctx created it, and nothing else is left in it)\n`);
-    } else commit(file, text, deps);
+    } else commit(file, text, deps, backups);
     return 0;
   };
   if (target.dryRun) return body();
@@ -136,22 +164,39 @@ function applyTransform(
   }
 }
 
-function commit(file: SettingsText, text: string, deps: Deps): void {
-  if (file.exists) deps.stdout(`backup: ${backupSettings(file, deps.now())}\n`);
+function commit(file: SettingsText, text: string, deps: Deps, backups?: string): void {
+  if (file.exists) deps.stdout(`backup: ${backupSettings(file, deps.now(), backups)}\n`);
   writeSettingsText(file, text);
   deps.stdout(`wrote ${file.path}\n`);
+}
+
+/**
+ * Says so when ctx is wired in the user's settings too: the project's portable `ctx …` commands
+ * differ from the user's absolute ones, so the client would run each hook twice.
+ */
+function warnBothLevels(target: SettingsTarget, deps: Deps): void {
+  try {
+    const user = readSettingsText(settingsPath(deps.env, target.agent));
+    const parsed = user.exists ? parseSettings(user.text) : undefined;
+    if (!parsed?.ok || !removeFrom(parsed.value).removed.some((r) => !r.startsWith("statusLine:"))) return;
+    deps.stdout(
+      `note: ctx is also wired in ${user.path}; with both, the client runs each hook twice. Keep one: \`ctx uninstall\` (user) or \`ctx uninstall --project\`.\n`,
+    );
+  } catch {
+    // an unreadable user file: nothing to compare
+  }
 }
 
 function installReport(result: InstallResult, target: SettingsTarget): string[] {
   const lines = [...result.added.map((l) => `added   ${l}`), ...result.updated.map((l) => `updated ${l}`)];
   if (result.statusline === "added") lines.push("added   statusLine: ctx statusline");
+  const other = terminalSafe(result.otherStatusline ?? "");
+  if (result.statusline === "chained")
+    lines.push(`chained statusLine: ctx statusline shows yours (${other}) beside ctx's; ctx uninstall puts yours back`);
   if (result.statusline === "kept-other") {
-    lines.push(
-      `kept your statusLine (${result.otherStatusline}); run \`ctx install --force-statusline\` to use ctx's instead`,
-    );
+    lines.push(`kept your statusLine (${other}) alone; run \`ctx install\` without --keep-statusline to show both`);
   }
-  if (result.statusline === "replaced")
-    lines.push(`replaced statusLine (${result.otherStatusline}); the backup keeps the old one`);
+  if (result.statusline === "replaced") lines.push(`replaced statusLine (${other}); ctx uninstall puts it back`);
   if (!target.dryRun && (result.added.length > 0 || result.updated.length > 0)) {
     lines.push(
       target.agent === "claude"

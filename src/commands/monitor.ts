@@ -15,6 +15,7 @@ import { hookProject } from "../io/project.ts";
 import { isValidSessionId } from "../core/session-id.ts";
 import { subagentOf, subagentTranscript } from "../core/subagent.ts";
 import { ladderOf, levelAt, levelRank, type Level } from "../core/levels.ts";
+import { HOOK_TIMEOUT_S } from "../core/settings/entries.ts";
 import { handoffOf } from "../io/finalize/handoff.ts";
 import { envConfig, loadConfig } from "../io/config.ts";
 import { ensureDirUnder } from "../io/fs/dirs.ts";
@@ -205,4 +206,4 @@ function step(root: string, path: string, level: Level, cfg: Config, now: number
  * The debounce lock's wait: a burst of parallel tool calls on a small machine queues up here, so it
  * may wait long enough to count every call, and still well under the 10 s the hook is registered with.
  */
-const DEBOUNCE_LOCK = { timeoutMs: 6000 };
+const DEBOUNCE_LOCK = { timeoutMs: HOOK_TIMEOUT_S.monitor * 1000 * 0.6 };

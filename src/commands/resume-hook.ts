@@ -13,9 +13,16 @@ import { loadConfig } from "../io/config.ts";
 import { readResumeState, resumeTransaction } from "../io/resume/state.ts";
 import { finalizeLikelyRunning } from "../io/finalize/pending.ts";
 import { taskListState } from "../io/session/task-list.ts";
-import { chainOf, chainSummaryPending, liveChains, refreshDue, type ChainContext } from "../io/resume/chain.ts";
+import {
+  chainOf,
+  chainSummaryPending,
+  finalizeLockState,
+  liveChains,
+  refreshDue,
+  type ChainContext,
+} from "../io/resume/chain.ts";
 import { startFinalize } from "../io/finalize/spawn.ts";
-import { listSummaries, readSummaryIn } from "../io/resume/summaries.ts";
+import { listSummaries, openTaskIdsIn, readSummaryIn } from "../io/resume/summaries.ts";
 
 /** The hook's output for an injection or a hint. */
 export interface SessionStartOutput {
@@ -71,6 +78,7 @@ async function decide(
     summaries: listSummaries(root),
     limits,
     load: (path: string) => readSummaryIn(root, path),
+    openTasks: (path: string) => openTaskIdsIn(root, path),
     chain: ctx.chain,
     taskList: taskListState(deps.env),
     liveChains:
@@ -78,8 +86,10 @@ async function decide(
         ? liveChains(root, sessionId, deps.now(), cfg["status.stale_after_s"] * 1000)
         : undefined,
   });
+  // One budget for every wait of this call: never longer than resume.finalize_wait_ms in all.
+  const until = deps.now() + cfg["resume.finalize_wait_ms"];
   const waitFor = () =>
-    known ? waitForChain(root, ctx, cfg, deps) : waitForFinalize(root, sessionId, source, cfg, deps);
+    known ? waitForChain(root, ctx, cfg, deps, until) : waitForFinalize(root, sessionId, source, deps, until);
   if (!existsSync(layout(root).respawnPending) && listSummaries(root).length === 0 && !(await waitFor())) {
     return { action: "none", reason: "no summary" };
   }
@@ -104,10 +114,15 @@ async function decide(
 const KICK_AFTER_MS = 1500;
 
 /** Polls up to `resume.finalize_wait_ms` while the chain's summary is still being written; true when it is done. */
-async function waitForChain(root: string, ctx: ChainContext, cfg: Config, deps: Deps): Promise<boolean> {
+async function waitForChain(
+  root: string,
+  ctx: ChainContext,
+  cfg: Config,
+  deps: Deps,
+  deadline: number,
+): Promise<boolean> {
   const waitMs = cfg["resume.finalize_wait_ms"];
-  if (waitMs <= 0 || !chainSummaryPending(root, ctx, cfg, deps.now())) return false;
-  const deadline = deps.now() + waitMs;
+  if (deps.now() >= deadline || !chainSummaryPending(root, ctx, cfg, deps.now())) return false;
   const lock = ctx.predecessor ? layout(root).finalizeLock(ctx.predecessor.session_id) : undefined;
   const kickAt = deps.now() + KICK_AFTER_MS;
   let sawLock = false;
@@ -116,7 +131,7 @@ async function waitForChain(root: string, ctx: ChainContext, cfg: Config, deps: 
     await Bun.sleep(50);
     if (!chainSummaryPending(root, ctx, cfg, deps.now(), kicked)) return true;
     // A finalize that held its lock and let go without a new summary has failed: waiting longer gains nothing.
-    const held = lock !== undefined && existsSync(lock);
+    const held = finalizeLockState(lock) === "held"; // a killed finalize's lock is let go too
     if (sawLock && !held) break;
     sawLock ||= held;
     // The refresh SessionEnd should have started (its hooks get ~1.5 s in all, and may be cut short): start it.
@@ -136,21 +151,19 @@ async function waitForChain(root: string, ctx: ChainContext, cfg: Config, deps: 
 /**
  * After /clear the previous session's finalize may still be writing its
  * summary (SessionEnd runs it detached). When that looks likely, poll for up
- * to `resume.finalize_wait_ms`; true when a new summary appeared.
+ * to `deadline` (what is left of `resume.finalize_wait_ms`); true when a new summary appeared.
  */
 async function waitForFinalize(
   root: string,
   sessionId: string,
   source: string | undefined,
-  cfg: Config,
   deps: Deps,
+  deadline: number,
 ): Promise<boolean> {
-  const waitMs = cfg["resume.finalize_wait_ms"];
-  if ((source !== "clear" && source !== "compact") || waitMs <= 0) return false;
+  if ((source !== "clear" && source !== "compact") || deps.now() >= deadline) return false;
   const newestMs = () => newestFirst(listSummaries(root), deps.now())[0]?.mtimeMs ?? 0;
   const before = newestMs();
   if (!finalizeLikelyRunning(root, sessionId, before, deps.now(), 60_000)) return false;
-  const deadline = deps.now() + waitMs;
   while (deps.now() < deadline) {
     await Bun.sleep(50);
     if (newestMs() > before) return true;

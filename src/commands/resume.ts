@@ -40,8 +40,8 @@ async function launch(opts: Exclude<ResumeOptions, { mode: "hook" }>, deps: Deps
   const root = stateRoot(deps.env, findProject(deps.env, deps.cwd));
   const file = opts.latest ? latestSummary(root, deps.now()).path : opts.summary!;
   const summary = loadSummaryForCli(file, deps.cwd);
-  const env = chainEnv(summary.path, deps);
-  const prompt = buildResumePrompt(summary.text, summary.path, "prompt", taskListState(env));
+  const { env, openTasks } = chainEnv(summary.path, deps);
+  const prompt = buildResumePrompt(summary.text, summary.path, "prompt", taskListState(env), openTasks);
   if (opts.mode === "print") {
     deps.stdout(prompt);
     return 0;
@@ -60,9 +60,9 @@ async function launch(opts: Exclude<ResumeOptions, { mode: "hook" }>, deps: Deps
  * The launched session continues the summary's chain: `CTX_TASK_ID` and
  * `CLAUDE_CODE_TASK_LIST_ID` (unless already set) name the chain, and
  * `CTX_RESUMED_FROM` the session the summary is about (from its twin), which
- * `ctx track` links the new session to.
+ * `ctx track` links the new session to. `openTasks`: the twin's open task ids (see taskListNote).
  */
-function chainEnv(summaryPath: string, deps: Deps): Env {
+function chainEnv(summaryPath: string, deps: Deps): { env: Env; openTasks: string[] } {
   const read = readJsonFile<unknown>(twinPathOf(summaryPath), { maxBytes: 4 * 1024 * 1024 });
   const twin = read.status === "ok" ? parseTwin(read.value) : undefined;
   const task = twin?.task_id ?? taskOfSummary(basename(summaryPath));
@@ -74,7 +74,7 @@ function chainEnv(summaryPath: string, deps: Deps): Env {
   if (isValidSessionId(twin?.session_id)) env.CTX_RESUMED_FROM = twin.session_id;
   else delete env.CTX_RESUMED_FROM;
   debug(deps, `resume: chain ${env.CTX_TASK_ID ?? "none"}, resumed from ${env.CTX_RESUMED_FROM ?? "unknown"}`);
-  return env;
+  return { env, openTasks: twin?.open_tasks.map((t) => t.id) ?? [] };
 }
 
 function binForDisplay(deps: Deps): string {

@@ -5,7 +5,9 @@ import { bridgeOf, renderStatus, statusInput } from "../core/statusline.ts";
 import { isValidSessionId } from "../core/session-id.ts";
 import { count } from "../core/usage.ts";
 import { writeBridge } from "../io/session/bridge.ts";
-import { envConfig, loadConfig } from "../io/config.ts";
+import { envConfig, loadConfigReport } from "../io/config.ts";
+import { chainedCommand, chainedRows } from "../core/statusline-chain.ts";
+import type { Config } from "../core/config-schema.ts";
 import { gitBranch } from "../io/git/head.ts";
 import { projectFrom } from "../io/project.ts";
 import { rememberWindow } from "../io/session/window-source.ts";
@@ -17,7 +19,7 @@ export const FALLBACK_LINE = "ctx │ waiting for usage";
  * `ctx statusline`: reads Claude Code's statusLine JSON, prints one line and
  * writes the bridge file. Never fails: bad input prints a fallback line.
  */
-export async function run(_argv: string[], deps: Deps): Promise<void> {
+export async function run(argv: string[], deps: Deps): Promise<void> {
   const timeoutMs = envConfig(deps.env)["statusline.stdin_timeout_ms"];
   const input = await deps.readStdin({ timeoutMs, maxBytes: 4 * 1024 * 1024 });
   const payload = parseHookInput(input.text);
@@ -25,12 +27,14 @@ export async function run(_argv: string[], deps: Deps): Promise<void> {
   // The client may run in a subfolder: the project (its name, branch and config) is the one found from there.
   const start = projectOf(payload) ?? cwd;
   const project = projectFrom(start);
-  const cfg = loadConfig(deps, project);
+  const report = loadConfigReport(deps, project);
+  const cfg = report.config;
+  const chain = chainedCommand(argv, cfg, report.origins["statusline.chain"]?.origin === "project");
   const status = statusInput(payload, cfg);
   if (status.projectDir?.startsWith("/"))
     status.projectDir = status.projectDir === start ? project : projectFrom(status.projectDir);
   if (!status.sessionId && !status.modelName && !status.context) {
-    deps.stdout(`${FALLBACK_LINE}\n`);
+    deps.stdout(`${await withChained(FALLBACK_LINE, chain, input.text, cwd, cfg, deps)}\n`);
     return;
   }
   const bridge = bridgeOf(status, deps.now());
@@ -45,7 +49,39 @@ export async function run(_argv: string[], deps: Deps): Promise<void> {
   if (isValidSessionId(status.sessionId)) remember(deps, payload, status.modelId);
   const color = !deps.env.NO_COLOR;
   const branch = cfg["statusline.git_branch"] && status.projectDir ? safeBranch(status.projectDir) : undefined;
-  deps.stdout(`${renderStatus(status, cfg, { color, branch })}\n`);
+  const line = renderStatus(status, cfg, { color, branch });
+  deps.stdout(`${await withChained(line, chain, input.text, cwd, cfg, deps)}\n`);
+}
+
+/**
+ * ctx's line with the user's chained status line command beside it: the command gets the same
+ * payload on stdin; when it fails, times out or prints nothing, ctx's line is shown alone.
+ */
+async function withChained(
+  line: string,
+  chain: string | undefined,
+  payload: string,
+  cwd: string,
+  cfg: Config,
+  deps: Deps,
+): Promise<string> {
+  if (!chain) return line;
+  try {
+    const { runChild } = await import("../io/process/child.ts");
+    const r = await runChild(["/bin/sh", "-c", chain], {
+      cwd: cwd.startsWith("/") ? cwd : deps.cwd,
+      env: deps.env,
+      timeoutMs: cfg["statusline.chain_timeout_ms"],
+      stdin: payload,
+    });
+    if (r.timedOut || r.code !== 0)
+      debug(deps, `statusline: chained command ${r.timedOut ? "timed out" : `exited ${r.code}`}`);
+    if (r.timedOut) return line;
+    return chainedRows(line, r.stdout, cfg["statusline.chain_position"], !deps.env.NO_COLOR).join("\n");
+  } catch (err) {
+    debug(deps, `statusline: chained command failed: ${(err as Error).message}`);
+    return line;
+  }
 }
 
 // --- internal ---

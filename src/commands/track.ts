@@ -8,6 +8,7 @@ import { isValidSessionId } from "../core/session-id.ts";
 import { hookJob, parsePlainUsage, type TrackJob } from "../core/track/job.ts";
 import type { SessionState } from "../core/track/state.ts";
 import { trackStep, type FinalizeOnEnd } from "../core/track/step.ts";
+import { HOOK_TIMEOUT_S } from "../core/settings/entries.ts";
 import { envConfig, loadConfig } from "../io/config.ts";
 import { realDirsUnder } from "../io/fs/dirs.ts";
 import { LockTimeout } from "../io/fs/lock.ts";
@@ -18,10 +19,11 @@ import { countTokens, prepare } from "../io/track/prepare.ts";
 import { readingFor } from "../io/track/reading.ts";
 
 /**
- * The longest all lock waits of one track run may take together: well under the 30 s the hook is
- * registered with, and long enough that a burst of parallel tool calls on a small machine loses no update.
+ * The longest all lock waits of one track run may take together: two thirds of the 30 s the hook is
+ * registered with (the rest covers stdin, the transcript and the writes), and long enough that a burst of
+ * parallel tool calls on a small machine, or a queue behind a lock held over 10 s, loses no update.
  */
-const TRACK_LOCK_BUDGET_MS = 20_000;
+const TRACK_LOCK_BUDGET_MS = (HOOK_TIMEOUT_S.track * 1000 * 2) / 3;
 
 /**
  * `ctx track`: a hook for SessionStart, UserPromptSubmit, PostToolUse(Failure),
@@ -70,7 +72,7 @@ export async function track(job: TrackJob, deps: Deps): Promise<TrackResult> {
   const reading = job.reading ?? readingFor(job, deps, cfg);
   const apply = (prev: SessionState | undefined): Done => {
     const s = prepare(prev, job, deps, root, iso, nowMs);
-    const deltas = countTokens(s, job, cfg);
+    const deltas = countTokens(s, job, cfg, root);
     const step = trackStep(
       s,
       { event: job.event, iso, input: job.input, reading },

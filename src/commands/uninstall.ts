@@ -6,17 +6,25 @@
 import type { Deps } from "../core/deps.ts";
 import { removeFrom } from "../core/settings/merge.ts";
 import { editSettings, parseTarget } from "./install.ts";
+import { terminalSafe } from "../core/terminal.ts";
+import { forgetStatusline, rememberedStatusline } from "../io/statusline-record.ts";
 
 /** Entry point. */
 export async function run(argv: string[], deps: Deps): Promise<number> {
   const { target } = parseTarget(argv, deps, false);
-  return editSettings(
+  const previous = rememberedStatusline(deps.env, target.path);
+  let restored = false;
+  const code = editSettings(
     target,
     deps,
     (value) => {
-      const { settings, removed } = removeFrom(value);
-      return { settings, report: removed.map((l) => `removed ${l}`) };
+      const out = removeFrom(value, previous);
+      restored = out.restored !== undefined;
+      const back = out.restored ? [`restored statusLine: ${terminalSafe(String(out.restored.command ?? ""))}`] : [];
+      return { settings: out.settings, report: [...out.removed.map((l) => `removed ${terminalSafe(l)}`), ...back] };
     },
     { dropIfCreated: true },
   );
+  if (restored && !target.dryRun) forgetStatusline(deps.env, target.path);
+  return code;
 }

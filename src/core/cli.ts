@@ -4,6 +4,8 @@
  */
 import { parseArgs } from "node:util";
 import { CtxError } from "./deps.ts";
+import { nearest } from "./suggest.ts";
+import { terminalSafe } from "./terminal.ts";
 
 /** One option of a command. */
 export interface Opt {
@@ -52,7 +54,7 @@ export function parseCommandLine(g: Grammar, argv: readonly string[]): Parsed {
   try {
     parsed = parseArgs({ args: own, options, strict: true, allowPositionals: true });
   } catch (err) {
-    throw new CtxError(2, explain(err as Error & { code?: string }));
+    throw new CtxError(2, explain(err as Error & { code?: string }, Object.keys(g.options)));
   }
   const max = g.positionals ?? 0;
   if (parsed.positionals.length > max) {
@@ -66,12 +68,14 @@ export function parseCommandLine(g: Grammar, argv: readonly string[]): Parsed {
 
 // --- internal ---
 
-/** parseArgs' error in ctx's words. */
-function explain(err: Error & { code?: string }): string {
+/** parseArgs' error in ctx's words; an unknown long option gets the nearest known one. */
+function explain(err: Error & { code?: string }, known: readonly string[]): string {
   const opt = /'(-[^' ]+)/.exec(err.message)?.[1];
   switch (err.code) {
-    case "ERR_PARSE_ARGS_UNKNOWN_OPTION":
-      return `unknown option ${opt ?? err.message}`;
+    case "ERR_PARSE_ARGS_UNKNOWN_OPTION": {
+      const guess = opt?.startsWith("--") ? nearest(opt.slice(2).split("=")[0]!, known) : undefined;
+      return `unknown option ${terminalSafe(opt ?? err.message)}${guess ? ` (did you mean --${guess}?)` : ""}`;
+    }
     case "ERR_PARSE_ARGS_INVALID_OPTION_VALUE":
       return /does not take/.test(err.message) ? `option ${opt} takes no value` : `option ${opt} needs a value`;
     default:

@@ -1,5 +1,6 @@
 /** Checks on a configuration that go beyond one value: key suggestions, the ladder, YAML positions. Pure. */
 import { DEPRECATED, SCHEMA, type Config } from "./config-schema.ts";
+import { editDistance as distance } from "./suggest.ts";
 
 /** The known key nearest to a mistyped one (at most a third of its length away), or undefined. */
 export function suggestKey(key: string): string | undefined {
@@ -89,18 +90,4 @@ export function keyPosition(text: string, key: string): Position | undefined {
     if (!pos) return undefined;
   }
   return pos;
-}
-
-// --- internal ---
-
-/** Levenshtein distance. */
-function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++)
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return prev[b.length]!;
 }

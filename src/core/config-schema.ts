@@ -41,7 +41,7 @@ const str = (d: string, doc: string, values?: readonly string[]): Spec<"string",
 export const SCHEMA = {
   "context.window_size": thr(
     false,
-    "Context window in tokens when neither the status line nor the running client tells it (4th source of 5, see 'How the window is found'; off = from the model name: 1M for [1m] models or usage above 200k, else 200k)",
+    "Context window in tokens when neither the status line nor the running client tells it (6th source of 7, see 'How the window is found'; off = from the model name: 1M for [1m] models or usage above 200k, else 200k)",
   ),
   "levels.warning": pct(
     65,
@@ -66,6 +66,18 @@ export const SCHEMA = {
   },
   "statusline.git_branch": bool(true, "Show the git branch (read from .git/HEAD, no subprocess)"),
   "statusline.stdin_timeout_ms": num(1000, "Give up on a stdin that never closes after this long"),
+  "statusline.chain": str(
+    "",
+    "Your own status line command, run with the same payload and shown beside ctx's (ctx install sets it up as `ctx statusline --chain CMD`, which wins over this key); read from the user config and the environment only, never from a project's file",
+  ),
+  "statusline.chain_position": str("first", "Where ctx's part goes beside the chained command's: first or last", [
+    "first",
+    "last",
+  ]),
+  "statusline.chain_timeout_ms": num(
+    2000,
+    "Give up on the chained status line command after this long (ctx's part is shown alone)",
+  ),
   "monitor.debounce_calls": num(5, "Tool uses between two repeated warnings of the same level"),
   "monitor.bridge_max_age_s": num(60, "A bridge file older than this is stale; the transcript is read instead"),
   "monitor.tail_bytes": num(

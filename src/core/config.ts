@@ -95,8 +95,15 @@ export function resolveLayers(layers: readonly SourcedLayer[]): Resolved {
     for (const [old, dep] of Object.entries(DEPRECATED)) {
       if (!(old in layer.values)) continue;
       const raw = layer.values[old];
-      say(old, `deprecated: use ${dep.use}${layer.origin === "environment" ? ` (${envName(dep.use)})` : ""}`, true);
       const value = coerce(dep.use, raw, dep.convert);
+      // the new key with the converted value (`warning_remaining: 40` is `levels.warning: 60`)
+      const as = typeof value === "string" ? "" : String(value.ok);
+      const env = layer.origin === "environment";
+      say(
+        old,
+        `deprecated: use ${dep.use}${as ? `: ${as}` : ""}${env ? ` (${envName(dep.use)}${as ? `=${as}` : ""})` : ""}`,
+        true,
+      );
       if (typeof value === "string") say(old, value);
       else set(dep.use, value, old);
     }

@@ -7,14 +7,18 @@ import type { Grammar } from "./cli.ts";
 /** Each command's grammar, by command name. */
 export const GRAMMARS = {
   statusline: {
-    synopsis: [""],
+    synopsis: ["[--chain COMMAND]"],
     about: `Reads Claude Code's statusLine JSON on stdin and prints one line:
 model │ project (branch) │ 10-cell bar, used %, tokens/window, coloured by level
 (green ok, yellow warning, red critical, red and 'paused' at auto_pause).
 Writes \${TMPDIR:-/tmp}/claude-ctx-<session_id>.json for the hooks.
 The percentage is Claude Code's own used_percentage (statusline.display: raw|usable|footer|both).
+--chain COMMAND (or statusline.chain) also runs your own status line command with
+the same payload and shows its first line beside ctx's (statusline.chain_position).
 Respects NO_COLOR. Always exits 0.`,
-    options: {},
+    options: {
+      chain: { type: "string", arg: "COMMAND", doc: "your own status line command, shown beside ctx's" },
+    },
   },
   monitor: {
     synopsis: [""],
@@ -119,12 +123,14 @@ checks them and exits 1).`,
     options: { json: { type: "boolean", doc: "machine-readable output" } },
   },
   install: {
-    synopsis: ["[--project] [--gemini] [--dry-run] [--force-statusline]"],
+    synopsis: ["[--project] [--gemini] [--dry-run] [--force-statusline | --keep-statusline]"],
     about: `Merges ctx's entries into ~/.claude/settings.json (<project>/.claude/settings.json
 with --project; ~/.gemini/settings.json with --gemini), with this binary's
 absolute path and a timeout on each:
-statusLine          ctx statusline (an existing other one is kept unless
-                    --force-statusline)
+statusLine          ctx statusline; an existing other one is chained (both show:
+                    ctx statusline --chain YOURS), replaced with
+                    --force-statusline, or left alone with --keep-statusline;
+                    ctx uninstall puts it back
 PostToolUse, PostToolUseFailure: ctx monitor, ctx track
 SessionStart        ctx track, ctx resume --hook
 UserPromptSubmit, Stop, PreCompact, SessionEnd: ctx track
@@ -136,13 +142,15 @@ file that is not valid JSON (says line:column). Running it twice adds nothing.`,
       project: { type: "boolean", doc: "the project's .claude/settings.json (project found from a subfolder)" },
       gemini: { type: "boolean", doc: "Gemini CLI's settings" },
       "dry-run": { type: "boolean", doc: "print the result, write nothing" },
-      "force-statusline": { type: "boolean", doc: "replace another statusLine" },
+      "force-statusline": { type: "boolean", doc: "replace another statusLine (uninstall puts it back)" },
+      "keep-statusline": { type: "boolean", doc: "leave another statusLine alone (ctx's is not shown)" },
     },
   },
   uninstall: {
     synopsis: ["[--project] [--gemini] [--dry-run]"],
     about: `Removes every hook whose command is ctx's (statusline, monitor, track,
 resume --hook) and ctx's statusLine, nothing else, after a timestamped backup.
+The statusLine ctx's took the place of (chained or replaced) is put back.
 A settings file ctx created that is left empty is removed.`,
     options: {
       project: { type: "boolean", doc: "the project's .claude/settings.json" },
@@ -154,7 +162,9 @@ A settings file ctx created that is left empty is removed.`,
     synopsis: ["[--gemini] [--project]"],
     about: `Checks, and prints the fix for each problem:
 - ctx on PATH, and the same binary in the settings;
-- every ctx hook present (user and project settings), with its timeout;
+- every ctx hook present and run once, as the client will run it (the user's,
+  the project's and the project's settings.local.json count; one command
+  written the same way in several files runs once), with its timeout;
 - both config files: YAML errors (file:line:column), unknown keys (did you
   mean …), wrong types, values out of range, an inconsistent ladder of
   levels, and deprecated keys with the key to use;
@@ -165,7 +175,7 @@ The project is found from any subfolder (nearest .ctx/, else the git root).
 Exits 1 when a check fails.`,
     options: {
       gemini: { type: "boolean", doc: "check Gemini CLI's settings" },
-      project: { type: "boolean", doc: "check the hooks in the project's settings only (ctx install --project)" },
+      project: { type: "boolean", doc: "the fixes name ctx install --project (every settings file still counts)" },
     },
   },
   respawn: {

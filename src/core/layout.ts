@@ -5,7 +5,7 @@
  * per-user state and the bridge file. A session id becomes a path only through
  * `sessionFile` (`isValidSessionId`): an unsafe id gives undefined, never a path.
  */
-import { homeDir, sessionFile, tmpDir } from "./paths.ts";
+import { sessionFile, tmpDir, usableDir } from "./paths.ts";
 import { join, normalize } from "./pathx.ts";
 import { isValidSessionId } from "./session-id.ts";
 
@@ -139,6 +139,12 @@ function buildLayout(root: string): Layout {
 
 /** The per-user state: `${XDG_STATE_HOME:-~/.local/state}/ctx`, and the bridge file in the temp directory. */
 export interface UserLayout {
+  /**
+   * Why there is no per-user directory, when neither XDG_STATE_HOME nor HOME is an absolute
+   * UTF-8 path (never `/.local/state` for an unset HOME). Then `dir`, `index`, `windows` and
+   * `errorLog` are "" (a path no call can create or read) and `indexEntry` gives undefined.
+   */
+  missing?: string;
   /** `${XDG_STATE_HOME:-~/.local/state}/ctx`. */
   dir: string;
   /** `<dir>/sessions/`: the per-user index. */
@@ -149,6 +155,16 @@ export interface UserLayout {
   windows: string;
   /** `<dir>/errors.log`: the hooks' errors, for `ctx doctor`. */
   errorLog: string;
+  /**
+   * `<dir>/install/statusline-<key>.json`: the statusLine ctx's took the place of in one settings
+   * file (`key`: 16 hex digits naming that file), or undefined for another key.
+   */
+  statuslineRecord(key: string): string | undefined;
+  /**
+   * `<dir>/install/backups-<key>/`: the backups of a project's settings file (kept out of the
+   * project, which teams commit; `key` as for `statuslineRecord`), or undefined for another key.
+   */
+  settingsBackups(key: string): string | undefined;
   /** `${TMPDIR:-/tmp}`. */
   tmp: string;
   /** `${TMPDIR:-/tmp}/claude-ctx-<sid>.json`: the GSD-compatible bridge file, or undefined for an unsafe id. */
@@ -165,17 +181,38 @@ export function userLayout(env: Env): UserLayout {
 let lastUser: { key: string; value: UserLayout } | undefined;
 
 function buildUserLayout(env: Env): UserLayout {
-  const base = env.XDG_STATE_HOME?.startsWith("/") ? env.XDG_STATE_HOME : join(homeDir(env), ".local", "state");
+  const home = usableDir(env.HOME);
+  const base = usableDir(env.XDG_STATE_HOME) ?? (home ? join(home, ".local", "state") : undefined);
+  const tmp = tmpDir(env);
+  const bridge = (sid: unknown) => (isValidSessionId(sid) ? join(tmp, `claude-ctx-${sid}.json`) : undefined);
+  if (!base) {
+    const missing = `no per-user state directory: ${env.HOME ? "HOME is not an absolute UTF-8 path" : "HOME is not set"}, nor XDG_STATE_HOME`;
+    const none = () => undefined;
+    return {
+      missing,
+      dir: "",
+      index: "",
+      indexEntry: none,
+      windows: "",
+      errorLog: "",
+      statuslineRecord: none,
+      settingsBackups: none,
+      tmp,
+      bridge,
+    };
+  }
   const dir = join(base, "ctx");
   const index = join(dir, INDEX_DIR);
-  const tmp = tmpDir(env);
   return {
     dir,
     index,
     indexEntry: (sid) => sessionFile(index, sid),
     windows: join(dir, "windows.json"),
     errorLog: join(dir, "errors.log"),
+    statuslineRecord: (key) =>
+      /^[0-9a-f]{16}$/.test(key) ? join(dir, "install", `statusline-${key}.json`) : undefined,
+    settingsBackups: (key) => (/^[0-9a-f]{16}$/.test(key) ? join(dir, "install", `backups-${key}`) : undefined),
     tmp,
-    bridge: (sid) => (isValidSessionId(sid) ? join(tmp, `claude-ctx-${sid}.json`) : undefined),
+    bridge,
   };
 }

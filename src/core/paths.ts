@@ -2,9 +2,24 @@ import { join } from "./pathx.ts";
 import { isValidSessionId } from "./session-id.ts";
 import type { Env } from "./deps.ts";
 
+/**
+ * True when `path` cannot name what it came from: it holds U+FFFD, what decoding left of bytes
+ * that are not UTF-8 (an environment variable, the working directory or the hook's `cwd`). Used
+ * as a path it names another, sibling directory, so ctx never creates a directory through it
+ * (`ensureDir` in io/fs/dirs.ts) and a typed command refuses such a project (`findProject`).
+ */
+export function undecodable(path: string): boolean {
+  return path.includes("\uFFFD");
+}
+
+/** `path` when it is absolute and decodable (a usable directory from the environment), else undefined. */
+export function usableDir(path: string | undefined): string | undefined {
+  return path?.startsWith("/") && !undecodable(path) ? path : undefined;
+}
+
 /** The temp directory: `$TMPDIR`, else `/tmp`, without a trailing slash. */
 export function tmpDir(env: Env): string {
-  const dir = env.TMPDIR?.startsWith("/") ? env.TMPDIR : "/tmp";
+  const dir = usableDir(env.TMPDIR) ?? "/tmp";
   return dir.length > 1 ? dir.replace(/\/+$/, "") : dir;
 }
 

@@ -25,3 +25,15 @@ export function stripAnsi(text: string): string {
 export function terminalSafe(s: string): string {
   return stripAnsi(s).replace(UNSAFE, "");
 }
+
+/**
+ * Multi-line terminal output made safe line by line (terminalSafe), keeping its line breaks and
+ * tabs: what every typed command prints goes through it (main.ts), `ctx status` excepted, which
+ * sanitises its fields itself and paints its own colours.
+ */
+export function terminalText(s: string): string {
+  return s
+    .split("\n")
+    .map((line) => line.split("\t").map(terminalSafe).join("\t"))
+    .join("\n");
+}

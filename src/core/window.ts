@@ -1,14 +1,18 @@
 /**
  * The context window of a session, resolved from evidence in a fixed order
- * (issue 16), never guessed low when something proves a larger one. Pure: the
- * evidence is gathered by `src/io/session/window-source.ts`.
+ * (issues 16 and 20), never guessed low when something proves a larger one, and
+ * never taken from the default of a client other than the one that wrote the
+ * session. Pure: the evidence is gathered by `src/io/session/window-source.ts`,
+ * the transcript readers and `core/window-evidence.ts`.
  */
 import { WINDOW_1M, WINDOW_200K, windowFor } from "./usage.ts";
 import type { Env } from "./deps.ts";
+import { type AutoCompaction, compactionWindow } from "./window-evidence.ts";
 
 /** Where a window came from: short, stable names (session state, `ctx status --json`, `ctx doctor`). */
 export type WindowSource =
   | "statusline"
+  | "compaction"
   | "remembered"
   | "client_args"
   | "client_env"
@@ -31,6 +35,8 @@ export interface ClientChoice {
   model: string | null;
   /** Where `model` came from; null when nothing chose one. */
   source: "client_args" | "client_env" | "settings" | null;
+  /** True when `model` is the client's default spelled by `ANTHROPIC_DEFAULT_OPUS_MODEL` (its `[1m]` is the default's). */
+  implicit?: boolean;
 }
 
 /** Everything the resolver looks at. */
@@ -41,6 +47,8 @@ export interface WindowEvidence {
   model?: string;
   /** The client version the transcript records (`version`), e.g. `2.1.197`. */
   clientVersion?: string;
+  /** The session's newest automatic compaction (`compact_boundary`, trigger `auto`), if ctx read it. */
+  autoCompaction?: AutoCompaction;
   /** Windows that status-line payloads reported, per model id, on this machine. */
   remembered: Record<string, number>;
   /** What the running client was asked for; undefined when it is not known. */
@@ -58,6 +66,13 @@ export interface SettingsModels {
   local?: string;
 }
 
+/**
+ * The first client version whose default model has a 1M window: "since Claude Code v2.1.75 the default
+ * model … is Opus 4.6 with a 1M token context window" (github.com/sirmalloc/ccstatusline/issues/233);
+ * observed on 2.1.197 and 2.1.328; 2.1.39 ran `claude-opus-4-6` at 200k (it auto-compacted at 167k:
+ * the spotter excerpts in test/fixtures/transcripts/spotter-window/).
+ */
+const DEFAULT_1M_SINCE = [2, 1, 75] as const;
 /** The first client version whose own model table gives the newer models a native 1M window (observed). */
 const NATIVE_1M_SINCE = [2, 1, 328] as const;
 /** Models Claude Code 2.1.328 runs with a 1M window without `[1m]` (observed: test/fixtures/README.md). */
@@ -70,21 +85,31 @@ const ALIAS_ENV: Record<string, string> = {
 };
 
 /**
- * The session's window, from the first source that knows it:
- * 1. a status-line payload for this session (`statusline`), or one remembered for the
- *    same model id on this machine (`remembered`; the id carries `[1m]` when the client
- *    was asked for a 1M model, as the status line's `model.id` does);
- * 2. what the running client was asked for (`client_args`, `client_env`, `settings`):
+ * The session's window, from the first source that knows it (docs/track-finalize.md, "The window of a session"):
+ * 1. a status-line payload for this session (`statusline`: its bridge file, or the window a tracked
+ *    state took from one);
+ * 2. where the session compacted by itself (`compaction`): the client compacts near its window
+ *    (200k − 20k output − 13k = 167k), so an automatic compaction at 150k–200k shows 200k, above
+ *    200k shows 1M; only while the model is the one that compacted and no request passed 200k;
+ * 3. a window remembered for the same model id on this machine (`remembered`; the id carries
+ *    `[1m]` when the client was asked for a 1M model, as the status line's `model.id` does);
+ * 4. what the running client was asked for (`client_args`, `client_env`, `settings`):
  *    `[1m]` means 1M, else the model's own window as the client version knows it;
- * 3. the client's own default when nothing chose a model (`client_default`): a 1M model
- *    in both pinned clients, unless the transcript shows a non-Opus model (a `/model` switch);
- * 4. `context.window_size` (`config`);
- * 5. the model-name rule (`model_name`: 1M for `[1m]` and Gemini models or once usage passed 200k).
+ * 5. the client's own default when nothing chose a model (`client_default`): a 1M Opus model,
+ *    unless the transcript shows a non-Opus model (a `/model` switch) or was written by a client
+ *    older than that default (before 2.1.75);
+ * 6. `context.window_size` (`config`);
+ * 7. the model-name rule (`model_name`: 1M for `[1m]` and Gemini models or once usage passed 200k).
  */
 export function resolveWindow(e: WindowEvidence): WindowResolution {
   if (e.statusline && e.statusline > 0) return { window: e.statusline, source: "statusline" };
-  const choice = e.client?.found ? e.client : undefined;
-  const defaulted = !!choice && choice.model === null && defaultApplies(e.model);
+  const compacted = compactionWindow(e.autoCompaction, e.model, e.usedTokens);
+  if (compacted) return { window: compacted, source: "compaction" };
+  const found = e.client?.found ? e.client : undefined;
+  // The running client's default describes the session only if the client that wrote it had that default.
+  const older = predates1mDefault(e.clientVersion);
+  const choice = found?.implicit && older && found.model ? { ...found, model: strip1m(found.model) } : found;
+  const defaulted = !!choice && choice.model === null && defaultApplies(e.model) && !older;
   const want1m = (choice?.model ? has1m(choice.model) : false) || defaulted;
   const key = e.model ? `${strip1m(e.model)}${want1m ? "[1m]" : ""}` : undefined;
   const remembered = key ? e.remembered[key] : undefined;
@@ -115,7 +140,7 @@ export function chooseModel(argv: string[], env: Env, settings: SettingsModels):
     // The default is `opus[1m]`: with the Opus variable set, both clients send that id with 1M (observed).
     const opus = env.ANTHROPIC_DEFAULT_OPUS_MODEL?.trim();
     if (!opus) return { model: null, source: null };
-    return { model: has1m(opus) ? opus : `${opus}[1m]`, source: "client_env" };
+    return { model: has1m(opus) ? opus : `${opus}[1m]`, source: "client_env", implicit: !has1m(opus) };
   }
   const alias = strip1m(picked.model!).toLowerCase();
   const mapped = ALIAS_ENV[alias] ? env[ALIAS_ENV[alias]!] : undefined;
@@ -150,6 +175,11 @@ function chosenWindow(chosen: string, sessionModel: string | undefined, version:
   const id = ALIASES.has(chosen.toLowerCase()) ? sessionModel : chosen;
   if (id && NATIVE_1M_MODELS.test(id) && versionAtLeast(version, NATIVE_1M_SINCE)) return WINDOW_1M;
   return used > WINDOW_200K ? WINDOW_1M : WINDOW_200K;
+}
+
+/** True when the transcript's client version is known and older than the first with a 1M default. */
+function predates1mDefault(version: string | undefined): boolean {
+  return /^\d+\.\d+\.\d+/.test(version ?? "") && !versionAtLeast(version, DEFAULT_1M_SINCE);
 }
 
 /** With nothing chosen, the client's default (an Opus model, 1M) serves the session unless the transcript shows another. */

@@ -27,10 +27,15 @@ export interface ConfigReport extends Resolved {
  * under CTX_DEBUG and never stop a hook.
  */
 export function loadConfig(deps: Pick<Deps, "env" | "stderr">, project: string): Config {
+  return loadConfigReport(deps, project).config;
+}
+
+/** {@link loadConfig} with where each value came from (a hook that must not take some keys from a project's file). */
+export function loadConfigReport(deps: Pick<Deps, "env" | "stderr">, project: string): ConfigReport {
   const r = readConfig(deps.env, project);
   for (const f of r.files) if (f.error) debug(deps, `config: ${f.error}; using defaults`);
   for (const p of r.problems) debug(deps, `config: ${p.source}: ${p.key}: ${p.message}`);
-  return r.config;
+  return r;
 }
 
 /** Reads both config files and the environment, with origins and problems (for ctx config and ctx doctor). */

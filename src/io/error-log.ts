@@ -18,7 +18,8 @@ const MAX_BYTES = 256 * 1024;
  */
 export function recordHookError(deps: { env: Env; now: () => number }, command: string, err: unknown): void {
   try {
-    const { errorLog: path, dir } = userLayout(deps.env);
+    const { errorLog: path, dir, missing } = userLayout(deps.env);
+    if (missing) return; // no per-user directory (HOME unset): nowhere to record it
     ensureDirUnder(dir);
     const fd = openSync(
       path,

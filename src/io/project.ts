@@ -3,18 +3,28 @@
  * every hook, so a client started in a subfolder shares the repository's `.ctx/`. Hot path (status line,
  * monitor): lstat through io/fs/sys.ts, no node:fs.
  */
-import type { Env } from "../core/deps.ts";
-import { projectDir } from "../core/paths.ts";
+import { CtxError, type Env } from "../core/deps.ts";
+import { projectDir, undecodable, usableDir } from "../core/paths.ts";
 import { dirname, isAbsolute, join, normalize } from "../core/pathx.ts";
 import { sys, type Stat } from "./fs/sys.ts";
 
 /**
  * The project of a command a person types (`resume`, `finalize`, `status`, `doctor`, `respawn`,
  * `install --project`): {@link projectFrom} `CLAUDE_PROJECT_DIR` when set (the agent ran it),
- * else the working directory.
+ * else the working directory. A project path that is not valid UTF-8 is a CtxError (ctx cannot
+ * name it: it would write to a sibling), unless CTX_DIR names a usable state directory.
  */
 export function findProject(env: Env, cwd: string): string {
-  return projectFrom(env.CLAUDE_PROJECT_DIR && isAbsolute(env.CLAUDE_PROJECT_DIR) ? env.CLAUDE_PROJECT_DIR : cwd);
+  const project = projectFrom(
+    env.CLAUDE_PROJECT_DIR && isAbsolute(env.CLAUDE_PROJECT_DIR) ? env.CLAUDE_PROJECT_DIR : cwd,
+  );
+  if (undecodable(project) && !usableDir(env.CTX_DIR))
+    throw new CtxError(
+      1,
+      `the project directory is not valid UTF-8 (${JSON.stringify(project)}): ctx cannot name it`,
+      "rename the directory, or set CTX_DIR to a state directory whose name is UTF-8",
+    );
+  return project;
 }
 
 /**

@@ -6,6 +6,7 @@
 import {
   closeSync,
   constants,
+  existsSync,
   lstatSync,
   openSync,
   readdirSync,
@@ -19,20 +20,31 @@ import {
 import { CtxError, type Env } from "../core/deps.ts";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import type { Agent } from "../core/settings/entries.ts";
-import { homeDir } from "../core/paths.ts";
+import { homeDir, usableDir } from "../core/paths.ts";
+import { userLayout } from "../core/layout.ts";
 import { ensureDir } from "./fs/dirs.ts";
 import { readFileSafe } from "./fs/read.ts";
 import { writeFileAtomic } from "./fs/write.ts";
 import { findProject } from "./project.ts";
 import { fileStamp } from "../core/track/stamp.ts";
 
-/** The settings file to edit: the user's, or the project's with `project` set. */
+/**
+ * The settings file to edit: the user's, or the project's with `project` set. Without a usable
+ * HOME the user's file is unknown: a CtxError, never `/.claude/settings.json`.
+ */
 export function settingsPath(env: Env, agent: Agent, project?: string): string {
   const dir = agent === "claude" ? ".claude" : ".gemini";
   if (project !== undefined) return join(project, dir, "settings.json");
   if (agent === "claude" && env.CLAUDE_CONFIG_DIR && isAbsolute(env.CLAUDE_CONFIG_DIR))
     return join(env.CLAUDE_CONFIG_DIR, "settings.json");
-  return join(homeDir(env), dir, "settings.json");
+  const home = usableDir(env.HOME);
+  if (!home)
+    throw new CtxError(
+      1,
+      `${env.HOME ? "HOME is not an absolute UTF-8 path" : "HOME is not set"}: the user's ~/${dir}/settings.json is unknown`,
+      "set HOME to your home directory, or use --project for the project's settings",
+    );
+  return join(home, dir, "settings.json");
 }
 
 /** A settings file as found on disk. */
@@ -82,9 +94,13 @@ export function readSettingsText(path: string): SettingsText {
   return { path, realPath, exists: true, text, mode: st.mode & 0o777 };
 }
 
-/** Copies the current text to `<file>.bak-<UTC stamp>` (never overwriting one) and returns its path. */
-export function backupSettings(file: SettingsText, nowMs: number): string {
-  const stem = `${file.realPath}.bak-${fileStamp(nowMs)}`;
+/**
+ * Copies the current text to `<file>.bak-<UTC stamp>` (never overwriting one), or into `dir` when
+ * given (a project's file: its backups stay out of the project), and returns its path.
+ */
+export function backupSettings(file: SettingsText, nowMs: number, dir?: string): string {
+  if (dir) ensureDir(dir);
+  const stem = `${dir ? join(dir, basename(file.realPath)) : file.realPath}.bak-${fileStamp(nowMs)}`;
   for (let n = 0; ; n++) {
     const target = n === 0 ? stem : `${stem}-${n}`;
     try {
@@ -156,14 +172,22 @@ export function projectRoot(env: Env, cwd: string): string {
  * is no backup of it (ctx backs a file up before its first write, so a file that was there before
  * ctx has one; a file ctx created has none).
  */
-export function createdByCtx(file: SettingsText, left: Record<string, unknown>): boolean {
+export function createdByCtx(file: SettingsText, left: Record<string, unknown>, backups?: string): boolean {
   if (Object.keys(left).length > 0) return false;
   const prefix = `${basename(file.realPath)}.bak-`;
+  const has = (dir: string) => readdirSync(dir).some((n) => n.startsWith(prefix));
   try {
-    return !readdirSync(dirname(file.realPath)).some((n) => n.startsWith(prefix));
+    if (backups && existsSync(backups) && has(backups)) return false;
+    return !has(dirname(file.realPath));
   } catch {
     return false;
   }
+}
+
+/** Where the backups of a project's settings file go: per user, named by the file's real path. */
+export function projectBackupDir(env: Env, realPath: string): string | undefined {
+  const key = new Bun.CryptoHasher("sha256").update(realPath).digest("hex").slice(0, 16);
+  return userLayout(env).settingsBackups(key);
 }
 
 /** Removes a settings file (the real file: a symlink to it would dangle, so only a plain one). */

@@ -10,6 +10,45 @@ afterEach(() => sb.t.cleanup());
 
 const TYPED = ["finalize", "resume", "status", "config", "install", "uninstall", "doctor", "respawn", "track"];
 
+describe("a mistyped command or option", () => {
+  test("ctx stauts: exit 2 with the command meant", async () => {
+    const r = await runCtx(["stauts"], { env: sb.env, cwd: sb.project });
+    expect({ code: r.code, stdout: r.stdout, stderr: r.stderr }).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "ctx: unknown command 'stauts'. Did you mean 'ctx status'? Run 'ctx --help' for the list.\n",
+    });
+    const far = await runCtx(["frobnicate"], { env: sb.env, cwd: sb.project });
+    expect(far.stderr).toBe("ctx: unknown command 'frobnicate'. Run 'ctx --help' for the list.\n");
+  });
+  test("ctx status --jsno: the option meant", async () => {
+    const r = await runCtx(["status", "--jsno"], { env: sb.env, cwd: sb.project });
+    expect({ code: r.code, stderr: r.stderr }).toEqual({
+      code: 2,
+      stderr: "ctx status: unknown option --jsno (did you mean --json?)\nRun 'ctx status --help'.\n",
+    });
+  });
+  test("ctx --help lists the commands people type before the hooks", async () => {
+    const r = await runCtx(["--help"], { env: sb.env, cwd: sb.project });
+    const names = [...r.stdout.matchAll(/^ {2}([a-z]+) {2,}/gm)].map((m) => m[1]);
+    expect(names).toEqual([
+      "install",
+      "status",
+      "resume",
+      "respawn",
+      "doctor",
+      "config",
+      "uninstall",
+      "finalize",
+      "statusline",
+      "monitor",
+      "track",
+    ]);
+    expect(r.stdout.indexOf("Hooks (")).toBeGreaterThan(r.stdout.indexOf("finalize"));
+    expect(r.stdout.indexOf("Hooks (")).toBeLessThan(r.stdout.indexOf("statusline"));
+  });
+});
+
 describe("every command the same way", () => {
   test.each(TYPED)("ctx %s --bogus: exit 2, what is wrong, and where help is", async (cmd) => {
     const r = await runCtx([cmd, "--bogus"], { env: sb.env, cwd: sb.project });

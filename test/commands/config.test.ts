@@ -58,7 +58,7 @@ describe("ctx doctor checks both config files", () => {
     const r = await doctor();
     expect(r.code).toBe(1);
     expect(r.stdout).toContain("FAIL  levels: levels.warning (80) must be below levels.critical (70)");
-    expect(r.stdout).toContain(`${userFile}:2:3: track.auto_pause: deprecated: use levels.auto_pause`);
+    expect(r.stdout).toContain(`${userFile}:2:3: track.auto_pause: deprecated: use levels.auto_pause: 95`);
   });
   test("a bad environment variable is named by its variable", async () => {
     const r = await runCtx(["doctor"], { env: { ...env, CTX_LEVELS_WARNING: "lots" }, cwd: sub });
@@ -95,7 +95,7 @@ describe("ctx config", () => {
     expect(line("monitor.debounce_calls")).toMatch(new RegExp(`^file:${projectFile}\\s+monitor\\.debounce_calls=3$`));
     expect(line("statusline.display")).toMatch(/^env:CTX_STATUSLINE_DISPLAY\s+statusline\.display="both"$/);
     expect(line("levels.critical")).toMatch(/^default\s+levels\.critical=75$/);
-    expect(r.stderr).toContain("monitor.warning_remaining: deprecated: use levels.warning");
+    expect(r.stderr).toContain("monitor.warning_remaining: deprecated: use levels.warning: 80");
   });
   test("--json: value, origin and source of each key, the files and the problems", async () => {
     writeFileSync(projectFile, "monitor:\n  critical_remaining: 20\n");

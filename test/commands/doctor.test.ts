@@ -41,20 +41,57 @@ describe("ctx doctor", () => {
     expect(lines()).toContain("ok    hook errors: none recorded");
   });
 
-  test("--project checks the hooks in the project's settings only, found from a subfolder", () => {
+  test("--project counts the user's hooks too, as the client does, found from a subfolder", () => {
     const { bin } = wiredHome();
-    install([], h.deps, bin); // the user's settings only
     mkdirSync(join(h.deps.cwd, ".git"));
     const sub = join(h.deps.cwd, "src", "deep");
     mkdirSync(sub, { recursive: true });
     h.deps.cwd = sub;
     expect(doctor(["--project"], h.deps, bin)).toBe(1);
     expect(lines()).toContain("FAIL  hook SessionStart: ctx resume --hook: missing");
-    install(["--project"], h.deps, bin);
-    expect(readFileSync(join(h.root, "work", ".claude", "settings.json"), "utf8")).toContain(`${bin} track`);
+    expect(lines()).toContain("      fix: ctx install --project");
+    install([], h.deps, bin); // the user's settings only: the client runs them in this project too
     const before = h.out().length;
     doctor(["--project"], h.deps, bin);
-    expect(h.out().slice(before)).toContain("ok    hook SessionStart: ctx resume --hook: timeout 30 s");
+    const after = h.out().slice(before);
+    expect(after).toContain("ok    hook SessionStart: ctx resume --hook: timeout 30 s");
+    expect(after).not.toContain("FAIL");
+  });
+
+  test("the same command in the user's and the project's settings runs once: no alarm; two different ones do", () => {
+    const { bin } = wiredHome();
+    install([], h.deps, bin);
+    const user = readFileSync(join(h.home, ".claude", "settings.json"), "utf8");
+    mkdirSync(join(h.deps.cwd, ".claude"), { recursive: true });
+    writeFileSync(join(h.deps.cwd, ".claude", "settings.json"), user); // the very same entries
+    let before = h.out().length;
+    doctor([], h.deps, bin);
+    expect(h.out().slice(before)).not.toContain("times");
+    const project = JSON.parse(user);
+    project.hooks.Stop[0].hooks[0].command = `${bin}  track`; // written otherwise, as the client compares: the same
+    project.hooks.PreCompact[0].hooks[0].command = `'${bin}' track`; // another string: it runs twice
+    writeFileSync(join(h.deps.cwd, ".claude", "settings.json"), JSON.stringify(project));
+    before = h.out().length;
+    doctor([], h.deps, bin);
+    const out = h.out().slice(before);
+    expect(out).not.toContain("warn  hook Stop: ctx track: registered");
+    expect(out).toContain("warn  hook PreCompact: ctx track: registered as 2 different commands");
+    expect(out).toContain("it runs 2 times");
+  });
+
+  test("a statusLine in settings.local.json wins over ctx's, and doctor says so", () => {
+    const { bin } = wiredHome();
+    install([], h.deps, bin);
+    mkdirSync(join(h.deps.cwd, ".claude"), { recursive: true });
+    const local = join(h.deps.cwd, ".claude", "settings.local.json");
+    writeFileSync(local, JSON.stringify({ statusLine: { type: "command", command: "my-local-line" } }));
+    doctor([], h.deps, bin);
+    expect(lines()).toContain(
+      `warn  statusLine: another statusLine (my-local-line) (set in ${local}, which wins): the bridge file is not written, the monitor reads the transcript`,
+    );
+    expect(lines()).toContain(
+      `      fix: remove the statusLine from ${local}, or chain it: ctx statusline --chain '<that command>'`,
+    );
   });
 
   test("an install from before the monitor ran on failing tool calls: that hook is missing, and install adds it once", () => {
@@ -119,7 +156,7 @@ describe("ctx doctor", () => {
     doctor([], h.deps, bin);
     expect(h.out()).toContain(`warn  hook Stop: ctx track: runs ${other}, not ${bin}`);
     expect(h.out()).toContain("warn  statusLine: another statusLine (my-line)");
-    expect(h.out()).toContain("fix: ctx install --force-statusline");
+    expect(h.out()).toContain("fix: ctx install (shows yours beside ctx's: ctx statusline --chain)");
   });
 
   test("reports invalid settings JSON with line:column", () => {

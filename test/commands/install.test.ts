@@ -61,14 +61,15 @@ describe("ctx install", () => {
     const original = JSON.parse(ODD);
     expect(s.permissions).toEqual(original.permissions);
     expect(s.zeta).toEqual(original.zeta);
-    expect(s.statusLine).toEqual(original.statusLine);
+    expect(s.statusLine).toEqual({ ...original.statusLine, command: `${BIN} statusline --chain '~/bin/my-line'` });
     expect(s.hooks.Notification).toEqual(original.hooks.Notification);
     expect(s.hooks.PostToolUse[0]).toEqual(original.hooks.PostToolUse[0]);
     expect(s.hooks.PostToolUse[1].hooks.map((x: any) => x.command)).toEqual([`${BIN} monitor`, `${BIN} track`]);
     expect(Object.keys(s)).toEqual(Object.keys(original));
     expect(readFileSync(settingsFile(), "utf8")).toContain('\n\t"permissions"'); // the file's tab indentation is kept
-    expect(h.out()).toContain("kept your statusLine (~/bin/my-line)");
-    expect(h.out()).toContain("--force-statusline");
+    expect(h.out()).toContain(
+      "chained statusLine: ctx statusline shows yours (~/bin/my-line) beside ctx's; ctx uninstall puts yours back",
+    );
     expect(backups()).toEqual(["settings.json.bak-20250102-030405"]);
     expect(readFileSync(join(h.home, ".claude", backups()[0]!), "utf8")).toBe(ODD);
   });
@@ -103,6 +104,15 @@ describe("ctx install", () => {
     expect(backups()).toEqual([]);
   });
 
+  test("--keep-statusline leaves another statusLine alone; both flags at once are a usage error", () => {
+    h = makeHome();
+    writeSettings(ODD);
+    install(["--keep-statusline"], h.deps, BIN);
+    expect(read().statusLine).toEqual(JSON.parse(ODD.replace(/\t/g, "")).statusLine);
+    expect(h.out()).toContain("kept your statusLine (~/bin/my-line) alone");
+    expect(() => install(["--keep-statusline", "--force-statusline"], h.deps, BIN)).toThrow("exclude each other");
+  });
+
   test("--force-statusline replaces another statusLine; the backup keeps it", () => {
     h = makeHome();
     writeSettings(ODD);
@@ -130,6 +140,32 @@ describe("ctx install", () => {
     install(["--project"], h.deps, BIN);
     expect(JSON.parse(readFileSync(join(project, ".claude", "settings.json"), "utf8")).hooks.Stop).toHaveLength(1);
     expect(existsSync(settingsFile())).toBe(false);
+  });
+
+  test("--project writes a portable command and keeps its backups out of the project", () => {
+    h = makeHome();
+    const project = join(h.root, "work");
+    mkdirSync(join(project, ".git"));
+    mkdirSync(join(project, ".claude"));
+    const file = join(project, ".claude", "settings.json");
+    writeFileSync(file, JSON.stringify({ permissions: { allow: ["Bash(npm test)"] } }));
+    install(["--project"], h.deps, BIN);
+    const text = readFileSync(file, "utf8");
+    expect(text).not.toContain(BIN); // no path of this machine in a file teams commit
+    const s = JSON.parse(text);
+    expect(s.hooks.Stop[0].hooks[0].command).toBe("ctx track");
+    expect(s.statusLine.command).toBe("ctx statusline");
+    expect(readdirSync(join(project, ".claude"))).toEqual(["settings.json"]); // no .bak beside it
+    const backups = join(h.deps.env.XDG_STATE_HOME!, "ctx", "install");
+    const dirs = readdirSync(backups).filter((d) => d.startsWith("backups-"));
+    expect(dirs).toHaveLength(1);
+    expect(readdirSync(join(backups, dirs[0]!))).toEqual(["settings.json.bak-20250102-030405"]);
+    expect(h.out()).toContain(`backup: ${join(backups, dirs[0]!, "settings.json.bak-20250102-030405")}`);
+    // ctx wired in the user's settings as well: said at once, since both would run
+    install([], h.deps, BIN);
+    const before = h.out().length;
+    install(["--project"], h.deps, BIN);
+    expect(h.out().slice(before)).toContain("the client runs each hook twice");
   });
 
   test("--gemini writes ~/.gemini/settings.json with Gemini events and millisecond timeouts", () => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { FALLBACK_LINE } from "../../src/commands/statusline.ts";
 import { runCtx } from "../helpers/ctx.ts";
@@ -137,5 +137,64 @@ describe("ctx statusline", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("65%");
     expect(r.stderr).toBe("");
+  });
+});
+
+describe("ctx statusline --chain: your own status line beside ctx's", () => {
+  /** A user's status line script: saves the payload it got, prints one coloured row and a second row. */
+  function script(
+    body = 'printf "\\033[32mMINE\\033[0m %s\\nsecond row\\n" "$(head -c 40 "$0.in" | tr -d "\\n")"',
+  ): string {
+    const path = join(t.dir, "mine.sh");
+    writeFileSync(path, `cat > "$0.in"\n${body}\n`);
+    return `sh ${path}`;
+  }
+
+  test("runs it with the same payload and shows both on one row, ctx's part first", async () => {
+    const mine = script();
+    const r = await runCtx(["statusline", "--chain", mine], { stdin: payload(), env });
+    expect(r.code).toBe(0);
+    const [first, second, ...rest] = r.stdout.split("\n");
+    expect(first).toMatch(/^Sonnet 4\.5 │ proj \(feat\) │ .* 65% .* │ \x1b\[32mMINE\x1b\[0m \{"session_id":"sess-1"/);
+    expect(second).toBe("second row");
+    expect(rest).toEqual([""]);
+    expect(JSON.parse(readFileSync(join(t.dir, "mine.sh.in"), "utf8"))).toEqual(JSON.parse(payload()));
+  });
+
+  test("statusline.chain in the user's config, ctx's part last; never from a project's file", async () => {
+    const mine = script('echo "MINE"');
+    mkdirSync(join(env.XDG_CONFIG_HOME!, "ctx"), { recursive: true });
+    writeFileSync(
+      join(env.XDG_CONFIG_HOME!, "ctx", "config.yaml"),
+      `statusline:\n  chain: ${JSON.stringify(mine)}\n  chain_position: last\n`,
+    );
+    const r = await runCtx(["statusline"], { stdin: payload(), env });
+    expect(r.stdout).toMatch(/^MINE │ Sonnet 4\.5 │ /);
+    // a cloned repository's .ctx/config.yaml does not choose a command for ctx to run
+    const planted = join(t.dir, "planted");
+    mkdirSync(join(t.dir, "proj", ".ctx"), { recursive: true });
+    writeFileSync(join(t.dir, "proj", ".ctx", "config.yaml"), `statusline:\n  chain: "touch ${planted}"\n`);
+    const clean = isolatedEnv(t.dir, { NO_COLOR: "1" });
+    const p = await runCtx(["statusline"], {
+      stdin: payload(),
+      env: { ...clean, XDG_CONFIG_HOME: join(t.dir, "none") },
+    });
+    expect(p.stdout).toMatch(/^Sonnet 4\.5 │ proj \(feat\) │ [^│]*\n$/);
+    expect(existsSync(planted)).toBe(false);
+  });
+
+  test("a failing, silent or hostile command leaves ctx's line alone and clean", async () => {
+    const failing = await runCtx(["statusline", "--chain", "exit 3"], { stdin: payload(), env });
+    expect(failing.stdout).toMatch(/^Sonnet 4\.5 │ proj \(feat\) │ [^│]*\n$/);
+    const hostile = script("printf 'x\\033]52;c;ZXZpbA==\\007y\\033[2Jz\\n'");
+    const h = await runCtx(["statusline", "--chain", hostile], { stdin: payload(), env });
+    expect(h.stdout).toMatch(/ │ xyz\n$/);
+    expect(h.stdout).not.toContain("\x1b]");
+    expect(h.stdout).not.toContain("\x1b[2J");
+  });
+
+  test("a bad payload still shows the fallback, with yours beside it", async () => {
+    const r = await runCtx(["statusline", "--chain", "echo MINE"], { stdin: "not json", env });
+    expect(r.stdout).toBe(`${FALLBACK_LINE} │ MINE\n`);
   });
 });

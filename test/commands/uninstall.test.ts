@@ -79,10 +79,31 @@ describe("ctx uninstall", () => {
     expect(await uninstall([], h.deps)).toBe(0);
     const { statusLine, ...rest } = JSON.parse(readFileSync(file(), "utf8"));
     expect(rest).toEqual({ model: USER.model, hooks: USER.hooks }); // the look-alike `ctx finalize` hook stays
-    expect(statusLine).toBeUndefined(); // it was ctx's after --force-statusline; the backup has the user's
+    expect(statusLine).toEqual(USER.statusLine); // replaced by --force-statusline, put back by uninstall
     expect(h.out()).toContain("removed PostToolUse: /moved/ctx monitor");
     expect(h.out()).toContain("removed PostToolUseFailure: /moved/ctx monitor");
+    expect(h.out()).toContain("restored statusLine: my-line");
     expect(readdirSync(join(h.home, ".claude")).filter((f) => f.includes(".bak-"))).toHaveLength(3);
+  });
+
+  test("a chained statusLine comes back exactly, and its record is forgotten", async () => {
+    h = makeHome();
+    seed({ ...USER, statusLine: { type: "command", command: "npx ccusage statusline", padding: 2 } });
+    install([], h.deps, BIN);
+    expect(JSON.parse(readFileSync(file(), "utf8")).statusLine).toEqual({
+      type: "command",
+      command: `${BIN} statusline --chain 'npx ccusage statusline'`,
+      padding: 2,
+    });
+    const records = join(h.deps.env.XDG_STATE_HOME!, "ctx", "install");
+    expect(readdirSync(records)).toHaveLength(1);
+    await uninstall([], h.deps);
+    expect(JSON.parse(readFileSync(file(), "utf8")).statusLine).toEqual({
+      type: "command",
+      command: "npx ccusage statusline",
+      padding: 2,
+    });
+    expect(readdirSync(records)).toEqual([]);
   });
 
   test("keeps a foreign statusLine and gives back the original settings", async () => {

@@ -93,9 +93,9 @@ describe("deprecated level keys", () => {
     expect(r.origins["levels.critical"]).toMatchObject({ origin: "environment", via: "monitor.critical_remaining" });
     const deprecated = r.problems.filter((p) => p.deprecated).map((p) => `${p.key}: ${p.message}`);
     expect(deprecated).toEqual([
-      "monitor.warning_remaining: deprecated: use levels.warning",
-      "track.auto_pause: deprecated: use levels.auto_pause",
-      "monitor.critical_remaining: deprecated: use levels.critical (CTX_LEVELS_CRITICAL)",
+      "monitor.warning_remaining: deprecated: use levels.warning: 60",
+      "track.auto_pause: deprecated: use levels.auto_pause: 88",
+      "monitor.critical_remaining: deprecated: use levels.critical: 80 (CTX_LEVELS_CRITICAL=80)",
     ]);
   });
   test("the new key wins over an old one in the same layer; off stays off", () => {

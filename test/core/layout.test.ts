@@ -24,6 +24,7 @@ const PLACEHOLDERS: [string, string][] = [
   ["<name>", "N1"],
   ["<task_id>", "T1"],
   ["<stamp>", "ST"],
+  ["<key>", "0123456789abcdef"],
 ];
 
 /**
@@ -57,6 +58,15 @@ const ROWS: Record<string, { member: string; path: string | undefined; folder?: 
   "${XDG_STATE_HOME:-~/.local/state}/ctx/sessions/<sid>.json": { member: "indexEntry", path: U.indexEntry("S1") },
   "${XDG_STATE_HOME:-~/.local/state}/ctx/errors.log": { member: "errorLog", path: U.errorLog },
   "${XDG_STATE_HOME:-~/.local/state}/ctx/windows.json": { member: "windows", path: U.windows },
+  "${XDG_STATE_HOME:-~/.local/state}/ctx/install/backups-<key>/settings.json.bak-<stamp>": {
+    member: "settingsBackups",
+    path: U.settingsBackups("0123456789abcdef"),
+    folder: true,
+  },
+  "${XDG_STATE_HOME:-~/.local/state}/ctx/install/statusline-<key>.json": {
+    member: "statuslineRecord",
+    path: U.statuslineRecord("0123456789abcdef"),
+  },
   "<root>/state/window/<sid>.json": { member: "windowFile", path: L.windowFile("S1") },
 };
 
@@ -139,4 +149,8 @@ test("the kept layout follows the root and the environment it is asked for", () 
   expect(userLayout({ HOME: "/h", XDG_STATE_HOME: "/x", TMPDIR: "/t" }).windows).toBe("/x/ctx/windows.json");
   expect(userLayout({ HOME: "/h", TMPDIR: "/u" }).bridge("s1")).toBe("/u/claude-ctx-s1.json");
   expect(userLayout({ HOME: "/g", TMPDIR: "/u" }).errorLog).toBe("/g/.local/state/ctx/errors.log");
+  expect(userLayout({ HOME: "/g" }).statuslineRecord("0123456789abcdef")).toBe(
+    "/g/.local/state/ctx/install/statusline-0123456789abcdef.json",
+  );
+  expect(userLayout({ HOME: "/g" }).statuslineRecord("../x")).toBeUndefined();
 });

@@ -113,10 +113,12 @@ describe("chooseModel: Claude Code's own order", () => {
     });
     expect(chooseModel(["--model", "sonnet"], env, none)).toEqual({ model: "my-sonnet", source: "client_env" });
     expect(chooseModel(["--model", "claude-x"], env, none)).toEqual({ model: "claude-x", source: "client_args" });
-    // Observed: ANTHROPIC_DEFAULT_OPUS_MODEL=claude-opus-4-6 and no model → claude-opus-4-6[1m], 1M.
+    // Observed: ANTHROPIC_DEFAULT_OPUS_MODEL=claude-opus-4-6 and no model → claude-opus-4-6[1m], 1M
+    // (`implicit`: the [1m] is the default's, so a client older than that default does not get it).
     expect(chooseModel([], { ANTHROPIC_DEFAULT_OPUS_MODEL: "claude-opus-4-6" }, none)).toEqual({
       model: "claude-opus-4-6[1m]",
       source: "client_env",
+      implicit: true,
     });
   });
 

@@ -135,7 +135,9 @@ test("e2e: track follows a real session past auto-pause and SessionEnd finalizes
   expect(md).toContain("- [ ] #2 Write tests");
   expect(md).toContain("`greet.txt` (Write, Edit; this session)");
   expect(md).toContain("`notes.md` (Write; this session)");
-  expect(md).toContain("Bash `ls /nonexistent-dir-xyz`: Exit code 2");
+  // A failed `ls` is a lookup: counted and shown as FAIL, never an open error.
+  expect(md).toContain("FAIL `ls /nonexistent-dir-xyz`");
+  expect(md).toContain("## Unresolved errors\n- (none)");
   expect(md).toContain("ok   `echo checked`");
   expect(md).toContain("## Last meaningful step\n- Write notes.md (this session)");
   // The machine-readable twin next to it.

@@ -85,9 +85,9 @@ test("sh install.sh --hooks in a fresh checkout installs only bun@<pinned>, priv
   const bin = join(box.home, ".local", "bin", "ctx");
   expect(r.stderr).toContain(`npm install bun@${BUN_VERSION} into ${prefix}`);
   expect(r.stderr).toContain(`building ${join(checkout, "dist", "ctx")} with bun ${BUN_VERSION}`);
-  expect(r.stderr).toContain(`installed ctx ${pkg.version} to ${bin}`);
+  expect(r.stderr).toContain(`installed ctx ${pkg.version}+source to ${bin}`);
   expect(r.stdout + r.stderr).toContain(join(box.home, ".claude", "settings.json"));
-  expect(Bun.spawnSync([bin, "--version"]).stdout.toString()).toBe(`ctx ${pkg.version}\n`);
+  expect(Bun.spawnSync([bin, "--version"]).stdout.toString()).toBe(`ctx ${pkg.version}+source\n`); // no .git copied
 
   // a second run reuses the private bun: the registry is not asked again
   const before = registry.requests.length;

@@ -59,7 +59,7 @@ describe("install.sh from a release URL", () => {
     const u = user();
     try {
       const before = server.requests.length;
-      const r = await runInstallSh(SCRIPT, [], u.env, u.root);
+      const r = await runInstallSh(SCRIPT, ["--modify-path"], u.env, u.root);
       expect(r.stderr).toContain(`installed ctx ${pkg.version}`);
       expect(r.code).toBe(0);
       expect(version(u.bin)).toBe(`ctx ${pkg.version}`);
@@ -89,6 +89,22 @@ describe("install.sh from a release URL", () => {
       const pinned = await runInstallSh(SCRIPT, ["--version", pkg.version, "--no-modify-path"], u.env, u.root);
       expect(pinned.code).toBe(0);
       expect(server.requests.length).toBe(before + 1); // --version V: not even SHA256SUMS
+    } finally {
+      u.cleanup();
+    }
+  }, 60_000);
+
+  test("without a terminal to ask on, no shell profile is edited: the line to add is printed", async () => {
+    const u = user();
+    try {
+      writeFileSync(join(u.home, ".bashrc"), "# mine\n");
+      const r = await runInstallSh(SCRIPT, [], { ...u.env, SHELL: "/bin/bash" }, u.root);
+      expect(r.code).toBe(0);
+      expect(readFileSync(join(u.home, ".bashrc"), "utf8")).toBe("# mine\n");
+      expect(existsSync(join(u.home, ".profile"))).toBe(false);
+      expect(r.stderr).toContain(
+        `is not on PATH; add it with: export PATH="${join(u.home, ".local", "bin")}:$PATH" (or rerun with --modify-path)`,
+      );
     } finally {
       u.cleanup();
     }

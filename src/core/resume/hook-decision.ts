@@ -42,6 +42,8 @@ export interface HookSituation {
   liveChains?: ReadonlySet<string>;
   /** Whether the new session's task list already holds the chain's tasks (see taskListNote). */
   taskList?: TaskListState;
+  /** The ids of a summary's open tasks, from its twin (ctx's own record); none when absent. */
+  openTasks?: (path: string) => readonly string[];
 }
 
 /** Which rule picked the summary: the respawn hand-over, the chain's own summary, or the no-link fallback. */
@@ -150,7 +152,7 @@ function inject(
   const ledger = markConsumed(s.ledger, name, entry);
   return {
     action: "inject" as const,
-    text: buildResumePrompt(text, path, promptVia, s.taskList),
+    text: buildResumePrompt(text, path, promptVia, s.taskList, s.openTasks?.(path) ?? []),
     summary: name,
     via,
     ledger,

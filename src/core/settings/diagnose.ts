@@ -29,19 +29,27 @@ export interface FoundSettings {
 export interface HookFacts {
   /** Whose settings. */
   agent: Agent;
-  /** The settings files that apply (user, then project). */
+  /** The settings files that apply, lowest precedence first (user, project, project local). */
   settings: FoundSettings[];
   /** Real path of the ctx that runs (this binary, else the one on PATH). */
   binary: string | undefined;
+  /** Real path of the `ctx` a bare `ctx …` command runs (the first on PATH), or undefined. */
+  onPath?: string;
+  /** The install command a fix names (`ctx install`, `ctx install --project`, …). */
+  installCmd?: string;
   /** Resolves a path to its real path (undefined when it does not exist). */
   realpath: (path: string) => string | undefined;
 }
 
-/** Checks that every ctx hook is registered once, with a timeout, pointing at the expected binary. */
+/**
+ * Checks that every ctx hook runs once, with a timeout, with the expected binary, as the client
+ * will run it: every settings file that applies counts, and the client runs one command written
+ * the same way in several files (or groups) once.
+ */
 export function checkHooks(facts: HookFacts): Check[] {
-  const installCmd = facts.agent === "gemini" ? "ctx install --gemini" : "ctx install";
+  const installCmd = facts.installCmd ?? (facts.agent === "gemini" ? "ctx install --gemini" : "ctx install");
   const checks: Check[] = [];
-  const valid: Record<string, unknown>[] = [];
+  const valid: FoundSettings[] = [];
   for (const s of facts.settings) {
     if ("error" in s.value)
       checks.push({
@@ -50,7 +58,7 @@ export function checkHooks(facts: HookFacts): Check[] {
         detail: `${s.path}:${s.value.error}`,
         fix: `fix the JSON in ${s.path}`,
       });
-    else valid.push(s.value);
+    else valid.push(s);
   }
   const found = collect(valid);
   for (const spec of ctxHooks(facts.agent)) {
@@ -61,17 +69,10 @@ export function checkHooks(facts: HookFacts): Check[] {
       continue;
     }
     checks.push(timeoutCheck(name, hits[0]!.timeout, spec.timeout, facts.agent, installCmd));
-    checks.push(
-      ...binaryChecks(
-        name,
-        hits.map((h) => h.binary),
-        facts,
-        installCmd,
-      ),
-    );
+    checks.push(...binaryChecks(name, hits, facts, installCmd));
   }
   if (facts.agent === "claude") checks.push(statuslineCheck(valid, facts, installCmd));
-  if (valid.some((v) => v.disableAllHooks === true)) {
+  if (valid.some((v) => (v.value as Record<string, unknown>).disableAllHooks === true)) {
     checks.push({
       level: "fail",
       name: "disableAllHooks",
@@ -89,11 +90,16 @@ interface FoundHook {
   sub: string;
   binary: string;
   timeout: unknown;
+  /** The command as the client compares it (whitespace collapsed). */
+  command: string;
+  /** The settings file it is in. */
+  path: string;
 }
 
-function collect(settings: Record<string, unknown>[]): FoundHook[] {
+function collect(settings: FoundSettings[]): FoundHook[] {
   const out: FoundHook[] = [];
-  for (const s of settings) {
+  for (const { path, value } of settings) {
+    const s = value as Record<string, unknown>;
     if (!isObject(s.hooks)) continue;
     for (const [event, groups] of Object.entries(s.hooks)) {
       if (!Array.isArray(groups)) continue;
@@ -101,7 +107,15 @@ function collect(settings: Record<string, unknown>[]): FoundHook[] {
         if (!isObject(g) || !Array.isArray(g.hooks)) continue;
         for (const h of g.hooks) {
           const p = isObject(h) ? parseCtxCommand(h.command) : undefined;
-          if (p) out.push({ event, sub: p.sub, binary: p.binary, timeout: (h as Record<string, unknown>).timeout });
+          if (p)
+            out.push({
+              event,
+              sub: p.sub,
+              binary: p.binary,
+              timeout: (h as Record<string, unknown>).timeout,
+              command: String(h.command).trim().replace(/\s+/g, " "),
+              path,
+            });
         }
       }
     }
@@ -125,41 +139,69 @@ function timeoutCheck(name: string, timeout: unknown, expected: number, agent: A
   return { level: "ok", name, detail: `timeout ${timeout} ${unit}` };
 }
 
-function binaryChecks(name: string, binaries: string[], facts: HookFacts, fix: string): Check[] {
+function binaryChecks(name: string, hits: FoundHook[], facts: HookFacts, fix: string): Check[] {
   const checks: Check[] = [];
-  if (binaries.length > 1)
+  // the client runs a command written the same way once, wherever it is registered
+  const distinct = [...new Map(hits.map((h) => [h.command, h])).values()];
+  if (distinct.length > 1)
     checks.push({
       level: "warn",
       name,
-      detail: `registered ${binaries.length} times: it runs more than once`,
-      fix: `ctx uninstall, then ${fix}`,
+      detail: `registered as ${distinct.length} different commands (${distinct.map((h) => `${h.command} in ${h.path}`).join("; ")}): it runs ${distinct.length} times`,
+      fix: `keep one: ctx uninstall (or ctx uninstall --project), then ${fix}`,
     });
-  const bin = binaries[0]!;
-  const real = bin.includes("/") ? facts.realpath(bin) : undefined;
-  if (bin.includes("/") && real === undefined)
-    return [...checks, { level: "fail", name, detail: `${bin} does not exist`, fix }];
-  if (facts.binary !== undefined && real !== undefined && real !== facts.binary) {
+  const bin = distinct[0]!.binary;
+  if (!bin.includes("/")) {
+    // a portable `ctx …` (ctx install --project) runs the first ctx on the client's PATH
+    return facts.onPath === undefined
+      ? [
+          ...checks,
+          {
+            level: "fail",
+            name,
+            detail: `runs \`${bin}\`, and there is no ctx on PATH`,
+            fix: "install ctx (install.sh), or put it on PATH",
+          },
+        ]
+      : checks;
+  }
+  const real = facts.realpath(bin);
+  if (real === undefined) return [...checks, { level: "fail", name, detail: `${bin} does not exist`, fix }];
+  if (facts.binary !== undefined && real !== facts.binary) {
     checks.push({ level: "warn", name, detail: `runs ${bin}, not ${facts.binary}`, fix });
   }
   return checks;
 }
 
-function statuslineCheck(settings: Record<string, unknown>[], facts: HookFacts, fix: string): Check {
-  const lines = settings.map((s) => s.statusLine).filter((v) => v !== undefined);
-  const last = lines[lines.length - 1];
+function statuslineCheck(settings: FoundSettings[], facts: HookFacts, fix: string): Check {
+  // the last file that sets one wins: settings.local.json over the project's over the user's
+  const withLine = settings.filter((s) => (s.value as Record<string, unknown>).statusLine !== undefined);
+  const winner = withLine[withLine.length - 1];
+  const last = (winner?.value as Record<string, unknown> | undefined)?.statusLine;
   const command = isObject(last) ? last.command : undefined;
   if (last === undefined) return { level: "fail", name: "statusLine", detail: "missing", fix };
   const parsed = parseCtxCommand(command);
+  const overridden = withLine.length > 1 && parsed?.sub !== "statusline" ? ` (set in ${winner!.path}, which wins)` : "";
   if (parsed?.sub !== "statusline") {
     return {
       level: "warn",
       name: "statusLine",
-      detail: `another statusLine (${String(command)}): the bridge file is not written, the monitor reads the transcript`,
-      fix: `${fix} --force-statusline`,
+      detail: `another statusLine (${String(command)})${overridden}: the bridge file is not written, the monitor reads the transcript`,
+      fix: overridden
+        ? `remove the statusLine from ${winner!.path}, or chain it: ctx statusline --chain '<that command>'`
+        : `${fix} (shows yours beside ctx's: ctx statusline --chain)`,
     };
   }
-  const real = parsed.binary.includes("/") ? facts.realpath(parsed.binary) : undefined;
-  if (parsed.binary.includes("/") && real === undefined)
-    return { level: "fail", name: "statusLine", detail: `${parsed.binary} does not exist`, fix };
-  return { level: "ok", name: "statusLine", detail: String(command) };
+  const real = parsed.binary.includes("/") ? facts.realpath(parsed.binary) : facts.onPath;
+  if (real === undefined)
+    return {
+      level: "fail",
+      name: "statusLine",
+      detail: parsed.binary.includes("/")
+        ? `${parsed.binary} does not exist`
+        : "runs `ctx`, and there is no ctx on PATH",
+      fix,
+    };
+  const chained = parsed.chain ? `ctx statusline, chained with your own (${parsed.chain})` : String(command);
+  return { level: "ok", name: "statusLine", detail: chained };
 }

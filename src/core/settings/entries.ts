@@ -26,8 +26,15 @@ export type CtxSub = "statusline" | "monitor" | "track" | "resume --hook";
 /** Every subcommand ctx may have registered (what uninstall recognises). */
 const CTX_SUBS: readonly CtxSub[] = ["statusline", "monitor", "track", "resume --hook"];
 
-/** Timeouts in seconds: hooks take milliseconds, these only bound a stuck disk. */
-const SECONDS: Record<Exclude<CtxSub, "statusline">, number> = { monitor: 10, track: 30, "resume --hook": 30 };
+/**
+ * The timeouts, in seconds, ctx registers its hooks with (the client kills a hook past it): hooks take
+ * milliseconds, these only bound a stuck disk or a long queue. Each hook's own waits are derived from them.
+ */
+export const HOOK_TIMEOUT_S: Readonly<Record<Exclude<CtxSub, "statusline">, number>> = {
+  monitor: 10,
+  track: 30,
+  "resume --hook": 30,
+};
 
 /** The hooks ctx registers for `agent`, in order. */
 export function ctxHooks(agent: Agent): CtxHookSpec[] {
@@ -35,7 +42,7 @@ export function ctxHooks(agent: Agent): CtxHookSpec[] {
   const h = (event: string, sub: Exclude<CtxSub, "statusline">, matcher?: string): CtxHookSpec => ({
     event,
     sub,
-    timeout: SECONDS[sub] * unit,
+    timeout: HOOK_TIMEOUT_S[sub] * unit,
     ...(matcher !== undefined ? { matcher } : {}),
   });
   if (agent === "gemini") {
@@ -72,12 +79,19 @@ export function ctxCommand(binary: string, sub: CtxSub): string {
   return `${shellQuote(binary)} ${sub}`;
 }
 
+/** ctx's status line command, running the user's own status line command `chain` too when given. */
+export function statuslineCommand(binary: string, chain?: string): string {
+  return `${ctxCommand(binary, "statusline")}${chain ? ` --chain ${shellQuote(chain)}` : ""}`;
+}
+
 /** A ctx hook command taken apart. */
 export interface ParsedCtxCommand {
   /** The binary path as written (unquoted). */
   binary: string;
   /** The subcommand. */
   sub: CtxSub;
+  /** The user's status line command a `statusline --chain CMD` runs too. */
+  chain?: string;
 }
 
 /**
@@ -90,6 +104,13 @@ export function parseCtxCommand(command: unknown): ParsedCtxCommand | undefined 
   if (!split) return undefined;
   const name = split.word.split(/[\\/]/).pop();
   if (name !== "ctx" && name !== "ctx.exe") return undefined;
+  const chained = /^\s*statusline\s+--chain\s+/.exec(split.rest);
+  if (chained) {
+    const arg = firstWord(split.rest.slice(chained[0].length));
+    return arg && arg.rest.trim() === "" && arg.word
+      ? { binary: split.word, sub: "statusline", chain: arg.word }
+      : undefined;
+  }
   const rest = split.rest.trim().replace(/\s+/g, " ");
   const sub = CTX_SUBS.find((s) => s === rest);
   return sub ? { binary: split.word, sub } : undefined;

@@ -3,7 +3,7 @@
  * ctx's hook entries and statusLine in a parsed settings object, keeping
  * every other key and hook as it was, and remove exactly ctx's entries.
  */
-import { type Agent, ctxCommand, ctxHooks, type CtxHookSpec, parseCtxCommand } from "./entries.ts";
+import { type Agent, ctxCommand, ctxHooks, type CtxHookSpec, parseCtxCommand, statuslineCommand } from "./entries.ts";
 import { isObject } from "../json.ts";
 
 export { isObject };
@@ -16,10 +16,15 @@ export type StatuslineOutcome =
   | "added"
   /** ctx's was already there (its command was refreshed if needed). */
   | "ctx"
-  /** Another statusLine was kept (use --force-statusline to replace it). */
+  /** Another statusLine was kept and ctx's shows beside it: ctx runs it (`statusline --chain`). */
+  | "chained"
+  /** Another statusLine was kept alone (--keep-statusline). */
   | "kept-other"
-  /** Another statusLine was replaced because of --force-statusline. */
+  /** Another statusLine was replaced (--force-statusline); uninstall puts it back. */
   | "replaced";
+
+/** What install does with a statusLine that is not ctx's. */
+export type OtherStatusline = "chain" | "keep" | "replace";
 
 /** Options of {@link installInto}. */
 export interface InstallOptions {
@@ -27,8 +32,8 @@ export interface InstallOptions {
   agent: Agent;
   /** Absolute path of the ctx binary written into every command. */
   binary: string;
-  /** Replace a statusLine that is not ctx's. */
-  forceStatusline: boolean;
+  /** What to do with a statusLine that is not ctx's (default: chain it). */
+  otherStatusline?: OtherStatusline;
 }
 
 /** The result of {@link installInto}. */
@@ -41,8 +46,10 @@ export interface InstallResult {
   updated: string[];
   /** What happened to the statusLine. */
   statusline: StatuslineOutcome;
-  /** The other statusLine's command, when one was kept or replaced. */
+  /** The other statusLine's command, when one was kept, chained or replaced. */
   otherStatusline?: string;
+  /** The statusLine as it was before ctx's took its place (chained or replaced): uninstall restores it. */
+  previousStatusline?: Record<string, unknown>;
 }
 
 /** A settings file whose shape ctx cannot merge into (thrown, never half-applied). */
@@ -66,19 +73,30 @@ export interface RemoveResult {
   settings: Record<string, unknown>;
   /** `Event: command` lines that were removed (`statusLine: …` included). */
   removed: string[];
+  /** The user's statusLine put back in place of ctx's, when there was one. */
+  restored?: Record<string, unknown>;
 }
 
-/** Removes every ctx hook and ctx's statusLine, and the containers that only held them. */
-export function removeFrom(settings: Record<string, unknown>): RemoveResult {
+/**
+ * Removes every ctx hook and ctx's statusLine, and the containers that only held them. The
+ * statusLine ctx's took the place of comes back: `previous` (what install recorded), else the
+ * command a `statusline --chain` ran, with the entry's other keys.
+ */
+export function removeFrom(settings: Record<string, unknown>, previous?: unknown): RemoveResult {
   const out = structuredClone(settings);
   const removed: string[] = [];
+  let restored: Record<string, unknown> | undefined;
   const status = out.statusLine as { command?: unknown } | undefined;
-  if (isObject(status) && parseCtxCommand(status.command)?.sub === "statusline") {
+  const ours = isObject(status) ? parseCtxCommand(status.command) : undefined;
+  if (isObject(status) && ours?.sub === "statusline") {
     delete out.statusLine;
     removed.push(`statusLine: ${status.command}`);
+    const { command: _, ...rest } = status;
+    restored = isObject(previous) ? previous : ours.chain ? { ...rest, command: ours.chain } : undefined;
+    if (restored) out.statusLine = restored;
   }
   const hooks = hooksObject(out, false);
-  if (!hooks) return { settings: out, removed };
+  if (!hooks) return { settings: out, removed, ...(restored ? { restored } : {}) };
   for (const [event, groups] of Object.entries(hooks)) {
     if (!Array.isArray(groups)) continue;
     const before = removed.length;
@@ -97,7 +115,7 @@ export function removeFrom(settings: Record<string, unknown>): RemoveResult {
     else hooks[event] = kept;
   }
   if (Object.keys(hooks).length === 0 && removed.some((r) => !r.startsWith("statusLine:"))) delete out.hooks;
-  return { settings: out, removed };
+  return { settings: out, removed, ...(restored ? { restored } : {}) };
 }
 
 // --- internal ---
@@ -149,25 +167,39 @@ function mergeEvent(
 }
 
 function mergeStatusline(settings: Record<string, unknown>, opts: InstallOptions, result: InstallResult): void {
-  const command = ctxCommand(opts.binary, "statusline");
   const current = settings.statusLine;
   if (current === undefined) {
-    settings.statusLine = { type: "command", command, padding: 0 };
+    settings.statusLine = { type: "command", command: statuslineCommand(opts.binary), padding: 0 };
     result.statusline = "added";
     return;
   }
   const currentCommand = isObject(current) ? current.command : undefined;
-  if (isObject(current) && parseCtxCommand(currentCommand)?.sub === "statusline") {
+  const ours = isObject(current) ? parseCtxCommand(currentCommand) : undefined;
+  if (isObject(current) && ours?.sub === "statusline") {
+    // ctx's already: refresh the binary, keep what it chains
+    const command = statuslineCommand(opts.binary, ours.chain);
     if (currentCommand !== command) result.updated.push(`statusLine: ${command}`);
     settings.statusLine = { ...current, type: "command", command };
     result.statusline = "ctx";
     return;
   }
   result.otherStatusline = typeof currentCommand === "string" ? currentCommand : JSON.stringify(current);
-  if (!opts.forceStatusline) {
+  const mode = opts.otherStatusline ?? "chain";
+  const chainable = isObject(current) && typeof currentCommand === "string" && currentCommand.trim() !== "";
+  if (mode === "keep" || (mode === "chain" && !chainable)) {
     result.statusline = "kept-other";
     return;
   }
-  settings.statusLine = { type: "command", command, padding: 0 };
+  if (isObject(current)) result.previousStatusline = structuredClone(current);
+  if (mode === "chain") {
+    settings.statusLine = {
+      ...current,
+      type: "command",
+      command: statuslineCommand(opts.binary, currentCommand as string),
+    };
+    result.statusline = "chained";
+    return;
+  }
+  settings.statusLine = { type: "command", command: statuslineCommand(opts.binary), padding: 0 };
   result.statusline = "replaced";
 }

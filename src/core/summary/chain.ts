@@ -3,7 +3,10 @@
  * and the merge that carries a chain forward: each finalize reads the previous
  * twin of its chain and folds its own session into it. Pure.
  */
+import { isResolved } from "./errors.ts";
 import type { ErrorItem, Facts, TaskItem } from "./facts.ts";
+import { mergeTracker, type TrackerState } from "./tracker.ts";
+import { cleanTwin } from "./inert.ts";
 
 /** A task with the task list it belongs to (ids are only unique within one list). */
 export interface ChainTask extends TaskItem {
@@ -19,11 +22,15 @@ export interface ChainFile {
   ops: string;
   /** Index into `sessions` of the newest session that changed it. */
   session: number;
+  /** Its path before a command moved it (relative like `path`). */
+  from?: string;
+  /** A command deleted it. */
+  deleted?: boolean;
 }
 
 /** An error no later step resolved. */
 export interface ChainError extends ErrorItem {
-  /** errorKey: what a later success must match. */
+  /** failureKey (errors.ts): what a later success must achieve. */
   key: string;
   /** Index into `sessions`. */
   session: number;
@@ -43,6 +50,8 @@ export interface SummaryTwin {
   goal: string | null;
   /** The newest real request, when it differs from the goal. */
   latest_request: string | null;
+  /** The agent message that request answers, when the request is short (absent in older twins). */
+  latest_answers?: string | null;
   open_tasks: ChainTask[];
   /** Oldest first. */
   completed_tasks: ChainTask[];
@@ -56,6 +65,8 @@ export interface SummaryTwin {
   decisions: string[];
   /** The newest step that changed something, and the session index it was in. */
   last_step: { text: string; session: number } | null;
+  /** A command-line tracker the chain used (`bd`, `gh issue`, …) and its last listing, or null. */
+  tracker: TrackerState | null;
   /** ISO-8601. */
   written_at: string;
 }
@@ -81,7 +92,10 @@ const MAX_FILES = 200;
 const MAX_ERRORS = 30;
 const MAX_TASKS = 300;
 
-/** Folds one session into the previous twin of its chain (none for the chain's first summary). */
+/**
+ * Folds one session into the previous twin of its chain (none for the chain's first summary); every
+ * field of the result is one clean line (cleanTwin), whatever the transcript or the previous twin held.
+ */
 export function mergeChain(prev: SummaryTwin | undefined, part: SessionPart): SummaryTwin {
   const f = part.facts;
   const all = [...(prev?.sessions ?? [])];
@@ -93,18 +107,24 @@ export function mergeChain(prev: SummaryTwin | undefined, part: SessionPart): Su
   const at = sessions.length - 1;
   const goal = prev?.goal ?? f.goal;
   const latest = f.latestReal ?? prev?.latest_request ?? null;
+  const answers = f.latestReal !== null ? f.latestAnswers : (prev?.latest_answers ?? null);
   const tasks = mergeTasks(prev, part);
   const rel = (p: string) => relative(p, part.project);
-  const mine: ChainFile[] = [...f.files.values()]
-    .reverse()
-    .map((x) => ({ path: rel(x.path), ops: ops(x.ops), session: at }));
-  const seen = new Set(mine.map((x) => x.path));
+  const mine: ChainFile[] = [...f.files.values()].reverse().map((x) => ({
+    path: rel(x.path),
+    ops: ops(x.ops),
+    session: at,
+    ...(x.from ? { from: rel(x.from) } : {}),
+    ...(x.deleted ? { deleted: true } : {}),
+  }));
+  // a file this session moved is shown once, under its new path
+  const seen = new Set(mine.flatMap((x) => (x.from ? [x.path, x.from] : [x.path])));
   const older = (prev?.files ?? []).filter((x) => !seen.has(x.path)).map((x) => ({ ...x, session: shift(x.session) }));
   const files = [...mine, ...older].filter((x) => x.session >= 0);
   const errors: ChainError[] = [
     ...[...f.unresolved.entries()].reverse().map(([key, e]) => ({ ...e, target: rel(e.target), key, session: at })),
     ...(prev?.errors ?? [])
-      .filter((e) => !f.succeeded.has(e.key) && !f.unresolved.has(e.key))
+      .filter((e) => !isResolved(e.key, f.succeeded) && !f.unresolved.has(e.key))
       .map((e) => ({ ...e, session: shift(e.session) })),
   ].filter((e) => e.session >= 0);
   const step = f.lastStep
@@ -112,7 +132,7 @@ export function mergeChain(prev: SummaryTwin | undefined, part: SessionPart): Su
     : prev?.last_step
       ? { ...prev.last_step, session: shift(prev.last_step.session) }
       : null;
-  return {
+  return cleanTwin({
     version: 1,
     task_id: part.taskId,
     session_id: part.sessionId,
@@ -120,6 +140,7 @@ export function mergeChain(prev: SummaryTwin | undefined, part: SessionPart): Su
     sessions_dropped: (prev?.sessions_dropped ?? 0) + cut,
     goal,
     latest_request: latest && latest !== goal ? latest : null,
+    latest_answers: latest && latest !== goal ? answers : null,
     open_tasks: tasks.open,
     completed_tasks: tasks.completed.slice(-MAX_TASKS),
     files: files.slice(0, MAX_FILES),
@@ -128,8 +149,9 @@ export function mergeChain(prev: SummaryTwin | undefined, part: SessionPart): Su
     // The newest three of the chain: this session's, topped up with the ones before.
     decisions: [...(prev?.decisions ?? []), ...f.agentTexts.items].slice(-3),
     last_step: step && step.session >= 0 ? step : null,
+    tracker: mergeTracker(prev?.tracker ?? null, f.tracker),
     written_at: part.writtenAt,
-  };
+  });
 }
 
 /**

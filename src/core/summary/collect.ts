@@ -1,9 +1,14 @@
 import { contextTokens } from "../usage.ts";
-import { MAX_FILES, MAX_KEYS, MAX_PENDING, type Facts } from "./facts.ts";
-import { isMeaningfulCommand, isOwnPrompt } from "./goal.ts";
+import { failureKey, noteFailure, noteSuccess, successKeys } from "./errors.ts";
+import { MAX_PENDING, type Facts } from "./facts.ts";
+import { isMeaningfulCommand } from "./goal.ts";
 import { oneLine, push } from "./ring.ts";
-import { addGeminiRecord, GEMINI_FILE_TOOLS, isGeminiRecord } from "./gemini.ts";
+import { addGeminiRecord, isGeminiRecord } from "./gemini.ts";
 import { onTaskResult, onTaskUse } from "./tasks.ts";
+import { queuedPrompt, readUserLine, rejection, tailLine } from "./requests.ts";
+import { addFile, moveFiles } from "./files.ts";
+import { onQueued, onRejected, onUserText } from "./user-turns.ts";
+import { onTrackerCommand } from "./tracker.ts";
 
 /** Tools whose successful calls modify a file. */
 const FILE_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
@@ -11,6 +16,8 @@ const FILE_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
 /** Adds one parsed transcript line (Claude Code) or chat-log record (Gemini CLI) to the facts (in place). */
 export function addEntry(f: Facts, e: Record<string, any>): void {
   if (isGeminiRecord(e)) return addGeminiRecord(f, e);
+  const queued = queuedPrompt(e);
+  if (queued !== null) return onQueued(f, queued);
   const side = e.isSidechain === true;
   if (side) f.sidechainLines += 1;
   if (e.type === "system" && e.subtype === "compact_boundary") {
@@ -25,13 +32,16 @@ export function addEntry(f: Facts, e: Record<string, any>): void {
     for (const block of content) {
       if (block?.type === "tool_use" && typeof block.id === "string") onToolUse(f, block);
       else if (!side && block?.type === "text" && typeof block.text === "string" && block.text.trim()) {
-        f.lastAgentText = oneLine(block.text, 400);
+        f.lastAgentText = tailLine(block.text, 4000);
         push(f.agentTexts, oneLine(block.text, 300));
+        f.turnTexts += 1;
       }
     }
   } else if (e.type === "user") {
     if (Array.isArray(content))
-      for (const block of content) if (block?.type === "tool_result") onToolResult(f, block, e.toolUseResult);
+      for (const block of content)
+        if (block?.type === "tool_result")
+          onToolResult(f, block, e.toolUseResult, typeof e.cwd === "string" ? e.cwd : "");
     if (!side && !e.isMeta && !e.isCompactSummary) onUserText(f, content);
   }
 }
@@ -52,27 +62,10 @@ export function noteLatest(f: Facts, tokens: number, timestamp: unknown): void {
   f.latestAtMs = Number.isFinite(at) ? at : 0;
 }
 
-/** The text a user typed, without system reminders and slash-command wrappers; null for none. */
+/** The text a user typed as a request (a slash command with its arguments), or null for anything else. */
 export function userText(content: unknown): string | null {
-  let text = "";
-  if (typeof content === "string") text = content;
-  else if (Array.isArray(content))
-    text = content
-      .filter((b) => b?.type === "text" && typeof b.text === "string")
-      .map((b) => b.text)
-      .join("\n");
-  text = text
-    .replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, "")
-    .replace(/<hook_context>[\s\S]*?<\/hook_context>/g, "")
-    .trim();
-  if (
-    !text ||
-    /^<(command-|local-command-|session_context>|task-notification>)/.test(text) ||
-    text.startsWith("Caveat:") ||
-    text.startsWith("[Request interrupted")
-  )
-    return null;
-  return text;
+  const line = readUserLine(content);
+  return line.kind === "request" ? line.text : null;
 }
 
 /** A short description of a tool call: `Edit src/a.ts`, `Bash: npm test`. */
@@ -93,17 +86,6 @@ function toolTarget(name: string, input: Record<string, unknown>): string {
   );
 }
 
-/**
- * What a failure and a later success have in common: the file for file tools,
- * the command for Bash, else the tool and its target.
- */
-export function errorKey(tool: string, input: Record<string, unknown>): string {
-  if (FILE_TOOLS.has(tool) || tool === "Read" || GEMINI_FILE_TOOLS.has(tool) || tool === "read_file")
-    return `file:${toolTarget(tool, input)}`;
-  if (tool === "Bash" || tool === "run_shell_command") return `bash:${oneLine(String(input.command ?? ""), 160)}`;
-  return `${tool}:${toolTarget(tool, input)}`;
-}
-
 // --- internal ---
 
 function onToolUse(f: Facts, block: Record<string, any>): void {
@@ -114,78 +96,41 @@ function onToolUse(f: Facts, block: Record<string, any>): void {
   onTaskUse(f, name, input, block.id);
 }
 
-function onToolResult(f: Facts, block: Record<string, any>, structured: unknown): void {
+function onToolResult(f: Facts, block: Record<string, any>, structured: unknown, cwd: string): void {
   const call = f.pending.get(block.tool_use_id);
   if (!call) return;
   f.pending.delete(block.tool_use_id);
   f.toolResults += 1;
   const failed = block.is_error === true;
+  const turnedDown = failed ? rejection(resultText(block.content)) : null;
+  if (turnedDown) return onRejected(f, call.name, call.input, describeTool(call.name, call.input), turnedDown.feedback);
   if (call.name === "Bash") push(f.commands, { command: oneLine(String(call.input.command ?? ""), 160), ok: !failed });
-  const key = errorKey(call.name, call.input);
-  if (failed) return recordFailure(f, key, call.name, call.input, resultText(block.content));
-  recordSuccess(f, key, call.name, call.input);
+  if (call.name === "Bash" && !failed)
+    f.tracker = onTrackerCommand(f.tracker, String(call.input.command ?? ""), resultText(block.content));
+  if (failed) return recordFailure(f, call.name, call.input, resultText(block.content));
+  recordSuccess(f, call.name, call.input, resultText(block.content));
   if (FILE_TOOLS.has(call.name) || (call.name === "Bash" && isMeaningfulCommand(String(call.input.command ?? ""))))
     f.lastStep = f.lastSuccess;
   if (FILE_TOOLS.has(call.name)) addFile(f, call.name, call.input);
+  if (call.name === "Bash") moveFiles(f, String(call.input.command ?? ""), cwd);
   onTaskResult(f, call.name, call.input, block.tool_use_id, resultText(block.content), structured);
 }
 
 /**
- * A failed tool call (either agent's transcript): listed among the errors, and the newest unresolved
- * error of its key (`errorKey`) until a later call with the same key succeeds.
+ * A failed tool call (either agent's transcript): listed among the errors, and the newest
+ * attempt of its intent until a later call achieves it (errors.ts).
  */
-export function recordFailure(
-  f: Facts,
-  key: string,
-  tool: string,
-  input: Record<string, unknown>,
-  output: string,
-): void {
+export function recordFailure(f: Facts, tool: string, input: Record<string, unknown>, output: string): void {
   const error = { tool, target: toolTarget(tool, input), message: oneLine(output, 240) };
   push(f.errors, error);
-  f.unresolved.delete(key);
-  if (f.unresolved.size >= MAX_KEYS) f.unresolved.delete(f.unresolved.keys().next().value!);
-  f.unresolved.set(key, error);
+  noteFailure(f, failureKey(tool, input, output), error);
 }
 
-/** A tool call that succeeded (either agent's transcript): counted, the last success, its key resolved. */
-export function recordSuccess(f: Facts, key: string, tool: string, input: Record<string, unknown>): void {
+/** A tool call that succeeded (either agent's transcript): counted, the last success, what it achieved noted. */
+export function recordSuccess(f: Facts, tool: string, input: Record<string, unknown>, output = ""): void {
   f.successes += 1;
   f.lastSuccess = describeTool(tool, input);
-  f.unresolved.delete(key);
-  if (f.succeeded.size < MAX_KEYS) f.succeeded.add(key);
-}
-
-/** Counts a message the user typed (text blocks or a string). */
-export function onUserText(f: Facts, content: unknown): void {
-  const text = userText(content);
-  if (text === null) return;
-  f.userRequests += 1;
-  if (f.firstRequest === null) f.firstRequest = oneLine(text, 600);
-  f.lastRequest = oneLine(text, 600);
-  if (isOwnPrompt(text, f.ownPrompts)) return;
-  if (f.goal === null) f.goal = f.lastRequest;
-  f.latestReal = f.lastRequest;
-}
-
-/** Records a file a successful tool call changed (`file_path` or `notebook_path`). */
-export function addFile(f: Facts, tool: string, input: Record<string, unknown>): void {
-  const path =
-    typeof input.file_path === "string"
-      ? input.file_path
-      : typeof input.notebook_path === "string"
-        ? input.notebook_path
-        : "";
-  if (!path) return;
-  const prev = f.files.get(path);
-  const item = prev ?? { path, ops: {} };
-  item.ops[tool] = (item.ops[tool] ?? 0) + 1;
-  f.files.delete(path); // re-insert: newest last
-  f.files.set(path, item);
-  if (f.files.size > MAX_FILES) {
-    f.files.delete(f.files.keys().next().value!);
-    f.filesDropped += 1;
-  }
+  noteSuccess(f, successKeys(tool, input, output));
 }
 
 /** The text of a tool_result's content (a string or text blocks). */

@@ -1,4 +1,5 @@
 import { ring, type Ring } from "./ring.ts";
+import type { TrackerState } from "./tracker.ts";
 
 /** A task from TaskCreate/TaskUpdate, TodoWrite or ~/.claude/tasks. */
 export interface TaskItem {
@@ -29,6 +30,10 @@ export interface FileItem {
   path: string;
   /** Tool name → successful calls. */
   ops: Record<string, number>;
+  /** The path it had before a command moved it here (`mv`, `git mv`). */
+  from?: string;
+  /** A command deleted it (`rm`, `git rm`) after any change above. */
+  deleted?: boolean;
 }
 
 /** Everything the summary says, gathered in one streaming pass over the transcript. */
@@ -41,11 +46,25 @@ export interface Facts {
   goal: string | null;
   /** The newest real request. */
   latestReal: string | null;
+  /** The agent message the newest real request answers, when that request is short (requests.ts). */
+  latestAnswers: string | null;
+  /** Prompts queued while the agent worked, not yet seen again as a user line (deduped on that). */
+  queued: string[];
+  /** Shell commands the user ran with `!` (never requests), oldest first. */
+  userShell: Ring<string>;
+  /** Times the user interrupted the agent. */
+  interrupts: number;
+  /** The tool call the user stopped last (Esc at it), or null. */
+  stoppedAt: string | null;
+  /** Tool calls and plans the user turned down, with their feedback, oldest first. */
+  rejections: Ring<string>;
+  /** Agent text messages since the newest user request (a rejection marks them). */
+  turnTexts: number;
   /** The agent's newest text messages (at most three), oldest first: its decisions and reasons. */
   agentTexts: Ring<string>;
-  /** Failed calls not followed by a success of the same command or file, by errorKey, oldest first. */
+  /** Failures no later call resolved, by failureKey (errors.ts), each the newest attempt of its intent, oldest first. */
   unresolved: Map<string, ErrorItem>;
-  /** errorKey of every call that succeeded (bounded): resolves errors of earlier sessions. */
+  /** What succeeded calls achieved and no later failure undid (successKeys, bounded): resolves errors of earlier sessions. */
   succeeded: Set<string>;
   /** The newest step that changed something: an edit or write, or a command that is not a pure read. */
   lastStep: string | null;
@@ -61,6 +80,8 @@ export interface Facts {
   commands: Ring<CommandItem>;
   /** Task-tool tasks by id. */
   tasks: Map<string, TaskItem>;
+  /** A command-line tracker the session used (`bd`, `gh issue`, …) and its last listing, or null. */
+  tracker: TrackerState | null;
   /** The latest TodoWrite snapshot (older clients), or null. */
   todos: TaskItem[] | null;
   /** A description of the newest tool call that succeeded. */
@@ -90,9 +111,6 @@ export const MAX_FILES = 2000;
 /** Most pending tool calls remembered (a result may never come). */
 export const MAX_PENDING = 5000;
 
-/** Most unresolved errors and success keys remembered. */
-export const MAX_KEYS = 5000;
-
 /** Empty facts; `ownPrompts` are ctx's configured prompts, never taken for the goal. */
 export function emptyFacts(ownPrompts: string[] = []): Facts {
   return {
@@ -101,6 +119,13 @@ export function emptyFacts(ownPrompts: string[] = []): Facts {
     ownPrompts,
     goal: null,
     latestReal: null,
+    latestAnswers: null,
+    queued: [],
+    userShell: ring(5),
+    interrupts: 0,
+    stoppedAt: null,
+    rejections: ring(5),
+    turnTexts: 0,
     agentTexts: ring(3),
     unresolved: new Map(),
     succeeded: new Set(),
@@ -112,6 +137,7 @@ export function emptyFacts(ownPrompts: string[] = []): Facts {
     errors: ring(40),
     commands: ring(40),
     tasks: new Map(),
+    tracker: null,
     todos: null,
     lastSuccess: null,
     successes: 0,

@@ -6,11 +6,14 @@
  * again with `toolCalls` (`name`, `args`, `status`, `result`) once they ran.
  * `$set` patch lines and the header carry no facts.
  */
-import { addFile, errorKey, noteLatest, onUserText, recordFailure, recordSuccess } from "./collect.ts";
+import { noteLatest, recordFailure, recordSuccess } from "./collect.ts";
+import { addFile } from "./files.ts";
+import { onUserText } from "./user-turns.ts";
 import type { Facts } from "./facts.ts";
 import { isMeaningfulCommand } from "./goal.ts";
 import { oneLine, push } from "./ring.ts";
 import { count } from "../usage.ts";
+import { onTrackerCommand } from "./tracker.ts";
 
 /** Gemini CLI tools whose successful calls change a file (`file_path`). */
 export const GEMINI_FILE_TOOLS = new Set(["write_file", "replace"]);
@@ -63,12 +66,12 @@ function onCall(f: Facts, call: Record<string, any>): void {
   f.toolResults += 1;
   const command = name === "run_shell_command" ? String(args.command ?? "") : "";
   if (name === "run_shell_command") push(f.commands, { command: oneLine(command, 160), ok: !failed });
-  const key = errorKey(name, args);
   if (failed) {
     const shown = typeof call.resultDisplay === "string" && call.resultDisplay ? call.resultDisplay : output;
-    return recordFailure(f, key, name, args, shown);
+    return recordFailure(f, name, args, shown);
   }
-  recordSuccess(f, key, name, args);
+  recordSuccess(f, name, args, output);
+  if (command) f.tracker = onTrackerCommand(f.tracker, command, output);
   if (GEMINI_FILE_TOOLS.has(name) || (command && isMeaningfulCommand(command))) f.lastStep = f.lastSuccess;
   if (GEMINI_FILE_TOOLS.has(name)) addFile(f, name, args);
 }

@@ -1,5 +1,8 @@
-import type { SummaryTwin } from "./chain.ts";
+import type { ChainFile, SummaryTwin } from "./chain.ts";
 import type { Facts } from "./facts.ts";
+import { howToContinue, trackerClosedLines, trackerLines } from "./next-step.ts";
+import { fitWithin } from "./fit.ts";
+import { inertDeep } from "./inert.ts";
 import { oneLine } from "./ring.ts";
 
 /** Everything the handoff summary is rendered from. */
@@ -39,15 +42,13 @@ export interface SummaryInput {
 const MAX_SUMMARY_CHARS = 7500;
 
 /**
- * The handoff summary as Markdown: short enough for a fresh agent's first
- * prompt (lists keep their newest items and count the rest), plain enough for a person.
+ * The handoff summary as Markdown: short enough for a fresh agent's first prompt (fitWithin),
+ * plain enough for a person. Every text from outside is one inert line (inertDeep), so data never
+ * starts a line: headings and task lines are ctx's own.
  */
 export function renderSummary(input: SummaryInput): string {
-  for (const limit of [12, 8, 5, 3]) {
-    const text = renderWith(input, limit);
-    if (text.length <= MAX_SUMMARY_CHARS) return text;
-  }
-  return renderWith(input, 2).slice(0, MAX_SUMMARY_CHARS);
+  const safe = inertDeep(input);
+  return fitWithin((limit) => renderWith(safe, limit), MAX_SUMMARY_CHARS);
 }
 
 // --- internal ---
@@ -71,26 +72,30 @@ function renderWith(s: SummaryInput, limit: number): string {
     "",
     "## Goal",
     quote(t.goal),
-    ...(t.latest_request ? ["", "## Latest request", quote(t.latest_request)] : []),
+    ...(t.latest_request ? ["", "## Latest request", quote(t.latest_request), ...answered(t.latest_answers)] : []),
     "",
     "## Remaining work (open tasks)",
     ...orNone(
-      capped(
-        t.open_tasks.map((x) => `- [ ] #${x.id} ${x.subject}${x.status === "in_progress" ? " (in progress)" : ""}`),
-        limit * 3,
-        "open tasks",
-      ),
+      [
+        ...capped(
+          t.open_tasks.map((x) => `- [ ] #${x.id} ${x.subject}${x.status === "in_progress" ? " (in progress)" : ""}`),
+          limit * 3,
+          "open tasks",
+        ),
+        ...trackerLines(t.tracker, limit, t.open_tasks.length > 0),
+      ],
       "- (no open tasks recorded)",
     ),
     "",
     "## Completed tasks",
-    ...orNone(
-      capped(
+    ...orNone([
+      ...capped(
         [...t.completed_tasks].reverse().map((x) => `- [x] #${x.id} ${x.subject}`),
         limit,
         "completed tasks",
       ),
-    ),
+      ...trackerClosedLines(t.tracker, limit),
+    ]),
     "",
     "## Decisions and reasons (the agent's last messages)",
     ...orNone(t.decisions.map((d) => `- ${oneLine(d, 300)}`)),
@@ -101,7 +106,7 @@ function renderWith(s: SummaryInput, limit: number): string {
     "## Files modified (newest first)",
     ...orNone([
       ...capped(
-        t.files.map((x) => `- \`${x.path}\` (${x.ops}; ${ago(x.session)})`),
+        t.files.map((x) => `- \`${x.path}\` (${fileOps(x)}; ${ago(x.session)})`),
         limit,
         "files",
         t.files_dropped,
@@ -126,6 +131,7 @@ function renderWith(s: SummaryInput, limit: number): string {
     "## This session",
     `- ${u.toolCalls} tool calls: ${f.successes} succeeded, ${f.errors.total} failed; ${f.files.size + f.filesDropped + (s.commandChanges?.length ?? 0)} files changed; ${f.commands.total} commands; ${f.userRequests} user messages`,
     ...(s.subagentLine ? [s.subagentLine] : []),
+    ...userLines(f),
     ...capped(
       [...f.commands.items].reverse().map((c) => `- ${c.ok ? "ok  " : "FAIL"} \`${c.command}\``),
       limit,
@@ -134,7 +140,7 @@ function renderWith(s: SummaryInput, limit: number): string {
     ),
     "",
     "## How to continue",
-    "Read this summary, check `git status` and the files above, then carry on with the first open task. Do not redo completed tasks.",
+    ...howToContinue(t, s.gitStatus),
     "",
   ];
   return out.join("\n");
@@ -158,6 +164,43 @@ function capped(lines: string[], limit: number, what: string, alsoDropped = 0): 
   const dropped = Math.max(0, lines.length - limit) + alsoDropped;
   const kept = lines.slice(0, limit);
   return dropped > 0 ? [...kept, `- and ${dropped} more ${what}`] : kept;
+}
+
+/** The agent message a short latest request answers, as context under it. */
+function answered(text: string | null | undefined): string[] {
+  return text ? [`(answering the agent's message: "${oneLine(text, 400)}")`] : [];
+}
+
+/** What happened to a file: the tools that changed it, a move, a deletion. */
+function fileOps(x: ChainFile): string {
+  const parts = [
+    ...(x.from ? [`moved from \`${x.from}\``] : []),
+    ...(x.ops ? [x.ops] : []),
+    ...(x.deleted ? ["deleted"] : []),
+  ];
+  return parts.join(", ") || "changed";
+}
+
+/** The user's own doings this session that are not requests: `!` commands, interrupts, rejections. */
+function userLines(f: Facts): string[] {
+  const out: string[] = [];
+  const ran = f.userShell.items.map((c) => `\`${c}\``).join(", ");
+  if (ran) out.push(`- The user ran (with \`!\`): ${ran}${more(f.userShell)}`);
+  if (f.interrupts)
+    out.push(
+      `- The user interrupted the agent ${times(f.interrupts)}${f.stoppedAt ? ` (last at \`${f.stoppedAt}\`)` : ""}`,
+    );
+  const down = f.rejections.items.join("; ");
+  if (down) out.push(`- The user turned down: ${down}${more(f.rejections)}`);
+  return out;
+}
+
+function times(n: number): string {
+  return n === 1 ? "once" : `${n} times`;
+}
+
+function more(r: { items: unknown[]; total: number }): string {
+  return r.total > r.items.length ? ` (and ${r.total - r.items.length} earlier)` : "";
 }
 
 function orNone(lines: string[], none = "- (none)"): string[] {

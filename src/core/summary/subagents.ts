@@ -17,6 +17,14 @@ export interface SubagentWork {
   seen: Set<string>;
 }
 
+/**
+ * True for the transcript of a subagent the user's agent started (`agent-<id>.jsonl`), false for
+ * the client's own helpers: the compaction agent writes `agent-acompact-<id>.jsonl`.
+ */
+export function isSubagentRun(fileName: string): boolean {
+  return /^agent-[A-Za-z0-9_-]{1,128}\.jsonl$/.test(fileName) && !fileName.startsWith("agent-acompact");
+}
+
 /** Nothing seen yet. */
 export function emptySubagentWork(): SubagentWork {
   return { runs: 0, toolCalls: 0, failed: 0, tools: {}, seen: new Set() };

@@ -1,4 +1,5 @@
 import type { Facts, TaskItem } from "./facts.ts";
+import { isTaskId } from "./inert.ts";
 import { oneLine } from "./ring.ts";
 
 /** Most tasks remembered. */
@@ -27,7 +28,7 @@ export function onTaskUse(f: Facts, name: string, input: Record<string, unknown>
   });
 }
 
-/** Applies a successful TaskCreate / TaskUpdate result. */
+/** Applies a successful TaskCreate / TaskUpdate result; a task id that is not a short safe one (isTaskId) is ignored. */
 export function onTaskResult(
   f: Facts,
   name: string,
@@ -41,12 +42,13 @@ export function onTaskResult(
     const id = typeof s?.task?.id === "string" ? s.task.id : /Task #(\w+)/.exec(text)?.[1];
     const subject =
       typeof input.subject === "string" ? input.subject : typeof s?.task?.subject === "string" ? s.task.subject : "";
-    if (id && f.tasks.size < MAX_TASKS) f.tasks.set(id, { id, subject: oneLine(subject, 160), status: "pending" });
+    if (isTaskId(id) && f.tasks.size < MAX_TASKS)
+      f.tasks.set(id, { id, subject: oneLine(subject, 160), status: "pending" });
   } else if (name === "TaskUpdate") {
     const id =
       typeof input.taskId === "string" ? input.taskId : typeof input.taskId === "number" ? String(input.taskId) : "";
-    const task = f.tasks.get(id) ?? (id ? { id, subject: `task #${id}`, status: "pending" } : undefined);
-    if (!task) return;
+    if (!isTaskId(id)) return;
+    const task = f.tasks.get(id) ?? { id, subject: `task #${id}`, status: "pending" };
     if (typeof input.status === "string") task.status = input.status;
     if (typeof input.subject === "string") task.subject = oneLine(input.subject, 160);
     if (f.tasks.size < MAX_TASKS || f.tasks.has(id)) f.tasks.set(id, task);
@@ -77,6 +79,6 @@ export function parseTaskFile(value: unknown): TaskItem | undefined {
   const v = value as Record<string, unknown>;
   const id = typeof v.id === "string" || typeof v.id === "number" ? String(v.id) : "";
   const subject = typeof v.subject === "string" ? v.subject : "";
-  if (!id || !subject) return undefined;
+  if (!isTaskId(id) || !subject) return undefined;
   return { id, subject: oneLine(subject, 160), status: typeof v.status === "string" ? v.status : "pending" };
 }

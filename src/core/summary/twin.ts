@@ -2,28 +2,35 @@
 import { asObject } from "../json.ts";
 import { type ChainTask, MAX_SESSIONS, type SummaryTwin } from "./chain.ts";
 import { oneLine } from "./ring.ts";
+import { parseTracker } from "./tracker.ts";
+import { cleanTwin } from "./inert.ts";
+import { isValidSessionId } from "../session-id.ts";
+import { isValidTaskId } from "../track/stamp.ts";
 
 /** The machine-readable twin of a summary: the same name with `.json`. */
 export function twinPathOf(summaryPath: string): string {
   return summaryPath.replace(/\.md$/, ".json");
 }
 
-/** A twin read back from disk, or undefined when it is not one (fields are checked, not trusted). */
+/**
+ * A twin read back from disk, or undefined when it is not one. Fields are checked, not trusted: a
+ * twin can be planted, so every text is made one clean line and invalid ids are dropped (cleanTwin).
+ */
 export function parseTwin(value: unknown): SummaryTwin | undefined {
   const v = asObject(value);
-  if (!v || v.version !== 1 || typeof v.task_id !== "string" || typeof v.session_id !== "string") return undefined;
+  if (!v || v.version !== 1 || !isValidTaskId(v.task_id) || !isValidSessionId(v.session_id)) return undefined;
   const strs = (x: unknown) => (Array.isArray(x) ? x.filter((s): s is string => typeof s === "string") : []);
   const objs = (x: unknown) => (Array.isArray(x) ? x.flatMap((o) => (asObject(o) ? [asObject(o)!] : [])) : []);
   const s = (x: unknown) => (typeof x === "string" ? x : "");
-  const n = (x: unknown) => (typeof x === "number" && Number.isFinite(x) ? x : 0);
+  const n = (x: unknown) => (Number.isSafeInteger(x) && (x as number) >= 0 ? (x as number) : 0);
   const task = (o: Record<string, unknown>): ChainTask => ({
     id: s(o.id),
-    subject: oneLine(s(o.subject), 160),
+    subject: s(o.subject),
     status: s(o.status) || "pending",
     list: s(o.list),
   });
   const step = asObject(v.last_step);
-  return {
+  return cleanTwin({
     version: 1,
     task_id: v.task_id,
     session_id: v.session_id,
@@ -31,13 +38,20 @@ export function parseTwin(value: unknown): SummaryTwin | undefined {
     sessions_dropped: n(v.sessions_dropped),
     goal: typeof v.goal === "string" ? v.goal : null,
     latest_request: typeof v.latest_request === "string" ? v.latest_request : null,
+    latest_answers: typeof v.latest_answers === "string" ? v.latest_answers : null,
     open_tasks: objs(v.open_tasks)
       .map(task)
       .filter((t) => t.subject !== ""),
     completed_tasks: objs(v.completed_tasks)
       .map(task)
       .filter((t) => t.subject !== ""),
-    files: objs(v.files).map((o) => ({ path: s(o.path), ops: s(o.ops), session: n(o.session) })),
+    files: objs(v.files).map((o) => ({
+      path: s(o.path),
+      ops: s(o.ops),
+      session: n(o.session),
+      ...(typeof o.from === "string" && o.from ? { from: o.from } : {}),
+      ...(o.deleted === true ? { deleted: true } : {}),
+    })),
     files_dropped: n(v.files_dropped),
     errors: objs(v.errors).map((o) => ({
       tool: s(o.tool),
@@ -48,6 +62,7 @@ export function parseTwin(value: unknown): SummaryTwin | undefined {
     })),
     decisions: strs(v.decisions).slice(-3),
     last_step: step && typeof step.text === "string" ? { text: step.text, session: n(step.session) } : null,
+    tracker: parseTracker(v.tracker),
     written_at: s(v.written_at),
-  };
+  });
 }

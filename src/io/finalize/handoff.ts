@@ -6,6 +6,7 @@ import type { Deps } from "../../core/deps.ts";
 import type { Handoff } from "../../core/handoff.ts";
 import { asObject } from "../../core/json.ts";
 import { layout } from "../../core/layout.ts";
+import { lockState } from "../fs/lock.ts";
 import { readFileSafe } from "../fs/read.ts";
 import { sys } from "../fs/sys.ts";
 import { writeFileAtomic } from "../fs/write.ts";
@@ -19,7 +20,7 @@ export const HANDOFF_GRACE_MS = 20_000;
 /** A marker whose mtime is before this (set to 1 s after the epoch) says its finalize failed without a note. */
 const FAILED_MTIME_MS = 60_000;
 
-/** How long a finalize lock counts as held (finalize's own staleMs). */
+/** How long a finalize lock counts as held (finalize's own staleMs, io/finalize/pending.ts FINALIZE_LOCK). */
 const LOCK_STALE_MS = 300_000;
 
 /**
@@ -42,9 +43,9 @@ export function handoffOf(root: string, sessionId: string, nowMs: number): Hando
     const path = files.summary(task, stamp);
     if (isFile(path)) return { state: "written", path };
   }
+  // A live finalize holds its lock (a killed one's lock is stale: nothing is coming from it).
   const lock = files.finalizeLock(sessionId);
-  const lockAt = lock ? mtimeOf(lock) : undefined;
-  if (lockAt !== undefined && nowMs - lockAt < LOCK_STALE_MS) return { state: "writing" };
+  if (lock && lockState(lock, LOCK_STALE_MS, () => nowMs) === "held") return { state: "writing" };
   const note = asObject(parse(readFileSafe(marker!, { maxBytes: 4096 })));
   if (typeof note?.error === "string") return { state: "failed", reason: note.error.slice(0, 200) };
   // A marker dated 1970: the finalize failed and could not write why here (a full disk); errors.log may have it.
@@ -69,6 +70,19 @@ export async function recordHandoffFailure(deps: Deps, root: string, sessionId: 
     }
   }
   await import("../error-log.ts").then((m) => m.recordHookError(deps, "finalize", err)).catch(() => {});
+}
+
+/** Runs a finalize; when it throws and `noted` is given (a background finalize), records why first. */
+export async function notingFailure<T>(
+  noted: { deps: Deps; root: string; sessionId: string } | undefined,
+  fn: () => T,
+): Promise<T> {
+  try {
+    return fn();
+  } catch (err) {
+    if (noted) await recordHandoffFailure(noted.deps, noted.root, noted.sessionId, err);
+    throw err;
+  }
 }
 
 // --- internal ---

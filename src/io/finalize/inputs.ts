@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { addSubagentEntry, emptySubagentWork, type SubagentWork } from "../../core/summary/subagents.ts";
+import { addSubagentEntry, emptySubagentWork, isSubagentRun, type SubagentWork } from "../../core/summary/subagents.ts";
 import { subagentDir } from "../../core/subagent.ts";
 import type { SummaryTwin } from "../../core/summary/chain.ts";
 import { parseTwin, twinPathOf } from "../../core/summary/twin.ts";
@@ -97,10 +97,7 @@ export function readSubagentWork(transcriptPath: string | undefined, sessionId: 
   const work = emptySubagentWork();
   const dir = subagentDir(transcriptPath, sessionId);
   if (!dir) return work;
-  const names = listDir(dir)
-    .filter((n) => /^agent-[A-Za-z0-9_-]{1,128}\.jsonl$/.test(n))
-    .sort()
-    .slice(0, 200);
+  const names = listDir(dir).filter(isSubagentRun).sort().slice(0, 200);
   for (const name of names) if (streamEntries(join(dir, name), (e) => addSubagentEntry(work, e))) work.runs += 1;
   return work;
 }

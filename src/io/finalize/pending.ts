@@ -8,6 +8,13 @@ import { join } from "node:path";
 import { layout } from "../../core/layout.ts";
 import { readJsonFile } from "../fs/read.ts";
 import { listDir } from "../fs/list-dir.ts";
+import type { LockOptions } from "../fs/lock.ts";
+
+/**
+ * The lock `ctx finalize` holds while it writes a session's summary: it waits up to 2 min for another
+ * finalize of the session, and a live holder keeps it up to 5 min (a long transcript takes a while).
+ */
+export const FINALIZE_LOCK = { timeoutMs: 120_000, staleMs: 300_000 } satisfies LockOptions;
 
 /**
  * True when, since the newest summary (`newestSummaryMs`) and within `recentMs`,

@@ -1,12 +1,15 @@
 /** The context figures a summary reports (issue 10: the summary at CRITICAL tells the truth). */
 import { isFresh } from "../../core/bridge.ts";
 import type { Config } from "../../core/config-schema.ts";
-import type { Deps } from "../../core/deps.ts";
+import { debug, type Deps } from "../../core/deps.ts";
 import type { Facts } from "../../core/summary/facts.ts";
 import { pickUsage, type UsageCandidate } from "../../core/summary/usage-pick.ts";
 import type { SessionState } from "../../core/track/state.ts";
-import { percentOf, windowFor } from "../../core/usage.ts";
+import { percentOf } from "../../core/usage.ts";
+import type { TranscriptWindow } from "../../core/window-evidence.ts";
+import { stateRoot } from "../../core/paths.ts";
 import { readBridge } from "../session/bridge.ts";
+import { sessionWindow } from "../session/usage-source.ts";
 
 /** A reading given on the command line (`--used-tokens`, `--used-pct`, `--window-size`). */
 export interface FloorReading {
@@ -27,11 +30,33 @@ export function usageFor(
   deps: Deps,
   cfg: Config,
   floor?: FloorReading,
+  seen?: TranscriptWindow,
 ) {
-  const stateWindow = state.window_size || windowFor(facts.model ?? undefined, facts.peakTokens, false);
   const bridge = readBridge(deps.env, state.session_id);
   const fresh = bridge && isFresh(bridge, deps.now(), cfg["monitor.bridge_max_age_s"]) ? bridge : undefined;
+  // One resolution (core/window.ts) with all the evidence finalize has: this session's status-line
+  // payloads (its bridge, fresh or not, or the state's window when one gave it), the transcript's client
+  // version, model and automatic compaction, then what the hooks saw of the client.
+  const resolved = sessionWindow(
+    deps.env,
+    cfg,
+    {
+      sessionId: state.session_id,
+      model: seen?.model ?? facts.model ?? state.model ?? undefined,
+      clientVersion: seen?.clientVersion,
+      usedTokens: Math.max(state.peak_tokens, facts.peakTokens),
+      statusline:
+        bridge?.context_window_size || (state.context_window_source === "statusline" ? state.window_size : undefined),
+      autoCompaction: seen?.autoCompaction,
+    },
+    { root: stateRoot(deps.env, state.project), project: state.project },
+  );
+  const stateWindow = resolved.window;
+  debug(deps, `finalize: window ${stateWindow} (${resolved.source})`);
   const window = fresh?.context_window_size || stateWindow;
+  // The state's percentages hold only in the window they were taken in.
+  const statePct = (tokens: number, pct: number) =>
+    state.window_size === stateWindow ? pct : percentOf(tokens, stateWindow);
   const cand = (usedTokens: number, size: number, atMs: number, source: UsageCandidate["source"]) => ({
     usedTokens,
     windowSize: size,
@@ -46,9 +71,9 @@ export function usageFor(
       tracked
         ? {
             ...cand(state.used_tokens, stateWindow, Date.parse(state.updated_at) || 0, "state"),
-            usedPct: state.used_pct,
+            usedPct: statePct(state.used_tokens, state.used_pct),
           }
-        : { ...cand(state.used_tokens, stateWindow, 0, "state"), usedPct: state.used_pct },
+        : { ...cand(state.used_tokens, stateWindow, 0, "state"), usedPct: statePct(state.used_tokens, state.used_pct) },
       cand(facts.latestTokens, stateWindow, facts.latestAtMs, "transcript"),
     ],
     floor && { ...cand(floor.usedTokens, floor.windowSize || window, deps.now(), "trigger"), usedPct: floor.usedPct },
@@ -59,7 +84,11 @@ export function usageFor(
     usedPct: used.usedPct,
     usedTokens: used.usedTokens,
     windowSize: used.windowSize,
-    peakPct: Math.max(state.peak_pct, percentOf(peakTokens, used.windowSize), used.usedPct),
+    peakPct: Math.max(
+      state.window_size === used.windowSize ? state.peak_pct : 0,
+      percentOf(peakTokens, used.windowSize),
+      used.usedPct,
+    ),
     compactions: Math.max(state.compactions, facts.compactions),
     model: state.model ?? facts.model,
     toolCalls: Math.max(state.tool_calls, facts.toolResults),

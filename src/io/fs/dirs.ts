@@ -2,6 +2,7 @@
  * State directories: created 0700 level by level, never through a symlink planted at one of
  * them, each `.ctx/` with its `.gitignore`; and the check that a directory can be read through.
  */
+import { undecodable } from "../../core/paths.ts";
 import { dirname, join } from "../../core/pathx.ts";
 import { closeQuiet, sys, SysError, type Stat } from "./sys.ts";
 
@@ -9,12 +10,19 @@ import { closeQuiet, sys, SysError, type Stat } from "./sys.ts";
  * Creates a directory and its parents (mode 0700 for new ones); fine if it
  * exists as a real directory. A symlink or anything else at `dir` is refused
  * (ENOTDIR): ctx never writes through a link planted at a state directory.
- * A directory inside a project's `.ctx/` also gets `.ctx/.gitignore` (see {@link ensureStateIgnore}).
+ * Inside a project's `.ctx/`, `.ctx` itself and every level down to `dir` are
+ * checked the same way (a cloned repository can commit `.ctx -> /elsewhere`),
+ * and `.ctx/.gitignore` is written (see {@link ensureStateIgnore}). A path that is
+ * not valid UTF-8 (it holds U+FFFD: it would name a sibling directory) is refused (EILSEQ).
  */
 export function ensureDir(dir: string, mode = 0o700): void {
-  makeDir(dir, mode);
+  if (undecodable(dir)) throw new SysError("EILSEQ", "mkdir (the path is not valid UTF-8: ctx cannot name it)", dir);
   const root = ctxRootOf(dir);
-  if (root !== undefined) ensureStateIgnore(root);
+  if (root === undefined) return makeDir(dir, mode);
+  makeDir(root, mode);
+  const levels = dir.slice(root.length).split("/");
+  for (let i = 1; i < levels.length; i++) if (levels[i]) makeDir(root + levels.slice(0, i + 1).join("/"), mode);
+  ensureStateIgnore(root);
 }
 
 /**

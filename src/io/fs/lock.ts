@@ -1,5 +1,5 @@
 import { createExclusive } from "./write.ts";
-import { readFileSafe } from "./read.ts";
+import { readFileSafe, readToEnd } from "./read.ts";
 import { unlinkQuiet } from "./sys.ts";
 import { sys, type Stat } from "./sys.ts";
 
@@ -7,7 +7,11 @@ import { sys, type Stat } from "./sys.ts";
 export interface LockOptions {
   /** Give up after this long (default 3000 ms). */
   timeoutMs?: number;
-  /** A lock older than this is stale even if its pid lives (default 10000 ms). */
+  /**
+   * The longest a live holder may keep the lock (default 60000 ms, twice the longest hook registration):
+   * past it the holder is hung, or the lock was planted naming a live pid. A holder that is dead, or
+   * whose pid now belongs to another process, loses the lock at once whatever its age.
+   */
   staleMs?: number;
   /** The clock (injected for tests). */
   now?: () => number;
@@ -21,24 +25,44 @@ export class LockTimeout extends Error {
 }
 
 /**
- * Takes an exclusive lock file `path` (created with O_EXCL, holding pid, time and a nonce).
- * A lock whose pid is dead, or that is older than `staleMs`, is taken over; so is
- * anything at `path` that cannot be a lock (a directory, symlink, FIFO, >4 KB file,
- * or an empty/garbled one older than 1 s or stamped in the future).
+ * Takes an exclusive lock file `path` (created with O_EXCL, holding pid, the time it was taken, a nonce
+ * and the holder's process start time). A lock whose holder is dead, or whose pid was reused by another
+ * process (its start time differs), is taken over at once; a live holder keeps it for up to `staleMs`.
+ * Anything at `path` that cannot be a lock (a directory, symlink, FIFO, >4 KB file, or an empty/garbled
+ * one older than 1 s or stamped in the future) is taken over too.
  * Release with `using lock = acquireLock(...)` or `lock[Symbol.dispose]()`.
  */
 export function acquireLock(path: string, opts: LockOptions = {}): Disposable {
   const now = opts.now ?? Date.now;
   const timeoutMs = opts.timeoutMs ?? 3000;
-  const staleMs = opts.staleMs ?? 10_000;
+  const staleMs = opts.staleMs ?? 60_000;
   const deadline = now() + timeoutMs;
-  const nonce = `${process.pid} ${now()} ${Math.random().toString(36).slice(2)}`;
+  const nonce = Math.random().toString(36).slice(2);
+  let nextLook = 0;
   for (let attempt = 0; ; attempt++) {
-    if (createExclusive(path, nonce)) return release(path, nonce);
-    breakIfStale(path, staleMs, now);
+    // Stamped when taken, not when the wait began: a long wait must not make a fresh lock look old.
+    const stamp = `${process.pid} ${now()} ${nonce} ${ownStart() ?? "-"}`;
+    if (createExclusive(path, stamp)) return release(path, stamp);
+    // Whether the holder lives is asked at once, then every 200 ms: a queue of waiters stays cheap.
+    const t = now();
+    if (t >= nextLook || t < nextLook - LOOK_EVERY_MS) {
+      breakIfStale(path, staleMs, now);
+      nextLook = t + LOOK_EVERY_MS;
+    }
     if (now() > deadline) throw new LockTimeout(path);
-    Bun.sleepSync(Math.min(1 + attempt + Math.random() * 4, 20));
+    Bun.sleepSync(Math.min(1 + attempt + Math.random() * 4, MAX_SLEEP_MS));
   }
+}
+
+/**
+ * Who holds the lock at `path` now, without waiting or changing it: "free" (nothing there),
+ * "held" (a live holder within `staleMs`, or a lock being written), or "stale" (its holder is
+ * dead, its pid reused, it is held past `staleMs`, or it is no lock at all).
+ */
+export function lockState(path: string, staleMs = 60_000, now: () => number = Date.now): "free" | "held" | "stale" {
+  const seen = inspect(path);
+  if (seen === undefined) return "free";
+  return seen === "bogus" || isStale(seen, staleMs, now) ? "stale" : "held";
 }
 
 /** Runs `fn` while holding the lock `path`. */
@@ -58,7 +82,16 @@ function release(path: string, nonce: string): Disposable {
   };
 }
 
-/** A real lock holds `<pid> <ms> <nonce>`: anything bigger is not one. */
+/**
+ * The longest sleep between two tries: a waiter backs off to it within about a second, so a queue of
+ * 64 hook calls behind a long-held lock costs little CPU, and one of them tries every millisecond or so.
+ */
+const MAX_SLEEP_MS = 50;
+
+/** How often a waiter looks at who holds the lock (a dead or reused holder loses it). */
+const LOOK_EVERY_MS = 200;
+
+/** A real lock holds `<pid> <ms> <nonce> <start>`: anything bigger is not one. */
 const MAX_LOCK_BYTES = 4096;
 
 /**
@@ -114,7 +147,7 @@ function removeAny(path: string, now: () => number): void {
 }
 
 function isStale(seen: { content: string; mtimeMs: number }, staleMs: number, now: () => number): boolean {
-  const [pidText, timeText] = seen.content.split(" ");
+  const [pidText, timeText, , startText] = seen.content.split(" ");
   const pid = Number(pidText);
   const time = Number(timeText);
   // An empty or garbled lock: its holder died between create and write; one stamped in the future was planted.
@@ -122,8 +155,27 @@ function isStale(seen: { content: string; mtimeMs: number }, staleMs: number, no
     const age = now() - seen.mtimeMs;
     return age > 1000 || age < -1000;
   }
-  if (Math.abs(now() - time) > staleMs) return true;
-  return !pidAlive(pid);
+  if (Math.abs(now() - time) > staleMs || !pidAlive(pid)) return true;
+  // The pid lives: is it still the process that took the lock? (A lock of an older ctx has no start time.)
+  const start = startText === undefined || startText === "-" ? undefined : startText;
+  const current = start === undefined ? undefined : startTimeOf(pid);
+  return current !== undefined && current !== start;
+}
+
+/** The start time of process `pid` in clock ticks since boot (`/proc/<pid>/stat` field 22), or undefined without /proc. */
+function startTimeOf(pid: number | "self"): string | undefined {
+  const stat = readToEnd(`/proc/${pid}/stat`, 4096)?.toString("latin1");
+  if (!stat) return undefined;
+  const ticks = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+  return ticks && /^\d+$/.test(ticks) ? ticks : undefined;
+}
+
+let ownStartTime: string | undefined | null = null;
+
+/** This process's start time, read once. */
+function ownStart(): string | undefined {
+  if (ownStartTime === null) ownStartTime = startTimeOf("self");
+  return ownStartTime;
 }
 
 /** True while process `pid` exists (also when it is someone else's). */

@@ -39,7 +39,7 @@ export function sweepStateTemps(env: Env, root: string, nowMs: number): void {
   for (const dir of [state, sessionsState, monitor, respawn, gitStart, records, events, ""])
     if (realDirsUnder(root, dir)) sweepStaleTemps(join(root, dir), nowMs);
   const user = userLayout(env);
-  if (realDirsUnder(user.dir, INDEX_DIR)) sweepStaleTemps(user.index, nowMs);
+  if (!user.missing && realDirsUnder(user.dir, INDEX_DIR)) sweepStaleTemps(user.index, nowMs);
   sweepStaleTemps(user.tmp, nowMs, 10 * 60_000, ".claude-ctx-");
 }
 

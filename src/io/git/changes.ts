@@ -5,8 +5,9 @@
  */
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import { layout } from "../../core/layout.ts";
+import { layout, STATE_DIRS } from "../../core/layout.ts";
 import { changedSince, isCtxState, parsePorcelainZ, type GitSnapshot } from "../../core/summary/git-changes.ts";
+import { ensureDirUnder } from "../fs/dirs.ts";
 import { readJsonFile } from "../fs/read.ts";
 import { writeJsonAtomic } from "../fs/write.ts";
 import { git } from "./repo.ts";
@@ -14,12 +15,17 @@ import { git } from "./repo.ts";
 /** Most changed paths hashed in one snapshot. */
 const MAX_PATHS = 500;
 
-/** Records the repository's state at a session's start, once (a resumed session keeps its first). */
+/**
+ * Records the repository's state at a session's start, once (a resumed session keeps its first);
+ * never through a symlink at the state root or under it (throws ENOTDIR then).
+ */
 export function recordGitStart(root: string, sessionId: string, project: string): void {
   const path = layout(root).gitStartFile(sessionId);
   if (!path || readJsonFile(path).status === "ok") return;
   const snap = gitSnapshot(project);
-  if (snap) writeJsonAtomic(path, snap);
+  if (!snap) return;
+  ensureDirUnder(root, STATE_DIRS.gitStart);
+  writeJsonAtomic(path, snap);
 }
 
 /**

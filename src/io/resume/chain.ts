@@ -13,8 +13,9 @@ import { findClaudePid } from "../process/proc.ts";
 import { layout } from "../../core/layout.ts";
 import { findPreviousSession, loadState } from "../session/store.ts";
 import { listSummaries } from "./summaries.ts";
-import { existsSync } from "node:fs";
 import { listDir } from "../fs/list-dir.ts";
+import { lockState } from "../fs/lock.ts";
+import { FINALIZE_LOCK } from "../finalize/pending.ts";
 
 /** The chain a new session continues, and how it was found. */
 export interface ChainContext {
@@ -79,9 +80,10 @@ export function refreshDue(
 /**
  * True while the cleared session's summary is probably still being written: a
  * finalize is due for it (it was auto-paused, `track.finalize_on_end` is
- * `always`, or its finalize lock is held) and the chain's newest summary is older
- * than the session's last update; or the refresh its SessionEnd writes is still
- * to come ({@link refreshDue}).
+ * `always`, or a live finalize holds its lock) and the chain's newest summary is
+ * older than the session's last update; or the refresh its SessionEnd writes is
+ * still to come ({@link refreshDue}). A finalize lock whose holder is dead means
+ * that finalize was killed: nothing is coming, so nothing is pending.
  */
 export function chainSummaryPending(
   root: string,
@@ -94,14 +96,19 @@ export function chainSummaryPending(
   const files = layout(root);
   const p = loadState(files.stateFile(ctx.predecessor.session_id) ?? "", nowMs) ?? ctx.predecessor;
   const mode = cfg["track.finalize_on_end"];
-  const lock = files.finalizeLock(p.session_id);
-  const running = lock !== undefined && existsSync(lock);
+  const lock = finalizeLockState(files.finalizeLock(p.session_id));
+  if (lock === "stale") return false;
   if (refreshDue(root, ctx, cfg, nowMs, doneSince)) return true;
-  const due = running || mode === "always" || (mode === "pause" && p.auto_pause_active);
+  const due = lock === "held" || mode === "always" || (mode === "pause" && p.auto_pause_active);
   if (!due) return false;
   const newest = newestFirst(
     listSummaries(root).filter((f) => taskOfSummary(f.name) === ctx.chain),
     nowMs,
   )[0];
   return !newest || newest.mtimeMs < (Date.parse(p.updated_at) || 0);
+}
+
+/** Whether a finalize holds the lock `path` now: "held" only while its holder lives. */
+export function finalizeLockState(path: string | undefined): "free" | "held" | "stale" {
+  return path === undefined ? "free" : lockState(path, FINALIZE_LOCK.staleMs);
 }

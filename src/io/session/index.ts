@@ -21,7 +21,7 @@ import { readState } from "../fs/state-file.ts";
 import { parseRecord } from "../../core/respawn/record.ts";
 import { listDir } from "../fs/list-dir.ts";
 import { STATE_LOCK } from "./store.ts";
-import type { Env } from "../../core/deps.ts";
+import { CtxError, type Env } from "../../core/deps.ts";
 
 /** One indexed session, with what its own state file adds. */
 export interface IndexedSession {
@@ -40,6 +40,7 @@ export interface IndexedSession {
  */
 export function readIndex(env: Env, nowMs: number = Date.now()): IndexedSession[] {
   const user = userLayout(env);
+  if (user.missing) throw new CtxError(1, user.missing, "set HOME to your home directory (or XDG_STATE_HOME)");
   const dir = user.index;
   if (!realDirsUnder(user.dir, INDEX_DIR)) return []; // a symlinked index is not ours to read
   const out: IndexedSession[] = [];
@@ -106,7 +107,10 @@ export function setRespawn(
 
 // --- internal ---
 
-/** Read-modify-write of one entry under its lock; nothing for an unsafe id, never through a symlinked index. */
+/**
+ * Read-modify-write of one entry under its lock; nothing for an unsafe id or without a per-user
+ * directory (`indexEntry` gives undefined then), never through a symlinked index.
+ */
 function updateEntry(
   env: Env,
   sessionId: string,

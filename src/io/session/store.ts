@@ -15,7 +15,7 @@ import { listDir } from "../fs/list-dir.ts";
  * never longer than a hook may run (monitor is registered with 10 s, track with 30 s; track also
  * shares one budget across its waits).
  */
-export const STATE_LOCK: LockOptions = { timeoutMs: 8_000, staleMs: 10_000 };
+export const STATE_LOCK: LockOptions = { timeoutMs: 8_000 };
 
 /** Lock options that share one budget: each wait gets what is left of `totalMs` (at least one try). */
 export function lockBudget(totalMs: number, clock: () => number = Date.now): () => LockOptions {

@@ -2,9 +2,10 @@ import { isFresh } from "../../core/bridge.ts";
 import type { Config } from "../../core/config-schema.ts";
 import { reading, type ContextReading } from "../../core/usage.ts";
 import { resolveWindow, type WindowResolution, type WindowSource } from "../../core/window.ts";
+import type { AutoCompaction } from "../../core/window-evidence.ts";
 import { readBridge } from "./bridge.ts";
 import { latestUsage, waitForLine, type WaitOutcome } from "../transcript/tail.ts";
-import { clientChoice, readRemembered } from "./window-source.ts";
+import { readRemembered, sessionEvidence } from "./window-source.ts";
 import type { Env } from "../../core/deps.ts";
 
 /** What to wait for in the transcript before reading it: a text its newest request must contain. */
@@ -55,19 +56,24 @@ export interface WindowQuery {
   usedTokens: number;
   /** `context_window_size` of this session's bridge file (fresh or not). */
   statusline?: number;
+  /** The session's newest automatic compaction read by the caller (finalize), else the one track remembered. */
+  autoCompaction?: AutoCompaction;
 }
 
 /**
  * The session's context window with its source (core/window.ts `resolveWindow`), from
- * the remembered windows, the client's cached choice (when `place` is given) and the config.
+ * the remembered windows, the client's cached choice and the automatic compaction `ctx track`
+ * remembered (when `place` is given) and the config.
  */
 export function sessionWindow(env: Env, cfg: Config, q: WindowQuery, place?: SessionPlace): WindowResolution {
+  const seen = place ? sessionEvidence(env, place.root, place.project, q.sessionId) : undefined;
   return resolveWindow({
     statusline: q.statusline,
     model: q.model,
     clientVersion: q.clientVersion,
+    autoCompaction: q.autoCompaction ?? seen?.autoCompaction,
     remembered: readRemembered(env),
-    client: place ? clientChoice(env, place.root, place.project, q.sessionId) : undefined,
+    client: seen?.client,
     configured: cfg["context.window_size"],
     usedTokens: q.usedTokens,
   });

@@ -7,9 +7,11 @@
  */
 import { isObject } from "../../core/json.ts";
 import { join } from "../../core/pathx.ts";
-import { layout, userLayout } from "../../core/layout.ts";
+import { layout, STATE_DIRS, userLayout } from "../../core/layout.ts";
 import { homeDir } from "../../core/paths.ts";
+import { count } from "../../core/usage.ts";
 import { chooseModel, type ClientChoice, type SettingsModels } from "../../core/window.ts";
+import type { AutoCompaction } from "../../core/window-evidence.ts";
 import { ensureDirUnder } from "../fs/dirs.ts";
 import { readJsonFile } from "../fs/read.ts";
 import { writeJsonAtomic } from "../fs/write.ts";
@@ -35,7 +37,8 @@ export function readRemembered(env: Env): Record<string, number> {
  */
 export function rememberWindow(env: Env, model: string, window: number): boolean {
   if (!model || model.length > 200 || !(window > 0) || readRemembered(env)[model] === window) return false;
-  const { windows: path, dir } = userLayout(env);
+  const { windows: path, dir, missing } = userLayout(env);
+  if (missing) return false; // no per-user directory (HOME unset): nothing is remembered
   ensureDirUnder(dir); // never through a symlinked state directory
   return withLock(
     `${path}.lock`,
@@ -53,10 +56,18 @@ export function rememberWindow(env: Env, model: string, window: number): boolean
   ); // the status line must not wait long: the next run tries again
 }
 
-/** The cached client choice of a session (`<root>/state/window/<sid>.json`). */
+/** The cached window evidence of a session (`<root>/state/window/<sid>.json`). */
 interface ClientCache {
   claude_pid: number | null;
   choice: ClientChoice;
+  /** The session's newest automatic compaction, as `ctx track` read it from the transcript. */
+  auto_compaction?: { pre_tokens: number; model: string | null };
+}
+
+/** What the hooks learned about a session's window beyond its transcript's tail. */
+export interface SessionEvidence {
+  client: ClientChoice;
+  autoCompaction?: AutoCompaction;
 }
 
 /**
@@ -73,25 +84,61 @@ export function clientChoice(
   procRoot = "/proc",
   selfPid = process.pid,
 ): ClientChoice {
+  return sessionEvidence(env, root, project, sessionId, procRoot, selfPid).client;
+}
+
+/** `clientChoice`, and the automatic compaction `ctx track` remembered, from one read of the cache. */
+export function sessionEvidence(
+  env: Env,
+  root: string,
+  project: string,
+  sessionId: string,
+  procRoot = "/proc",
+  selfPid = process.pid,
+): SessionEvidence {
   const cachePath = layout(root).windowFile(sessionId);
   // Only a hook Claude Code runs says so in its environment: a test or a script run from a
   // Claude Code Bash tool must not take that session's client for its own.
   const hook = !!(env.CLAUDECODE || env.CLAUDE_CODE_SESSION_ID);
   const cached = cachePath ? readCache(cachePath) : undefined;
+  const compaction = cached?.auto_compaction;
+  const autoCompaction = compaction && { preTokens: compaction.pre_tokens, model: compaction.model ?? undefined };
+  const out = (client: ClientChoice): SessionEvidence => (autoCompaction ? { client, autoCompaction } : { client });
   // The usual hook runs as claude → sh → ctx: a cache of that process costs at most one /proc read.
-  if (cached && (!hook || nearAncestor(cached.claude_pid, selfPid, procRoot))) return cached.choice;
+  if (cached && (!hook || nearAncestor(cached.claude_pid, selfPid, procRoot))) return out(cached.choice);
   const pid = hook ? findClaudePid(selfPid, procRoot) : undefined;
-  if (cached && (pid === undefined || cached.claude_pid === pid)) return cached.choice;
-  if (pid === undefined) return { found: false, model: null, source: null };
+  if (cached && (pid === undefined || cached.claude_pid === pid)) return out(cached.choice);
+  if (pid === undefined) return out({ found: false, model: null, source: null });
   // The client reads its project settings where it was started (a subfolder of ctx's project, maybe).
   const launched = env.CLAUDE_PROJECT_DIR?.startsWith("/") ? env.CLAUDE_PROJECT_DIR : project;
   const choice = gatherChoice(env, launched, pid, procRoot);
   try {
-    if (cachePath) writeJsonAtomic(cachePath, { claude_pid: pid, choice } satisfies ClientCache);
+    const next: ClientCache = { claude_pid: pid, choice, ...(compaction ? { auto_compaction: compaction } : {}) };
+    if (cachePath) writeJsonAtomic(cachePath, next);
   } catch {
     // a read-only state directory: gather again next time
   }
-  return choice;
+  return out(choice);
+}
+
+/**
+ * Remembers the session's newest automatic compaction (ctx track, when its reading of the
+ * transcript passes one) next to the client choice, where the monitor reads it at no extra cost.
+ */
+export function rememberCompaction(root: string, sessionId: string, c: AutoCompaction): void {
+  const path = layout(root).windowFile(sessionId);
+  if (!path) return;
+  ensureDirUnder(root, STATE_DIRS.window);
+  withLock(
+    `${path}.lock`,
+    () => {
+      const cached = readCache(path) ?? { claude_pid: null, choice: { found: false, model: null, source: null } };
+      const next = { pre_tokens: c.preTokens, model: c.model ?? null };
+      if (cached.auto_compaction?.pre_tokens === next.pre_tokens && cached.auto_compaction.model === next.model) return;
+      writeJsonAtomic(path, { ...cached, auto_compaction: next } satisfies ClientCache);
+    },
+    { timeoutMs: 200 },
+  );
 }
 
 /** Reads what Claude Code process `pid` was asked for: its argv, its environment, the settings files. */
@@ -133,7 +180,13 @@ function readCache(path: string): ClientCache | undefined {
   const source = c.source === "client_args" || c.source === "client_env" || c.source === "settings" ? c.source : null;
   const model = typeof c.model === "string" && source ? c.model : null;
   const pid = typeof read.value.claude_pid === "number" ? read.value.claude_pid : null;
-  return { claude_pid: pid, choice: { found: c.found === true, model, source: model ? source : null } };
+  const choice: ClientChoice = { found: c.found === true, model, source: model ? source : null };
+  if (model && c.implicit === true) choice.implicit = true;
+  const ac = read.value.auto_compaction;
+  const pre = isObject(ac) ? count(ac.pre_tokens) : 0;
+  if (!isObject(ac) || pre === 0) return { claude_pid: pid, choice };
+  const acModel = typeof ac.model === "string" && ac.model.length <= 200 ? ac.model : null;
+  return { claude_pid: pid, choice, auto_compaction: { pre_tokens: pre, model: acModel } };
 }
 
 /** The `model` key and the model variables of the `env` block of a settings file (nothing when unreadable). */

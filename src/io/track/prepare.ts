@@ -10,6 +10,7 @@ import { findClaudePid } from "../process/proc.ts";
 import { layout } from "../../core/layout.ts";
 import { findPreviousSession, loadState } from "../session/store.ts";
 import { readNewUsage } from "../transcript/stream-usage.ts";
+import { rememberCompaction } from "../session/window-source.ts";
 
 /** The state to step from: the existing one, or a new one linked to the session a /clear replaced. */
 export function prepare(
@@ -44,17 +45,27 @@ export function prepare(
 /** Tokens per model, as the ledger adds them. */
 export type TokenDeltas = Record<string, ReturnType<typeof totalsOf>>;
 
-/** Adds the new API messages' tokens to the per-model totals; returns the deltas for the ledger. */
-export function countTokens(s: SessionState, job: TrackJob, cfg: Config): TokenDeltas {
+/**
+ * Adds the new API messages' tokens to the per-model totals; returns the deltas for the ledger.
+ * With `root`, an automatic compaction passed on the way is remembered as window evidence.
+ */
+export function countTokens(s: SessionState, job: TrackJob, cfg: Config, root?: string): TokenDeltas {
   if (job.usage) {
     const totals = totalsOf(job.usage.usage);
     addLineUsage(s.models, [], { key: "", model: job.usage.model, totals });
     return { [job.usage.model]: totals };
   }
   if (!s.transcript_path) return {};
-  const got = readNewUsage(s.transcript_path, s.cursor, s.models, cfg["track.read_bytes"]);
+  const got = readNewUsage(s.transcript_path, s.cursor, s.models, cfg["track.read_bytes"], s.model ?? undefined);
   if (!got) return {};
   s.cursor = got.cursor;
+  if (root && got.autoCompaction) {
+    try {
+      rememberCompaction(root, s.session_id, got.autoCompaction);
+    } catch {
+      // a read-only or planted state directory: the next transcript reading decides without it
+    }
+  }
   return got.deltas;
 }
 

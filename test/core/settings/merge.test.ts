@@ -3,7 +3,7 @@ import { ctxHooks } from "../../../src/core/settings/entries.ts";
 import { installInto, removeFrom, SettingsShapeError } from "../../../src/core/settings/merge.ts";
 
 const BIN = "/home/u/.local/bin/ctx";
-const claude = { agent: "claude" as const, binary: BIN, forceStatusline: false };
+const claude = { agent: "claude" as const, binary: BIN };
 
 /** A realistic user file: other hooks on ctx's events and elsewhere, a foreign statusLine, other keys. */
 function userSettings(): Record<string, unknown> {
@@ -46,13 +46,20 @@ describe("installInto()", () => {
     });
   });
 
-  test("keeps every other key and hook, and a foreign statusLine", () => {
+  test("keeps every other key and hook, and chains a foreign statusLine: both show", () => {
     const before = userSettings();
-    const { settings, statusline, otherStatusline } = installInto(before, claude);
+    const { settings, statusline, otherStatusline, previousStatusline } = installInto(before, claude);
     expect(before).toEqual(userSettings()); // input not mutated
-    expect(statusline).toBe("kept-other");
+    expect(statusline).toBe("chained");
     expect(otherStatusline).toBe("~/.claude/my-status.sh");
-    expect(settings.statusLine).toEqual(userSettings().statusLine);
+    expect(previousStatusline).toEqual(userSettings().statusLine as Record<string, unknown>);
+    expect(settings.statusLine).toEqual({
+      type: "command",
+      command: `${BIN} statusline --chain '~/.claude/my-status.sh'`,
+      padding: 1,
+    });
+    // a second install keeps the chain
+    expect(installInto(settings, claude).settings.statusLine).toEqual(settings.statusLine);
     expect(settings.model).toBe("opus");
     expect(settings.permissions).toEqual(userSettings().permissions);
     expect(settings.env).toEqual({ FOO: "1" });
@@ -62,10 +69,14 @@ describe("installInto()", () => {
     expect(Object.keys(settings)).toEqual(Object.keys(before));
   });
 
-  test("--force-statusline replaces a foreign statusLine", () => {
-    const { settings, statusline } = installInto(userSettings(), { ...claude, forceStatusline: true });
-    expect(statusline).toBe("replaced");
-    expect(settings.statusLine).toEqual({ type: "command", command: `${BIN} statusline`, padding: 0 });
+  test("--force-statusline replaces a foreign statusLine, --keep-statusline leaves it alone", () => {
+    const forced = installInto(userSettings(), { ...claude, otherStatusline: "replace" });
+    expect(forced.statusline).toBe("replaced");
+    expect(forced.previousStatusline).toEqual(userSettings().statusLine as Record<string, unknown>);
+    expect(forced.settings.statusLine).toEqual({ type: "command", command: `${BIN} statusline`, padding: 0 });
+    const kept = installInto(userSettings(), { ...claude, otherStatusline: "keep" });
+    expect(kept.statusline).toBe("kept-other");
+    expect(kept.settings.statusLine).toEqual(userSettings().statusLine);
   });
 
   test("is idempotent: a second run changes nothing and reports nothing", () => {
@@ -90,7 +101,7 @@ describe("installInto()", () => {
   test("gemini: Gemini events with millisecond timeouts and no statusLine", () => {
     const { settings, statusline } = installInto(
       { general: { vimMode: true } },
-      { agent: "gemini", binary: BIN, forceStatusline: true },
+      { agent: "gemini", binary: BIN, otherStatusline: "replace" },
     );
     expect(statusline).toBe("none");
     expect(settings.statusLine).toBeUndefined();
@@ -121,6 +132,20 @@ describe("installInto()", () => {
 });
 
 describe("removeFrom()", () => {
+  test("a replaced statusLine comes back from install's record, exactly", () => {
+    const before = {
+      statusLine: { type: "command", command: "npx ccusage statusline", padding: 2, refreshInterval: 5 },
+    };
+    const forced = installInto(before, { ...claude, otherStatusline: "replace" });
+    const back = removeFrom(forced.settings, forced.previousStatusline);
+    expect(back.settings.statusLine).toEqual(before.statusLine);
+    expect(back.restored).toEqual(before.statusLine);
+    // a quoted command with quotes of its own survives the round trip through ctx's command
+    const odd = { statusLine: { type: "command", command: `sh -c 'echo "it'"'"'s" | cat'` } };
+    const chained = installInto(odd, claude).settings;
+    expect(removeFrom(chained).settings).toEqual(odd);
+  });
+
   test("install then uninstall gives back exactly the original settings", () => {
     for (const original of [
       userSettings(),
@@ -129,8 +154,10 @@ describe("removeFrom()", () => {
       { hooks: { Stop: [{ hooks: [{ type: "command", command: "x" }] }] } },
     ]) {
       for (const agent of ["claude", "gemini"] as const) {
-        const installed = installInto(original, { agent, binary: BIN, forceStatusline: false }).settings;
-        expect(removeFrom(installed).settings).toEqual(original);
+        const installed = installInto(original, { agent, binary: BIN });
+        expect(removeFrom(installed.settings, installed.previousStatusline).settings).toEqual(original);
+        // without install's record too: the chained command comes back from ctx's own command
+        expect(removeFrom(installed.settings).settings).toEqual(original);
       }
     }
   });

@@ -77,11 +77,12 @@ describe("summary of a recorded transcript (TaskCreate/TaskUpdate, Write, a fail
     expect(md).toContain("- Sessions (2, oldest first): s0 → s1");
     expect(md).toContain("91% used (182000 / 200000 tokens");
   });
-  test("finds the request, the completed task, the file, the error and the last step", () => {
+  test("finds the request, the completed task, the file, the failed lookup and the last step", () => {
     expect(f.firstRequest).toStartWith("Please create hello.txt");
     expect(md).toContain("- [x] #1 Write hello");
     expect(md).toContain("`hello.txt` (Write; this session)");
-    expect(md).toContain("Bash `ls /nonexistent`: Exit code 2 ls: cannot access");
+    // `ls` of a missing path is a lookup: a failed call, never an open error (docs/track-finalize.md).
+    expect(md).toContain("## Unresolved errors\n- (none)");
     expect(md).toContain("FAIL `ls /nonexistent`");
     expect(md).toContain("- Write hello.txt (this session)");
     expect(md).toContain("(no open tasks recorded)");

@@ -20,7 +20,9 @@ function file(path: string, text: string, ageMs: number): void {
   utimesSync(path, when, when);
 }
 const marker = (ageMs: number, text = "") => file(join(root, "state", "monitor", "s1.finalize"), text, ageMs);
-const lock = (ageMs: number) => file(join(root, "state", "sessions", "s1.json.finalize.lock"), "123 1 x", ageMs);
+/** A finalize lock taken `ageMs` ago by a live process (this one), as io/fs/lock.ts stamps it. */
+const lock = (ageMs: number) =>
+  file(join(root, "state", "sessions", "s1.json.finalize.lock"), `${process.pid} ${NOW - ageMs} n -`, ageMs);
 const state = (finalizedAgoMs: number | null) =>
   file(
     join(root, "state", "sessions", "s1.json"),
@@ -82,6 +84,10 @@ describe("handoffOf()", () => {
   test("a stale lock (a crashed finalize) does not keep it 'being written' for ever", () => {
     marker(HANDOFF_GRACE_MS * 30);
     lock(10 * 60_000);
+    expect(handoffOf(root, "s1", NOW).state).toBe("failed");
+    // A lock whose holder is dead (a finalize killed while writing): nothing is coming from it.
+    marker(HANDOFF_GRACE_MS * 3);
+    file(join(root, "state", "sessions", "s1.json.finalize.lock"), `999999999 ${NOW - 500} n -`, 500);
     expect(handoffOf(root, "s1", NOW).state).toBe("failed");
   });
 });

@@ -4,6 +4,10 @@ import { join } from "node:path";
 import { acquireLock, LockTimeout, withLock } from "../../../src/io/fs/lock.ts";
 import { tempDir } from "../../helpers/tmp.ts";
 
+const HOLDER = join(import.meta.dir, "..", "..", "hardening", "lock-holder.ts");
+/** This process's start time in clock ticks, as a lock records it. */
+const ownStart = () => readFileSync("/proc/self/stat", "utf8").split(") ")[1]!.split(" ")[19]!;
+
 let t: ReturnType<typeof tempDir>;
 beforeEach(() => (t = tempDir()));
 afterEach(() => t.cleanup());
@@ -43,6 +47,34 @@ describe("acquireLock()", () => {
     writeFileSync(p, `${process.pid} ${Date.now() - 60_000} old`);
     using _l = acquireLock(p, { timeoutMs: 500, staleMs: 10_000 });
     expect(readFileSync(p, "utf8")).not.toContain("old");
+  });
+
+  test("is stamped when taken, not when the wait began", async () => {
+    const p = join(t.dir, "a.lock");
+    const holder = Bun.spawn([process.execPath, HOLDER, `${p}@400`], { stdout: "pipe" });
+    await holder.stdout.getReader().read(); // "locked"
+    const waitStarted = Date.now();
+    using _l = acquireLock(p, { timeoutMs: 10_000 });
+    const [pid, takenMs] = readFileSync(p, "utf8").split(" ").map(Number);
+    expect(pid).toBe(process.pid);
+    expect(takenMs! - waitStarted).toBeGreaterThanOrEqual(300); // the holder kept it 400 ms after saying so
+    await holder.exited;
+  });
+
+  test("never takes a lock from a live holder, however old, within staleMs (default 60 s)", () => {
+    const p = join(t.dir, "a.lock");
+    const own = ownStart();
+    writeFileSync(p, `${process.pid} ${Date.now() - 30_000} busy ${own}`);
+    expect(() => acquireLock(p, { timeoutMs: 100 })).toThrow(LockTimeout);
+    expect(readFileSync(p, "utf8")).toContain("busy");
+  });
+
+  test("takes over at once a lock whose pid now belongs to another process (start time differs)", () => {
+    const p = join(t.dir, "a.lock");
+    writeFileSync(p, `${process.pid} ${Date.now()} reused ${Number(ownStart()) + 1}`);
+    using _l = acquireLock(p, { timeoutMs: 2000 });
+    expect(readFileSync(p, "utf8")).toStartWith(`${process.pid} `);
+    expect(readFileSync(p, "utf8")).toEndWith(` ${ownStart()}`);
   });
 
   test("does not remove a lock that was taken over from it", () => {

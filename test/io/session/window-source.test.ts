@@ -1,7 +1,14 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { clientChoice, gatherChoice, readRemembered, rememberWindow } from "../../../src/io/session/window-source.ts";
+import {
+  clientChoice,
+  gatherChoice,
+  readRemembered,
+  rememberCompaction,
+  rememberWindow,
+  sessionEvidence,
+} from "../../../src/io/session/window-source.ts";
 import { userLayout } from "../../../src/core/layout.ts";
 import { isolatedEnv, tempDir } from "../../helpers/tmp.ts";
 
@@ -110,6 +117,45 @@ describe("clientChoice: cached per session and client process", () => {
     clientChoice(env, root, project, "s2", proc, 300);
     fakeProc(400, "ctx", 1, ["ctx", "respawn"]);
     expect(clientChoice(env, root, project, "s2", proc, 400).model).toBe("opus[1m]");
+  });
+
+  test("the cache keeps that a [1m] was the default's (ANTHROPIC_DEFAULT_OPUS_MODEL), not asked for", () => {
+    hookChain(100, ["claude"], { ANTHROPIC_DEFAULT_OPUS_MODEL: "claude-opus-4-6" });
+    const implicit = { found: true, model: "claude-opus-4-6[1m]", source: "client_env" as const, implicit: true };
+    expect(clientChoice(env, root, project, "s4", proc, 300)).toEqual(implicit);
+    fakeProc(400, "ctx", 1, ["ctx", "finalize"]);
+    expect(clientChoice(env, root, project, "s4", proc, 400)).toEqual(implicit);
+  });
+
+  test("an automatic compaction track remembered comes with the choice, and survives a new client process", () => {
+    // 167,094: where the real 2.1.39 session of github.com/marot/spotter (MIT, 8cc42b0) compacted by itself.
+    const c = { preTokens: 167_094, model: "claude-opus-4-6" };
+    rememberCompaction(root, "s5", c);
+    fakeProc(400, "ctx", 1, ["ctx", "finalize"]);
+    expect(sessionEvidence(env, root, project, "s5", proc, 400)).toEqual({
+      client: { found: false, model: null, source: null },
+      autoCompaction: c,
+    });
+    hookChain(100, ["claude"]);
+    expect(sessionEvidence(env, root, project, "s5", proc, 300)).toEqual({
+      client: { found: true, model: null, source: null },
+      autoCompaction: c,
+    });
+    hookChain(101, ["claude", "--resume", "s5"]);
+    expect(sessionEvidence(env, root, project, "s5", proc, 300).autoCompaction).toEqual(c);
+    const cache = JSON.parse(readFileSync(join(root, "state", "window", "s5.json"), "utf8"));
+    expect(cache).toMatchObject({
+      claude_pid: 101,
+      auto_compaction: { pre_tokens: 167_094, model: "claude-opus-4-6" },
+    });
+    // A newer compaction replaces it; junk in the file is no evidence.
+    rememberCompaction(root, "s5", { preTokens: 170_000 });
+    expect(sessionEvidence(env, root, project, "s5", proc, 300).autoCompaction).toEqual({ preTokens: 170_000 });
+    writeFileSync(
+      join(root, "state", "window", "s5.json"),
+      JSON.stringify({ ...cache, auto_compaction: { pre_tokens: -5 } }),
+    );
+    expect(sessionEvidence(env, root, project, "s5", proc, 300).autoCompaction).toBeUndefined();
   });
 
   test("a process whose environment does not say Claude Code runs it never looks for the client", () => {

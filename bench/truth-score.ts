@@ -1,0 +1,255 @@
+/**
+ * The scorer of the summary-truth benchmark (bench/summary-truth.ts): reads what a
+ * handoff summary says (its Markdown and its JSON twin) and scores each field against
+ * a labelled answer written by reading the transcript (bench/corpus/*.label.json).
+ * Pure: no file system, no process. The scoring rules are in bench/corpus/README.md.
+ */
+
+/** A phrase to find, or a list of alternatives of which one is enough. */
+export type Phrase = string | string[];
+
+/** The labelled answer for one transcript (the fields the scorer uses). */
+export interface Label {
+  transcript: string;
+  cwd: string;
+  goal: { phrases: Phrase[]; forbid?: string[] };
+  latest_request: { phrases: Phrase[]; forbid?: string[] };
+  open_items: { items: Phrase[][]; forbid: string[]; tracker: string | null };
+  errors_open: { match: string }[];
+  errors_neutral: { match: string }[];
+  files: { modified: string[]; optional: string[]; deleted: string[] };
+  subagent_runs: number;
+  usage: { tokens: number };
+  window: { tokens: number };
+}
+
+/** What one summary says, as the scorer reads it. */
+export interface Reading {
+  goal: string;
+  latest: string;
+  /** The open-work section's text, and its bullets that are not an "(none)" marker. */
+  open: { text: string; bullets: string[] };
+  /** One string per reported open error (tool, target, message). */
+  errors: string[];
+  /** Reported files: path, and whether the summary shows it as deleted or moved away. */
+  files: { path: string; deleted: boolean }[];
+  subagentRuns: number;
+  usedTokens: number | null;
+  window: number | null;
+}
+
+/** The fields scored, in report order. */
+export const FIELDS = ["goal", "latest", "open", "errors", "files", "subagents", "usage", "window"] as const;
+/** One field's name. */
+export type Field = (typeof FIELDS)[number];
+/** A score in [0, 1] per field. */
+export type Scores = Record<Field, number>;
+
+/** Markup that must never show as the user's words (a command's or the client's, not a request). */
+export const MARKUP = [
+  "<command-",
+  "<local-command",
+  "<bash-std",
+  "<bash-input",
+  "<task-notification",
+  "Caveat: The messages",
+];
+/** Usage within this fraction of the label counts as right. */
+export const USAGE_TOLERANCE = 0.02;
+
+/** Splits Markdown into `## ` sections: heading → body. */
+export function sections(md: string): Map<string, string> {
+  const out = new Map<string, string>();
+  let head = "";
+  let body: string[] = [];
+  for (const line of md.split("\n")) {
+    if (line.startsWith("## ")) {
+      if (head) out.set(head, body.join("\n"));
+      head = line.slice(3).trim();
+      body = [];
+    } else body.push(line);
+  }
+  if (head) out.set(head, body.join("\n"));
+  return out;
+}
+
+/** The body of the first section whose heading matches `re`, or undefined. */
+export function section(secs: Map<string, string>, re: RegExp): string | undefined {
+  for (const [h, b] of secs) if (re.test(h)) return b;
+  return undefined;
+}
+
+/** Reads a summary's Markdown and its JSON twin (null when missing or unreadable). */
+export function readSummary(md: string, twin: unknown): Reading {
+  const secs = sections(md);
+  const t = isObj(twin) ? twin : {};
+  const goal = section(secs, /^goal/i) ?? str(t.goal);
+  // No latest request apart from the goal: the goal is the newest request the summary gives.
+  const latest = section(secs, /latest request|newest request/i) ?? (str(t.latest_request) || goal);
+  const openText = section(secs, /remaining|open (tasks|items|work)|still open/i) ?? "";
+  const bullets = bulletsOf(openText).filter((b) => !/^\(?\s*(no open|none|nothing)/i.test(b));
+  const context = /Context at handoff:([^\n]*)/i.exec(md)?.[1] ?? "";
+  const m = /([\d,]+)\s*\/\s*([\d,]+)\s*tokens/i.exec(context);
+  const runs = /(\d+)\s+subagent runs?/i.exec(md) ?? /subagents?(?: runs)?:\s*(\d+)/i.exec(md);
+  return {
+    goal,
+    latest,
+    open: { text: openText, bullets },
+    errors: reportedErrors(
+      t,
+      section(secs, /(unresolved|open|still).*error|error.*(open|unresolved)/i) ??
+        section(secs, /^(?!.*(fixed|resolved)).*error/i),
+    ),
+    files: reportedFiles(t, section(secs, /^files/i)),
+    subagentRuns: runs ? Number(runs[1]) : 0,
+    usedTokens: m ? num(m[1]!) : null,
+    window: m ? num(m[2]!) : null,
+  };
+}
+
+/** Scores one reading against its label. */
+export function score(r: Reading, l: Label): Scores {
+  return {
+    goal: textScore(r.goal, l.goal.phrases, l.goal.forbid),
+    latest: textScore(r.latest, l.latest_request.phrases, l.latest_request.forbid),
+    open: openScore(r.open, l.open_items),
+    errors: errorScore(r.errors, l),
+    files: fileScore(r.files, l),
+    subagents: r.subagentRuns === l.subagent_runs ? 1 : 0,
+    usage: r.usedTokens !== null && Math.abs(r.usedTokens - l.usage.tokens) <= USAGE_TOLERANCE * l.usage.tokens ? 1 : 0,
+    window: r.window === l.window.tokens ? 1 : 0,
+  };
+}
+
+/** True when `text` holds `phrase` (case-insensitive, runs of white space as one, word edges kept). */
+export function hasPhrase(text: string, phrase: string): boolean {
+  const words = phrase.trim().split(/\s+/).map(escapeRe).join("\\s+");
+  const start = /^\w/.test(phrase.trim()) ? "\\b" : "";
+  const end = /\w$/.test(phrase.trim()) ? "\\b" : "";
+  return new RegExp(`${start}${words}${end}`, "i").test(text);
+}
+
+/** The fraction of `phrases` found in `text`; 0 when a forbidden pattern or raw markup shows. */
+export function textScore(text: string, phrases: Phrase[], forbid: string[] = []): number {
+  if (!text.trim()) return 0;
+  if (MARKUP.some((m) => text.includes(m)) || forbid.some((f) => new RegExp(f, "i").test(text))) return 0;
+  if (!phrases.length) return 1;
+  const found = phrases.filter((p) => (Array.isArray(p) ? p : [p]).some((alt) => hasPhrase(text, alt))).length;
+  return found / phrases.length;
+}
+
+/**
+ * Open items: the mean of the checks that apply: the expected items found (recall); no
+ * forbidden item (a closed one shown as open); no item at all when none is open and no
+ * tracker was used; the tracker named when the work was tracked outside the client.
+ */
+export function openScore(open: Reading["open"], l: Label["open_items"]): number {
+  const checks: number[] = [];
+  if (l.items.length)
+    checks.push(
+      l.items.filter((alts) => alts.some((p) => (Array.isArray(p) ? p : [p]).some((a) => hasPhrase(open.text, a))))
+        .length / l.items.length,
+    );
+  if (l.forbid.length) checks.push(l.forbid.some((f) => new RegExp(f, "i").test(open.text)) ? 0 : 1);
+  if (!l.items.length && !l.tracker) checks.push(open.bullets.length ? 0 : 1);
+  if (l.tracker) checks.push(hasPhrase(open.text, l.tracker) ? 1 : 0);
+  return checks.reduce((a, b) => a + b, 0) / checks.length;
+}
+
+/** F1 of the reported open errors against the label; neutral ones count neither way. */
+export function errorScore(reported: string[], l: Label): number {
+  const open = l.errors_open.map((e) => new RegExp(e.match, "i"));
+  const neutral = l.errors_neutral.map((e) => new RegExp(e.match, "i"));
+  let tp = 0;
+  let fp = 0;
+  for (const e of reported) {
+    if (open.some((re) => re.test(e))) tp++;
+    else if (!neutral.some((re) => re.test(e))) fp++;
+  }
+  const found = open.filter((re) => reported.some((e) => re.test(e))).length;
+  return f1(tp, fp, found, open.length);
+}
+
+/**
+ * F1 of the reported files against the label's modified files. A path under `optional`
+ * (changed by a command: lock files, generated snapshots) counts neither way; a deleted
+ * file counts neither way when shown as deleted, and as wrong when shown as a live file.
+ */
+export function fileScore(reported: Reading["files"], l: Label): number {
+  const want = new Set(l.files.modified);
+  const seen = new Set<string>();
+  let tp = 0;
+  let fp = 0;
+  for (const f of reported) {
+    const p = relative(f.path, l.cwd);
+    if (want.has(p)) {
+      if (!seen.has(p)) tp++;
+      seen.add(p);
+    } else if (l.files.deleted.includes(p)) {
+      if (!f.deleted) fp++;
+    } else if (!l.files.optional.some((o) => p === o || (o.endsWith("/") && p.startsWith(o)))) fp++;
+  }
+  return f1(tp, fp, seen.size, want.size);
+}
+
+/** A path relative to the session's working directory (absolute paths elsewhere kept). */
+export function relative(path: string, cwd: string): string {
+  const p = path.replace(/^`|`$/g, "").replace(/^\.\//, "");
+  return cwd && p.startsWith(`${cwd}/`) ? p.slice(cwd.length + 1) : p;
+}
+
+/** The mean of some numbers (0 for none). */
+export function mean(xs: number[]): number {
+  return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0;
+}
+
+// --- internal ---
+
+function f1(tp: number, fp: number, found: number, expected: number): number {
+  const precision = tp + fp ? tp / (tp + fp) : 1;
+  const recall = expected ? found / expected : 1;
+  return precision + recall ? (2 * precision * recall) / (precision + recall) : 0;
+}
+
+function reportedErrors(t: Record<string, unknown>, md: string | undefined): string[] {
+  if (Array.isArray(t.errors))
+    return t.errors
+      .filter((e) => !(isObj(e) && (e.resolved === true || e.status === "resolved")))
+      .map((e) => (isObj(e) ? [e.tool, e.target, e.message, e.command].filter(Boolean).join(" ") : String(e)));
+  return bulletsOf(md ?? "").filter((b) => !/^\(?\s*(none|no )/i.test(b));
+}
+
+function reportedFiles(t: Record<string, unknown>, md: string | undefined): Reading["files"] {
+  const gone = /delet|remov|moved|\brm\b|renamed to|→/i;
+  if (Array.isArray(t.files))
+    return t.files.filter(isObj).map((f) => ({
+      path: str(f.path),
+      deleted: gone.test(JSON.stringify({ ...f, path: undefined })),
+    }));
+  return bulletsOf(md ?? "")
+    .map((b) => ({ path: /`([^`]+)`/.exec(b)?.[1] ?? "", deleted: gone.test(b.replace(/`[^`]+`/, "")) }))
+    .filter((f) => f.path);
+}
+
+function bulletsOf(text: string): string[] {
+  return text
+    .split("\n")
+    .filter((l) => /^\s*[-*] /.test(l))
+    .map((l) => l.replace(/^\s*[-*] /, "").trim());
+}
+
+function isObj(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function str(v: unknown): string {
+  return typeof v === "string" ? v : "";
+}
+
+function num(s: string): number {
+  return Number(s.replace(/,/g, ""));
+}
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

@@ -1,0 +1,40 @@
+/** The files a session changed, in the facts: tool edits, and moves and deletions by commands. Pure. */
+import { MAX_FILES, type Facts, type FileItem } from "./facts.ts";
+import { fileMoves } from "./moves.ts";
+
+/** Files a successful command moved or deleted: a moved entry takes its new path, a deleted one is marked. */
+export function moveFiles(f: Facts, command: string, cwd: string): void {
+  if (!cwd.startsWith("/")) return;
+  const { moved, deleted } = fileMoves(command, cwd);
+  for (const [from, to] of moved) {
+    const prev = f.files.get(from);
+    f.files.delete(from);
+    putFile(f, { path: to, ops: prev?.ops ?? {}, from: prev?.from ?? from });
+  }
+  for (const path of deleted) putFile(f, { ...(f.files.get(path) ?? { path, ops: {} }), deleted: true });
+}
+
+/** Records a file a successful tool call changed (`file_path` or `notebook_path`). */
+export function addFile(f: Facts, tool: string, input: Record<string, unknown>): void {
+  const path =
+    typeof input.file_path === "string"
+      ? input.file_path
+      : typeof input.notebook_path === "string"
+        ? input.notebook_path
+        : "";
+  if (!path) return;
+  const item = f.files.get(path) ?? { path, ops: {} };
+  item.ops[tool] = (item.ops[tool] ?? 0) + 1;
+  delete item.deleted; // written again after a delete
+  putFile(f, item);
+}
+
+/** Puts a file last (newest), dropping the oldest beyond MAX_FILES. */
+function putFile(f: Facts, item: FileItem): void {
+  f.files.delete(item.path);
+  f.files.set(item.path, item);
+  if (f.files.size > MAX_FILES) {
+    f.files.delete(f.files.keys().next().value!);
+    f.filesDropped += 1;
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * The parts of the handoff summary that say what to do next: the open items of
+ * a command-line tracker (under "Remaining work") and "How to continue",
+ * written from what the summary holds (open tasks, open errors, the tracker,
+ * uncommitted changes, or nothing open at all). Pure.
+ */
+import type { SummaryTwin } from "./chain.ts";
+import { oneLine } from "./ring.ts";
+import type { TrackerState } from "./tracker.ts";
+
+/**
+ * Lines about a command-line tracker for "Remaining work": where the tasks were
+ * kept, the open items of the last listing (indented, so no resume prompt takes
+ * them for client tasks to re-create), what was closed since, and how to list them.
+ */
+export function trackerLines(t: TrackerState | null, limit: number, hasTasks: boolean): string[] {
+  if (!t) return [];
+  const tool = `\`${t.tool}\``;
+  const out = [
+    hasTasks
+      ? `- Also tracked with ${tool} (not the client's task tools):`
+      : `- (no open tasks in the client's task tools: the work was tracked with ${tool})`,
+  ];
+  if (t.listedBy === null) out.push(`- ${tool} was used but its open items were never listed in the session.`);
+  else if (t.items.length === 0) out.push(`- The last listing, \`${t.listedBy}\`, showed no open items.`);
+  else {
+    out.push(`- Open when last listed (\`${t.listedBy}\`):`);
+    const kept = t.items.slice(0, limit).map((line) => `  - ${line}`);
+    if (t.items.length > kept.length) kept.push(`  - and ${t.items.length - kept.length} more`);
+    out.push(...kept);
+  }
+  const created = t.created ?? [];
+  if (created.length) {
+    out.push("- Created after that listing (still open):");
+    out.push(...created.slice(0, limit).map((line) => `  - ${line}`));
+    if (created.length > limit) out.push(`  - and ${created.length - limit} more`);
+  } else if (t.createdSince) out.push(`- ${t.createdSince} item(s) created after that listing`);
+  out.push(`- List what is open now: \`${t.listHint}\``);
+  return out;
+}
+
+/** The line under "Completed tasks" about items closed in the tracker after its last listing, or none. */
+export function trackerClosedLines(t: TrackerState | null, limit: number): string[] {
+  if (!t?.closedSince.length) return [];
+  const more = t.closedSince.length > limit * 2 ? ` and ${t.closedSince.length - limit * 2} more` : "";
+  return [`- Closed in \`${t.tool}\` after its last listing: ${t.closedSince.slice(0, limit * 2).join(", ")}${more}`];
+}
+
+/** "How to continue": the next step the summary's own content points to. */
+export function howToContinue(t: SummaryTwin, gitStatus: string[] | null): string[] {
+  const out: string[] = [];
+  if (gitStatus && gitStatus.length > 0)
+    out.push(
+      `- \`git status\` shows ${gitStatus.length} uncommitted change${gitStatus.length === 1 ? "" : "s"}: look at them first, they may be unfinished work.`,
+    );
+  const err = t.errors[0];
+  if (err)
+    out.push(
+      `- Still failing${t.errors.length > 1 ? ` (${t.errors.length} open errors, newest first)` : ""}: ${err.tool}${err.target ? ` \`${oneLine(err.target, 120)}\`` : ""}. Find out why, fix it and run it again.`,
+    );
+  const task = t.open_tasks[0];
+  if (task)
+    out.push(
+      `- Carry on with the first open task, #${task.id} ${task.subject}${t.open_tasks.length > 1 ? ` (${t.open_tasks.length} open)` : ""}; do not redo completed tasks.`,
+    );
+  const tr = t.tracker;
+  if (tr)
+    out.push(
+      `- Tasks are kept in \`${tr.tool}\`: run \`${tr.listHint}\` to see what is open now${tr.items.length ? ` (${tr.items.length} left open from the last listing)` : ""}; keep them there, do not re-create them as client tasks.`,
+    );
+  if (!err && !task) {
+    const request = t.latest_request ?? t.goal;
+    const report = t.decisions[t.decisions.length - 1];
+    out.push(
+      `- No open task or error: the last request was ${request ? `"${oneLine(request, 160)}"` : "not found"}${report ? ` and the agent reported: "${oneLine(report, 200)}"` : ""}. Confirm with the user before starting new work.`,
+    );
+  }
+  return out;
+}

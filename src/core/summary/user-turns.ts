@@ -1,0 +1,84 @@
+/**
+ * The user's side of a transcript in the facts: requests (typed, queued, slash commands, the
+ * feedback of a rejection), `!` commands, interrupts, and tool calls or plans turned down. Pure.
+ */
+import type { Facts } from "./facts.ts";
+import { isOwnPrompt } from "./goal.ts";
+import { answeredMessage, readUserLine } from "./requests.ts";
+import { oneLine, push } from "./ring.ts";
+
+/** Reads a message the user typed (text blocks or a string): a request, a `!` command or an interrupt. */
+export function onUserText(f: Facts, content: unknown): void {
+  const line = readUserLine(content);
+  if (line.kind === "shell") push(f.userShell, oneLine(line.command, 160));
+  else if (line.kind === "interrupt") f.interrupts += 1;
+  else if (line.kind === "request") {
+    // A queued prompt the client later sends as a user line is one request, counted when queued.
+    const seen = f.queued.indexOf(norm(line.text));
+    if (seen >= 0) f.queued.splice(seen, 1);
+    else noteRequest(f, line.text);
+  }
+}
+
+/** A prompt the user queued while the agent worked: a request like a typed one. */
+export function onQueued(f: Facts, text: string): void {
+  const key = norm(text);
+  if (f.queued.includes(key)) return; // the enqueue and the attachment of the same prompt
+  f.queued.push(key);
+  if (f.queued.length > 20) f.queued.shift();
+  noteRequest(f, text);
+}
+
+/** Counts one user request; the goal and the latest request skip ctx's own prompts and "continue". */
+function noteRequest(f: Facts, text: string): void {
+  f.userRequests += 1;
+  const line = oneLine(text, 600);
+  if (f.firstRequest === null) f.firstRequest = line;
+  f.lastRequest = line;
+  const answers = answeredMessage(line, f.lastAgentText);
+  f.turnTexts = 0;
+  if (isOwnPrompt(text, f.ownPrompts)) return;
+  // A slash command without arguments (a workflow that then asks what to do) is completed by the
+  // request that follows it: `/create-tech-spec, then: implement the metrics plugin`.
+  if (f.goal === null) f.goal = line;
+  else if (BARE_COMMAND.test(f.goal) && f.goal === f.latestReal && !BARE_COMMAND.test(line))
+    f.goal = oneLine(`${f.goal}, then: ${line}`, 600);
+  f.latestReal = line;
+  f.latestAnswers = answers;
+}
+
+/**
+ * The user turned a tool call down: not an error. Without feedback (Esc at a tool call) it is the
+ * stop an interrupt line then counts; with feedback, or for a plan, the agent's messages of that
+ * turn (the plan it proposed) are marked as rejected, and the feedback the user typed is a request.
+ */
+export function onRejected(
+  f: Facts,
+  tool: string,
+  input: Record<string, unknown>,
+  described: string,
+  feedback: string,
+): void {
+  const plan = tool === "ExitPlanMode";
+  if (!feedback && !plan) {
+    f.stoppedAt = described;
+    return;
+  }
+  push(f.rejections, feedback ? `${plan ? "the plan" : described}: "${oneLine(feedback, 200)}"` : "the plan");
+  const items = f.agentTexts.items;
+  for (let i = Math.max(0, items.length - f.turnTexts); i < items.length; i++)
+    if (!items[i]!.startsWith(REJECTED_MARK)) items[i] = `${REJECTED_MARK}${items[i]}`;
+  if (plan && typeof input.plan === "string") push(f.agentTexts, `${REJECTED_MARK}plan: ${oneLine(input.plan, 240)}`);
+  if (feedback) noteRequest(f, feedback);
+}
+
+/** A slash command with no arguments. */
+const BARE_COMMAND = /^\/[^\s]+$/;
+
+/** How a decision the user turned down is marked in the summary. */
+const REJECTED_MARK = "(rejected by the user) ";
+
+/** Whitespace-collapsed, lower case: how queued prompts are matched. */
+function norm(text: string): string {
+  return text.replace(/\s+/g, " ").trim().toLowerCase();
+}

@@ -1,0 +1,194 @@
+import { describe, expect, test } from "bun:test";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import {
+  errorScore,
+  FIELDS,
+  fileScore,
+  hasPhrase,
+  type Label,
+  openScore,
+  readSummary,
+  score,
+  textScore,
+} from "../../bench/truth-score.ts";
+
+/** A synthetic label: one open error, one neutral, files with an optional and a deleted one. */
+const label: Label = {
+  transcript: "synthetic.jsonl",
+  cwd: "/home/u/shop",
+  goal: { phrases: ["checkout", ["refund", "money back"]] },
+  latest_request: { phrases: ["d", "Done"] },
+  open_items: { items: [[["write the migration"]]], forbid: ["SHOP-1\\b"], tracker: null },
+  errors_open: [{ match: "npm test" }],
+  errors_neutral: [{ match: "notes\\.md" }],
+  files: { modified: ["src/cart.ts", "src/pay.ts"], optional: ["package-lock.json", "dist/"], deleted: ["old.ts"] },
+  subagent_runs: 2,
+  usage: { tokens: 100_000 },
+  window: { tokens: 200_000 },
+};
+
+/** A synthetic summary in ctx's layout that gets some fields right and some wrong. */
+const md = [
+  "# Handoff summary: chain-x",
+  "",
+  "- Context at handoff: 8% used (101,500 / 1,000,000 tokens, peak 9%), model claude-opus-4-6, level ok",
+  "",
+  "## Goal",
+  "> Build the checkout with a refund flow",
+  "",
+  "## Latest request",
+  "> d",
+  "",
+  "## Remaining work (open tasks)",
+  "- #2 Write the migration (pending)",
+  "- SHOP-1 Close the epic",
+  "",
+  "## Files modified (newest first)",
+  "- `src/cart.ts` (Edit)",
+  "",
+  "## Unresolved errors",
+  "- Bash `npm test`: Exit code 1",
+  "",
+  "## This session",
+  "- Subagents: 3 subagent runs, 4 tool calls",
+].join("\n");
+
+/** Its JSON twin: the complete lists (files and errors are read from here first). */
+const twin = {
+  goal: "Build the checkout with a refund flow",
+  latest_request: "d",
+  files: [
+    { path: "/home/u/shop/src/cart.ts", ops: "Edit" },
+    { path: "/home/u/shop/old.ts", ops: "Write" },
+    { path: "/home/u/shop/package-lock.json", ops: "changed by commands" },
+    { path: "/home/u/shop/README.md", ops: "Edit" },
+  ],
+  errors: [
+    { tool: "Bash", target: "npm test", message: "Exit code 1" },
+    { tool: "Read", target: "/home/u/shop/notes.md", message: "File does not exist." },
+    { tool: "Bash", target: "git push", message: "no upstream" },
+    { tool: "Bash", target: "git push", message: "no upstream", resolved: true },
+  ],
+};
+
+describe("reading a summary", () => {
+  const r = readSummary(md, twin);
+  test("takes usage and window from the context line, with thousands separators", () => {
+    expect(r.usedTokens).toBe(101_500);
+    expect(r.window).toBe(1_000_000);
+  });
+  test("counts subagent runs and reads the open-work bullets", () => {
+    expect(r.subagentRuns).toBe(3);
+    expect(r.open.bullets).toEqual(["#2 Write the migration (pending)", "SHOP-1 Close the epic"]);
+  });
+  test("reads files and errors from the twin, leaving out errors marked resolved", () => {
+    expect(r.files.map((f) => f.path)).toHaveLength(4);
+    expect(r.errors).toEqual([
+      "Bash npm test Exit code 1",
+      "Read /home/u/shop/notes.md File does not exist.",
+      "Bash git push no upstream",
+    ]);
+  });
+  test("without a twin, reads the Markdown's bullets", () => {
+    const alone = readSummary(md, null);
+    expect(alone.files).toEqual([{ path: "src/cart.ts", deleted: false }]);
+    expect(alone.errors).toEqual(["Bash `npm test`: Exit code 1"]);
+  });
+  test("without a twin, a section of errors fixed along the way is not taken for the open ones", () => {
+    const both = md.replace(
+      "## Unresolved errors",
+      "## Errors fixed along the way\n- Bash `git push`: no upstream\n\n## Open errors",
+    );
+    expect(readSummary(both, null).errors).toEqual(["Bash `npm test`: Exit code 1"]);
+  });
+  test("with no latest request apart from the goal, the goal stands for it", () => {
+    const noLatest = md.replace("## Latest request\n> d\n", "");
+    expect(readSummary(noLatest, null).latest).toContain("checkout");
+  });
+});
+
+describe("scoring", () => {
+  test("each field of the synthetic case", () => {
+    const s = score(readSummary(md, twin), label);
+    expect(s.goal).toBe(1); // "checkout" and the "refund" alternative
+    expect(s.latest).toBe(0.5); // "d" but not the option it picks
+    expect(s.open).toBe(0.5); // the expected item found, but a forbidden one shown
+    // errors: npm test TP, notes.md neutral, git push FP → P 1/2, R 1 → F1 2/3
+    expect(s.errors).toBeCloseTo(2 / 3, 6);
+    // files: cart TP, old.ts deleted shown live FP, lock optional, README FP → P 1/3, R 1/2 → F1 0.4
+    expect(s.files).toBeCloseTo(0.4, 6);
+    expect(s.subagents).toBe(0);
+    expect(s.usage).toBe(1); // 101,500 is within 2 % of 100,000
+    expect(s.window).toBe(0);
+  });
+  test("phrases keep word edges and ignore case and spacing", () => {
+    expect(hasPhrase("> d", "d")).toBe(true);
+    expect(hasPhrase("did you push?", "d")).toBe(false);
+    expect(hasPhrase("Did   You push", "did you push")).toBe(true);
+    expect(hasPhrase("run /clear now", "/clear")).toBe(true);
+  });
+  test("raw command markup or a forbidden pattern zeroes a text field", () => {
+    expect(textScore("> <bash-stdout>module x</bash-stdout>", ["module"])).toBe(0);
+    expect(textScore("create the beads", ["beads"], ["^\\s*>?\\s*create the beads\\s*$"])).toBe(0);
+    expect(textScore("", [])).toBe(0);
+  });
+  test("open items: spurious items count when nothing is open, the tracker must be named when used", () => {
+    const none = { items: [], forbid: [], tracker: null };
+    expect(openScore({ text: "- (no open tasks recorded)", bullets: [] }, none)).toBe(1);
+    expect(openScore({ text: "- fix it", bullets: ["fix it"] }, none)).toBe(0);
+    const bd = { items: [], forbid: ["gqc\\.[0-9]"], tracker: "bd" };
+    expect(openScore({ text: "- kept in bd: `bd list --status=open`", bullets: ["x"] }, bd)).toBe(1);
+    expect(openScore({ text: "- (no open tasks recorded)", bullets: [] }, bd)).toBe(0.5);
+  });
+  test("errors and files: nothing expected and nothing reported is perfect, any false report is not", () => {
+    const clean: Label = { ...label, errors_open: [], errors_neutral: [] };
+    expect(errorScore([], clean)).toBe(1);
+    expect(errorScore(["Bash git push no upstream"], clean)).toBe(0);
+    expect(
+      fileScore([{ path: "/home/u/shop/old.ts", deleted: true }], {
+        ...label,
+        files: { ...label.files, modified: [] },
+      }),
+    ).toBe(1);
+  });
+});
+
+describe("the corpus labels", () => {
+  const corpus = join(import.meta.dir, "..", "..", "bench", "corpus");
+  const labels = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? labels(join(dir, e.name)) : e.name.endsWith(".label.json") ? [join(dir, e.name)] : [],
+    );
+  const all = labels(corpus);
+  test("there are labelled real transcripts", () => {
+    expect(all.length).toBeGreaterThanOrEqual(6);
+  });
+  for (const path of all) {
+    test(`${path.slice(corpus.length + 1)}: its transcript exists and a summary that says exactly the label scores 1`, () => {
+      const l = JSON.parse(readFileSync(path, "utf8")) as Label;
+      expect(existsSync(join(dirname(path), l.transcript))).toBe(true);
+      expect([200_000, 1_000_000]).toContain(l.window.tokens);
+      const words = (ps: (string | string[])[]) => ps.map((p) => (Array.isArray(p) ? p[0] : p)).join(" ");
+      const perfect = [
+        `- Context at handoff: x% used (${l.usage.tokens} / ${l.window.tokens} tokens)`,
+        "## Goal",
+        `> ${words(l.goal.phrases)}`,
+        "## Latest request",
+        `> ${words(l.latest_request.phrases)}`,
+        "## Remaining work",
+        ...l.open_items.items.map((alts) => `- ${words(alts.flat())}`),
+        ...(l.open_items.tracker ? [`- tracked in ${l.open_items.tracker}`] : []),
+        ...(l.open_items.items.length || l.open_items.tracker ? [] : ["- (no open tasks recorded)"]),
+        "## This session",
+        `- Subagents: ${l.subagent_runs} subagent runs`,
+      ].join("\n");
+      const perfectTwin = {
+        files: l.files.modified.map((p) => ({ path: `${l.cwd}/${p}`, ops: "Edit" })),
+        errors: l.errors_open.map((e) => ({ tool: "Bash", target: e.match, message: "failed" })),
+      };
+      const s = score(readSummary(perfect, perfectTwin), l);
+      for (const f of FIELDS) expect(`${f}=${s[f]}`).toBe(`${f}=1`);
+    });
+  }
+});

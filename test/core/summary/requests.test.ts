@@ -1,0 +1,283 @@
+/**
+ * How the summary reads the user's side of a transcript: queued prompts, slash commands with their
+ * arguments, `!` commands, interrupts, rejected calls and plans, short answers, moves and deletions.
+ * `spotter-user-lines.jsonl` holds whole lines of a real Claude Code 2.1.39 session
+ * (github.com/marot/spotter, test/fixtures/transcripts/258c7280-….jsonl and ae4a77f8-….jsonl at
+ * commit 8cc42b0bd39d04e71e509d7d58e6782ab435329f, MIT; see test/fixtures/README.md).
+ */
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { addEntry } from "../../../src/core/summary/collect.ts";
+import { emptyFacts, type Facts } from "../../../src/core/summary/facts.ts";
+import { fileMoves } from "../../../src/core/summary/moves.ts";
+import { queuedPrompt, readUserLine, rejection } from "../../../src/core/summary/requests.ts";
+import { isSubagentRun } from "../../../src/core/summary/subagents.ts";
+import { streamEntries } from "../../../src/io/transcript/stream.ts";
+import { renderSession } from "../../helpers/summary.ts";
+
+const SPOTTER = join(import.meta.dir, "..", "..", "fixtures", "transcripts", "spotter-user-lines.jsonl");
+
+function factsOf(entries: Array<Record<string, unknown>>): Facts {
+  const f = emptyFacts();
+  for (const e of entries) addEntry(f, e);
+  return f;
+}
+function render(f: Facts): string {
+  return renderSession(f, {
+    team: null,
+    generatedAt: "2026-01-01T00:00:00.000Z",
+    usage: {
+      usedPct: 80,
+      usedTokens: 160000,
+      windowSize: 200000,
+      peakPct: 80,
+      compactions: 0,
+      model: null,
+      toolCalls: 3,
+    },
+    transcriptPath: null,
+    gitStatus: null,
+  });
+}
+const user = (content: unknown, extra: Record<string, unknown> = {}) => ({
+  type: "user",
+  message: { role: "user", content },
+  ...extra,
+});
+const agent = (text: string) => ({
+  type: "assistant",
+  message: { id: `m-${text}`, content: [{ type: "text", text }] },
+});
+const use = (id: string, name: string, input: Record<string, unknown>) => ({
+  type: "assistant",
+  message: { id: `m_${id}`, content: [{ type: "tool_use", id, name, input }] },
+});
+const result = (id: string, content: string, isError = false, cwd = "/p") => ({
+  type: "user",
+  cwd,
+  message: { role: "user", content: [{ type: "tool_result", tool_use_id: id, content, is_error: isError }] },
+});
+
+describe("a real 2.1.39 session's user lines (spotter)", () => {
+  const f = emptyFacts();
+  streamEntries(SPOTTER, (e) => addEntry(f, e));
+
+  test("queued prompts are requests, task notifications and /compact are not", () => {
+    // typed: "Implement spotter-gqc", "did you push?", "continue implementation" (the other session);
+    // queued only as queue-operation lines: "check again", "new beads for the epic were added. tackle them"
+    expect(f.userRequests).toBe(5);
+    expect(f.goal).toBe("Implement spotter-gqc");
+    expect(f.latestReal).toBe("continue implementation");
+  });
+
+  test("Esc at a tool call is an interrupt, not an error", () => {
+    expect(f.interrupts).toBe(1);
+    expect(f.stoppedAt).toBe("TaskOutput");
+    expect(f.errors.total).toBe(0);
+    expect(f.unresolved.size).toBe(0);
+    expect(f.rejections.total).toBe(0);
+  });
+
+  test("the summary says so", () => {
+    const text = render(f);
+    expect(text).toContain("- The user interrupted the agent once (last at `TaskOutput`)");
+    expect(text).not.toContain("## Unresolved errors\n- TaskOutput");
+  });
+});
+
+describe("queued prompts", () => {
+  test("an enqueue then the newer client's attachment of the same prompt count once", () => {
+    const f = factsOf([
+      user("fix the parser"),
+      { type: "queue-operation", operation: "enqueue", content: "and add tests, copy some jsonl into testdata" },
+      { type: "queue-operation", operation: "dequeue" },
+      {
+        type: "attachment",
+        attachment: {
+          type: "queued_command",
+          prompt: "and add tests, copy some jsonl into testdata",
+          commandMode: "prompt",
+          origin: { kind: "human" },
+        },
+      },
+    ]);
+    expect(f.userRequests).toBe(2);
+    expect(f.latestReal).toBe("and add tests, copy some jsonl into testdata");
+  });
+
+  test("a queued prompt the client later sends as a user line counts once", () => {
+    const f = factsOf([
+      { type: "queue-operation", operation: "enqueue", content: "then run the linter" },
+      user("then run the linter"),
+    ]);
+    expect(f.userRequests).toBe(1);
+  });
+
+  test("queued task notifications are not prompts", () => {
+    const note = "<task-notification>\n<task-id>b1</task-id>\n<status>completed</status>\n</task-notification>";
+    expect(queuedPrompt({ type: "queue-operation", operation: "enqueue", content: note })).toBeNull();
+    expect(
+      queuedPrompt({
+        type: "attachment",
+        attachment: { type: "queued_command", prompt: note, commandMode: "task-notification" },
+      }),
+    ).toBeNull();
+    expect(queuedPrompt({ type: "queue-operation", operation: "remove", content: "x" })).toBeNull();
+  });
+});
+
+describe("slash commands and ! commands", () => {
+  test("a custom slash command keeps its arguments", () => {
+    const line =
+      "<command-message>create-beads is running…</command-message>\n<command-name>/create-beads</command-name>\n" +
+      "<command-args>websearch to learn how to set up credo, dialyzer</command-args>";
+    expect(readUserLine(line)).toEqual({
+      kind: "request",
+      text: "/create-beads websearch to learn how to set up credo, dialyzer",
+    });
+    const f = factsOf([user(line), user([{ type: "text", text: "Create the beads for the plan." }], { isMeta: true })]);
+    expect(f.goal).toBe("/create-beads websearch to learn how to set up credo, dialyzer");
+  });
+
+  test("a slash command without arguments is completed by the request that follows it", () => {
+    const f = factsOf([
+      user("<command-message>create-tech-spec</command-message>\n<command-name>/create-tech-spec</command-name>"),
+      agent("What should the spec cover?"),
+      user("a metrics plugin for codex, like the claude and gemini ones"),
+      agent("Spec written. Would you like us to: - **[d] Done** - proceed to implementation - **[exit]** End"),
+      user("d"),
+    ]);
+    expect(f.goal).toBe("/create-tech-spec, then: a metrics plugin for codex, like the claude and gemini ones");
+    expect(f.latestReal).toBe("d");
+    expect(f.latestAnswers).toContain("**[d] Done** - proceed to implementation");
+  });
+
+  test("built-in commands are not requests", () => {
+    expect(readUserLine("<command-name>/model</command-name>\n<command-args>opus</command-args>").kind).toBe("none");
+    expect(readUserLine("<command-name>/clear</command-name>").kind).toBe("none");
+  });
+
+  test("a ! command is the user running it, and its output is no request", () => {
+    const f = factsOf([
+      user("port the module"),
+      user("<bash-input>go mod init github.com/x/y</bash-input>"),
+      user("<bash-stdout>go: creating new go.mod: module github.com/x/y</bash-stdout><bash-stderr></bash-stderr>"),
+    ]);
+    expect(f.latestReal).toBe("port the module");
+    expect(f.userRequests).toBe(1);
+    expect(render(f)).toContain("- The user ran (with `!`): `go mod init github.com/x/y`");
+  });
+});
+
+describe("rejections", () => {
+  test("a rejected plan is marked in the decisions, and the feedback is the latest request", () => {
+    const f = factsOf([
+      user("speed up the import"),
+      agent("Plan: rewrite the importer in Rust."),
+      use("t1", "ExitPlanMode", { plan: "Rewrite the importer in Rust" }),
+      result(
+        "t1",
+        "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). To tell you how to proceed, the user said:\nno, add tests first and keep it in TypeScript",
+        true,
+      ),
+    ]);
+    expect(f.errors.total).toBe(0);
+    expect(f.latestReal).toBe("no, add tests first and keep it in TypeScript");
+    expect(f.agentTexts.items).toEqual([
+      "(rejected by the user) Plan: rewrite the importer in Rust.",
+      "(rejected by the user) plan: Rewrite the importer in Rust",
+    ]);
+    expect(render(f)).toContain('- The user turned down: the plan: "no, add tests first and keep it in TypeScript"');
+  });
+
+  test("the client's rejection texts", () => {
+    expect(rejection("Exit code 1\nboom")).toBeNull();
+    expect(
+      rejection(
+        "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.",
+      ),
+    ).toEqual({ feedback: "" });
+    expect(rejection("The agent proposed a plan that was rejected by the user. …\n\nRejected plan:\nx")).toEqual({
+      feedback: "",
+    });
+  });
+});
+
+describe("a short latest request", () => {
+  test("is shown with the agent message it answers", () => {
+    const f = factsOf([
+      user("add caching to the API client"),
+      agent("Two ways: 1) an in-memory LRU, 2) Redis with a TTL. Which do you prefer?"),
+      user("lets do 2"),
+    ]);
+    expect(f.latestAnswers).toBe("Two ways: 1) an in-memory LRU, 2) Redis with a TTL. Which do you prefer?");
+    const text = render(f);
+    expect(text).toContain(
+      '## Latest request\n> lets do 2\n(answering the agent\'s message: "Two ways: 1) an in-memory LRU, 2) Redis with a TTL. Which do you prefer?")',
+    );
+  });
+
+  test("a long request stands on its own", () => {
+    const f = factsOf([
+      user("start"),
+      agent("Done with the first part."),
+      user("now move the parser into its own module and add a test for every error path"),
+    ]);
+    expect(f.latestAnswers).toBeNull();
+  });
+});
+
+describe("moves and deletions", () => {
+  test("fileMoves reads mv, git mv, rm and git rm, with cd", () => {
+    expect(fileMoves("git mv src/a.ts src/b.ts && rm -f tmp/x.log", "/p")).toEqual({
+      moved: [["/p/src/a.ts", "/p/src/b.ts"]],
+      deleted: ["/p/tmp/x.log"],
+    });
+    expect(fileMoves("cd lib && mv a.ex b.ex old/", "/p")).toEqual({
+      moved: [
+        ["/p/lib/a.ex", "/p/lib/old/a.ex"],
+        ["/p/lib/b.ex", "/p/lib/old/b.ex"],
+      ],
+      deleted: [],
+    });
+    expect(fileMoves("git rm --cached secrets.env", "/p")).toEqual({ moved: [], deleted: [] });
+    expect(fileMoves("rm -rf build/* | tee log", "/p")).toEqual({ moved: [], deleted: [] });
+    expect(fileMoves("rm build/*", "/p")).toEqual({ moved: [], deleted: [] });
+    expect(fileMoves("mv 'my file.txt' \"new name.txt\"", "/p").moved).toEqual([["/p/my file.txt", "/p/new name.txt"]]);
+  });
+
+  test("a written file that is moved shows under its new path, a deleted one as deleted", () => {
+    const f = factsOf([
+      user("reorganise"),
+      use("w1", "Write", { file_path: "/p/src/old.ts", content: "x" }),
+      result("w1", "File created"),
+      use("b1", "Bash", { command: "git mv src/old.ts src/new.ts" }),
+      result("b1", ""),
+      use("w2", "Write", { file_path: "/p/notes.md", content: "x" }),
+      result("w2", "File created"),
+      use("b2", "Bash", { command: "rm notes.md" }),
+      result("b2", ""),
+    ]);
+    expect([...f.files.keys()]).toEqual(["/p/src/new.ts", "/p/notes.md"]);
+    const text = renderSession(
+      f,
+      {
+        team: null,
+        generatedAt: "2026-01-01T00:00:00.000Z",
+        usage: { usedPct: 1, usedTokens: 1, windowSize: 200000, peakPct: 1, compactions: 0, model: null, toolCalls: 4 },
+        transcriptPath: null,
+        gitStatus: null,
+      },
+      { taskId: "T", sessionId: "s", links: ["s"], project: "/p" },
+    );
+    expect(text).toContain("- `notes.md` (Write, deleted; this session)");
+    expect(text).toContain("- `src/new.ts` (moved from `src/old.ts`, Write; this session)");
+    expect(text).not.toContain("`src/old.ts` (");
+  });
+});
+
+test("the compaction agent's transcript is no subagent run", () => {
+  expect(isSubagentRun("agent-a881341.jsonl")).toBe(true);
+  expect(isSubagentRun("agent-acompact-fffbd0.jsonl")).toBe(false);
+  expect(isSubagentRun("agent-a1.meta.json")).toBe(false);
+});
