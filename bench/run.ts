@@ -7,6 +7,7 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { benchHooks } from "./hooks.ts";
+import { benchRetention } from "./retention.ts";
 import { CTX, median, type Row } from "./lib.ts";
 
 /** The pointer to the summary-truth benchmark, kept at the end of bench/RESULTS.md. */
@@ -209,6 +210,8 @@ if (import.meta.main) {
   const step = (name: string) => console.error(`bench: ${name}…`);
   step("statusline and monitor per call; monitor on 1 MB vs 200 MB");
   const rows: Result[] = benchHooks();
+  step("status and the SessionStart hooks at 5,000 sessions and 2,000 summaries; prune");
+  rows.push(...benchRetention());
   step("finalize on 20 MB and 200 MB");
   rows.push(...benchFinalize(20), ...benchFinalize(200));
   step("respawn idle CPU");

@@ -4,14 +4,16 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { actsAsUser } from "../src/core/config.ts";
 import { SCHEMA, envName } from "../src/core/config-schema.ts";
 
-/** The Markdown table of every config key: key, env variable, default, meaning. */
+/** The Markdown table of every config key: key, env variable, default, meaning (🔒: a project file needs `ctx trust`). */
 export function configTable(): string {
   const rows = Object.entries(SCHEMA).map(([key, spec]) => {
     const d = spec.default === false ? "off" : String(spec.default);
     const values = "values" in spec && spec.values ? ` (${spec.values.join(", ")})` : "";
-    return `| \`${key}\` | \`${envName(key)}\` | \`${d}\` | ${spec.doc}${values} |`;
+    const lock = actsAsUser(key) ? " 🔒" : "";
+    return `| \`${key}\`${lock} | \`${envName(key)}\` | \`${d}\` | ${spec.doc}${values} |`;
   });
   return ["| key | environment | default | meaning |", "|---|---|---|---|", ...rows].join("\n");
 }

@@ -20,6 +20,10 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
   ];
   if (problems.length)
     deps.stderr(`ctx config: ${problems.length} problem(s), see ctx doctor:\n  ${problems.join("\n  ")}\n`);
+  if (r.ignored.length)
+    deps.stderr(
+      `ctx config: ${r.ignored.length} key(s) ignored:\n  ${r.ignored.map((i) => `${problemLocation(r.files, i.source, i.key)}: ${i.key}: the file is ${i.reason}`).join("\n  ")}\n`,
+    );
   return 0;
 }
 
@@ -29,7 +33,12 @@ export function configTable(r: ConfigReport): string {
     const o = r.origins[key];
     const origin =
       o.origin === "default" ? "default" : o.origin === "environment" ? `env:${envOf(key, o.via)}` : `file:${o.source}`;
-    const via = o.via ? `  (from deprecated ${o.via})` : "";
+    const skipped = r.ignored.find((i) => i.key === key);
+    const via = o.via
+      ? `  (from deprecated ${o.via})`
+      : skipped
+        ? `  (ignored: the project file is ${skipped.reason})`
+        : "";
     return [origin, `${key}=${show(key, r.config[key])}${via}`] as const;
   });
   const width = Math.max(...rows.map(([o]) => o.length));
@@ -56,6 +65,7 @@ function configJson(r: ConfigReport, project: string): string {
       path: f.path,
       exists: f.text !== undefined,
       error: f.error ?? null,
+      ...(f.trust ? { trust: { state: f.trust.state, path: f.trust.path, sha256: f.trust.sha256 } } : {}),
     })),
     values,
     problems: r.problems.map((p) => ({
@@ -63,6 +73,7 @@ function configJson(r: ConfigReport, project: string): string {
       location: problemLocation(r.files, p.source, p.key),
       deprecated: p.deprecated === true,
     })),
+    ignored: r.ignored.map((i) => ({ ...i, location: problemLocation(r.files, i.source, i.key) })),
   };
   return `${JSON.stringify(doc, null, 2)}\n`;
 }

@@ -2,7 +2,8 @@
 import { ladderProblems } from "../core/config-check.ts";
 import { envName } from "../core/config-schema.ts";
 import type { Check } from "../core/settings/diagnose.ts";
-import { problemLocation, readConfig } from "../io/config.ts";
+import type { IgnoredKey } from "../core/config.ts";
+import { problemLocation, readConfig, type ConfigFile } from "../io/config.ts";
 import type { Env } from "../core/deps.ts";
 
 /**
@@ -28,7 +29,14 @@ export function configChecks(env: Env, project: string): Check[] {
       });
       continue;
     }
-    checks.push(...problemChecks(name, f.path, r.problems, (key) => problemLocation(r.files, f.path, key)));
+    const where = (key: string) => problemLocation(r.files, f.path, key);
+    const found = problemChecks(name, f.path, r.problems, where);
+    const trust = trustCheck(name, f, r.ignored, where);
+    // a file whose keys are ignored is not called valid
+    checks.push(
+      ...(trust?.level === "warn" ? found.filter((c) => c.level !== "ok") : found),
+      ...(trust ? [trust] : []),
+    );
   }
   const envProblems = problemChecks("environment", "environment", r.problems, (key) => envName(key));
   if (envProblems.some((c) => c.level !== "ok")) checks.push(...envProblems);
@@ -47,6 +55,29 @@ export function configChecks(env: Env, project: string): Check[] {
 }
 
 // --- internal ---
+
+/** For a project file that sets keys acting as the user: trusted (they apply), or not (ignored, and why). */
+function trustCheck(
+  name: string,
+  f: ConfigFile,
+  ignored: IgnoredKey[],
+  where: (key: string) => string,
+): Check | undefined {
+  if (!f.trust) return undefined;
+  const mine = ignored.filter((i) => i.source === f.path);
+  if (mine.length === 0)
+    return {
+      level: "ok",
+      name,
+      detail: `trusted (sha256 ${f.trust.sha256.slice(0, 12)}…): its keys that act as you apply`,
+    };
+  return {
+    level: "warn",
+    name,
+    detail: `${mine.length} key(s) that act as you ignored, the file is ${mine[0]!.reason}:${mine.map((i) => `\n        ${where(i.key)}: ${i.key}`).join("")}`,
+    fix: `read ${f.path}, then run ctx trust in the project (ctx trust --revoke undoes it)`,
+  };
+}
 
 function problemChecks(
   name: string,

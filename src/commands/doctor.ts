@@ -7,6 +7,7 @@ import { accessSync, constants, realpathSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import type { Deps } from "../core/deps.ts";
 import { configChecks } from "./doctor-config.ts";
+import { stateChecks } from "./doctor-state.ts";
 import { parseFor } from "./args.ts";
 import { findProject } from "../io/project.ts";
 import { userLayout } from "../core/layout.ts";
@@ -40,6 +41,7 @@ export function doctor(argv: string[], deps: Deps, self: string | undefined): nu
     ...binaryChecks(deps, self),
     ...hookChecks(deps, agent, self, settings, installCmd),
     ...configChecks(deps.env, project),
+    ...stateChecks(deps.env, project),
     ...(agent === "gemini" ? geminiSetup(deps, settings, project) : []),
     bridgeCheck(deps),
     tmuxCheck(deps),

@@ -22,6 +22,7 @@ import { ensureDirUnder } from "../io/fs/dirs.ts";
 import { withReadFile } from "../io/fs/read.ts";
 import { writeFileAtomic, writeJsonAtomic } from "../io/fs/write.ts";
 import { loadConfig } from "../io/config.ts";
+import { recordWritten } from "../io/written.ts";
 import { withLock } from "../io/fs/lock.ts";
 import { FINALIZE_LOCK } from "../io/finalize/pending.ts";
 import { loadState, updateStateOnly } from "../io/session/store.ts";
@@ -169,8 +170,9 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
       .filter((p) => !facts.files.has(p))
       .map((p) => relative(p, state.project)),
   });
-  // The twin first: a summary on disk always has its twin next to it.
+  // The twin first: a summary on disk always has its twin next to it; recorded before it appears.
   writeJsonAtomic(twinPathOf(summaryPath), twin, 0o600);
+  attempt(deps, "summary record", () => recordWritten(deps.env, summary));
   writeFileAtomic(summaryPath, summary, 0o600);
   const incrementalPath =
     attempt(deps, "pause archive", () =>

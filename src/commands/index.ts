@@ -55,6 +55,13 @@ export const COMMANDS: Record<string, CommandSpec> = {
     hook: false,
     load: () => import("./config.ts"),
   },
+  trust: {
+    summary:
+      "Trusts the project's .ctx/config.yaml: its keys that make ctx act as you (respawn prompts, auto-accept) apply",
+    grammar: GRAMMARS.trust,
+    hook: false,
+    load: () => import("./trust.ts"),
+  },
   uninstall: {
     summary: "Removes exactly ctx's hooks and statusLine from the settings",
     grammar: GRAMMARS.uninstall,
@@ -66,6 +73,12 @@ export const COMMANDS: Record<string, CommandSpec> = {
     grammar: GRAMMARS.finalize,
     hook: false,
     load: () => import("./finalize.ts"),
+  },
+  prune: {
+    summary: "Applies the retention: removes old session state, summaries and records (a SessionStart runs it daily)",
+    grammar: GRAMMARS.prune,
+    hook: false,
+    load: () => import("./prune.ts"),
   },
   statusline: {
     summary: "Claude Code statusLine command: prints the usage line and writes the bridge file",

@@ -18,6 +18,7 @@ import { isValidTaskId } from "../core/track/stamp.ts";
 import { loadConfig } from "../io/config.ts";
 import { realDirsUnder } from "../io/fs/dirs.ts";
 import { runDriver } from "../io/respawn/driver.ts";
+import { checkPaneClient } from "../io/respawn/foreground.ts";
 import { daemonFailure, daemonize, liveConflict, stopSupervisors } from "../io/respawn/process.ts";
 import { isValidName } from "../io/respawn/store.ts";
 import { tmuxClient } from "../io/respawn/tmux.ts";
@@ -157,7 +158,7 @@ function chainEnv(env: Env): Env {
 }
 
 async function supervise(args: RespawnArgs, name: string, project: string, root: string, deps: Deps): Promise<number> {
-  const cfg = loadConfig(deps, project);
+  const cfg = loadConfig(deps, project, { sayIgnored: true });
   const tmux = tmuxClient(deps.env);
   const claude = findClaude(deps.env, deps.cwd);
   let target: string;
@@ -174,6 +175,14 @@ async function supervise(args: RespawnArgs, name: string, project: string, root:
     const info = await tmux.paneInfo(args.target!).catch((e) => {
       throw new CtxError(1, `no tmux pane '${args.target}': ${(e as Error).message}`);
     });
+    // Only a pane whose foreground is Claude Code is typed into (the driver checks again before every key).
+    const fg = checkPaneClient(info.pid);
+    if (!fg.ok)
+      throw new CtxError(
+        1,
+        `pane ${args.target} does not run Claude Code: ${fg.why}`,
+        "attach to the pane claude runs in",
+      );
     target = info.id;
   }
   const ac = new AbortController();

@@ -7,7 +7,7 @@ import { layout } from "../core/layout.ts";
 import { stateRoot } from "../core/paths.ts";
 import { hookProject } from "../io/project.ts";
 import { decideHook, type HookDecision, type HookLimits } from "../core/resume/hook-decision.ts";
-import { newestFirst } from "../core/resume/summaries.ts";
+import { newestFirst, type SummaryFile } from "../core/resume/summaries.ts";
 import { isValidSessionId } from "../core/session-id.ts";
 import { loadConfig } from "../io/config.ts";
 import { readResumeState, resumeTransaction } from "../io/resume/state.ts";
@@ -23,6 +23,7 @@ import {
 } from "../io/resume/chain.ts";
 import { startFinalize } from "../io/finalize/spawn.ts";
 import { listSummaries, openTaskIdsIn, readSummaryIn } from "../io/resume/summaries.ts";
+import { wasWritten } from "../io/written.ts";
 
 /** The hook's output for an injection or a hint. */
 export interface SessionStartOutput {
@@ -68,6 +69,12 @@ async function decide(
   deps: Deps,
 ): Promise<HookDecision> {
   const limits = limitsOf(cfg);
+  // The summaries are listed once per look (a project may keep thousands), again after a wait.
+  let listed: SummaryFile[] | undefined;
+  const summaries = () => {
+    listed ??= listSummaries(root);
+    return listed;
+  };
   const ctx = chainOf(root, sessionId, source, deps.now());
   const known = ctx.chain !== undefined;
   debug(deps, `resume hook: chain ${ctx.chain ?? "unknown"} (${ctx.how})`);
@@ -75,9 +82,9 @@ async function decide(
     source,
     sessionId,
     nowMs: deps.now(),
-    summaries: listSummaries(root),
+    summaries: summaries(),
     limits,
-    load: (path: string) => readSummaryIn(root, path),
+    load: (path: string) => writtenByUs(readSummaryIn(root, path), deps),
     openTasks: (path: string) => openTaskIdsIn(root, path),
     chain: ctx.chain,
     taskList: taskListState(deps.env),
@@ -88,9 +95,14 @@ async function decide(
   });
   // One budget for every wait of this call: never longer than resume.finalize_wait_ms in all.
   const until = deps.now() + cfg["resume.finalize_wait_ms"];
-  const waitFor = () =>
-    known ? waitForChain(root, ctx, cfg, deps, until) : waitForFinalize(root, sessionId, source, deps, until);
-  if (!existsSync(layout(root).respawnPending) && listSummaries(root).length === 0 && !(await waitFor())) {
+  const waitFor = async () => {
+    const waited = await (known
+      ? waitForChain(root, ctx, cfg, deps, until)
+      : waitForFinalize(root, sessionId, source, deps, until));
+    listed = undefined;
+    return waited;
+  };
+  if (!existsSync(layout(root).respawnPending) && summaries().length === 0 && !(await waitFor())) {
     return { action: "none", reason: "no summary" };
   }
   let first = decideHook({ ...situation(), ...readResumeState(root, deps.now()) });
@@ -101,6 +113,7 @@ async function decide(
     first = decideHook({ ...situation(), ...readResumeState(root, deps.now()) });
   }
   if (first.action !== "inject") return first;
+  // Decided again under the ledger's lock (another session may have consumed it), from the same listing.
   try {
     return resumeTransaction(root, deps.now(), (state) => decideHook({ ...situation(), ...state }));
   } catch (err) {
@@ -169,6 +182,13 @@ async function waitForFinalize(
     if (newestMs() > before) return true;
   }
   return false;
+}
+
+/** A summary's text when ctx, as this user, wrote it (io/written.ts); a committed or planted one is never used. */
+function writtenByUs(text: string | undefined, deps: Deps): string | undefined {
+  if (text === undefined || wasWritten(deps.env, text)) return text;
+  debug(deps, "resume hook: a summary ctx did not write is ignored");
+  return undefined;
 }
 
 function limitsOf(cfg: Config): HookLimits {

@@ -17,6 +17,7 @@ import { taskOfSummary } from "../core/resume/hook-decision.ts";
 import { isValidTaskId } from "../core/track/stamp.ts";
 import { isValidSessionId } from "../core/session-id.ts";
 import { taskListState } from "../io/session/task-list.ts";
+import { wasWritten } from "../io/written.ts";
 
 /**
  * `ctx resume`: starts a fresh claude session whose first prompt is the
@@ -38,7 +39,8 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
 
 async function launch(opts: Exclude<ResumeOptions, { mode: "hook" }>, deps: Deps): Promise<number> {
   const root = stateRoot(deps.env, findProject(deps.env, deps.cwd));
-  const file = opts.latest ? latestSummary(root, deps.now()).path : opts.summary!;
+  // --latest takes only a summary ctx wrote; a file the user names is theirs to choose
+  const file = opts.latest ? latestSummary(root, deps.now(), (text) => wasWritten(deps.env, text)).path : opts.summary!;
   const summary = loadSummaryForCli(file, deps.cwd);
   const { env, openTasks } = chainEnv(summary.path, deps);
   const prompt = buildResumePrompt(summary.text, summary.path, "prompt", taskListState(env), openTasks);

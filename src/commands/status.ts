@@ -46,7 +46,10 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
 function statusView(opts: StatusOptions, cfg: Config, deps: Pick<Deps, "env" | "now" | "cwd">): StatusView {
   const now = deps.now();
   const thresholds = ladderOf(cfg);
-  const rows = readIndex(deps.env, now).map((s) =>
+  // Without --all, a session last updated before both horizons is hidden whatever it is: it is only counted.
+  const horizonMs = Math.max(cfg["status.stale_after_s"], cfg["status.ended_visible_s"]) * 1000;
+  const settledBeforeMs = opts.all ? undefined : now - horizonMs - SETTLE_MARGIN_MS;
+  const rows = readIndex(deps.env, now, { settledBeforeMs }).map((s) =>
     toRow(s.entry, now, cfg["status.stale_after_s"], thresholds, s.ended, s.supervisor, cfg["status.ended_visible_s"]),
   );
   const projects = opts.project === undefined ? undefined : spellings(opts.project, deps.cwd);
@@ -54,6 +57,9 @@ function statusView(opts: StatusOptions, cfg: Config, deps: Pick<Deps, "env" | "
 }
 
 // --- internal ---
+
+/** Slack past the horizons before an entry counts as settled (the rows' ages are whole seconds). */
+const SETTLE_MARGIN_MS = 60_000;
 
 function render(view: StatusView, opts: StatusOptions, color: boolean, deps: Pick<Deps, "env" | "now">): string {
   // Refreshed JSON is one document per line (NDJSON), so a script can read it line by line.

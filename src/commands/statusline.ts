@@ -5,7 +5,7 @@ import { bridgeOf, renderStatus, statusInput } from "../core/statusline.ts";
 import { isValidSessionId } from "../core/session-id.ts";
 import { count } from "../core/usage.ts";
 import { writeBridge } from "../io/session/bridge.ts";
-import { envConfig, loadConfigReport } from "../io/config.ts";
+import { envConfig, loadConfig } from "../io/config.ts";
 import { chainedCommand, chainedRows } from "../core/statusline-chain.ts";
 import type { Config } from "../core/config-schema.ts";
 import { gitBranch } from "../io/git/head.ts";
@@ -27,9 +27,8 @@ export async function run(argv: string[], deps: Deps): Promise<void> {
   // The client may run in a subfolder: the project (its name, branch and config) is the one found from there.
   const start = projectOf(payload) ?? cwd;
   const project = projectFrom(start);
-  const report = loadConfigReport(deps, project);
-  const cfg = report.config;
-  const chain = chainedCommand(argv, cfg, report.origins["statusline.chain"]?.origin === "project");
+  const cfg = loadConfig(deps, project);
+  const chain = chainedCommand(argv, cfg);
   const status = statusInput(payload, cfg);
   if (status.projectDir?.startsWith("/"))
     status.projectDir = status.projectDir === start ? project : projectFrom(status.projectDir);

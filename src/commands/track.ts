@@ -119,7 +119,7 @@ export async function track(job: TrackJob, deps: Deps): Promise<TrackResult> {
     const path = layout(root).stateFile(job.sessionId);
     done = stepped ?? apply(path && realDirsUnder(root, STATE_DIRS.sessionsState) ? loadState(path, nowMs) : undefined);
   }
-  return afterUpdate(done, job, deps, root, iso, nowMs, lock);
+  return afterUpdate(done, job, deps, root, iso, nowMs, lock, cfg);
 }
 
 // --- internal ---

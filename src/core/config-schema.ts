@@ -3,39 +3,10 @@
  * the environment variable for `a.b_c` is `CTX_A_B_C`.
  */
 
-/** How a key's value is parsed. `threshold` is a number that `off` disables (value `false`). */
-export type Kind = "number" | "threshold" | "boolean" | "string";
+import { type Kind, type Spec, asUser, bool, num, pct, str, thr } from "./config-spec.ts";
+import { RESPAWN_SCHEMA } from "./config-schema-respawn.ts";
 
-interface Spec<K extends Kind, V> {
-  kind: K;
-  default: V;
-  doc: string;
-  /** Allowed values for a string key. */
-  values?: readonly string[];
-  /** Largest allowed value of a number or threshold (percentages: 100). */
-  max?: number;
-}
-
-const num = (d: number, doc: string): Spec<"number", number> => ({ kind: "number", default: d, doc });
-const thr = (d: number | false, doc: string): Spec<"threshold", number | false> => ({
-  kind: "threshold",
-  default: d,
-  doc,
-});
-/** A level of the ladder or an action threshold, in used % (0-100, `off` disables it). */
-const pct = (d: number | false, doc: string): Spec<"threshold", number | false> => ({
-  kind: "threshold",
-  default: d,
-  doc,
-  max: 100,
-});
-const bool = (d: boolean, doc: string): Spec<"boolean", boolean> => ({ kind: "boolean", default: d, doc });
-const str = (d: string, doc: string, values?: readonly string[]): Spec<"string", string> => ({
-  kind: "string",
-  default: d,
-  doc,
-  values,
-});
+export type { Kind };
 
 /** The schema: one entry per key. The README's configuration table mirrors it. */
 export const SCHEMA = {
@@ -66,9 +37,11 @@ export const SCHEMA = {
   },
   "statusline.git_branch": bool(true, "Show the git branch (read from .git/HEAD, no subprocess)"),
   "statusline.stdin_timeout_ms": num(1000, "Give up on a stdin that never closes after this long"),
-  "statusline.chain": str(
-    "",
-    "Your own status line command, run with the same payload and shown beside ctx's (ctx install sets it up as `ctx statusline --chain CMD`, which wins over this key); read from the user config and the environment only, never from a project's file",
+  "statusline.chain": asUser(
+    str(
+      "",
+      "Your own status line command, run with the same payload and shown beside ctx's (ctx install sets it up as `ctx statusline --chain CMD`, which wins over this key); from a project's file only once you trust it (ctx trust)",
+    ),
   ),
   "statusline.chain_position": str("first", "Where ctx's part goes beside the chained command's: first or last", [
     "first",
@@ -125,52 +98,19 @@ export const SCHEMA = {
     300,
     "From the warning level on, how long a tool hook waits for the client to flush the tool's request to the transcript (its usage is read from there)",
   ),
-  "respawn.mode": str(
-    "context",
-    "Respawn strategy: context (compact / finalize-clear-kickstart near the limit) or keep-working (cycle on every idle)",
-    ["context", "keep-working"],
+  "retention.max_age_days": thr(
+    30,
+    "Retention: remove a session's state, index entry and files, and summaries and records, not updated for this many days (off = keep by age; a live session's state and the newest summary of an open chain are always kept)",
   ),
-  "respawn.strategy": str("", "Same as respawn.mode; when set, it wins", ["context", "keep-working"]),
-  "respawn.compact_at": pct(85, "Respawn: send /compact when idle at or above this used % (off = never compact)"),
-  "respawn.restart_at": pct(
-    90,
-    "Respawn: full cycle (finalize, /clear, kickstart) when still at or above this used % after compaction, or when compaction is off",
+  "retention.keep_per_chain": thr(
+    5,
+    "Retention: keep at most this many summaries (and their session records) per chain, the newest (off = no limit)",
   ),
-  "respawn.max_cycles_per_hour": num(6, "Respawn: at most this many cycles in any hour"),
-  "respawn.cooldown_s": num(60, "Respawn: seconds to wait after a cycle before the next one"),
-  "respawn.compact_prompt": str(
-    "/compact Keep the task state: the goal, what is done, the files changed, the remaining steps and the next step.",
-    "Respawn: the compaction command sent to the client",
+  "retention.interval_h": num(
+    24,
+    "Retention: a SessionStart starts the background pruning (ctx prune) at most once per this many hours per project",
   ),
-  "respawn.update_prompt": str(
-    "Update your notes and task list with the current state of the work, so a fresh session can continue it.",
-    "Respawn (keep-working): prompt sent first on every idle (empty = skip)",
-  ),
-  "respawn.kickstart_prompt": str(
-    "Continue the work from the previous session's summary above: pick up the remaining tasks, starting with the next step.",
-    "Respawn: prompt sent after /clear to continue (empty = skip)",
-  ),
-  "respawn.send_clear": bool(true, "Respawn (keep-working): send /clear in the cycle"),
-  "respawn.send_init": bool(false, "Respawn: send /init after /clear"),
-  "respawn.auto_accept_plans": bool(
-    false,
-    "Respawn: accept a plan-approval menu by pressing Enter (never permission prompts or questions)",
-  ),
-  "respawn.ai_check": bool(
-    false,
-    "Respawn: confirm an ambiguous idle by asking `claude -p` for an IDLE/WORKING verdict",
-  ),
-  "respawn.ai_check_timeout_s": num(60, "Respawn: give up on one AI idle check after this long"),
-  "respawn.ai_check_cooldown_s": num(180, "Respawn: wait this long after a WORKING verdict before asking again"),
-  "respawn.poll_ms": num(1000, "Respawn: how often the pane is captured"),
-  "respawn.quiet_ms": num(2000, "Respawn: quiet period (no new output) that confirms an idle signal"),
-  "respawn.silence_s": num(30, "Respawn: output silence after which a pane showing the prompt counts as idle"),
-  "respawn.step_timeout_s": num(300, "Respawn: longest wait for one step (a sent command) to be confirmed"),
-  "respawn.stuck_timeout_s": num(
-    900,
-    "Respawn: a cycle lasting longer than this is abandoned (recovery: back to watching)",
-  ),
-  "respawn.enter_delay_ms": num(150, "Respawn: pause between typing text and pressing Enter"),
+  ...RESPAWN_SCHEMA,
 } as const satisfies Record<string, Spec<Kind, unknown>>;
 
 /** A configuration key. */

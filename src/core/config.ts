@@ -14,6 +14,8 @@ export interface SourcedLayer {
   /** The file's path, or `environment`. */
   source: string;
   values: Layer;
+  /** Set for a project file the user has not trusted: why its keys that act as the user are ignored. */
+  untrusted?: string;
 }
 
 /** Where one effective value came from. */
@@ -37,11 +39,26 @@ export interface ConfigProblem {
   deprecated?: boolean;
 }
 
-/** The effective configuration, where each value came from, and what was wrong. */
+/** A key of an untrusted project file that acts as the user, and why it was ignored. */
+export interface IgnoredKey {
+  /** The file's path. */
+  source: string;
+  key: string;
+  /** Why: the file is not trusted, or changed since it was. */
+  reason: string;
+}
+
+/** The effective configuration, where each value came from, what was wrong, and what was ignored as untrusted. */
 export interface Resolved {
   config: Config;
   origins: Record<ConfigKey, ValueOrigin>;
   problems: ConfigProblem[];
+  ignored: IgnoredKey[];
+}
+
+/** True for a key a project file sets only once trusted (`ctx trust`): it makes ctx act as the user. */
+export function actsAsUser(key: string): boolean {
+  return (SCHEMA as Record<string, { asUser?: true }>)[key]?.asUser === true;
 }
 
 /** The defaults of every key. */
@@ -82,12 +99,14 @@ export function envLayer(env: Env): Layer {
  * Applies layers over the defaults, lowest first, and says where each value came from.
  * A value of the wrong type or out of range is skipped and listed in `problems`, so a broken
  * config never breaks a hook; deprecated keys are converted to their new key and listed too.
+ * An untrusted layer's keys that act as the user are skipped and listed in `ignored`.
  */
 export function resolveLayers(layers: readonly SourcedLayer[]): Resolved {
   const cfg = defaults() as Record<string, unknown>;
   const origins = {} as Record<ConfigKey, ValueOrigin>;
   for (const key of Object.keys(SCHEMA) as ConfigKey[]) origins[key] = { origin: "default", source: "default" };
   const problems: ConfigProblem[] = [];
+  const ignored: IgnoredKey[] = [];
   for (const layer of layers) {
     const say = (key: string, message: string, deprecated?: boolean) =>
       problems.push({ source: layer.source, key, message, ...(deprecated ? { deprecated } : {}) });
@@ -119,11 +138,15 @@ export function resolveLayers(layers: readonly SourcedLayer[]): Resolved {
       else set(key as ConfigKey, value);
     }
     function set(key: ConfigKey, value: { ok: unknown }, via?: string): void {
+      if (layer.untrusted !== undefined && actsAsUser(key)) {
+        ignored.push({ source: layer.source, key: via ?? key, reason: layer.untrusted });
+        return;
+      }
       cfg[key] = value.ok;
       origins[key] = { origin: layer.origin, source: layer.source, ...(via ? { via } : {}) };
     }
   }
-  return { config: cfg as Config, origins, problems };
+  return { config: cfg as Config, origins, problems, ignored };
 }
 
 /** Like resolveLayers for anonymous layers, each problem reported through `warn`. */

@@ -3,6 +3,7 @@
  * The parser (core/cli.ts) and `ctx <command> --help` both read these. Pure data.
  */
 import type { Grammar } from "./cli.ts";
+import { SETUP_GRAMMARS } from "./grammars-setup.ts";
 
 /** Each command's grammar, by command name. */
 export const GRAMMARS = {
@@ -119,63 +120,23 @@ default, the user file (\${XDG_CONFIG_HOME:-~/.config}/ctx/config.yaml), the
 project file (<project>/.ctx/config.yaml, the project found from any
 subfolder) and the environment (CTX_*), like git config --show-origin. Values
 read from a deprecated key name it. Problems are listed on stderr (ctx doctor
-checks them and exits 1).`,
+checks them and exits 1), and so are the project file's keys that act as you
+while the file is not trusted (ctx trust): those are ignored.`,
     options: { json: { type: "boolean", doc: "machine-readable output" } },
   },
-  install: {
-    synopsis: ["[--project] [--gemini] [--dry-run] [--force-statusline | --keep-statusline]"],
-    about: `Merges ctx's entries into ~/.claude/settings.json (<project>/.claude/settings.json
-with --project; ~/.gemini/settings.json with --gemini), with this binary's
-absolute path and a timeout on each:
-statusLine          ctx statusline; an existing other one is chained (both show:
-                    ctx statusline --chain YOURS), replaced with
-                    --force-statusline, or left alone with --keep-statusline;
-                    ctx uninstall puts it back
-PostToolUse, PostToolUseFailure: ctx monitor, ctx track
-SessionStart        ctx track, ctx resume --hook
-UserPromptSubmit, Stop, PreCompact, SessionEnd: ctx track
-Gemini CLI: AfterTool, SessionStart, BeforeAgent, AfterAgent, PreCompress,
-SessionEnd (timeouts in ms, matchers over Gemini tool names).
-Writes <file>.bak-<UTC stamp> first, keeps every other key and hook, refuses a
-file that is not valid JSON (says line:column). Running it twice adds nothing.`,
+  ...SETUP_GRAMMARS,
+  prune: {
+    synopsis: ["[--project DIR] [--dry-run]"],
+    about: `Applies the retention (retention.max_age_days, default 30; retention.keep_per_chain,
+default 5) to the project's .ctx/ and the per-user state: session states and the
+files named after them, summaries with their twins and session records, events,
+stopped supervisors' records, stale locks, index entries and bridge files.
+Never a live session's state, never the newest summary of a chain still open.
+A SessionStart runs it in the background at most once per retention.interval_h
+(24) hours. The project is found from any subfolder (nearest .ctx/, else the git root).`,
     options: {
-      project: { type: "boolean", doc: "the project's .claude/settings.json (project found from a subfolder)" },
-      gemini: { type: "boolean", doc: "Gemini CLI's settings" },
-      "dry-run": { type: "boolean", doc: "print the result, write nothing" },
-      "force-statusline": { type: "boolean", doc: "replace another statusLine (uninstall puts it back)" },
-      "keep-statusline": { type: "boolean", doc: "leave another statusLine alone (ctx's is not shown)" },
-    },
-  },
-  uninstall: {
-    synopsis: ["[--project] [--gemini] [--dry-run]"],
-    about: `Removes every hook whose command is ctx's (statusline, monitor, track,
-resume --hook) and ctx's statusLine, nothing else, after a timestamped backup.
-The statusLine ctx's took the place of (chained or replaced) is put back.
-A settings file ctx created that is left empty is removed.`,
-    options: {
-      project: { type: "boolean", doc: "the project's .claude/settings.json" },
-      gemini: { type: "boolean", doc: "Gemini CLI's settings" },
-      "dry-run": { type: "boolean", doc: "print the result, write nothing" },
-    },
-  },
-  doctor: {
-    synopsis: ["[--gemini] [--project]"],
-    about: `Checks, and prints the fix for each problem:
-- ctx on PATH, and the same binary in the settings;
-- every ctx hook present and run once, as the client will run it (the user's,
-  the project's and the project's settings.local.json count; one command
-  written the same way in several files runs once), with its timeout;
-- both config files: YAML errors (file:line:column), unknown keys (did you
-  mean …), wrong types, values out of range, an inconsistent ladder of
-  levels, and deprecated keys with the key to use;
-- the bridge directory (\${TMPDIR:-/tmp}) writable;
-- tmux available (ctx respawn);
-- the last hook errors recorded in \${XDG_STATE_HOME:-~/.local/state}/ctx/errors.log.
-The project is found from any subfolder (nearest .ctx/, else the git root).
-Exits 1 when a check fails.`,
-    options: {
-      gemini: { type: "boolean", doc: "check Gemini CLI's settings" },
-      project: { type: "boolean", doc: "the fixes name ctx install --project (every settings file still counts)" },
+      project: { type: "string", arg: "DIR", doc: "the project (default: found from the current directory)" },
+      "dry-run": { type: "boolean", doc: "count what would be removed, remove nothing" },
     },
   },
   respawn: {

@@ -10,17 +10,17 @@ const MAX_ROWS = 4;
 const MAX_ROW = 300;
 
 /**
- * The chained command: `--chain CMD` (or `--chain=CMD`) in argv wins, else `statusline.chain`
- * unless that came from a project's file (a cloned repository does not choose what ctx runs).
+ * The chained command: `--chain CMD` (or `--chain=CMD`) in argv wins, else `statusline.chain` (a
+ * key that acts as the user: a project's file sets it only once trusted, core/trust.ts).
  */
-export function chainedCommand(argv: readonly string[], cfg: Config, fromProject: boolean): string | undefined {
+export function chainedCommand(argv: readonly string[], cfg: Config): string | undefined {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === "--chain" && i + 1 < argv.length) return argv[i + 1]!.trim() || undefined;
     if (a.startsWith("--chain=")) return a.slice("--chain=".length).trim() || undefined;
   }
   const fromConfig = cfg["statusline.chain"].trim();
-  return fromConfig && !fromProject ? fromConfig : undefined;
+  return fromConfig || undefined;
 }
 
 /**

@@ -1,9 +1,21 @@
-import { flatten, envLayer, resolveLayers, resolveConfig, type Resolved, type SourcedLayer } from "../core/config.ts";
+import {
+  actsAsUser,
+  flatten,
+  envLayer,
+  resolveLayers,
+  resolveConfig,
+  type Resolved,
+  type SourcedLayer,
+} from "../core/config.ts";
 import { keyPosition, yamlErrorPosition } from "../core/config-check.ts";
 import type { Config } from "../core/config-schema.ts";
 import { debug, type Deps, type Env } from "../core/deps.ts";
 import { projectConfigPath, userConfigPath } from "../core/paths.ts";
-import { readFileSafe } from "./fs/read.ts";
+import { untrustedReason } from "../core/trust.ts";
+import { dirname } from "../core/pathx.ts";
+import { foreignStateRoot } from "./fs/owner.ts";
+import { readBytesSafe } from "./fs/read.ts";
+import { checkTrust, type TrustCheck } from "./trust.ts";
 
 /** One config file as read: its layer, and its text (for positions) when it exists. */
 export interface ConfigFile {
@@ -14,6 +26,8 @@ export interface ConfigFile {
   /** A parse error as `path:line:column: message`, when the file is not valid YAML or not a mapping. */
   error?: string;
   layer: SourcedLayer;
+  /** The project file's trust, checked when it sets a key that acts as the user. */
+  trust?: TrustCheck;
 }
 
 /** Everything that makes up the configuration: both files, the environment, and the result. */
@@ -24,23 +38,32 @@ export interface ConfigReport extends Resolved {
 /**
  * Loads the configuration: defaults, then the user's config.yaml, then the
  * project's `.ctx/config.yaml`, then `CTX_*` variables. Problems are reported
- * under CTX_DEBUG and never stop a hook.
+ * under CTX_DEBUG and never stop a hook. The project file's keys that act as the user
+ * count only when the user trusts the file as it is (`ctx trust`); `sayIgnored` says so on
+ * stderr when they are ignored (for a command a person typed).
  */
-export function loadConfig(deps: Pick<Deps, "env" | "stderr">, project: string): Config {
-  return loadConfigReport(deps, project).config;
-}
-
-/** {@link loadConfig} with where each value came from (a hook that must not take some keys from a project's file). */
-export function loadConfigReport(deps: Pick<Deps, "env" | "stderr">, project: string): ConfigReport {
+export function loadConfig(
+  deps: Pick<Deps, "env" | "stderr">,
+  project: string,
+  opts: { sayIgnored?: boolean } = {},
+): Config {
   const r = readConfig(deps.env, project);
   for (const f of r.files) if (f.error) debug(deps, `config: ${f.error}; using defaults`);
   for (const p of r.problems) debug(deps, `config: ${p.source}: ${p.key}: ${p.message}`);
-  return r;
+  const ignored = r.ignored.map((i) => i.key).join(", ");
+  if (ignored && (opts.sayIgnored || deps.env.CTX_DEBUG))
+    deps.stderr(`ctx: ignoring ${ignored}: ${r.ignored[0]!.source} is ${r.ignored[0]!.reason}\n`);
+  return r.config;
 }
 
 /** Reads both config files and the environment, with origins and problems (for ctx config and ctx doctor). */
 export function readConfig(env: Env, project: string): ConfigReport {
-  const files = [readConfigFile(userConfigPath(env), "user"), readConfigFile(projectConfigPath(project), "project")];
+  const projectFile = projectConfigPath(project);
+  const files = [
+    readConfigFile(env, userConfigPath(env), "user"),
+    // another user's .ctx (io/fs/owner.ts) is not read: its file counts as missing
+    readConfigFile(env, foreignStateRoot(dirname(projectFile)) ? "" : projectFile, "project", projectFile),
+  ];
   const layers: SourcedLayer[] = [
     ...files.map((f) => f.layer),
     { origin: "environment", source: "environment", values: envLayer(env) },
@@ -62,10 +85,11 @@ export function envConfig(env: Env): Config {
 
 // --- internal ---
 
-function readConfigFile(path: string, origin: "user" | "project"): ConfigFile {
-  const text = readFileSafe(path, { maxBytes: 1024 * 1024 });
+function readConfigFile(env: Env, read: string, origin: "user" | "project", path = read): ConfigFile {
+  const bytes = read === "" ? undefined : readBytesSafe(read, { maxBytes: 1024 * 1024 });
+  const text = bytes?.toString("utf8");
   const out: ConfigFile = { path, origin, text, layer: { origin, source: path, values: {} } };
-  if (text === undefined || text.trim() === "") return out;
+  if (bytes === undefined || text === undefined || text.trim() === "") return out;
   try {
     const doc: unknown = Bun.YAML.parse(text);
     if (doc === null || doc === undefined) return out;
@@ -74,6 +98,11 @@ function readConfigFile(path: string, origin: "user" | "project"): ConfigFile {
       return out;
     }
     out.layer.values = flatten(doc);
+    if (origin === "project" && Object.keys(out.layer.values).some(actsAsUser)) {
+      out.trust = checkTrust(env, path, bytes);
+      const why = untrustedReason(out.trust.state);
+      if (why !== undefined) out.layer.untrusted = why;
+    }
   } catch (err) {
     const pos = yamlErrorPosition(text, (t) => Bun.YAML.parse(t));
     out.error = `${path}:${pos?.line ?? 1}:${pos?.column ?? 1}: ${(err as Error).message}`;

@@ -6,6 +6,7 @@
 import { CtxError, type Env } from "../core/deps.ts";
 import { projectDir, undecodable, usableDir } from "../core/paths.ts";
 import { dirname, isAbsolute, join, normalize } from "../core/pathx.ts";
+import { foreignReason } from "./fs/owner.ts";
 import { sys, type Stat } from "./fs/sys.ts";
 
 /**
@@ -45,10 +46,10 @@ export function projectFrom(dir: string): string {
   if (!isAbsolute(dir)) return dir;
   const start = normalize(dir);
   for (let d = start, depth = 0; depth < 128; depth++) {
-    const ctx = lstatOf(join(d, ".ctx"));
-    // A link named .ctx marks the project as a directory does (its writes refuse to follow it).
-    if (ctx?.isDirectory || ctx?.isSymlink) return d;
-    if (lstatOf(join(d, ".git"))) return d;
+    if (!ownDir(statOf(d))) break; // never into another user's directory (git's safe.directory rule)
+    const ctx = statOf(join(d, ".ctx"));
+    if (ctx?.isDirectory) return ownDir(ctx) ? d : start; // another user's .ctx is not this project's
+    if (statOf(join(d, ".git"))) return d;
     const parent = dirname(d);
     if (parent === d || parent === "/") break;
     d = parent;
@@ -58,10 +59,19 @@ export function projectFrom(dir: string): string {
 
 // --- internal ---
 
-/** What is at `path` itself, or undefined when nothing can be found there. */
-function lstatOf(path: string): Stat | undefined {
+/** True for a directory the user may take as theirs (owner.ts `foreignReason`). */
+function ownDir(st: Stat | undefined): boolean {
+  return st !== undefined && foreignReason(st) === undefined;
+}
+
+/**
+ * What is at `path`, following a link (as stat(2) would: lstat, and only for a link its realpath),
+ * or undefined when nothing can be found there. No node:fs: the status line and monitor walk too.
+ */
+function statOf(path: string): Stat | undefined {
   try {
-    return sys().lstat(path);
+    const st = sys().lstat(path);
+    return st.isSymlink ? sys().lstat(sys().realpath(path)) : st;
   } catch {
     return undefined;
   }

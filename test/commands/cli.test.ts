@@ -8,7 +8,7 @@ let sb: ProjectSandbox;
 beforeEach(() => (sb = projectSandbox()));
 afterEach(() => sb.t.cleanup());
 
-const TYPED = ["finalize", "resume", "status", "config", "install", "uninstall", "doctor", "respawn", "track"];
+const TYPED = ["finalize", "resume", "status", "config", "trust", "install", "uninstall", "doctor", "respawn", "track"];
 
 describe("a mistyped command or option", () => {
   test("ctx stauts: exit 2 with the command meant", async () => {
@@ -38,8 +38,10 @@ describe("a mistyped command or option", () => {
       "respawn",
       "doctor",
       "config",
+      "trust",
       "uninstall",
       "finalize",
+      "prune",
       "statusline",
       "monitor",
       "track",

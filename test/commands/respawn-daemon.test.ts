@@ -9,6 +9,7 @@ import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmuxClient } from "../../src/io/respawn/tmux.ts";
 import { runCtx } from "../helpers/ctx.ts";
+import { fakeClaudeBin } from "../helpers/tmux-pane.ts";
 import { projectSandbox, type ProjectSandbox } from "../helpers/tmp.ts";
 
 let sb: ProjectSandbox;
@@ -16,7 +17,9 @@ let env: Record<string, string>;
 beforeEach(() => {
   sb = projectSandbox();
   const fake = join(sb.t.dir, "fake-claude");
-  writeFileSync(fake, "#!/bin/sh\nprintf '✻ Baked for 3s\\n\\n────────\\n❯ \\n────────\\n'\nexec sleep 600\n");
+  // It ends as a process named claude (the supervisor types only into Claude Code).
+  const claude = fakeClaudeBin(sb.t.dir);
+  writeFileSync(fake, `#!/bin/sh\nprintf '✻ Baked for 3s\\n\\n────────\\n❯ \\n────────\\n'\nexec '${claude}' 600\n`);
   chmodSync(fake, 0o755);
   env = { ...sb.env, TMUX_TMPDIR: join(sb.t.dir, "tmux"), CTX_CLAUDE: fake, CTX_RESPAWN_POLL_MS: "200" };
   mkdirSync(env.TMUX_TMPDIR!, { recursive: true });

@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runCtx } from "../helpers/ctx.ts";
 import { isolatedEnv, tempDir } from "../helpers/tmp.ts";
+import { writeOwnSummary } from "../helpers/written.ts";
 
 // Issue 15: two sessions (chains) in one project; the resume hook picks the cleared session's chain.
 let t: ReturnType<typeof tempDir>;
@@ -21,7 +22,7 @@ beforeEach(() => {
 afterEach(() => t.cleanup());
 
 function summary(name: string, text: string): void {
-  writeFileSync(join(root, "sessions", name), text);
+  writeOwnSummary(env, join(root, "sessions", name), text);
 }
 function state(sid: string, over: Record<string, unknown>): void {
   const now = new Date().toISOString();

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFil
 import { join } from "node:path";
 import { runCtx } from "../helpers/ctx.ts";
 import { isolatedEnv, tempDir } from "../helpers/tmp.ts";
+import { writeOwnSummary } from "../helpers/written.ts";
 
 let t: ReturnType<typeof tempDir>;
 let env: Record<string, string>;
@@ -21,7 +22,7 @@ afterEach(() => t.cleanup());
 function summary(name: string, text: string): string {
   mkdirSync(join(root, "sessions"), { recursive: true });
   const p = join(root, "sessions", name);
-  writeFileSync(p, text);
+  writeOwnSummary(env, p, text);
   return p;
 }
 async function hook(sid: string, source: string | undefined, extra: Record<string, unknown> = {}, stdin?: string) {

@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSy
 import { join } from "node:path";
 import { runCtx } from "../helpers/ctx.ts";
 import { isolatedEnv, tempDir } from "../helpers/tmp.ts";
+import { writeOwnSummary } from "../helpers/written.ts";
 
 let t: ReturnType<typeof tempDir>;
 let env: Record<string, string>;
@@ -28,7 +29,7 @@ afterEach(() => t.cleanup());
 
 function summary(name: string, text: string, ageS = 0): string {
   const p = join(sessions, name);
-  writeFileSync(p, text);
+  writeOwnSummary(env, p, text);
   const when = Date.now() / 1000 - ageS;
   utimesSync(p, when, when);
   return p;
@@ -84,7 +85,7 @@ describe("ctx resume <summary>", () => {
   test("--latest honours CTX_DIR", async () => {
     const other = join(t.dir, "elsewhere");
     mkdirSync(join(other, "sessions"), { recursive: true });
-    writeFileSync(join(other, "sessions", "summary-x-20250101-000000.md"), "from CTX_DIR");
+    writeOwnSummary(env, join(other, "sessions", "summary-x-20250101-000000.md"), "from CTX_DIR");
     expect((await resume(["--latest"], { CTX_DIR: other })).code).toBe(0);
     expect(claudeArgv()[1]).toContain("from CTX_DIR");
   });

@@ -25,7 +25,10 @@ const PLACEHOLDERS: [string, string][] = [
   ["<task_id>", "T1"],
   ["<stamp>", "ST"],
   ["<key>", "0123456789abcdef"],
+  ["<sha256 of the path>", "a".repeat(64)],
+  ["<mac>", "a".repeat(64)],
 ];
+const HASH = "a".repeat(64);
 
 /**
  * Each row of the table: the layout's member that gives it and the path it gives.
@@ -55,6 +58,9 @@ const ROWS: Record<string, { member: string; path: string | undefined; folder?: 
   "<root>/state/respawn/<name>.log": { member: "respawnLog", path: L.respawnLog("N1") },
   "<root>/state/respawn-pending.json": { member: "respawnPending", path: L.respawnPending },
   "<root>/state/resume-ledger.json": { member: "resumeLedger", path: L.resumeLedger },
+  "<root>/state/retention.json": { member: "retention", path: L.retention },
+  "<root>/state/retention.claim": { member: "retentionClaim", path: L.retentionClaim },
+  "${XDG_STATE_HOME:-~/.local/state}/ctx/index-digest.json": { member: "indexDigest", path: U.indexDigest },
   "${XDG_STATE_HOME:-~/.local/state}/ctx/sessions/<sid>.json": { member: "indexEntry", path: U.indexEntry("S1") },
   "${XDG_STATE_HOME:-~/.local/state}/ctx/errors.log": { member: "errorLog", path: U.errorLog },
   "${XDG_STATE_HOME:-~/.local/state}/ctx/windows.json": { member: "windows", path: U.windows },
@@ -68,6 +74,12 @@ const ROWS: Record<string, { member: string; path: string | undefined; folder?: 
     path: U.statuslineRecord("0123456789abcdef"),
   },
   "<root>/state/window/<sid>.json": { member: "windowFile", path: L.windowFile("S1") },
+  "${XDG_STATE_HOME:-~/.local/state}/ctx/trust/<sha256 of the path>.json": {
+    member: "trustRecord",
+    path: U.trustRecord(HASH),
+  },
+  "${XDG_STATE_HOME:-~/.local/state}/ctx/summary-key": { member: "summaryKey", path: U.summaryKey },
+  "${XDG_STATE_HOME:-~/.local/state}/ctx/written/<mac>": { member: "writtenRecord", path: U.writtenRecord(HASH) },
 };
 
 /** The first column of docs/state.md's "Where" table. */
@@ -118,6 +130,10 @@ test("an unsafe session id never becomes a path", () => {
     expect(L.pauseLog(sid)).toBeUndefined();
     expect(U.indexEntry(sid)).toBeUndefined();
     expect(U.bridge(sid)).toBeUndefined();
+  }
+  for (const id of ["../x", "A".repeat(64), "a".repeat(63), `${"a".repeat(64)}/`]) {
+    expect(U.trustRecord(id)).toBeUndefined();
+    expect(U.writtenRecord(id)).toBeUndefined();
   }
   expect(L.pauseLog("a".repeat(128))).toBe(`/r/sessions/ACTIVE-PAUSE-${"a".repeat(128)}.jsonl`);
 });

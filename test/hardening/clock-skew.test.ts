@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { fileStamp } from "../../src/core/track/stamp.ts";
 import { runInproc } from "./inproc.ts";
 import { makeSandbox, type Sandbox } from "./sandbox.ts";
+import { writeOwnSummary } from "../helpers/written.ts";
 
 let sb: Sandbox;
 let sessions: string;
@@ -27,7 +28,7 @@ const run = (argv: string[], stdin = "") =>
 /** The summary stamped 2099, already consumed once (so a later /clear must move on to newer ones). */
 function futureSummary(mtime: Date): void {
   const p = join(sessions, "summary-t-20991231-000000.md");
-  writeFileSync(p, "# Summary\n- FROM-THE-FUTURE\n");
+  writeOwnSummary(sb.env, p, "# Summary\n- FROM-THE-FUTURE\n");
   utimesSync(p, mtime, mtime);
   writeFileSync(
     join(sb.project, ".ctx", "state", "resume-ledger.json"),
@@ -40,7 +41,7 @@ function futureSummary(mtime: Date): void {
 
 function realSummary(): string {
   const name = `summary-t-${fileStamp(Date.now())}.md`;
-  writeFileSync(join(sessions, name), "# Summary\n- THE-REAL-NEXT-STEP\n");
+  writeOwnSummary(sb.env, join(sessions, name), "# Summary\n- THE-REAL-NEXT-STEP\n");
   return name;
 }
 

@@ -9,6 +9,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { runCtx } from "../helpers/ctx.ts";
 import { makeSandbox, type Sandbox } from "./sandbox.ts";
+import { recordWritten } from "../../src/io/written.ts";
 
 const SID = "corrupt-session";
 let sb: Sandbox;
@@ -94,6 +95,7 @@ describe("corrupt state files are kept aside and recovered from", () => {
     const ledger = join(root, "state", "resume-ledger.json");
     plant(ledger, "{not json");
     plant(join(root, "sessions", "summary-t-20990101-000000.md"), "# Summary\n- the next step\n");
+    recordWritten(sb.env, "# Summary\n- the next step\n"); // as finalize records the summaries it writes
     const r = await ok(["resume", "--hook"], hook("SessionStart", { source: "clear" }));
     expect(JSON.parse(r.stdout).hookSpecificOutput.additionalContext).toContain("the next step");
     expectQuarantined(ledger, "{not json");

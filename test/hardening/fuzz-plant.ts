@@ -1,10 +1,11 @@
 /**
  * State the fuzzer plants before a run, so mutated inputs meet real state:
  * bridge files that are fresh, stale, from the future or corrupt, and a
- * handoff summary for the resume hook.
+ * handoff summary for the resume hook (recorded as finalize records the ones it writes).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { writeOwnSummary } from "../helpers/written.ts";
 import type { Sandbox } from "./sandbox.ts";
 
 /** The session ids the fuzzer's seeds are pointed at. */
@@ -36,7 +37,8 @@ export function plantState(sb: Sandbox, nowMs: number): void {
   writeFileSync(join(sb.env.TMPDIR!, "claude-ctx-fz-corrupt.json"), '{"session_id":"fz-corrupt","used_pct":');
   const sessions = join(sb.project, ".ctx", "sessions");
   mkdirSync(sessions, { recursive: true });
-  writeFileSync(
+  writeOwnSummary(
+    sb.env,
     join(sessions, "summary-fz-task-20250101-000000.md"),
     "# Handoff summary\n\n## Remaining\n- finish the tests\n",
   );

@@ -8,6 +8,7 @@ import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from
 import { join } from "node:path";
 import { runInproc } from "./inproc.ts";
 import { makeSandbox, type Sandbox } from "./sandbox.ts";
+import { writeOwnSummary } from "../helpers/written.ts";
 
 let sb: Sandbox;
 let ctxDir: string;
@@ -77,7 +78,7 @@ describe("resume --hook: respawn-pending.json", () => {
 
   test("a created_at in the future is stale; the same hand-over stamped now is injected (the control)", async () => {
     const path = join(ctxDir, "sessions", "summary-t-20250101-000000.md");
-    writeFileSync(path, "# Summary\n- the real next step\n");
+    writeOwnSummary(sb.env, path, "# Summary\n- the real next step\n");
     pending(path, "2999-01-01T00:00:00.000Z");
     expect(await sessionStart("startup")).not.toContain("the real next step");
     pending(path, new Date().toISOString());

@@ -17,7 +17,7 @@ export function isolatedEnv(root: string, extra: Record<string, string> = {}): R
   for (const [k, v] of Object.entries(process.env)) {
     if (
       v === undefined ||
-      /^(CTX_|CLAUDE|ANTHROPIC_|XDG_)/.test(k) ||
+      /^(CTX_|CLAUDE|ANTHROPIC_|XDG_|GEMINI_CLI$)/.test(k) ||
       k === "HOME" ||
       k === "TMPDIR" ||
       k === "NO_COLOR"

@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { tmuxClient } from "../../src/io/respawn/tmux.ts";
 import { isolatedEnv, tempDir } from "./tmp.ts";
@@ -31,7 +31,26 @@ export function tmuxBox(): TmuxBox {
   };
 }
 
-/** Starts a pane that shows the idle screen and waits; returns its pane id. */
+/**
+ * A stand-in for Claude Code in a pane: `sleep` run through a link named `claude`, so /proc shows
+ * the command `claude` (what the supervisor checks before every keystroke); created in `dir`/bin.
+ */
+export function fakeClaudeBin(dir: string): string {
+  const bin = join(dir, "bin", "claude");
+  if (!existsSync(bin)) {
+    mkdirSync(join(dir, "bin"), { recursive: true });
+    symlinkSync(Bun.which("sleep") ?? "/bin/sleep", bin);
+  }
+  return bin;
+}
+
+/** Starts a pane where the stand-in client shows the idle screen and waits; returns its pane id. */
 export function idlePane(box: TmuxBox, name: string, cwd: string): Promise<string> {
-  return tmuxClient(box.env).newSession(name, cwd, ["sh", "-c", `printf '${IDLE_SCREEN}'; exec sleep 600`], box.env);
+  const claude = fakeClaudeBin(box.t.dir);
+  return tmuxClient(box.env).newSession(
+    name,
+    cwd,
+    ["sh", "-c", `printf '${IDLE_SCREEN}'; exec '${claude}' 600`],
+    box.env,
+  );
 }

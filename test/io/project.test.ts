@@ -66,10 +66,15 @@ test("hookProject(): a hook finds the same project as a typed command, from CLAU
   expect(hookProject({}, join(sub, "deep"), "/")).toBe(sub);
 });
 
-test("a symlink named .ctx marks its folder, and a relative path is kept", () => {
+test("a .ctx link counts as the directory it leads to (stat semantics, through lstat and realpath)", () => {
   const proj = join(t.dir, "linked");
   mkdirSync(join(proj, "a"), { recursive: true });
-  symlinkSync("/nonexistent-target", join(proj, ".ctx"));
+  mkdirSync(join(t.dir, "elsewhere"));
+  symlinkSync(join(t.dir, "elsewhere"), join(proj, ".ctx"));
   expect(projectFrom(join(proj, "a"))).toBe(proj);
+  const dangling = join(t.dir, "dangling");
+  mkdirSync(join(dangling, "a"), { recursive: true });
+  symlinkSync("/nonexistent-target", join(dangling, ".ctx"));
+  expect(projectFrom(join(dangling, "a"))).toBe(join(dangling, "a"));
   expect(projectFrom("rel/dir")).toBe("rel/dir");
 });

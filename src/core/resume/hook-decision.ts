@@ -31,7 +31,7 @@ export interface HookSituation {
   /** The respawn hand-over, when the file exists. */
   pending?: RespawnPending;
   limits: HookLimits;
-  /** Reads a summary's text; undefined when it cannot be read. */
+  /** Reads a summary's text; undefined when it cannot be read or ctx did not write it (neither injected nor hinted). */
   load: (path: string) => string | undefined;
   /**
    * The task id of the chain this session continues: after /clear the cleared
@@ -88,13 +88,20 @@ export function decideHook(s: HookSituation): HookDecision {
       reason: s.chain !== undefined ? `no unconsumed summary of ${s.chain}` : "no unconsumed summary",
     };
   }
-  const newest = unconsumedNewestFirst(s, () => true)[0];
-  if (!newest) return { action: "none", reason: "no unconsumed summary" };
-  const age = s.nowMs - newest.mtimeMs;
-  if (s.limits.hintMaxAgeMs === false || tooOld(age, s.limits.hintMaxAgeMs))
-    return { action: "none", reason: "summary too old for a hint" };
-  return { action: "hint", text: hintText(newest.name, ageText(age)), summary: newest.name };
+  const unconsumed = unconsumedNewestFirst(s, () => true);
+  if (unconsumed.length === 0) return { action: "none", reason: "no unconsumed summary" };
+  // the newest that can be loaded (ctx wrote it), among the first few young enough
+  for (const f of unconsumed.slice(0, HINT_LOOKS)) {
+    const age = s.nowMs - f.mtimeMs;
+    if (s.limits.hintMaxAgeMs === false || tooOld(age, s.limits.hintMaxAgeMs))
+      return { action: "none", reason: "summary too old for a hint" };
+    if (s.load(f.path) !== undefined) return { action: "hint", text: hintText(f.name, ageText(age)), summary: f.name };
+  }
+  return { action: "none", reason: "no unconsumed summary ctx wrote" };
 }
+
+/** How many unconsumed summaries a start-up looks at for a hint (each is read and checked). */
+const HINT_LOOKS = 16;
 
 /** The task id in a summary's name (`summary-<task>-<YYYYMMDD>-<HHMMSS>.md`), or undefined. */
 export function taskOfSummary(name: string): string | undefined {

@@ -47,18 +47,18 @@ function stampMs(name: string): number | undefined {
  * mtime to nothing, so such a summary never hides every later one.
  */
 export function newestFirst(files: readonly SummaryFile[], nowMs: number): SummaryFile[] {
-  const primary = (f: SummaryFile) => {
+  // Each key is computed once per file (a sort compares each file about log n times).
+  const keyed = files.map((f) => {
     const st = stampMs(f.name);
-    if (st === undefined) return 0; // unstamped names rank below stamped ones
-    return st <= nowMs + FUTURE_SLACK_MS ? Math.min(st, nowMs) : plausibleMs(nowMs, f.mtimeMs);
-  };
-  return [...files].sort((a, b) => {
-    const ka = primary(a);
-    const kb = primary(b);
-    if (ka !== kb) return kb - ka;
-    const ma = plausibleMs(nowMs, a.mtimeMs);
-    const mb = plausibleMs(nowMs, b.mtimeMs);
-    if (ma !== mb) return mb - ma;
-    return a.name < b.name ? 1 : a.name > b.name ? -1 : 0;
+    const mtime = plausibleMs(nowMs, f.mtimeMs);
+    // Unstamped names rank below stamped ones.
+    const primary = st === undefined ? 0 : st <= nowMs + FUTURE_SLACK_MS ? Math.min(st, nowMs) : mtime;
+    return { f, primary, mtime };
   });
+  keyed.sort((a, b) => {
+    if (a.primary !== b.primary) return b.primary - a.primary;
+    if (a.mtime !== b.mtime) return b.mtime - a.mtime;
+    return a.f.name < b.f.name ? 1 : a.f.name > b.f.name ? -1 : 0;
+  });
+  return keyed.map((k) => k.f);
 }

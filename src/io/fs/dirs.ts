@@ -4,7 +4,9 @@
  */
 import { undecodable } from "../../core/paths.ts";
 import { dirname, join } from "../../core/pathx.ts";
-import { closeQuiet, sys, SysError, type Stat } from "./sys.ts";
+import { foreignStateRoot } from "./owner.ts";
+import { readFileSafe } from "./read.ts";
+import { closeQuiet, sys, SysError, type Stat, unlinkQuiet } from "./sys.ts";
 
 /**
  * Creates a directory and its parents (mode 0700 for new ones); fine if it
@@ -12,7 +14,7 @@ import { closeQuiet, sys, SysError, type Stat } from "./sys.ts";
  * (ENOTDIR): ctx never writes through a link planted at a state directory.
  * Inside a project's `.ctx/`, `.ctx` itself and every level down to `dir` are
  * checked the same way (a cloned repository can commit `.ctx -> /elsewhere`),
- * and `.ctx/.gitignore` is written (see {@link ensureStateIgnore}). A path that is
+ * and `.ctx/.gitignore` holding `*` is written (see {@link ensureStateIgnore}). A path that is
  * not valid UTF-8 (it holds U+FFFD: it would name a sibling directory) is refused (EILSEQ).
  */
 export function ensureDir(dir: string, mode = 0o700): void {
@@ -26,23 +28,44 @@ export function ensureDir(dir: string, mode = 0o700): void {
 }
 
 /**
- * Writes `<root>/.gitignore` holding `*` when it is missing, so ctx's state never lands in the
- * user's git history (as pytest and ruff do for their caches). Never replaces an existing file,
- * never follows a link, and never fails: a read-only directory simply stays without one.
+ * Makes `<root>/.gitignore` hold exactly `*`, so ctx's state never lands in the user's git history
+ * (as pytest and ruff do for their caches). The file is ctx's: one with any other content (a
+ * committed `!*`, a symlink) is replaced, atomically and never through a link. It never fails:
+ * a read-only directory simply stays as it is (ctx doctor reports a tampered file).
  */
 function ensureStateIgnore(root: string): void {
+  const path = join(root, ".gitignore");
+  if (readFileSafe(path, { maxBytes: 4096 }) === STATE_IGNORE) return;
+  const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`;
   let fd: number;
   try {
-    fd = sys().openExclusive(join(root, ".gitignore"), 0o644);
+    fd = sys().openExclusive(tmp, 0o644);
   } catch {
-    return; // there already (EEXIST), or not writable
+    return; // not writable
   }
   try {
     sys().writeAll(fd, Buffer.from(STATE_IGNORE));
   } catch {
-    // a short file is still better than none
+    // a short file is still replaced below: better than the one there
   } finally {
     closeQuiet(fd);
+  }
+  try {
+    sys().rename(tmp, path);
+  } catch {
+    unlinkQuiet(tmp); // a directory planted at the path: left for ctx doctor to report
+  }
+}
+
+/** Whether `<root>/.gitignore` is ctx's own (`ok`), missing, or holds something else (`tampered`). */
+export function stateIgnoreState(root: string): "ok" | "missing" | "tampered" {
+  const text = readFileSafe(join(root, ".gitignore"), { maxBytes: 4096 });
+  if (text === STATE_IGNORE) return "ok";
+  try {
+    sys().lstat(join(root, ".gitignore"));
+    return "tampered";
+  } catch {
+    return "missing";
   }
 }
 
@@ -51,10 +74,13 @@ export const STATE_IGNORE = "# Written by ctx: its state stays out of git.\n*\n"
 
 /**
  * Creates `root/sub` level by level (see ensureDir), checking the root and
- * every level under it: a symlink at any of them is refused (ENOTDIR).
- * The directories above `root` are the user's and may be links.
+ * every level under it: a symlink at any of them is refused (ENOTDIR), and a project's `.ctx`
+ * that is not the user's (io/fs/owner.ts) is refused (EPERM). The directories above `root`
+ * are the user's and may be links.
  */
 export function ensureDirUnder(root: string, sub = ""): string {
+  const foreign = foreignStateRoot(root);
+  if (foreign !== undefined) throw new SysError("EPERM", `use (${foreign})`, root);
   ensureDir(root);
   let dir = root;
   for (const part of sub.split("/").filter((p) => p !== "")) {
@@ -67,24 +93,25 @@ export function ensureDirUnder(root: string, sub = ""): string {
 /**
  * True when `root` and each level of `sub` under it is a real directory or
  * missing (nothing to read there, nothing followed); false when any is a
- * symlink or not a directory. (`lstat` lets a caller that has node:fs loaded
+ * symlink or not a directory, or `root` is a project's `.ctx` that is not the user's. (`lstat` lets a caller that has node:fs loaded
  * already skip loading the libc layer.)
  */
 export function realDirsUnder(
   root: string,
   sub = "",
-  lstat: (path: string) => Pick<Stat, "isSymlink" | "isDirectory"> = (p) => sys().lstat(p),
+  lstat: (path: string) => Pick<Stat, "isSymlink" | "isDirectory" | "uid" | "perm"> = (p) => sys().lstat(p),
 ): boolean {
   let dir = root;
   for (const part of ["", ...sub.split("/").filter((p) => p !== "")]) {
     dir = part ? join(dir, part) : dir;
-    let st: Pick<Stat, "isSymlink" | "isDirectory">;
+    let st: Pick<Stat, "isSymlink" | "isDirectory" | "uid" | "perm">;
     try {
       st = lstat(dir);
     } catch {
       return true; // missing (or unreachable): nothing below it is read or written
     }
     if (st.isSymlink || !st.isDirectory) return false;
+    if (dir === root && foreignStateRoot(root, st) !== undefined) return false; // another user's .ctx
   }
   return true;
 }

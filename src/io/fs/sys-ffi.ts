@@ -53,6 +53,7 @@ export function ffiSys(): Sys {
     statx: { args: [i, p, i, i, p], returns: i },
     poll: { args: [p, T.u64, i], returns: i },
     read: { args: [i, p, T.u64], returns: T.i64 },
+    realpath: { args: [p, p], returns: p },
     __errno_location: { args: [], returns: p },
   });
   const fail = (syscall: string, path?: string): never => {
@@ -104,6 +105,11 @@ export function ffiSys(): Sys {
       }
     },
     read: (fd, buf, offset, length) => (length <= 0 ? 0 : check(c.read(fd, ptr(buf, offset), length), "read")),
+    realpath: (path) => {
+      const out = new Uint8Array(4097); // PATH_MAX + 1
+      if (!c.realpath(ptr(cstr(path)), ptr(out))) fail("realpath", path);
+      return Buffer.from(out.subarray(0, out.indexOf(0))).toString("utf8");
+    },
   };
 }
 
@@ -124,6 +130,7 @@ function statOf(v: DataView): Stat {
     isCharDevice: mode === 0o020000,
     isSymlink: mode === 0o120000,
     uid: v.getUint32(20, true),
+    perm: v.getUint16(28, true) & 0o7777,
     size: Number(v.getBigUint64(40, true)),
     mtimeMs: Number(v.getBigInt64(112, true)) * 1000 + v.getUint32(120, true) / 1e6,
   };

@@ -24,6 +24,7 @@ export function nodeSys(): Sys {
     rename: (from, to) => wrap("rename", to, () => fs.renameSync(from, to)),
     unlink: (path) => wrap("unlink", path, () => fs.unlinkSync(path)),
     mkdir: (path, mode) => wrap("mkdir", path, () => fs.mkdirSync(path, { mode })),
+    realpath: (path) => wrap("realpath", path, () => fs.realpathSync(path)),
   };
 }
 
@@ -37,6 +38,7 @@ function toStat(st: NodeFs.Stats): Stat {
     isSymlink: st.isSymbolicLink(),
     size: st.size,
     uid: st.uid,
+    perm: st.mode & 0o7777,
     mtimeMs: st.mtimeMs,
   };
 }

@@ -7,6 +7,8 @@ export interface Stat {
   isSymlink: boolean;
   size: number;
   uid: number;
+  /** The permission bits with setuid, setgid and sticky (`mode & 0o7777`). */
+  perm: number;
   mtimeMs: number;
 }
 
@@ -47,6 +49,8 @@ export interface Sys {
   unlink(path: string): void;
   /** Creates one directory level; EEXIST is the caller's to handle. */
   mkdir(path: string, mode: number): void;
+  /** `path` with every symlink, `.` and `..` resolved (realpath(3)). */
+  realpath(path: string): string;
   /**
    * Waits up to `timeoutMs` until `fd` can be read (data, end of file or a hang-up):
    * true when it can, false on timeout. Only where poll(2) is reachable (the libc path).

@@ -54,6 +54,25 @@ export function findClaudePid(pid = process.pid, procRoot = "/proc"): number | u
   return undefined;
 }
 
+/**
+ * When process `pid` started, in ms since the epoch (its start time in clock ticks after boot,
+ * `/proc/<pid>/stat` field 22, plus the boot time in `/proc/stat`; USER_HZ is 100 on Linux), or
+ * undefined when it is gone or /proc does not tell.
+ */
+export function processStartMs(pid: number, procRoot = "/proc"): number | undefined {
+  const stat = readProc(`${procRoot}/${pid}/stat`);
+  const ticks = stat ? Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]) : Number.NaN;
+  const btime = Number(/^btime (\d+)$/m.exec(readProc(`${procRoot}/stat`) ?? "")?.[1]);
+  if (!Number.isFinite(ticks) || !Number.isFinite(btime) || btime <= 0) return undefined;
+  return btime * 1000 + ticks * 10;
+}
+
+/** True when process `pid` looks like the Claude Code client (its comm, argv[0] or script); false when it is gone. */
+export function isClaudeProcess(pid: number, procRoot = "/proc"): boolean {
+  const p = procInfo(pid, procRoot);
+  return p !== undefined && isClaude(p);
+}
+
 /** True for a process that looks like the Claude Code client (native binary or node script). */
 function isClaude(p: ProcInfo): boolean {
   const base = p.argv0.split("/").pop() ?? "";

@@ -13,6 +13,7 @@ import { abortableSleep as sleep } from "../process/sleep.ts";
 import { writePending } from "../resume/state.ts";
 import { runAiCheck, runFinalize } from "./actions.ts";
 import { PaneSession } from "./binding.ts";
+import { checkPaneClient, type PaneClient } from "./foreground.ts";
 import { fileChange } from "./poll.ts";
 import { Recorder } from "./recorder.ts";
 import type { Tmux } from "./tmux.ts";
@@ -63,6 +64,10 @@ class Driver {
   private session!: PaneSession;
   private readonly recorder: Recorder;
   private done = false;
+  /** The Claude Code process keystrokes go to: found at the first one, the same one from then on. */
+  private client: PaneClient | undefined;
+  /** Set once the pane's foreground was not that client: nothing is typed any more. */
+  private refused = false;
 
   constructor(private readonly o: DriverOptions) {
     this.state = initialState(o.settings, o.now());
@@ -87,7 +92,10 @@ class Driver {
     const text = await this.o.tmux.capture(this.o.target).catch(() => undefined);
     if (text === undefined) return this.feed({ type: "pane_gone" });
     // The pane's command was replaced (respawn-pane): follow its new process.
-    if (this.session.replaced()) await this.bind();
+    if (this.session.replaced()) {
+      this.client = undefined; // a new command in the pane: its client is found again
+      await this.bind();
+    }
     const changed = text !== this.screen;
     this.screen = text;
     await this.feed({ type: "screen", screen: classifyScreen(text), changed });
@@ -100,6 +108,9 @@ class Driver {
   private async bind(): Promise<void> {
     const info = await this.o.tmux.paneInfo(this.o.target).catch(() => undefined);
     this.session = new PaneSession(this.o.root, info?.pid ?? 0, this.o.now);
+    // The client attached to (or started, once its launcher exec'd it): only it is typed to.
+    const fg = info && !this.client ? checkPaneClient(info.pid) : undefined;
+    if (fg?.ok) this.client = fg.client;
   }
 
   /** Queues the Stop-hook and usage events the pane's session state gives. */
@@ -136,8 +147,10 @@ class Driver {
       case "handover":
         return writePending(o.root, a.summaryPath, o.now());
       case "send_text":
+        if (!(await this.clientInFront())) return;
         return o.tmux.sendText(o.target, a.text, o.enterDelayMs).catch(failed);
       case "send_keys":
+        if (!(await this.clientInFront())) return;
         return o.tmux.sendKeys(o.target, a.keys).catch(failed);
       // The slow ones run in the background: their outcome comes back as an event.
       case "finalize":
@@ -158,5 +171,26 @@ class Driver {
         this.done = true;
         return;
     }
+  }
+
+  /**
+   * True when the pane's foreground process is the Claude Code this supervisor types to
+   * (foreground.ts). Otherwise nothing is typed: the record says why (`not_claude`), the user is
+   * told (log and tmux message), and supervision stops.
+   */
+  private async clientInFront(): Promise<boolean> {
+    if (this.refused) return false;
+    const info = await this.o.tmux.paneInfo(this.o.target).catch(() => undefined);
+    const check = info ? checkPaneClient(info.pid, this.client) : { ok: false as const, why: "the pane is gone" };
+    if (check.ok) {
+      this.client = check.client;
+      return true;
+    }
+    this.refused = true;
+    const why = `not typing: ${check.why}`;
+    this.recorder.note("not_claude", check.why);
+    await this.o.tmux.message(this.o.target, `ctx respawn: ${why}; supervision stopped`);
+    this.queue.push({ type: "stop", reason: why });
+    return false;
   }
 }

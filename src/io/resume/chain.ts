@@ -11,8 +11,9 @@ import type { SessionState } from "../../core/track/state.ts";
 import { handoffRefreshPending } from "../../core/track/step.ts";
 import { findClaudePid } from "../process/proc.ts";
 import { layout } from "../../core/layout.ts";
-import { findPreviousSession, loadState } from "../session/store.ts";
+import { findPreviousSession, loadState, statesChangedSince } from "../session/store.ts";
 import { listSummaries } from "./summaries.ts";
+import { existsSync } from "node:fs";
 import { listDir } from "../fs/list-dir.ts";
 import { lockState } from "../fs/lock.ts";
 import { FINALIZE_LOCK } from "../finalize/pending.ts";
@@ -50,7 +51,8 @@ export function chainOf(root: string, sessionId: string, source: string | undefi
 export function liveChains(root: string, exclude: string, nowMs: number, staleMs: number): Set<string> {
   const out = new Set<string>();
   const dir = layout(root).sessionsState;
-  const names = listDir(dir).filter((n) => n.endsWith(".json") && n !== `${exclude}.json`);
+  // A state reported within staleMs was written within it: older files are not read.
+  const names = statesChangedSince(root, nowMs - staleMs - 1000).filter((n) => n !== `${exclude}.json`);
   for (const name of names.slice(0, 2000)) {
     const s = loadState(join(dir, name), nowMs);
     const at = s ? Date.parse(s.updated_at) : Number.NaN;

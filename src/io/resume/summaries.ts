@@ -36,9 +36,9 @@ export function listSummaries(root: string): SummaryFile[] {
 }
 
 /** lstat through node:fs (loaded here anyway), as realDirsUnder wants it. */
-function nodeLstat(path: string): { isSymlink: boolean; isDirectory: boolean } {
+function nodeLstat(path: string): { isSymlink: boolean; isDirectory: boolean; uid: number; perm: number } {
   const st = lstatSync(path);
-  return { isSymlink: st.isSymbolicLink(), isDirectory: st.isDirectory() };
+  return { isSymlink: st.isSymbolicLink(), isDirectory: st.isDirectory(), uid: st.uid, perm: st.mode & 0o7777 };
 }
 
 /** Reads a summary for a hook: no symlinks, no FIFOs, size-capped; undefined on any problem. */
@@ -70,13 +70,26 @@ export function openTaskIdsIn(root: string, path: string): string[] {
   return twin ? twin.open_tasks.map((t) => t.id) : [];
 }
 
-/** The newest summary of a state root at `nowMs` (see newestFirst), or a CtxError explaining that there is none. */
-export function latestSummary(root: string, nowMs: number): SummaryFile {
-  const newest = newestFirst(listSummaries(root), nowMs)[0];
+/**
+ * The newest summary of a state root at `nowMs` (see newestFirst) whose text `accept`s (ctx wrote
+ * it: io/written.ts), or a CtxError explaining that there is none, and how many were passed over.
+ */
+export function latestSummary(
+  root: string,
+  nowMs: number,
+  accept: (text: string) => boolean = () => true,
+): SummaryFile {
+  const all = newestFirst(listSummaries(root), nowMs);
+  const newest = all.find((f) => {
+    const text = readSummarySafe(f.path);
+    return text !== undefined && accept(text);
+  });
   if (!newest) {
     throw new CtxError(
       1,
-      `no summary found in ${layout(root).records}`,
+      all.length === 0
+        ? `no summary found in ${layout(root).records}`
+        : `no summary written by ctx found in ${layout(root).records} (${all.length} other file(s) ignored: ctx resumes only the summaries it wrote for you)`,
       "summaries are written by 'ctx finalize' (automatically when a session nears its limit); run it by hand or give a file",
     );
   }

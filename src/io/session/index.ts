@@ -21,6 +21,7 @@ import { readState } from "../fs/state-file.ts";
 import { parseRecord } from "../../core/respawn/record.ts";
 import { listDir } from "../fs/list-dir.ts";
 import { STATE_LOCK } from "./store.ts";
+import { openDigest } from "./index-digest.ts";
 import { CtxError, type Env } from "../../core/deps.ts";
 
 /** One indexed session, with what its own state file adds. */
@@ -36,25 +37,43 @@ export interface IndexedSession {
  * Every readable entry of the index; lock files, temp files and broken entries are skipped.
  * An `updated_at` in the future (a clock that was ahead) counts as now at most: it gives way
  * to the entry file's mtime, and when that is in the future too the entry has no update time
- * (so it shows as stale, never as "age 0" forever).
+ * (so it shows as stale, never as "age 0" forever). With `settledBeforeMs`, an entry last updated
+ * before it and unchanged since the last look comes from the index digest (index-digest.ts), unread.
  */
-export function readIndex(env: Env, nowMs: number = Date.now()): IndexedSession[] {
+export function readIndex(
+  env: Env,
+  nowMs: number = Date.now(),
+  opts: { settledBeforeMs?: number } = {},
+): IndexedSession[] {
   const user = userLayout(env);
   if (user.missing) throw new CtxError(1, user.missing, "set HOME to your home directory (or XDG_STATE_HOME)");
   const dir = user.index;
   if (!realDirsUnder(user.dir, INDEX_DIR)) return []; // a symlinked index is not ours to read
+  // Entries last updated before settledBeforeMs are only counted (ctx status without --all): the digest has them.
+  const digest = opts.settledBeforeMs === undefined ? undefined : openDigest(env, opts.settledBeforeMs);
+  const seen = new Set<string>();
   const out: IndexedSession[] = [];
   for (const name of listDir(dir)) {
     if (!name.endsWith(".json")) continue;
     const sid = name.slice(0, -".json".length);
     if (!isValidSessionId(sid)) continue;
+    seen.add(sid);
+    const looked = digest?.lookup(sid, join(dir, name));
+    if (looked?.hit) {
+      out.push(looked.hit);
+      continue;
+    }
     const r = readJsonFile<unknown>(join(dir, name), { maxBytes: 256 * 1024 });
     const entry = r.status === "ok" ? parseIndexEntry(r.value, sid) : undefined;
     if (entry && entry.updated_ms > nowMs + FUTURE_SLACK_MS)
       entry.updated_ms = plausibleMs(nowMs, mtimeMs(join(dir, name))) || Number.NaN;
     else if (entry) entry.updated_ms = Math.min(entry.updated_ms, nowMs);
-    if (entry) out.push({ entry, ended: sessionEnded(entry), supervisor: supervisorOf(entry) });
+    if (!entry) continue;
+    const s = { entry, ended: sessionEnded(entry), supervisor: supervisorOf(entry) };
+    digest?.remember(sid, looked?.stat, entry, s.ended);
+    out.push(s);
   }
+  digest?.save(seen);
   return out;
 }
 

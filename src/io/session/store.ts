@@ -9,6 +9,7 @@ import { sys } from "../fs/sys.ts";
 import { withLock, type LockOptions } from "../fs/lock.ts";
 import { readState } from "../fs/state-file.ts";
 import { listDir } from "../fs/list-dir.ts";
+import { processStartMs } from "../process/proc.ts";
 
 /**
  * Lock options for state files: many hooks may queue up behind one another, but
@@ -88,14 +89,47 @@ export function findPreviousSession(
   nowMs: number,
 ): SessionState | undefined {
   const dir = layout(root).sessionsState;
+  // Its hooks wrote it after the process started: older state files are not read (a project keeps thousands).
+  const started = processStartMs(claudePid);
   let best: SessionState | undefined;
-  for (const name of listDir(dir)) {
-    if (!name.endsWith(".json") || name === `${exclude}.json`) continue;
+  for (const name of statesChangedSince(root, started === undefined ? 0 : started - START_SLACK_MS)) {
+    if (name === `${exclude}.json`) continue;
     const s = loadState(join(dir, name), nowMs);
     if (!s || s.claude_pid !== claudePid || s.session_id === exclude) continue;
     if (!best || s.updated_at > best.updated_at) best = s;
   }
   return best;
+}
+
+/** Slack for the process start time read from /proc (whole clock ticks, a boot time in whole seconds). */
+const START_SLACK_MS = 2000;
+
+/**
+ * The names of the session state files (`<sid>.json`) of `root` last modified at or after
+ * `sinceMs` (an lstat each, no read); every one when `sinceMs` is 0. The listing is kept for the
+ * next second (the resume hook asks twice: the cleared session, then the live chains).
+ */
+export function statesChangedSince(root: string, sinceMs: number): string[] {
+  if (listed?.root !== root || Date.now() - listed.at > 1000) {
+    const files = listStates(layout(root).sessionsState);
+    listed = { root, at: Date.now(), files };
+  }
+  return listed.files.filter((f) => f.mtimeMs >= sinceMs).map((f) => f.name);
+}
+
+let listed: { root: string; at: number; files: { name: string; mtimeMs: number }[] } | undefined;
+
+function listStates(dir: string): { name: string; mtimeMs: number }[] {
+  const out: { name: string; mtimeMs: number }[] = [];
+  for (const name of listDir(dir)) {
+    if (!name.endsWith(".json")) continue;
+    try {
+      out.push({ name, mtimeMs: sys().lstat(join(dir, name)).mtimeMs });
+    } catch {
+      // removed meanwhile
+    }
+  }
+  return out;
 }
 
 /** Sets `next_session_id` on the replaced session's state, under its lock. */

@@ -1,4 +1,4 @@
-/** What one `ctx track` call does once the state is written: links, ledger, index, sweep, its output, a finalize. */
+/** What one `ctx track` call does once the state is written: links, ledger, index, retention, its output, a finalize. */
 import { debug, type Deps } from "../../core/deps.ts";
 import type { TrackJob } from "../../core/track/job.ts";
 import { levelMessage } from "../../core/track/levels.ts";
@@ -8,11 +8,12 @@ import { levelRank } from "../../core/levels.ts";
 import { handoffOf } from "../finalize/handoff.ts";
 import { finalizeOnCritical, startFinalize } from "../finalize/spawn.ts";
 import type { LockOptions } from "../fs/lock.ts";
-import { sweepStateTemps } from "../fs/sweep.ts";
 import { recordGitStart } from "../git/changes.ts";
 import { addLedgerTokens, completeCompactionEvent } from "../session/events.ts";
 import { linkNext } from "../session/store.ts";
 import { writeEntry } from "../session/index.ts";
+import { startRetentionIfDue } from "../retention/start.ts";
+import type { Config } from "../../core/config-schema.ts";
 import type { TokenDeltas } from "./prepare.ts";
 
 /** The step of one track call, with what it counted. */
@@ -44,6 +45,7 @@ export async function afterUpdate(
   iso: string,
   nowMs: number,
   lock: () => LockOptions,
+  cfg: Config,
 ): Promise<TrackResult> {
   const { state, step } = done;
   const safe = (what: string, fn: () => void) => {
@@ -60,9 +62,13 @@ export async function afterUpdate(
     );
   safe("ledger", () => addLedgerTokens(root, state.task_id, state.session_id, done.deltas, iso, lock()));
   safe("index", () => writeEntry(deps.env, root, state, lock()));
-  if (job.event === "SessionStart") safe("sweep", () => sweepStateTemps(deps.env, root, nowMs));
   // what git shows changed at the start, so the summary can tell the files commands changed since
   if (job.event === "SessionStart") safe("git-start", () => recordGitStart(root, state.session_id, job.project));
+  // Retention (and the sweep of temp files) runs in a detached `ctx prune`, at most once per interval.
+  if (job.event === "SessionStart") {
+    const pid = await startRetentionIfDue(deps.env, job.project, root, cfg, nowMs).catch(() => undefined);
+    if (pid) debug(deps, `track: retention started in the background (pid ${pid})`);
+  }
   debug(
     deps,
     `track: ${job.event} ${state.session_id}: ${state.used_pct}% (${state.used_tokens}/${state.window_size}), tool_calls ${state.tool_calls} (+${state.subagent_tool_calls} in subagents)`,

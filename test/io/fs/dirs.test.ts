@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureDir, STATE_IGNORE } from "../../../src/io/fs/dirs.ts";
 import { writeJsonAtomic } from "../../../src/io/fs/write.ts";
@@ -17,21 +17,23 @@ describe("ensureDir() and .ctx/.gitignore", () => {
     expect(STATE_IGNORE.split("\n")).toContain("*");
     expect(readFileSync(join(project, ".gitignore"), "utf8")).toBe("node_modules\n"); // the user's own: untouched
   });
-  test("an existing .ctx/ without one gets it on the next write; an existing one is kept", () => {
+  test("an existing .ctx/ without one gets it on the next write; one with anything else is rewritten", () => {
     const root = join(t.dir, "proj", ".ctx");
     mkdirSync(join(root, "state"), { recursive: true });
     writeJsonAtomic(join(root, "state", "x.json"), { a: 1 });
     expect(readFileSync(join(root, ".gitignore"), "utf8")).toBe(STATE_IGNORE);
-    writeFileSync(join(root, ".gitignore"), "mine\n");
+    writeFileSync(join(root, ".gitignore"), "*\n!*\n");
     ensureDir(join(root, "sessions"));
-    expect(readFileSync(join(root, ".gitignore"), "utf8")).toBe("mine\n");
+    expect(readFileSync(join(root, ".gitignore"), "utf8")).toBe(STATE_IGNORE);
   });
-  test("a planted symlink is not followed; other directories get nothing", () => {
+  test("a planted symlink is replaced, not followed; other directories get nothing", () => {
     const root = join(t.dir, "p", ".ctx");
     mkdirSync(root, { recursive: true });
     symlinkSync(join(t.dir, "victim"), join(root, ".gitignore"));
     ensureDir(join(root, "state"));
     expect(existsSync(join(t.dir, "victim"))).toBe(false);
+    expect(lstatSync(join(root, ".gitignore")).isFile()).toBe(true);
+    expect(readFileSync(join(root, ".gitignore"), "utf8")).toBe(STATE_IGNORE);
     ensureDir(join(t.dir, "elsewhere", "ctx"));
     expect(existsSync(join(t.dir, "elsewhere", "ctx", ".gitignore"))).toBe(false);
   });

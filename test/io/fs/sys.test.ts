@@ -1,5 +1,15 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { closeSync, mkdirSync, openSync, readFileSync, symlinkSync, writeFileSync, writeSync } from "node:fs";
+import {
+  chmodSync,
+  closeSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  symlinkSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import { ffiSys } from "../../../src/io/fs/sys-ffi.ts";
 import { nodeSys } from "../../../src/io/fs/sys-node.ts";
@@ -40,6 +50,7 @@ describe.each(impls)("%s sys", (_name, make) => {
       isCharDevice: false,
       size: 13,
       uid: process.getuid!(),
+      perm: 0o600,
     });
     expect(Math.abs(st.mtimeMs - Date.now())).toBeLessThan(60_000);
     const buf = Buffer.alloc(20);
@@ -93,6 +104,17 @@ describe.each(impls)("%s sys", (_name, make) => {
     expect(s.pollIn!(rd, 1000)).toBe(true); // the writer hung up: readable, at end of file
     expect(s.read!(rd, buf, 0, 10)).toBe(0);
     s.close(rd);
+  });
+
+  test("realpath resolves links, . and ..; a missing path is ENOENT; the permission bits come with a stat", () => {
+    const real = realpathSync(t.dir);
+    mkdirSync(join(t.dir, "a", "b"), { recursive: true, mode: 0o700 });
+    symlinkSync(join(t.dir, "a"), join(t.dir, "ln"));
+    expect(s.realpath(join(t.dir, "ln", "b", "..", "b"))).toBe(join(real, "a", "b"));
+    expect(s.realpath(`${t.dir}/./a//b/`)).toBe(join(real, "a", "b"));
+    expect(code(() => s.realpath(join(t.dir, "missing")))).toBe("ENOENT");
+    chmodSync(join(t.dir, "a"), 0o1777);
+    expect(s.lstat(join(t.dir, "a")).perm).toBe(0o1777);
   });
 
   test("a NUL in a path is refused", () => {

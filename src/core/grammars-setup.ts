@@ -1,0 +1,82 @@
+/** The command lines of the commands that set ctx up: trust, install, uninstall, doctor (see grammars.ts). Pure data. */
+import type { Grammar } from "./cli.ts";
+
+/** The set-up commands' grammars, by command name (spread into GRAMMARS). */
+export const SETUP_GRAMMARS = {
+  trust: {
+    synopsis: ["", "--list", "--revoke"],
+    about: `Trusts the project's .ctx/config.yaml as it is now (the project found from
+any subfolder), as direnv allow or mise trust do. A project file may always set
+thresholds and display options; its keys that make ctx act as you (respawn.mode,
+the prompts it types, send_clear, send_init, auto_accept_plans, ai_check) take
+effect only once you trust the file, and only while its content is unchanged:
+an edit (a pull, a checkout) makes ctx ignore them again until you rerun
+ctx trust. Read the file first: it prints the keys it enables. Recorded per
+user in \${XDG_STATE_HOME:-~/.local/state}/ctx/trust/ (the file's real path and
+sha256). --list shows every trusted file and whether it changed; --revoke
+forgets this project's file. Refused in an agent's shell (CLAUDECODE,
+GEMINI_CLI set): trusting is yours to do.`,
+    options: {
+      list: { type: "boolean", doc: "every trusted file: trusted, changed since or missing" },
+      revoke: { type: "boolean", doc: "forget the trust in this project's file" },
+    },
+  },
+  install: {
+    synopsis: ["[--project] [--gemini] [--dry-run] [--force-statusline | --keep-statusline]"],
+    about: `Merges ctx's entries into ~/.claude/settings.json (<project>/.claude/settings.json
+with --project; ~/.gemini/settings.json with --gemini), with this binary's
+absolute path and a timeout on each:
+statusLine          ctx statusline; an existing other one is chained (both show:
+                    ctx statusline --chain YOURS), replaced with
+                    --force-statusline, or left alone with --keep-statusline;
+                    ctx uninstall puts it back
+PostToolUse, PostToolUseFailure: ctx monitor, ctx track
+SessionStart        ctx track, ctx resume --hook
+UserPromptSubmit, Stop, PreCompact, SessionEnd: ctx track
+Gemini CLI: AfterTool, SessionStart, BeforeAgent, AfterAgent, PreCompress,
+SessionEnd (timeouts in ms, matchers over Gemini tool names).
+Writes <file>.bak-<UTC stamp> first, keeps every other key and hook, refuses a
+file that is not valid JSON (says line:column). Running it twice adds nothing.`,
+    options: {
+      project: { type: "boolean", doc: "the project's .claude/settings.json (project found from a subfolder)" },
+      gemini: { type: "boolean", doc: "Gemini CLI's settings" },
+      "dry-run": { type: "boolean", doc: "print the result, write nothing" },
+      "force-statusline": { type: "boolean", doc: "replace another statusLine (uninstall puts it back)" },
+      "keep-statusline": { type: "boolean", doc: "leave another statusLine alone (ctx's is not shown)" },
+    },
+  },
+  uninstall: {
+    synopsis: ["[--project] [--gemini] [--dry-run]"],
+    about: `Removes every hook whose command is ctx's (statusline, monitor, track,
+resume --hook) and ctx's statusLine, nothing else, after a timestamped backup.
+The statusLine ctx's took the place of (chained or replaced) is put back.
+A settings file ctx created that is left empty is removed.`,
+    options: {
+      project: { type: "boolean", doc: "the project's .claude/settings.json" },
+      gemini: { type: "boolean", doc: "Gemini CLI's settings" },
+      "dry-run": { type: "boolean", doc: "print the result, write nothing" },
+    },
+  },
+  doctor: {
+    synopsis: ["[--gemini] [--project]"],
+    about: `Checks, and prints the fix for each problem:
+- ctx on PATH, and the same binary in the settings;
+- every ctx hook present and run once, as the client will run it (the user's,
+  the project's and the project's settings.local.json count; one command
+  written the same way in several files runs once), with its timeout;
+- both config files: YAML errors (file:line:column), unknown keys (did you
+  mean …), wrong types, values out of range, an inconsistent ladder of
+  levels, and deprecated keys with the key to use; the project file's keys
+  that act as you, ignored until you trust it (ctx trust);
+- .ctx/.gitignore ctx's own ('*') and no state file tracked by git;
+- the bridge directory (\${TMPDIR:-/tmp}) writable;
+- tmux available (ctx respawn);
+- the last hook errors recorded in \${XDG_STATE_HOME:-~/.local/state}/ctx/errors.log.
+The project is found from any subfolder (nearest .ctx/, else the git root).
+Exits 1 when a check fails.`,
+    options: {
+      gemini: { type: "boolean", doc: "check Gemini CLI's settings" },
+      project: { type: "boolean", doc: "the fixes name ctx install --project (every settings file still counts)" },
+    },
+  },
+} satisfies Record<string, Grammar>;

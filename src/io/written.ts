@@ -1,0 +1,74 @@
+/**
+ * The per-user record of the handoff summaries ctx wrote, so that only those are injected, hinted
+ * at or resumed from: a summary committed to a repository, or planted in a shared `.ctx/`, is
+ * not. `ctx finalize` keeps one empty file per summary, named by the HMAC-SHA256 of its content
+ * under a random key only this user can read (`userLayout(env).summaryKey`, `.written`).
+ */
+import { linkSync } from "node:fs";
+import type { Env } from "../core/deps.ts";
+import { userLayout } from "../core/layout.ts";
+import { ensureDirUnder } from "./fs/dirs.ts";
+import { currentUid, readFileSafe, withReadFile } from "./fs/read.ts";
+import { unlinkQuiet } from "./fs/sys.ts";
+import { createNew, writeFileAtomic } from "./fs/write.ts";
+
+const KEY = /^[0-9a-f]{64}$/;
+
+/** Records that ctx wrote a summary holding `text` (creating the user's key the first time). Throws when it cannot. */
+export function recordWritten(env: Env, text: string): void {
+  const user = userLayout(env);
+  if (user.missing) throw new Error(user.missing); // no per-user state: never a key in the current folder
+  const key = readKey(env) ?? createKey(env);
+  const at = user.writtenRecord(summaryMac(key, text));
+  if (at === undefined) throw new Error("bad summary mac");
+  ensureDirUnder(user.dir, "written");
+  try {
+    createNew(at);
+  } catch (err) {
+    if ((err as { code?: string }).code !== "EEXIST") throw err;
+  }
+}
+
+/** True when ctx (as this user) wrote a summary holding exactly `text`. */
+export function wasWritten(env: Env, text: string): boolean {
+  if (userLayout(env).missing) return false;
+  const key = readKey(env);
+  if (key === undefined) return false;
+  const at = userLayout(env).writtenRecord(summaryMac(key, text));
+  return at !== undefined && withReadFile(at, (_fd, st) => st.isFile && st.uid === (currentUid() ?? st.uid)) === true;
+}
+
+/** The HMAC-SHA256 of `text` (as UTF-8) under `key`, as 64 hex digits. */
+export function summaryMac(key: string, text: string): string {
+  return new Bun.CryptoHasher("sha256", key).update(text).digest("hex");
+}
+
+// --- internal ---
+
+/** The user's key: 64 hex digits in a regular file they own, or undefined. */
+function readKey(env: Env): string | undefined {
+  const text = readFileSafe(userLayout(env).summaryKey, { maxBytes: 128, ownerUid: currentUid() })?.trim();
+  return text !== undefined && KEY.test(text) ? text : undefined;
+}
+
+/**
+ * Creates the key: written whole to a temp file, then linked into place, so a concurrent finalize
+ * never reads a half-written key (the one that loses the race reads the winner's).
+ */
+function createKey(env: Env): string {
+  const user = userLayout(env);
+  ensureDirUnder(user.dir);
+  const key = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("hex");
+  const tmp = `${user.summaryKey}.${process.pid}.tmp`;
+  writeFileAtomic(tmp, `${key}\n`, 0o600);
+  try {
+    linkSync(tmp, user.summaryKey);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+  } finally {
+    unlinkQuiet(tmp);
+  }
+  const now = readKey(env);
+  if (now === undefined) throw new Error(`${user.summaryKey} is not a key ctx can use`);
+  return now;
+}
