@@ -103,10 +103,8 @@ describe("ctx statusline", () => {
     });
     proc.stdin.write(payload().slice(0, 40));
     proc.stdin.flush();
-    const started = Date.now();
-    const code = await proc.exited;
+    const code = await proc.exited; // it exits while stdin is still open: it gave up on it
     expect(code).toBe(0);
-    expect(Date.now() - started).toBeLessThan(3000);
     expect((await new Response(proc.stdout).text()).trim().length).toBeGreaterThan(0);
     proc.stdin.end();
   });
