@@ -13,6 +13,7 @@ import { projectDir, stateRoot } from "../core/paths.ts";
 import { isValidSessionId } from "../core/session-id.ts";
 import { subagentOf, subagentTranscript } from "../core/subagent.ts";
 import { ladderOf, levelAt, levelRank, type Level } from "../core/levels.ts";
+import { legStop, type LegStopOutput } from "../core/run/stop.ts";
 import { HOOK_TIMEOUT_S } from "../core/settings/entries.ts";
 import { envConfig, loadConfig } from "../io/config.ts";
 import { ensureDirUnder } from "../io/fs/dirs.ts";
@@ -34,6 +35,8 @@ export interface MonitorResult {
   agentId?: string;
   /** The hook output, when a warning fires. */
   output?: { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+  /** A `ctx run` leg at its restart level: end it after this tool call (core/run/stop.ts). */
+  stop?: LegStopOutput;
 }
 
 /**
@@ -47,7 +50,7 @@ export async function run(_argv: string[], deps: Deps): Promise<void> {
   });
   const input = parseHookInput(stdin.text);
   const result = monitor(input, deps);
-  if (result.output) deps.stdout(`${JSON.stringify(result.output)}\n`);
+  if (result.output || result.stop) deps.stdout(`${JSON.stringify({ ...result.stop, ...result.output })}\n`);
   // A subagent's level is about its own window: the parent's finalize crossing is not its business.
   if (subagentOf(input) !== undefined) return;
   // At CRITICAL, write the handoff summary in the background (once per crossing);
@@ -91,10 +94,12 @@ export function monitor(input: Record<string, unknown>, deps: Deps): MonitorResu
     deps,
     `monitor: ${reading.usedPct}% used (${reading.source}), window ${reading.windowSize} (${reading.windowSource}), level ${level}`,
   );
+  const stop = legStop(deps.env, event, sessionId, reading.usedPct, cfg["respawn.restart_at"]);
   const fire = debounced(deps, root, layout(root).monitorFile(sessionId)!, level, cfg, now);
-  if (!fire || level === "ok") return { reading, level };
+  if (!fire || level === "ok") return { reading, level, stop };
   const text = warningText(level, reading.usedPct, reading.remainingPct);
-  return { reading, level, output: { hookSpecificOutput: { hookEventName: event, additionalContext: text } } };
+  const output = { hookSpecificOutput: { hookEventName: event, additionalContext: text } };
+  return { reading, level, output, stop };
 }
 
 // --- internal ---
