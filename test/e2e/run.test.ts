@@ -71,8 +71,11 @@ interface Served {
   req: LoggedRequest;
 }
 
-/** Starts the fake API for the three-leg task; `limitOnce` answers leg 2's first request with a 429 until that time. */
-async function setUp(limitUntil?: number): Promise<{ served: Served[] }> {
+/**
+ * Starts the fake API for the three-leg task (or `legs`); with `limitUntil`, leg 2's first request is answered
+ * with a subscription 429 until that time (unix seconds).
+ */
+async function setUp(limitUntil?: number, legsOf: (project: string) => Turn[][] = plan): Promise<{ served: Served[] }> {
   const served: Served[] = [];
   let legs = 0;
   let project = "";
@@ -99,7 +102,7 @@ async function setUp(limitUntil?: number): Promise<{ served: Served[] }> {
         },
       };
     }
-    const turn = plan(project)[legs - 1]?.[step];
+    const turn = legsOf(project)[legs - 1]?.[step];
     if (turn)
       served.push({
         leg: legs,
@@ -202,4 +205,17 @@ test("ctx run: the --max-legs brake ends the run with exit 3", async () => {
   expect(served.filter((s) => s.leg === 3)).toHaveLength(0);
   expect(r.stderr).toMatch(/ctx run: gave up at a brake \(max_legs\)/);
   expect(existsSync(join(sandbox!.project, "c.txt"))).toBe(false);
+}, 240_000);
+
+test("ctx run: legs that reach the restart level by their first tool call trip the no-progress brake (exit 3)", async () => {
+  // Every leg starts too full: its first reply is already past the restart level.
+  const full = (): Turn[][] => Array.from({ length: 5 }, () => [at(130_000, task("Write a.txt"))]);
+  const { served } = await setUp(undefined, full);
+  const r = await ctxRun(["--json"]);
+  expect(r.code).toBe(3);
+  const report = JSON.parse(r.stdout);
+  expect([report.outcome, report.brake]).toEqual(["brake", "no_progress"]);
+  expect(report.legs.map((l: { end: string }) => l.end)).toEqual(["stopped", "stopped"]);
+  expect(served.map((s) => `${s.leg}:${s.step}`)).toEqual(["1:0", "2:0"]);
+  expect(r.stderr).toMatch(/ctx run: gave up at a brake \(no_progress\): 2 legs in a row/);
 }, 240_000);
