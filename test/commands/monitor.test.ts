@@ -239,7 +239,7 @@ describe("ctx monitor ends a ctx run leg at the restart level, and nothing else"
   });
 
   test("another session, a session outside ctx run, or Gemini CLI's AfterTool is never stopped", async () => {
-    const cases = [
+    const cases: { sid: string; over: Record<string, unknown>; extra: Record<string, string> }[] = [
       { sid: "s2", over: {}, extra: { CTX_RUN_SESSION: "another-session" } },
       { sid: "s3", over: {}, extra: {} },
       { sid: "s4", over: { hook_event_name: "AfterTool" }, extra: { CTX_RUN_SESSION: "s4" } },
