@@ -9,6 +9,7 @@ import { envConfig, loadConfig } from "../io/config.ts";
 import { chainedCommand, chainedRows } from "../core/statusline-chain.ts";
 import type { Config } from "../core/config-schema.ts";
 import { gitBranch } from "../io/git/head.ts";
+import { projectFrom } from "../io/project.ts";
 import { rememberWindow } from "../io/session/window-source.ts";
 
 /** The line printed when the payload is unusable: short and sane, never empty. */
@@ -23,9 +24,14 @@ export async function run(argv: string[], deps: Deps): Promise<void> {
   const input = await deps.readStdin({ timeoutMs, maxBytes: 4 * 1024 * 1024 });
   const payload = parseHookInput(input.text);
   const cwd = typeof payload.cwd === "string" ? payload.cwd : deps.cwd;
-  const cfg = loadConfig(deps, projectOf(payload) ?? cwd);
+  // The client may run in a subfolder: the project (its name, branch and config) is the one found from there.
+  const start = projectOf(payload) ?? cwd;
+  const project = projectFrom(start);
+  const cfg = loadConfig(deps, project);
   const chain = chainedCommand(argv, cfg);
   const status = statusInput(payload, cfg);
+  if (status.projectDir?.startsWith("/"))
+    status.projectDir = status.projectDir === start ? project : projectFrom(status.projectDir);
   if (!status.sessionId && !status.modelName && !status.context) {
     deps.stdout(`${await withChained(FALLBACK_LINE, chain, input.text, cwd, cfg, deps)}\n`);
     return;
