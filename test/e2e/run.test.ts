@@ -219,3 +219,16 @@ test("ctx run: legs that reach the restart level by their first tool call trip t
   expect(served.map((s) => `${s.leg}:${s.step}`)).toEqual(["1:0", "2:0"]);
   expect(r.stderr).toMatch(/ctx run: gave up at a brake \(no_progress\): 2 legs in a row/);
 }, 240_000);
+
+test("ctx run: --max-time ends a leg still running at the deadline and gives up at the brake (exit 3)", async () => {
+  // The first reply takes far longer than the run may.
+  const slow = (): Turn[][] => [[{ ...at(20_000, task("Write a.txt")), delayMs: 60_000 }]];
+  await setUp(undefined, slow);
+  const r = await ctxRun(["--max-time", "3", "--json"]);
+  expect(r.code).toBe(3);
+  const report = JSON.parse(r.stdout);
+  expect([report.outcome, report.brake]).toEqual(["brake", "max_time"]);
+  expect(report.legs).toHaveLength(1);
+  expect([report.legs[0].end, report.legs[0].detail]).toEqual(["failed", "ended at --max-time"]);
+  expect(r.stderr).toMatch(/ctx run: gave up at a brake \(max_time\): the wall time ran out during a leg/);
+}, 240_000);
