@@ -10,7 +10,7 @@ export interface LegProcess {
 }
 
 /**
- * Runs `argv` in `cwd` with `env` until it exits or `deadlineMs` passes (then SIGTERM, and SIGKILL
+ * Runs `argv` in `cwd` with `env` until it exits or `timeoutMs` passes (then SIGTERM, and SIGKILL
  * ten seconds later). Its stderr goes to ctx's stderr; SIGINT and SIGTERM sent to ctx are passed on.
  */
 export async function runLeg(argv: string[], cwd: string, env: Env, timeoutMs: number): Promise<LegProcess> {
