@@ -15,6 +15,7 @@ import { hookProject } from "../io/project.ts";
 import { isValidSessionId } from "../core/session-id.ts";
 import { subagentOf, subagentTranscript } from "../core/subagent.ts";
 import { ladderOf, levelAt, levelRank, type Level } from "../core/levels.ts";
+import { legStop, type LegStopOutput } from "../core/run/stop.ts";
 import { HOOK_TIMEOUT_S } from "../core/settings/entries.ts";
 import { handoffOf } from "../io/finalize/handoff.ts";
 import { envConfig, loadConfig } from "../io/config.ts";
@@ -39,6 +40,8 @@ export interface MonitorResult {
   agentId?: string;
   /** The hook output, when a warning fires. */
   output?: { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+  /** A `ctx run` leg at its restart level: end it after this tool call (core/run/stop.ts). */
+  stop?: LegStopOutput;
 }
 
 /**
@@ -55,7 +58,7 @@ export async function run(_argv: string[], deps: Deps): Promise<void> {
   // A subagent's level is about its own window: the parent's finalize crossing is not its business.
   if (result.level && subagentOf(input) === undefined && isValidSessionId(input.session_id))
     await handoff(input, input.session_id, result, deps);
-  if (result.output) deps.stdout(`${JSON.stringify(result.output)}\n`);
+  if (result.output || result.stop) deps.stdout(`${JSON.stringify({ ...result.stop, ...result.output })}\n`);
 }
 
 /** The monitor's decision for one hook input (does the I/O of state, prints nothing). */
@@ -83,13 +86,14 @@ export function monitor(input: Record<string, unknown>, deps: Deps): MonitorResu
     deps,
     `monitor: ${reading.usedPct}% used (${reading.source}), window ${reading.windowSize} (${reading.windowSource}), level ${level}`,
   );
+  const stop = legStop(deps.env, event, sessionId, reading.usedPct, cfg["respawn.restart_at"]);
   const fire = debounced(deps, root, layout(root).monitorFile(sessionId)!, level, cfg, now);
-  if (!fire || level === "ok") return { reading, level, project };
+  if (!fire || level === "ok") return { reading, level, project, stop };
   // At CRITICAL, say where this crossing's handoff stands (no marker yet: run() starts its finalize next).
   const handoff = level === "warning" ? undefined : handoffOf(root, sessionId, now);
   const text = warningText(level, reading.usedPct, reading.remainingPct, handoff);
   const output = { hookSpecificOutput: { hookEventName: event, additionalContext: text } };
-  return { reading, level, project, output };
+  return { reading, level, project, output, stop };
 }
 
 // --- internal ---

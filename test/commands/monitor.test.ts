@@ -226,3 +226,38 @@ describe("ctx monitor without a bridge", () => {
     expect(JSON.parse(r.stdout).hookSpecificOutput.additionalContext).toContain("70%");
   });
 });
+
+describe("ctx monitor ends a ctx run leg at the restart level, and nothing else", () => {
+  test("the leg's own session at respawn.restart_at: continue false, beside the warning", async () => {
+    bridge(92);
+    const out = await monitor(hook(), { CTX_RUN_SESSION: "s1" });
+    expect(out.continue).toBe(false);
+    expect(out.stopReason).toBe(
+      "ctx run: context at 92% (restart at 90%); the run goes on in a fresh leg from the summary",
+    );
+    expect(out.hookSpecificOutput.additionalContext).toStartWith("CONTEXT CRITICAL");
+  });
+
+  test("a restart level below the warning level stops the leg without a warning", async () => {
+    bridge(60);
+    const out = await monitor(hook(), { CTX_RUN_SESSION: "s1", CTX_RESPAWN_RESTART_AT: "55" });
+    expect(out).toEqual({
+      continue: false,
+      stopReason: "ctx run: context at 60% (restart at 55%); the run goes on in a fresh leg from the summary",
+    });
+  });
+
+  test("another session, a session outside ctx run, or Gemini CLI's AfterTool is never stopped", async () => {
+    const cases: { sid: string; over: Record<string, unknown>; extra: Record<string, string> }[] = [
+      { sid: "s2", over: {}, extra: { CTX_RUN_SESSION: "another-session" } },
+      { sid: "s3", over: {}, extra: {} },
+      { sid: "s4", over: { hook_event_name: "AfterTool" }, extra: { CTX_RUN_SESSION: "s4" } },
+    ];
+    for (const c of cases) {
+      bridge(95, 0, c.sid);
+      const out = await monitor(hook({ session_id: c.sid, ...c.over }), c.extra);
+      expect(out.continue).toBeUndefined();
+      expect(out.hookSpecificOutput.additionalContext).toStartWith("CONTEXT CRITICAL");
+    }
+  });
+});
