@@ -70,7 +70,7 @@ export function parseIndexEntry(value: unknown, fileSessionId?: string): IndexEn
 
 /**
  * The entry with the status line's figure when the session's bridge file is at least as new: the
- * status line gets each request's usage at once, while \`ctx track\` (below half the warning level) reads
+ * status line gets each request's usage at once, while `ctx track` (below half the warning level) reads
  * it from the transcript without waiting for the client to write it, so the entry can be a request
  * behind. The level then follows the figure, as the status line's colour does.
  */
