@@ -201,6 +201,34 @@ describe("ctx track (hook)", () => {
     expect(state()).toMatchObject({ used_tokens: 120000, used_pct: 60 });
   });
 
+  test("a session with no reading yet: a tool hook waits for its request's line, so WARNING is not skipped", async () => {
+    const tr = join(t.dir, "early.jsonl");
+    const toolLine = (id: string, n: number, toolId: string) =>
+      JSON.stringify({
+        type: "assistant",
+        requestId: `r${id}`,
+        message: {
+          id,
+          model: "claude-sonnet-4-5",
+          usage: { input_tokens: n, output_tokens: 1 },
+          content: [{ type: "tool_use", id: toolId, name: "Bash", input: {} }],
+        },
+      });
+    writeFileSync(tr, "");
+    await track(hook("SessionStart", { source: "startup", transcript_path: tr })); // no usage yet: 0 tokens
+    writeFileSync(tr, `${toolLine("a", 100000, "toolu_aaaa01")}\n`);
+    // the client writes the request of the tool that just ran a little after its hook started
+    setTimeout(() => appendFileSync(tr, `${toolLine("b", 132000, "toolu_bbbb01")}\n`), 100);
+    const r = await runCtx(["track"], {
+      stdin: hook("PostToolUse", { transcript_path: tr, tool_name: "Bash", tool_use_id: "toolu_bbbb01" }),
+      env,
+      countWaits: true,
+    });
+    expect(r.waited!.sleptMs).toBeGreaterThan(0);
+    expect(JSON.parse(r.stdout).systemMessage).toStartWith("ctx: context 66% used (132000/200000 tokens), WARNING.");
+    expect(state()).toMatchObject({ used_tokens: 132000, used_pct: 66 });
+  });
+
   test("Gemini CLI's events count like Claude Code's: AfterTool is a tool call, AfterAgent a Stop", async () => {
     await track(
       hook("AfterTool", {
