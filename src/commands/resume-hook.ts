@@ -1,4 +1,5 @@
 /** The `ctx resume --hook` driver: reads the SessionStart payload, decides, prints, records. */
+import { sleepCounted } from "../io/fs/wait.ts";
 import { existsSync } from "node:fs";
 import type { Config } from "../core/config-schema.ts";
 import { debug, type Deps } from "../core/deps.ts";
@@ -141,7 +142,7 @@ async function waitForChain(
   let sawLock = false;
   let kicked: number | undefined; // when the hook started the refresh itself
   while (deps.now() < deadline) {
-    await Bun.sleep(50);
+    await sleepCounted(50);
     if (!chainSummaryPending(root, ctx, cfg, deps.now(), kicked)) return true;
     // A finalize that held its lock and let go without a new summary has failed: waiting longer gains nothing.
     const held = finalizeLockState(lock) === "held"; // a killed finalize's lock is let go too
@@ -178,7 +179,7 @@ async function waitForFinalize(
   const before = newestMs();
   if (!finalizeLikelyRunning(root, sessionId, before, deps.now(), 60_000)) return false;
   while (deps.now() < deadline) {
-    await Bun.sleep(50);
+    await sleepCounted(50);
     if (newestMs() > before) return true;
   }
   return false;

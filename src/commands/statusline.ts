@@ -4,7 +4,7 @@ import { parseHookInput } from "../core/hook-input.ts";
 import { bridgeOf, renderStatus, statusInput } from "../core/statusline.ts";
 import { isValidSessionId } from "../core/session-id.ts";
 import { count } from "../core/usage.ts";
-import { writeBridge } from "../io/session/bridge.ts";
+import { readBridge, writeBridge } from "../io/session/bridge.ts";
 import { envConfig, loadConfig } from "../io/config.ts";
 import { chainedCommand, chainedRows } from "../core/statusline-chain.ts";
 import type { Config } from "../core/config-schema.ts";
@@ -37,6 +37,8 @@ export async function run(argv: string[], deps: Deps): Promise<void> {
     return;
   }
   const bridge = bridgeOf(status, deps.now());
+  const label = isValidSessionId(status.sessionId) ? await labelOf(deps, status.sessionId, payload) : undefined;
+  if (bridge && label) bridge.label = label;
   if (bridge) {
     try {
       writeBridge(deps.env, bridge);
@@ -48,7 +50,7 @@ export async function run(argv: string[], deps: Deps): Promise<void> {
   if (isValidSessionId(status.sessionId)) remember(deps, payload, status.modelId);
   const color = !deps.env.NO_COLOR;
   const branch = cfg["statusline.git_branch"] && status.projectDir ? safeBranch(status.projectDir) : undefined;
-  const line = renderStatus(status, cfg, { color, branch });
+  const line = renderStatus(status, cfg, { color, branch, label });
   deps.stdout(`${await withChained(line, chain, input.text, cwd, cfg, deps)}\n`);
 }
 
@@ -84,6 +86,14 @@ async function withChained(
 }
 
 // --- internal ---
+
+/** The session's label: kept in its bridge file after the first run, so tmux is asked once per session. */
+async function labelOf(deps: Deps, sessionId: string, payload: Record<string, unknown>): Promise<string> {
+  const kept = readBridge(deps.env, sessionId)?.label;
+  if (kept) return kept;
+  const { resolveLabel } = await import("../io/session/label.ts");
+  return resolveLabel(deps.env, sessionId, payload.session_name);
+}
 
 /** Remembers the window Claude Code reported for this model id (written only when it is new or changed). */
 function remember(deps: Deps, payload: Record<string, unknown>, modelId: string | undefined): void {

@@ -96,7 +96,7 @@ export const SCHEMA = {
   "track.stdin_timeout_ms": num(2000, "Give up on hook stdin after this long"),
   "track.transcript_wait_ms": num(
     300,
-    "From half the warning level on, how long a tool hook waits for the client to flush the tool's request to the transcript (its usage is read from there)",
+    "From half the warning level on (and before the session's first reading), how long a tool hook waits for the client to flush the tool's request to the transcript (its usage is read from there)",
   ),
   "retention.max_age_days": thr(
     30,

@@ -129,3 +129,24 @@ test("a finalize that fails says so: the next CRITICAL names the reason instead 
   const log = readFileSync(join(env.XDG_STATE_HOME!, "ctx", "errors.log"), "utf8");
   expect(log).toContain("finalize:");
 });
+
+test("track's CRITICAL tells the user what to do: /clear, or nothing when ctx respawn supervises the session", async () => {
+  bridge(80);
+  const alone = await hookRun("track", hookInput());
+  expect(alone.out.systemMessage).toContain("You: when the agent has finished its step, type /clear;");
+  expect(alone.out.systemMessage).toContain("'ctx resume --latest'");
+  // a running supervisor's record, named by the session's index entry (as ctx respawn's recorder writes them)
+  const root = join(project, ".ctx");
+  mkdirSync(join(root, "state", "respawn"), { recursive: true });
+  const record = join(root, "state", "respawn", "work.json");
+  writeFileSync(record, JSON.stringify({ version: 1, name: "work", pid: process.pid, phase: "watching", events: [] }));
+  const entry = join(env.XDG_STATE_HOME!, "ctx", "sessions", "s1.json");
+  writeFileSync(entry, JSON.stringify({ ...JSON.parse(readFileSync(entry, "utf8")), respawn: { state_path: record } }));
+  bridge(20);
+  await hookRun("track", hookInput()); // below the levels: the next crossing is reported again
+  bridge(80);
+  const supervised = await hookRun("track", hookInput());
+  expect(supervised.out.systemMessage).toContain("CRITICAL");
+  expect(supervised.out.systemMessage).toContain("You: nothing to do, ctx respawn supervises this session");
+  expect(supervised.out.systemMessage).not.toContain("/clear");
+});

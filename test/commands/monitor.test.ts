@@ -201,20 +201,29 @@ describe("ctx monitor without a bridge", () => {
     ).toContain("70%");
 
     const never = hook({ session_id: "s2", tool_use_id: "toolu_missing", transcript_path: join(t.dir, "nope.jsonl") });
-    let started = Date.now();
-    expect(await monitor(never, { CTX_MONITOR_TRANSCRIPT_WAIT_MS: "200" })).toBeUndefined();
-    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
-    started = Date.now();
-    expect(await monitor(never, { CTX_MONITOR_TRANSCRIPT_WAIT_MS: "200" })).toBeUndefined();
-    expect(Date.now() - started).toBeLessThan(150); // remembered: transcripts are off for this session
+    // the waits as ctx counts them (CTX_DEBUG=waits): the first call waits for the transcript, the next does not
+    const waitEnv = { ...env, CTX_MONITOR_TRANSCRIPT_WAIT_MS: "200" };
+    const first = await runCtx(["monitor"], { stdin: never, env: waitEnv, countWaits: true });
+    expect({ code: first.code, stdout: first.stdout, stderr: first.stderr }).toEqual({
+      code: 0,
+      stdout: "",
+      stderr: "",
+    });
+    expect(first.waited!.sleptMs).toBeGreaterThan(0);
+    const second = await runCtx(["monitor"], { stdin: never, env: waitEnv, countWaits: true });
+    expect({ code: second.code, stdout: second.stdout }).toEqual({ code: 0, stdout: "" });
+    expect(second.waited!.sleptMs).toBe(0); // remembered: transcripts are off for this session
   });
 
   test("gives up waiting after monitor.transcript_wait_ms and uses what is there", async () => {
     writeFileSync(transcript, `${assistantLine(140_000)}\n`);
-    const started = Date.now();
-    const out = await monitor(hook({ tool_use_id: "toolu_never" }), { CTX_MONITOR_TRANSCRIPT_WAIT_MS: "150" });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
-    expect(out?.hookSpecificOutput.additionalContext).toContain("70%");
+    const r = await runCtx(["monitor"], {
+      stdin: hook({ tool_use_id: "toolu_never" }),
+      env: { ...env, CTX_MONITOR_TRANSCRIPT_WAIT_MS: "150" },
+      countWaits: true,
+    });
+    expect(r.waited!.sleptMs).toBeGreaterThan(0); // it waited (as ctx counts it), then gave up
+    expect(JSON.parse(r.stdout).hookSpecificOutput.additionalContext).toContain("70%");
   });
 });
 

@@ -25,11 +25,13 @@ describe("no message claims a summary that does not exist", () => {
   });
   test("the user's CRITICAL message says the same; WARNING says nothing of a summary", () => {
     expect(levelMessage("critical", 76, 152000, 200000, { state: "writing" })).toBe(
-      "ctx: context 76% used (152000/200000 tokens), CRITICAL. Finish the current step and leave the work resumable. " +
-        "Handoff: ctx finalize is writing the handoff summary now.",
+      "ctx: context 76% used (152000/200000 tokens), CRITICAL. The agent is told to finish its step and leave the " +
+        "work resumable. Handoff: ctx finalize is writing the handoff summary now. " +
+        "You: when the agent has finished its step, type /clear; the fresh session starts from the summary " +
+        "(or quit and run 'ctx resume --latest').",
     );
-    expect(levelMessage("critical", 76, 152000, 200000, written)).toEndWith(
-      `Handoff: the handoff summary is written: ${written.path}.`,
+    expect(levelMessage("critical", 76, 152000, 200000, written)).toContain(
+      `Handoff: the handoff summary is written: ${written.path}. You:`,
     );
     expect(levelMessage("auto_pause", 91, 182000, 200000, failed)).toContain(handoffForUser(failed));
     expect(levelMessage("warning", 66, 132000, 200000, written)).not.toMatch(/summary/);

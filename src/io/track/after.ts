@@ -11,7 +11,7 @@ import type { LockOptions } from "../fs/lock.ts";
 import { recordGitStart } from "../git/changes.ts";
 import { addLedgerTokens, completeCompactionEvent } from "../session/events.ts";
 import { linkNext } from "../session/store.ts";
-import { writeEntry } from "../session/index.ts";
+import { isSupervised, writeEntry } from "../session/index.ts";
 import { startRetentionIfDue } from "../retention/start.ts";
 import type { Config } from "../../core/config-schema.ts";
 import type { TokenDeltas } from "./prepare.ts";
@@ -80,7 +80,15 @@ export async function afterUpdate(
     const critical = levelRank(step.report) >= levelRank("critical");
     if (critical) result.finalizing = await handoffNow(deps, job, state, step.report);
     const handoff = critical ? handoffOf(root, state.session_id, deps.now()) : undefined;
-    const message = levelMessage(step.report, state.used_pct, state.used_tokens, state.window_size, handoff);
+    const supervised = critical && isSupervised(deps.env, state.session_id);
+    const message = levelMessage(
+      step.report,
+      state.used_pct,
+      state.used_tokens,
+      state.window_size,
+      handoff,
+      supervised,
+    );
     debug(deps, `track: level ${step.report} newly crossed`);
     result.output = { systemMessage: message };
   }
