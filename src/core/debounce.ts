@@ -1,3 +1,4 @@
+import { type Handoff, handoffForAgent } from "./handoff.ts";
 import { levelRank, type Level } from "./levels.ts";
 
 /** A level the monitor warns at. */
@@ -57,8 +58,12 @@ export function parseMonitorState(v: unknown): MonitorState | undefined {
   };
 }
 
-/** The text injected into the agent's conversation (auto_pause is a CRITICAL that says so). */
-export function warningText(level: WarnLevel, usedPct: number, remainingPct: number): string {
+/**
+ * The text injected into the agent's conversation (auto_pause is a CRITICAL that says so). At CRITICAL it
+ * ends with where the handoff summary stands (`handoff`), never claiming one that does not exist; without
+ * `handoff` (a subagent, whose context is not handed off) it says nothing about a summary.
+ */
+export function warningText(level: WarnLevel, usedPct: number, remainingPct: number, handoff?: Handoff): string {
   if (level !== "warning") {
     const pause =
       level === "auto_pause"
@@ -67,8 +72,8 @@ export function warningText(level: WarnLevel, usedPct: number, remainingPct: num
     return (
       `CONTEXT CRITICAL: ${usedPct}% of the context window is used, ${remainingPct}% remains.${pause} ` +
       "Finish the current step now and leave the work in a resumable state: save or commit your changes, " +
-      "update the task list with exactly what remains, and do not start anything new. " +
-      "The handoff summary is written, and the session will be continued in a fresh context."
+      "update the task list with exactly what remains, and do not start anything new." +
+      (handoff ? ` ${handoffForAgent(handoff)}` : "")
     );
   }
   return (

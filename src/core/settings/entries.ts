@@ -61,6 +61,9 @@ export function ctxHooks(agent: Agent): CtxHookSpec[] {
   return [
     h("PostToolUse", "monitor", "*"),
     h("PostToolUse", "track", "*"),
+    // A failing tool call (a Bash exit code other than 0) fires only PostToolUseFailure: CRITICAL crossed there
+    // must reach the agent and start the handoff as well (both pinned clients honour additionalContext there).
+    h("PostToolUseFailure", "monitor", "*"),
     h("PostToolUseFailure", "track", "*"),
     h("SessionStart", "track"),
     h("SessionStart", "resume --hook"),
