@@ -69,6 +69,8 @@ export function ctxHooks(agent: Agent): CtxHookSpec[] {
     h("SessionStart", "resume --hook"),
     h("UserPromptSubmit", "track"),
     h("Stop", "track"),
+    // A turn that failed: at the usage limit `error` is "rate_limit" (core/limit.ts).
+    h("StopFailure", "track"),
     h("PreCompact", "track"),
     h("SessionEnd", "track"),
   ];
