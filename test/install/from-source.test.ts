@@ -28,11 +28,11 @@ test("README quick start: `sh install.sh --hooks` in a checkout builds, installs
   writeFileSync(join(claudeDir, "settings.json"), JSON.stringify(original));
 
   const r = await runInstallSh("install.sh", ["--hooks"], box.env, checkout);
-  expect(r.stderr).toContain(`installed ctx ${pkg.version}`);
+  expect(r.stderr).toContain(`installed ctx ${pkg.version}+source`); // a copy without .git: no commit to name
   expect(r.code).toBe(0);
 
   const bin = join(box.home, ".local", "bin", "ctx");
-  expect(Bun.spawnSync([bin, "--version"]).stdout.toString()).toBe(`ctx ${pkg.version}\n`);
+  expect(Bun.spawnSync([bin, "--version"]).stdout.toString()).toBe(`ctx ${pkg.version}+source\n`);
   const settings = JSON.parse(readFileSync(join(claudeDir, "settings.json"), "utf8"));
   expect(settings.model).toBe("opus");
   expect(settings.statusLine.command).toBe(`${bin} statusline`);
@@ -47,5 +47,6 @@ test("README quick start: `sh install.sh --hooks` in a checkout builds, installs
   const backups = readdirSync(claudeDir).filter((f) => f.startsWith("settings.json.bak-"));
   expect(backups).toHaveLength(1);
   expect(JSON.parse(readFileSync(join(claudeDir, backups[0]!), "utf8"))).toEqual(original);
-  expect(readFileSync(join(box.home, ".profile"), "utf8")).toContain(`${join(box.home, ".local", "bin")}:$PATH`);
+  // no terminal to ask on: the profile is left alone and the line to add is printed
+  expect(r.stderr).toContain(`add it with: export PATH="${join(box.home, ".local", "bin")}:$PATH"`);
 }, 120_000);

@@ -115,7 +115,7 @@ test("the README's curl line, install.sh's default and package.json name the sam
 });
 
 describe("the README's curl line against a published release", () => {
-  test("`| sh` installs the latest release into ~/.local/bin and puts it on PATH", async () => {
+  test("`| sh` installs the latest release into ~/.local/bin and, with no terminal to ask on, says how to put it on PATH", async () => {
     const u = user("good");
     try {
       const r = await runLine(PLAIN, u);
@@ -127,9 +127,9 @@ describe("the README's curl line against a published release", () => {
         releases("good", `latest/download/${ARCHIVE}`),
       ]);
       expect(Bun.spawnSync([u.bin, "--version"]).stdout.toString()).toBe(`ctx ${V}\n`);
-      expect(readFileSync(join(u.home, ".profile"), "utf8")).toContain(
-        `export PATH="${join(u.home, ".local/bin")}:$PATH"`,
-      );
+      // no terminal here: no profile is edited unasked, the line to add is printed
+      expect(existsSync(join(u.home, ".profile"))).toBe(false);
+      expect(r.stderr).toContain(`add it with: export PATH="${join(u.home, ".local/bin")}:$PATH"`);
       expect(readdirSync(u.tmp)).toEqual([]);
     } finally {
       u.cleanup();
