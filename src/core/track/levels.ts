@@ -1,26 +1,12 @@
-import { levelAt, levelRank, levelWord, type Ladder } from "../levels.ts";
-import type { Level } from "./state.ts";
+import { isWarnLevel, levelAt, levelRank, userText, type Ladder, type WarnLevel } from "../levels.ts";
 
-/** Levels above ok, lowest first. */
-export const LEVELS: readonly Level[] = ["warning", "critical", "auto_pause"];
-
-/** What the user reads when a level is newly crossed, with the real figure. */
-const MESSAGES: Record<Level, string> = {
-  warning: "Wrap up the current task; no new exploration.",
-  critical:
-    "Finish the current step and leave the work resumable; the handoff summary is written (ctx finalize writes it now).",
-  auto_pause: "Auto-pause: actions are captured for session continuity; a supervised session (ctx respawn) is cycled.",
-};
+/** A level of the ladder above ok, as track records it. */
+type Level = WarnLevel;
 
 /** The highest level whose threshold `usedPct` has reached, or null below the warning level. */
 export function levelFor(usedPct: number, t: Ladder): Level | null {
   const level = levelAt(usedPct, t);
   return level === "ok" ? null : level;
-}
-
-/** The rank of a level (-1 for none, or a word that is no level any more), for comparisons. */
-export function rank(level: Level | null): number {
-  return level === null ? -1 : LEVELS.indexOf(level);
 }
 
 /**
@@ -29,15 +15,11 @@ export function rank(level: Level | null): number {
  * /clear) lowers the reached level, so crossing again reports again.
  */
 export function newlyCrossed(previous: Level | null, current: Level | null): Level | null {
-  return rank(current) > rank(previous) ? current : null;
+  return levelRank(current) > levelRank(previous) ? current : null;
 }
 
-/** The message shown for a newly crossed level: `ctx: context 76% used (…), CRITICAL. …`. */
-export function levelMessage(level: Level, usedPct: number, usedTokens: number, windowSize: number): string {
-  return `ctx: context ${usedPct}% used (${usedTokens}/${windowSize} tokens), ${levelWord(level)}. ${MESSAGES[level]}`;
-}
+/** The message shown for a newly crossed level (the table's user text, core/levels.ts). */
+export const levelMessage = userText;
 
 /** True for a level of the ladder above ok (a state file's `threshold_reached`). */
-export function isTrackLevel(v: unknown): v is Level {
-  return levelRank(v) > 0;
-}
+export const isTrackLevel = isWarnLevel;
