@@ -1,0 +1,36 @@
+/** Claude Code (`@anthropic-ai/claude-code`): the reference client; its event and field names are ctx's own. */
+import type { AgentAdapter } from "./types.ts";
+
+/** Claude Code's adapter. */
+export const claude: AgentAdapter = {
+  name: "claude",
+  label: "Claude Code",
+  settings: { dir: ".claude", file: "settings.json", homeEnv: "CLAUDE_CONFIG_DIR" },
+  timeoutUnit: 1,
+  hooks: [
+    { event: "PostToolUse", sub: "monitor", matcher: "*" },
+    { event: "PostToolUse", sub: "track", matcher: "*" },
+    { event: "PostToolUseFailure", sub: "track", matcher: "*" },
+    { event: "SessionStart", sub: "track" },
+    { event: "SessionStart", sub: "resume --hook" },
+    { event: "UserPromptSubmit", sub: "track" },
+    { event: "Stop", sub: "track" },
+    { event: "PreCompact", sub: "track" },
+    { event: "SessionEnd", sub: "track" },
+  ],
+  events: {
+    SessionStart: "SessionStart",
+    UserPromptSubmit: "UserPromptSubmit",
+    PostToolUse: "PostToolUse",
+    PostToolUseFailure: "PostToolUseFailure",
+    Stop: "Stop",
+    PreCompact: "PreCompact",
+    SessionEnd: "SessionEnd",
+  },
+  fields: (_event, input) => input,
+  // The fallback: whatever no other adapter claims is read as Claude Code's.
+  claimsHook: () => true,
+  claimsLine: () => true,
+  windowOf: () => undefined,
+  pane: { busy: /esc to interrupt/i, idle: /^\s*❯\s*$/m },
+};
