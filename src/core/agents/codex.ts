@@ -11,6 +11,9 @@ export const CODEX_BASELINE = 12_000;
 /** How much of its window a hook's added context may take: well above Codex's ~2.5k default cut. */
 export const CODEX_CONTEXT_LIMIT = 20_000;
 
+/** Codex's cap on a SessionEnd hook's timeout, in seconds. */
+export const CODEX_SESSION_END_S = 3;
+
 /** A rollout line: `{timestamp, ordinal, type, payload}`, of one of these types or numbered by `ordinal`. */
 const ROLLOUT_TYPES = new Set([
   "session_meta",
@@ -29,14 +32,16 @@ export const codex: AgentAdapter = {
   settings: { dir: ".codex", file: "hooks.json", homeEnv: "CODEX_HOME" },
   timeoutUnit: 1,
   hooks: [
-    { event: "PostToolUse", sub: "monitor" },
+    // An explicit limit: without one Codex cuts a hook's added context at about 2.5k tokens.
+    { event: "PostToolUse", sub: "monitor", extra: { additionalContextLimit: CODEX_CONTEXT_LIMIT } },
     { event: "PostToolUse", sub: "track" },
     { event: "SessionStart", sub: "track" },
-    { event: "SessionStart", sub: "resume --hook" },
+    { event: "SessionStart", sub: "resume --hook", extra: { additionalContextLimit: CODEX_CONTEXT_LIMIT } },
     { event: "UserPromptSubmit", sub: "track" },
     { event: "Stop", sub: "track" },
     { event: "PreCompact", sub: "track" },
-    { event: "SessionEnd", sub: "track" },
+    // Codex clamps a SessionEnd hook to 3 s (and hashes the clamped entry): register it so.
+    { event: "SessionEnd", sub: "track", timeout: CODEX_SESSION_END_S },
   ],
   events: {
     SessionStart: "SessionStart",
@@ -60,6 +65,8 @@ export const codex: AgentAdapter = {
   // The rollout's token_count carries `model_context_window`: no guess from the model name.
   windowOf: () => undefined,
   usedPct: codexUsedPct,
+  // Headless work goes on in a new `codex exec` thread: its SessionStart (startup) gets the handoff.
+  startupContinues: true,
   pane: { busy: /esc to interrupt/i, idle: /› Ask Codex/, context: /Context (\d+)% used/ },
 };
 

@@ -29,6 +29,10 @@ export interface HookEntry {
   sub: HookSub;
   /** The matcher of the group (tool events only). */
   matcher?: string;
+  /** The timeout in the client's unit when not ctx's usual one for `sub` (a client's own cap). */
+  timeout?: number;
+  /** More keys of the hook entry (Codex CLI: `additionalContextLimit`). */
+  extra?: Readonly<Record<string, unknown>>;
 }
 
 /** Where a client keeps the file ctx adds its hooks to. */
@@ -75,6 +79,11 @@ export interface AgentAdapter {
   windowOf(model: string | undefined): number | undefined;
   /** The used % as the client's own UI shows it, when it differs from round(used / window × 100). */
   usedPct?(usedTokens: number, windowSize: number): number;
+  /**
+   * True when a SessionStart with source `startup` is a new thread of the same work (a new
+   * `codex exec`): the resume hook injects the chain's summary as after `/clear`, not a hint.
+   */
+  startupContinues?: boolean;
   /** The client's tmux pane. */
   pane: PaneMarkers;
 }

@@ -2,6 +2,7 @@
  * The pure checks behind `ctx doctor`: given what was found on disk, say what
  * is wrong with the wiring and how to fix it.
  */
+import { agent as agentAdapter } from "../agents/index.ts";
 import { type Agent, ctxHooks, parseCtxCommand } from "./entries.ts";
 import { isObject } from "./merge.ts";
 
@@ -47,7 +48,7 @@ export interface HookFacts {
  * the same way in several files (or groups) once.
  */
 export function checkHooks(facts: HookFacts): Check[] {
-  const installCmd = facts.installCmd ?? (facts.agent === "gemini" ? "ctx install --gemini" : "ctx install");
+  const installCmd = facts.installCmd ?? `ctx install${facts.agent === "claude" ? "" : ` --${facts.agent}`}`;
   const checks: Check[] = [];
   const valid: FoundSettings[] = [];
   for (const s of facts.settings) {
@@ -124,9 +125,9 @@ function collect(settings: FoundSettings[]): FoundHook[] {
 }
 
 function timeoutCheck(name: string, timeout: unknown, expected: number, agent: Agent, fix: string): Check {
-  const unit = agent === "claude" ? "s" : "ms";
+  const unit = agentAdapter(agent).timeoutUnit === 1 ? "s" : "ms";
   if (typeof timeout !== "number") {
-    const dflt = agent === "claude" ? "600 s" : "60000 ms";
+    const dflt = unit === "s" ? "600 s" : "60000 ms";
     return {
       level: "warn",
       name,

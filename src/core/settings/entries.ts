@@ -19,6 +19,8 @@ export interface CtxHookSpec {
   timeout: number;
   /** Matcher of the group ctx adds (tool events only). */
   matcher?: string;
+  /** More keys of the entry, from the agent's adapter. */
+  extra?: Readonly<Record<string, unknown>>;
 }
 
 /** The subcommands ctx ever registers as hooks. */
@@ -43,8 +45,9 @@ export function ctxHooks(agent: Agent): CtxHookSpec[] {
   return a.hooks.map((h) => ({
     event: h.event,
     sub: h.sub,
-    timeout: HOOK_TIMEOUT_S[h.sub] * a.timeoutUnit,
+    timeout: h.timeout ?? HOOK_TIMEOUT_S[h.sub] * a.timeoutUnit,
     ...(h.matcher !== undefined ? { matcher: h.matcher } : {}),
+    ...(h.extra ? { extra: h.extra } : {}),
   }));
 }
 

@@ -10,7 +10,7 @@ export { isObject };
 
 /** What install did to the statusLine. */
 export type StatuslineOutcome =
-  /** Gemini CLI has no command status line. */
+  /** Gemini CLI and Codex CLI have no command status line. */
   | "none"
   /** There was none; ctx's was added. */
   | "added"
@@ -152,6 +152,7 @@ function mergeEvent(
         type: "command",
         command: ctxCommand(binary, spec.sub),
         timeout: spec.timeout,
+        ...spec.extra,
       };
       if (JSON.stringify(fresh) !== JSON.stringify(h)) result.updated.push(`${event}: ${fresh.command}`);
       return fresh;
@@ -160,7 +161,12 @@ function mergeEvent(
   const missing = specs.filter((s) => !seen.has(s.sub));
   if (missing.length === 0) return;
   const matcher = missing[0]!.matcher;
-  const entries = missing.map((s) => ({ type: "command", command: ctxCommand(binary, s.sub), timeout: s.timeout }));
+  const entries = missing.map((s) => ({
+    type: "command",
+    command: ctxCommand(binary, s.sub),
+    timeout: s.timeout,
+    ...s.extra,
+  }));
   for (const e of entries) result.added.push(`${event}: ${e.command}`);
   groups.push({ ...(matcher !== undefined ? { matcher } : {}), hooks: entries });
   hooks[event] = groups;
