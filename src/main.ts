@@ -1,4 +1,5 @@
 import { COMMANDS } from "./commands/index.ts";
+import { stdinWaitMs, waitedMs } from "./io/fs/wait.ts";
 import { helpText } from "./core/cli-help.ts";
 import { nearest } from "./core/suggest.ts";
 import { terminalSafe, terminalText } from "./core/terminal.ts";
@@ -43,15 +44,15 @@ export async function main(argv: string[], deps: Deps): Promise<number> {
   try {
     const mod = await spec.load();
     const code = (await mod.run(rest, deps)) ?? 0;
-    // How long a hook kept the agent waiting, and the CPU it used, from here on (runtime start-up excluded).
-    if (hook && deps.env.CTX_DEBUG)
-      deps.stderr(`ctx ${name}: done in ${deps.now() - started} ms (cpu ${cpuMs(cpu)} ms)\n`);
+    done(deps, name, hook, started, cpu);
     return code;
   } catch (err) {
     if (hook) {
       // Hooks never break the agent: swallow, record for `ctx doctor`, report only under CTX_DEBUG.
       await import("./io/error-log.ts").then((m) => m.recordHookError(deps, name, err)).catch(() => {});
-      if (deps.env.CTX_DEBUG) deps.stderr(`ctx ${name}: ${(err as Error)?.stack ?? err}\n`);
+      if (deps.env.CTX_DEBUG && deps.env.CTX_DEBUG !== "waits")
+        deps.stderr(`ctx ${name}: ${(err as Error)?.stack ?? err}\n`);
+      done(deps, name, hook, started, cpu);
       return 0;
     }
     if (err instanceof CtxError) {
@@ -62,6 +63,18 @@ export async function main(argv: string[], deps: Deps): Promise<number> {
     deps.stderr(`ctx ${name}: ${(err as Error)?.message ?? err}\n`);
     return 1;
   }
+}
+
+/**
+ * How long a hook kept the agent waiting, the CPU it used and what it slept, from `started` on (runtime
+ * start-up excluded), under CTX_DEBUG; any command under CTX_DEBUG=waits, which tests use to bound waits
+ * without a wall clock.
+ */
+function done(deps: Deps, name: string, hook: boolean, started: number, cpu: NodeJS.CpuUsage): void {
+  if ((hook && deps.env.CTX_DEBUG) || deps.env.CTX_DEBUG === "waits")
+    deps.stderr(
+      `ctx ${name}: done in ${deps.now() - started} ms (cpu ${cpuMs(cpu)} ms, waited ${waitedMs()} ms, stdin ${stdinWaitMs()} ms)\n`,
+    );
 }
 
 /** `deps` whose stdout and stderr pass through terminalText. */

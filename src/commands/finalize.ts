@@ -33,6 +33,7 @@ import { freeStamp, previousTwin, readSubagentWork, readTaskFiles, sessionChain 
 import { type FloorReading, usageFor } from "../io/finalize/usage.ts";
 import { archivePause, readPauseLog } from "../io/finalize/pause-log.ts";
 import { bareState, latestSession } from "../io/finalize/session.ts";
+import { notingFailure } from "../io/finalize/handoff.ts";
 
 /** Options of one finalize. */
 export interface FinalizeOptions {
@@ -83,10 +84,10 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
     );
   }
   const reason = values.reason ?? (values.ended ? "session_end" : "manual");
-  const result = finalize(
-    { project, sessionId, transcriptPath: values.transcript, ended: values.ended, reason, floor },
-    deps,
-  );
+  const opts = { project, sessionId, transcriptPath: values.transcript, ended: values.ended, reason, floor };
+  // A background one has no terminal: its failure is noted where the next message looks (io/finalize/handoff.ts).
+  const noted = reason === "manual" ? undefined : { deps, root: stateRoot(deps.env, project), sessionId };
+  const result = await notingFailure(noted, () => finalize(opts, deps));
   deps.stdout(`${result.summaryPath}\n`);
   return 0;
 }

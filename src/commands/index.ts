@@ -37,6 +37,12 @@ export const COMMANDS: Record<string, CommandSpec> = {
     hookFlag: "--hook",
     load: () => import("./resume.ts"),
   },
+  run: {
+    summary: "Runs a prompt headless (claude -p) in legs across the context limit and usage limits, for CI",
+    grammar: GRAMMARS.run,
+    hook: false,
+    load: () => import("./run.ts"),
+  },
   respawn: {
     summary: "Supervises Claude Code in tmux: compacts or finalizes, clears and kickstarts near the context limit",
     grammar: GRAMMARS.respawn,

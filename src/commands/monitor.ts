@@ -6,15 +6,19 @@ import {
   parseMonitorState,
   warningText,
   type MonitorState,
+  type WarnLevel,
 } from "../core/debounce.ts";
 import { debug, type Deps } from "../core/deps.ts";
 import { parseHookInput, str } from "../core/hook-input.ts";
 import { layout, STATE_DIRS } from "../core/layout.ts";
-import { projectDir, stateRoot } from "../core/paths.ts";
+import { stateRoot } from "../core/paths.ts";
+import { hookProject } from "../io/project.ts";
 import { isValidSessionId } from "../core/session-id.ts";
 import { subagentOf, subagentTranscript } from "../core/subagent.ts";
 import { ladderOf, levelAt, levelRank, type Level } from "../core/levels.ts";
+import { legStop, type LegStopOutput } from "../core/run/stop.ts";
 import { HOOK_TIMEOUT_S } from "../core/settings/entries.ts";
+import { handoffOf } from "../io/finalize/handoff.ts";
 import { envConfig, loadConfig } from "../io/config.ts";
 import { ensureDirUnder } from "../io/fs/dirs.ts";
 import { mtimeMs } from "../io/fs/read.ts";
@@ -31,10 +35,14 @@ const MONITOR_EVENTS = new Set<string | undefined>(["PostToolUse", "PostToolUseF
 export interface MonitorResult {
   reading?: SourcedReading;
   level?: Level;
+  /** The project the session belongs to (found once, from the hook's cwd). */
+  project?: string;
   /** The subagent whose own context was judged (its tool call carried `agent_id`). */
   agentId?: string;
   /** The hook output, when a warning fires. */
   output?: { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+  /** A `ctx run` leg at its restart level: end it after this tool call (core/run/stop.ts). */
+  stop?: LegStopOutput;
 }
 
 /**
@@ -48,23 +56,10 @@ export async function run(_argv: string[], deps: Deps): Promise<void> {
   });
   const input = parseHookInput(stdin.text);
   const result = monitor(input, deps);
-  if (result.output) deps.stdout(`${JSON.stringify(result.output)}\n`);
   // A subagent's level is about its own window: the parent's finalize crossing is not its business.
-  if (subagentOf(input) !== undefined) return;
-  // At CRITICAL, write the handoff summary in the background (once per crossing);
-  // below it, forget the crossing. The spawning code loads only when needed.
-  if (!result.level || !isValidSessionId(input.session_id)) return;
-  const project = projectDir(deps.env, input.cwd, deps.cwd);
-  if (levelRank(result.level) < levelRank("critical"))
-    return unlinkQuiet(layout(stateRoot(deps.env, project)).finalizeMarker(input.session_id)!);
-  const { finalizeOnCritical } = await import("../io/finalize/spawn.ts");
-  await finalizeOnCritical(deps, {
-    project,
-    sessionId: input.session_id,
-    transcriptPath: str(input, "transcript_path"),
-    level: result.level,
-    reading: result.reading,
-  });
+  if (result.level && subagentOf(input) === undefined && isValidSessionId(input.session_id))
+    await handoff(input, input.session_id, result, deps);
+  if (result.output || result.stop) deps.stdout(`${JSON.stringify({ ...result.stop, ...result.output })}\n`);
 }
 
 /** The monitor's decision for one hook input (does the I/O of state, prints nothing). */
@@ -74,7 +69,7 @@ export function monitor(input: Record<string, unknown>, deps: Deps): MonitorResu
   if (!hook || !MONITOR_EVENTS.has(hook.event) || !isValidSessionId(sessionId)) return {};
   // The output echoes the client's own event name (AfterTool for Gemini CLI).
   const event = hook.rawEvent;
-  const project = projectDir(deps.env, input.cwd, deps.cwd);
+  const project = hookProject(deps.env, input.cwd, deps.cwd);
   const cfg = loadConfig(deps, project);
   const now = deps.now();
   const root = stateRoot(deps.env, project);
@@ -94,10 +89,14 @@ export function monitor(input: Record<string, unknown>, deps: Deps): MonitorResu
     deps,
     `monitor: ${reading.usedPct}% used (${reading.source}), window ${reading.windowSize} (${reading.windowSource}), level ${level}`,
   );
+  const stop = legStop(deps.env, event, sessionId, reading.usedPct, cfg["respawn.restart_at"]);
   const fire = debounced(deps, root, layout(root).monitorFile(sessionId)!, level, cfg, now);
-  if (!fire || level === "ok") return { reading, level };
-  const text = warningText(level, reading.usedPct, reading.remainingPct);
-  return { reading, level, output: { hookSpecificOutput: { hookEventName: event, additionalContext: text } } };
+  if (!fire || level === "ok") return { reading, level, project, stop };
+  // At CRITICAL, say where this crossing's handoff stands (no marker yet: run() starts its finalize next).
+  const handoff = level === "warning" ? undefined : handoffOf(root, sessionId, now);
+  const text = warningText(level, reading.usedPct, reading.remainingPct, handoff);
+  const output = { hookSpecificOutput: { hookEventName: event, additionalContext: text } };
+  return { reading, level, project, output, stop };
 }
 
 // --- internal ---
@@ -134,6 +133,34 @@ function judgeSubagent(
     agentId,
     output: { hookSpecificOutput: { hookEventName: event, additionalContext: text } },
   };
+}
+
+/**
+ * At CRITICAL, starts the handoff summary in the background (once per crossing), before the warning is
+ * printed: when it cannot even be started, the warning says so instead of promising one. Below CRITICAL,
+ * forgets the crossing. The spawning code loads only when needed.
+ */
+async function handoff(input: Record<string, unknown>, sessionId: string, result: MonitorResult, deps: Deps) {
+  const project = result.project ?? hookProject(deps.env, input.cwd, deps.cwd);
+  const marker = layout(stateRoot(deps.env, project)).finalizeMarker(sessionId)!;
+  if (levelRank(result.level!) < levelRank("critical")) return unlinkQuiet(marker);
+  const { finalizeOnCritical } = await import("../io/finalize/spawn.ts");
+  const started = await finalizeOnCritical(deps, {
+    project,
+    sessionId,
+    transcriptPath: str(input, "transcript_path"),
+    level: result.level!,
+    reading: result.reading,
+  });
+  const hso = result.output?.hookSpecificOutput;
+  if (started || !hso || !result.reading || mtimeMs(marker) !== undefined) return;
+  const failed = { state: "failed", reason: "ctx finalize could not be started" } as const;
+  hso.additionalContext = warningText(
+    result.level as WarnLevel,
+    result.reading.usedPct,
+    result.reading.remainingPct,
+    failed,
+  );
 }
 
 /**

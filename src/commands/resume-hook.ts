@@ -1,11 +1,13 @@
 /** The `ctx resume --hook` driver: reads the SessionStart payload, decides, prints, records. */
+import { sleepCounted } from "../io/fs/wait.ts";
 import { existsSync } from "node:fs";
 import { agent, hookAgent } from "../core/agents/index.ts";
 import type { Config } from "../core/config-schema.ts";
 import { debug, type Deps } from "../core/deps.ts";
 import { parseHookInput, str } from "../core/hook-input.ts";
 import { layout } from "../core/layout.ts";
-import { projectDir, stateRoot } from "../core/paths.ts";
+import { stateRoot } from "../core/paths.ts";
+import { hookProject } from "../io/project.ts";
 import { decideHook, type HookDecision, type HookLimits } from "../core/resume/hook-decision.ts";
 import { newestFirst, type SummaryFile } from "../core/resume/summaries.ts";
 import { isValidSessionId } from "../core/session-id.ts";
@@ -13,7 +15,15 @@ import { loadConfig } from "../io/config.ts";
 import { readResumeState, resumeTransaction } from "../io/resume/state.ts";
 import { finalizeLikelyRunning } from "../io/finalize/pending.ts";
 import { taskListState } from "../io/session/task-list.ts";
-import { chainOf, chainSummaryPending, finalizeLockState, liveChains, type ChainContext } from "../io/resume/chain.ts";
+import {
+  chainOf,
+  chainSummaryPending,
+  finalizeLockState,
+  liveChains,
+  refreshDue,
+  type ChainContext,
+} from "../io/resume/chain.ts";
+import { startFinalize } from "../io/finalize/spawn.ts";
 import { listSummaries, openTaskIdsIn, readSummaryIn } from "../io/resume/summaries.ts";
 import { wasWritten } from "../io/written.ts";
 
@@ -29,7 +39,7 @@ export async function resumeHook(deps: Deps): Promise<HookDecision | undefined> 
   const event = str(input, "hook_event_name");
   const sessionId = input.session_id;
   if ((event && event !== "SessionStart") || !isValidSessionId(sessionId)) return undefined;
-  const project = projectDir(deps.env, input.cwd, deps.cwd);
+  const project = hookProject(deps.env, input.cwd, deps.cwd);
   const root = stateRoot(deps.env, project);
   const decision = await decide(root, sessionId, sourceOf(input), loadConfig(deps, project), deps);
   const why =
@@ -121,6 +131,9 @@ async function decide(
   }
 }
 
+/** How long the hook waits for the cleared session's own refresh to start before starting it itself. */
+const KICK_AFTER_MS = 1500;
+
 /** Polls up to `resume.finalize_wait_ms` while the chain's summary is still being written; true when it is done. */
 async function waitForChain(
   root: string,
@@ -132,14 +145,25 @@ async function waitForChain(
   const waitMs = cfg["resume.finalize_wait_ms"];
   if (deps.now() >= deadline || !chainSummaryPending(root, ctx, cfg, deps.now())) return false;
   const lock = ctx.predecessor ? layout(root).finalizeLock(ctx.predecessor.session_id) : undefined;
+  const kickAt = deps.now() + KICK_AFTER_MS;
   let sawLock = false;
+  let kicked: number | undefined; // when the hook started the refresh itself
   while (deps.now() < deadline) {
-    await Bun.sleep(50);
-    if (!chainSummaryPending(root, ctx, cfg, deps.now())) return true;
+    await sleepCounted(50);
+    if (!chainSummaryPending(root, ctx, cfg, deps.now(), kicked)) return true;
     // A finalize that held its lock and let go without a new summary has failed: waiting longer gains nothing.
     const held = finalizeLockState(lock) === "held"; // a killed finalize's lock is let go too
     if (sawLock && !held) break;
     sawLock ||= held;
+    // The refresh SessionEnd should have started (its hooks get ~1.5 s in all, and may be cut short): start it.
+    if (!sawLock && kicked === undefined && deps.now() >= kickAt) {
+      kicked = deps.now();
+      const p = refreshDue(root, ctx, cfg, deps.now());
+      if (p) {
+        const t = { project: p.project, sessionId: p.session_id, transcriptPath: p.transcript_path, reason: "clear" };
+        debug(deps, `resume hook: refreshing the summary of ${p.session_id}: ${await startFinalize(deps, t)}`);
+      }
+    }
   }
   debug(deps, `resume hook: the summary of ${ctx.chain} did not appear (waited up to ${waitMs} ms)`);
   return true; // decide again: the chain's newest summary, if any, is still better than nothing
@@ -162,7 +186,7 @@ async function waitForFinalize(
   const before = newestMs();
   if (!finalizeLikelyRunning(root, sessionId, before, deps.now(), 60_000)) return false;
   while (deps.now() < deadline) {
-    await Bun.sleep(50);
+    await sleepCounted(50);
     if (newestMs() > before) return true;
   }
   return false;

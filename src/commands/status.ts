@@ -8,6 +8,8 @@ import { renderJson, renderTable } from "../core/status/render.ts";
 import { filterRows, toRow, type StatusRow } from "../core/status/rows.ts";
 import { loadConfig } from "../io/config.ts";
 import { readIndex } from "../io/session/index.ts";
+import { readBridge } from "../io/session/bridge.ts";
+import { withBridge } from "../core/status/entry.ts";
 import { watchLoop } from "../io/process/watch.ts";
 import { ladderOf } from "../core/levels.ts";
 import { projectFrom } from "../io/project.ts";
@@ -49,14 +51,30 @@ function statusView(opts: StatusOptions, cfg: Config, deps: Pick<Deps, "env" | "
   // Without --all, a session last updated before both horizons is hidden whatever it is: it is only counted.
   const horizonMs = Math.max(cfg["status.stale_after_s"], cfg["status.ended_visible_s"]) * 1000;
   const settledBeforeMs = opts.all ? undefined : now - horizonMs - SETTLE_MARGIN_MS;
-  const rows = readIndex(deps.env, now, { settledBeforeMs }).map((s) =>
-    toRow(s.entry, now, cfg["status.stale_after_s"], thresholds, s.ended, s.supervisor, cfg["status.ended_visible_s"]),
-  );
+  const rows = readIndex(deps.env, now, { settledBeforeMs }).map((s) => {
+    // A live session's status line may be a request ahead of its entry, and it knows the label.
+    const bridge = settled(s.entry.updated_ms, settledBeforeMs) ? undefined : readBridge(deps.env, s.entry.session_id);
+    const entry = s.ended ? s.entry : withBridge(s.entry, bridge);
+    const row = toRow(
+      entry,
+      now,
+      cfg["status.stale_after_s"],
+      thresholds,
+      s.ended,
+      s.supervisor,
+      cfg["status.ended_visible_s"],
+    );
+    return bridge?.label ? { ...row, label: bridge.label } : row;
+  });
   const projects = opts.project === undefined ? undefined : spellings(opts.project, deps.cwd);
   return filterRows(rows, { all: opts.all, minPct: opts.minPct, projects });
 }
 
 // --- internal ---
+
+function settled(updatedMs: number, beforeMs: number | undefined): boolean {
+  return beforeMs !== undefined && updatedMs < beforeMs;
+}
 
 /** Slack past the horizons before an entry counts as settled (the rows' ages are whole seconds). */
 const SETTLE_MARGIN_MS = 60_000;

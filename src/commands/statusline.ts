@@ -4,11 +4,12 @@ import { parseHookInput } from "../core/hook-input.ts";
 import { bridgeOf, renderStatus, statusInput } from "../core/statusline.ts";
 import { isValidSessionId } from "../core/session-id.ts";
 import { count } from "../core/usage.ts";
-import { writeBridge } from "../io/session/bridge.ts";
+import { readBridge, writeBridge } from "../io/session/bridge.ts";
 import { envConfig, loadConfig } from "../io/config.ts";
 import { chainedCommand, chainedRows } from "../core/statusline-chain.ts";
 import type { Config } from "../core/config-schema.ts";
 import { gitBranch } from "../io/git/head.ts";
+import { projectFrom } from "../io/project.ts";
 import { rememberWindow } from "../io/session/window-source.ts";
 
 /** The line printed when the payload is unusable: short and sane, never empty. */
@@ -23,14 +24,21 @@ export async function run(argv: string[], deps: Deps): Promise<void> {
   const input = await deps.readStdin({ timeoutMs, maxBytes: 4 * 1024 * 1024 });
   const payload = parseHookInput(input.text);
   const cwd = typeof payload.cwd === "string" ? payload.cwd : deps.cwd;
-  const cfg = loadConfig(deps, projectOf(payload) ?? cwd);
+  // The client may run in a subfolder: the project (its name, branch and config) is the one found from there.
+  const start = projectOf(payload) ?? cwd;
+  const project = projectFrom(start);
+  const cfg = loadConfig(deps, project);
   const chain = chainedCommand(argv, cfg);
   const status = statusInput(payload, cfg);
+  if (status.projectDir?.startsWith("/"))
+    status.projectDir = status.projectDir === start ? project : projectFrom(status.projectDir);
   if (!status.sessionId && !status.modelName && !status.context) {
     deps.stdout(`${await withChained(FALLBACK_LINE, chain, input.text, cwd, cfg, deps)}\n`);
     return;
   }
   const bridge = bridgeOf(status, deps.now());
+  const label = isValidSessionId(status.sessionId) ? await labelOf(deps, status.sessionId, payload) : undefined;
+  if (bridge && label) bridge.label = label;
   if (bridge) {
     try {
       writeBridge(deps.env, bridge);
@@ -42,7 +50,7 @@ export async function run(argv: string[], deps: Deps): Promise<void> {
   if (isValidSessionId(status.sessionId)) remember(deps, payload, status.modelId);
   const color = !deps.env.NO_COLOR;
   const branch = cfg["statusline.git_branch"] && status.projectDir ? safeBranch(status.projectDir) : undefined;
-  const line = renderStatus(status, cfg, { color, branch });
+  const line = renderStatus(status, cfg, { color, branch, label });
   deps.stdout(`${await withChained(line, chain, input.text, cwd, cfg, deps)}\n`);
 }
 
@@ -78,6 +86,14 @@ async function withChained(
 }
 
 // --- internal ---
+
+/** The session's label: kept in its bridge file after the first run, so tmux is asked once per session. */
+async function labelOf(deps: Deps, sessionId: string, payload: Record<string, unknown>): Promise<string> {
+  const kept = readBridge(deps.env, sessionId)?.label;
+  if (kept) return kept;
+  const { resolveLabel } = await import("../io/session/label.ts");
+  return resolveLabel(deps.env, sessionId, payload.session_name);
+}
 
 /** Remembers the window Claude Code reported for this model id (written only when it is new or changed). */
 function remember(deps: Deps, payload: Record<string, unknown>, modelId: string | undefined): void {

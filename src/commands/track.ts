@@ -2,7 +2,8 @@ import { CtxError, debug, type Deps } from "../core/deps.ts";
 import { parseHookInput } from "../core/hook-input.ts";
 import { layout, STATE_DIRS } from "../core/layout.ts";
 import { ladderOf } from "../core/levels.ts";
-import { projectDir, stateRoot } from "../core/paths.ts";
+import { stateRoot } from "../core/paths.ts";
+import { findProject, projectFrom } from "../io/project.ts";
 import { isValidSessionId } from "../core/session-id.ts";
 import { hookJob, parsePlainUsage, type TrackJob } from "../core/track/job.ts";
 import type { SessionState } from "../core/track/state.ts";
@@ -49,6 +50,8 @@ export async function run(argv: string[], deps: Deps): Promise<number | void> {
       ? { text: "" }
       : await deps.readStdin({ timeoutMs: envConfig(deps.env)["track.stdin_timeout_ms"], maxBytes: 64 * 1024 * 1024 });
   const job = plain ? plainJob(values, stdin.text, deps) : hookJob(parseHookInput(stdin.text), deps.env, deps.cwd);
+  // Where the client runs may be a subfolder: the project is found from there as for a typed command.
+  if (job && typeof job !== "string") job.project = projectFrom(job.project);
   if (typeof job === "string") {
     deps.stderr(`ctx track: ${job}\nRun 'ctx track --help'.\n`);
     return 2;
@@ -127,7 +130,7 @@ function plainJob(values: Record<string, unknown>, stdinText: string, deps: Deps
   if (!isValidSessionId(sessionId)) return "--session needs a session id of [A-Za-z0-9_-] (1-128 characters)";
   const given = parsePlainUsage(typeof values.usage === "string" ? values.usage : stdinText);
   if (typeof given === "string") return given;
-  const project = projectDir(deps.env, undefined, deps.cwd);
+  const project = findProject(deps.env, deps.cwd);
   // Without a model, the tokens belong to the model the session already has.
   const model =
     (typeof values.model === "string" ? values.model : given.model) ??

@@ -1,4 +1,6 @@
 import { parseObject } from "./json.ts";
+import { LABEL_MAX } from "./label.ts";
+import { terminalSafe } from "./terminal.ts";
 import { count, percentage } from "./usage.ts";
 
 /**
@@ -24,6 +26,8 @@ export interface Bridge {
   cwd: string | null;
   /** The session transcript. */
   transcript_path: string | null;
+  /** The session's label (core/label.ts), resolved once and kept here; absent in older files. */
+  label?: string;
 }
 
 /** Parses a bridge file's content, or undefined when it is not one. */
@@ -39,6 +43,8 @@ export function parseBridge(text: string): Bridge | undefined {
   b.remaining_percentage = percentage(b.remaining_percentage) ?? Math.max(0, 100 - used);
   b.used_tokens = count(b.used_tokens);
   b.context_window_size = count(b.context_window_size);
+  if (typeof b.label !== "string" || b.label.length > 4 * LABEL_MAX) delete b.label;
+  else b.label = terminalSafe(b.label);
   return b as Bridge;
 }
 

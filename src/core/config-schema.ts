@@ -21,7 +21,7 @@ export const SCHEMA = {
   ),
   "levels.critical": pct(
     LEVEL_TABLE.critical.default,
-    "Level critical from this used %: the agent is told CONTEXT CRITICAL (finish the step, leave it resumable) and the handoff summary is written; red",
+    "Level critical from this used %: the agent is told CONTEXT CRITICAL (finish the step, leave it resumable) and ctx finalize writes the handoff summary in the background; red",
   ),
   "levels.auto_pause": pct(
     LEVEL_TABLE.auto_pause.default,
@@ -87,7 +87,7 @@ export const SCHEMA = {
   "status.watch_interval_s": num(2, "ctx status --watch: seconds between refreshes"),
   "track.finalize_on_end": str(
     "pause",
-    "When SessionEnd runs ctx finalize in the background: pause (only after auto-pause), always or never",
+    "When SessionEnd runs ctx finalize in the background: pause (after auto-pause, or when the session has a summary or reached critical), always or never",
     ["pause", "always", "never"],
   ),
   "track.read_bytes": num(
@@ -97,7 +97,7 @@ export const SCHEMA = {
   "track.stdin_timeout_ms": num(2000, "Give up on hook stdin after this long"),
   "track.transcript_wait_ms": num(
     300,
-    "From the warning level on, how long a tool hook waits for the client to flush the tool's request to the transcript (its usage is read from there)",
+    "From half the warning level on (and before the session's first reading), how long a tool hook waits for the client to flush the tool's request to the transcript (its usage is read from there)",
   ),
   "retention.max_age_days": thr(
     30,

@@ -35,7 +35,7 @@ export class CtxError extends Error {
   }
 }
 
-/** Writes a diagnostic to stderr only when CTX_DEBUG is set. */
+/** Writes a diagnostic to stderr only when CTX_DEBUG is set (`CTX_DEBUG=waits`: only the hook's "done" line). */
 export function debug(deps: Pick<Deps, "env" | "stderr">, message: string): void {
-  if (deps.env.CTX_DEBUG) deps.stderr(`ctx: ${message}\n`);
+  if (deps.env.CTX_DEBUG && deps.env.CTX_DEBUG !== "waits") deps.stderr(`ctx: ${message}\n`);
 }

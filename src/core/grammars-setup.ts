@@ -30,7 +30,7 @@ statusLine          ctx statusline; an existing other one is chained (both show:
                     ctx statusline --chain YOURS), replaced with
                     --force-statusline, or left alone with --keep-statusline;
                     ctx uninstall puts it back
-PostToolUse         ctx monitor, ctx track   (PostToolUseFailure: ctx track)
+PostToolUse, PostToolUseFailure: ctx monitor, ctx track
 SessionStart        ctx track, ctx resume --hook
 UserPromptSubmit, Stop, PreCompact, SessionEnd: ctx track
 Gemini CLI: AfterTool, SessionStart, BeforeAgent, AfterAgent, PreCompress,

@@ -4,6 +4,7 @@
  */
 import type { Grammar } from "./cli.ts";
 import { SETUP_GRAMMARS } from "./grammars-setup.ts";
+import { RUN_GRAMMAR } from "./run/grammar.ts";
 
 /** Each command's grammar, by command name. */
 export const GRAMMARS = {
@@ -163,4 +164,5 @@ menu. State: <root>/state/respawn/<name>.json (ctx status). See docs/respawn.md.
     positionals: 1,
     passthrough: true,
   },
+  run: RUN_GRAMMAR,
 } satisfies Record<string, Grammar>;

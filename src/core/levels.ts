@@ -4,6 +4,7 @@
  * files and the summaries all read a level from the one table below. Pure.
  */
 import type { Config } from "./config-schema.ts";
+import { type Handoff, handoffForAgent } from "./handoff.ts";
 
 /** What a level is, in one row: its default threshold, its colour and the texts the agent and the user read. */
 export interface LevelRow {
@@ -21,8 +22,7 @@ export interface LevelRow {
 
 const CRITICAL_AGENT =
   "Finish the current step now and leave the work in a resumable state: save or commit your changes, " +
-  "update the task list with exactly what remains, and do not start anything new. " +
-  "The handoff summary is written, and the session will be continued in a fresh context.";
+  "update the task list with exactly what remains, and do not start anything new.";
 
 /** The table of levels, lowest first: the only place a level is described. */
 export const LEVEL_TABLE = {
@@ -41,7 +41,7 @@ export const LEVEL_TABLE = {
     colour: "31",
     word: "CRITICAL",
     agent: CRITICAL_AGENT,
-    user: "Finish the current step and leave the work resumable; the handoff summary is written (ctx finalize writes it now).",
+    user: "The agent is told to finish its step and leave the work resumable.",
   },
   auto_pause: {
     default: 90,
@@ -102,14 +102,19 @@ export function levelWord(level: Level): string {
   return LEVEL_TABLE[level].word;
 }
 
-/** The agent's text for a level: `CONTEXT CRITICAL: 80% of the context window is used, 20% remains. …`. */
-export function agentText(level: WarnLevel, usedPct: number, remainingPct: number): string {
+/**
+ * The agent's text for a level: `CONTEXT CRITICAL: 80% of the context window is used, 20% remains. …`. At CRITICAL
+ * and above it ends with where the handoff summary stands (`handoff`), never claiming one that does not exist;
+ * without `handoff` (a subagent, whose context is not handed off) it says nothing about a summary.
+ */
+export function agentText(level: WarnLevel, usedPct: number, remainingPct: number, handoff?: Handoff): string {
   // auto_pause is a CRITICAL that says so: the agent knows two words.
   const word = level === "warning" ? "WARNING" : "CRITICAL";
-  return `CONTEXT ${word}: ${usedPct}% of the context window is used, ${remainingPct}% remains. ${LEVEL_TABLE[level].agent}`;
+  const text = `CONTEXT ${word}: ${usedPct}% of the context window is used, ${remainingPct}% remains. ${LEVEL_TABLE[level].agent}`;
+  return handoff && level !== "warning" ? `${text} ${handoffForAgent(handoff)}` : text;
 }
 
-/** The user's message for a newly crossed level: `ctx: context 76% used (…), CRITICAL. …`. */
+/** The user's message for a newly crossed level, without the handoff: `ctx: context 76% used (…), CRITICAL. …`. */
 export function userText(level: WarnLevel, usedPct: number, usedTokens: number, windowSize: number): string {
   return `ctx: context ${usedPct}% used (${usedTokens}/${windowSize} tokens), ${levelWord(level)}. ${LEVEL_TABLE[level].user}`;
 }

@@ -23,7 +23,10 @@ export function tmpDir(env: Env): string {
   return dir.length > 1 ? dir.replace(/\/+$/, "") : dir;
 }
 
-/** The project a hook belongs to: `CLAUDE_PROJECT_DIR`, else the hook's `cwd`, else ours. */
+/**
+ * Where a hook starts looking for its project: `CLAUDE_PROJECT_DIR`, else the hook's `cwd`, else ours
+ * (io/project.ts hookProject walks up from there, as typed commands do).
+ */
 export function projectDir(env: Env, hookCwd: unknown, cwd: string): string {
   if (env.CLAUDE_PROJECT_DIR?.startsWith("/")) return env.CLAUDE_PROJECT_DIR;
   if (typeof hookCwd === "string" && hookCwd.startsWith("/") && !hookCwd.includes("\0")) return hookCwd;

@@ -79,13 +79,16 @@ export function bridgeOf(input: StatusInput, nowMs: number): Bridge | undefined 
 export interface RenderOptions {
   color: boolean;
   branch?: string;
+  /** The session's label (its tmux window's name, else a short id), shown after the model. */
+  label?: string;
 }
 
-/** Renders the one status line: model │ project (branch) │ bar pct tokens/window. */
+/** Renders the one status line: model │ label │ project (branch) │ bar pct tokens/window. */
 export function renderStatus(input: StatusInput, cfg: Config, opts: RenderOptions): string {
   const paint = (code: string, s: string) => (opts.color ? `\x1b[${code}m${s}\x1b[0m` : s);
   const parts: string[] = [];
   if (input.modelName) parts.push(paint("36", sanitize(input.modelName, 40)));
+  if (opts.label) parts.push(paint("1", sanitize(opts.label, 40)));
   const dir = input.projectDir ? baseName(input.projectDir) : undefined;
   if (dir)
     parts.push(

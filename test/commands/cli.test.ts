@@ -8,7 +8,19 @@ let sb: ProjectSandbox;
 beforeEach(() => (sb = projectSandbox()));
 afterEach(() => sb.t.cleanup());
 
-const TYPED = ["finalize", "resume", "status", "config", "trust", "install", "uninstall", "doctor", "respawn", "track"];
+const TYPED = [
+  "finalize",
+  "resume",
+  "run",
+  "status",
+  "config",
+  "trust",
+  "install",
+  "uninstall",
+  "doctor",
+  "respawn",
+  "track",
+];
 
 describe("a mistyped command or option", () => {
   test("ctx stauts: exit 2 with the command meant", async () => {
@@ -35,6 +47,7 @@ describe("a mistyped command or option", () => {
       "install",
       "status",
       "resume",
+      "run",
       "respawn",
       "doctor",
       "config",

@@ -94,6 +94,27 @@ describe("ctx doctor", () => {
     );
   });
 
+  test("an install from before the monitor ran on failing tool calls: that hook is missing, and install adds it once", () => {
+    const { bin } = wiredHome();
+    install([], h.deps, bin);
+    const file = join(h.home, ".claude", "settings.json");
+    const s = JSON.parse(readFileSync(file, "utf8"));
+    const group = s.hooks.PostToolUseFailure[0];
+    group.hooks = group.hooks.filter((x: { command: string }) => !x.command.endsWith(" monitor"));
+    writeFileSync(file, JSON.stringify(s));
+    expect(doctor([], h.deps, bin)).toBe(1);
+    expect(lines()).toContain("FAIL  hook PostToolUseFailure: ctx monitor: missing");
+    install([], h.deps, bin);
+    const again = JSON.parse(readFileSync(file, "utf8")).hooks.PostToolUseFailure;
+    expect(again.flatMap((g: { hooks: { command: string }[] }) => g.hooks.map((x) => x.command))).toEqual([
+      `${bin} track`,
+      `${bin} monitor`,
+    ]);
+    const before = h.out().length;
+    doctor([], h.deps, bin);
+    expect(h.out().slice(before)).toContain("ok    hook PostToolUseFailure: ctx monitor: timeout 10 s");
+  });
+
   test("nothing installed: fails, naming each missing hook and the fix", () => {
     const { bin } = wiredHome();
     expect(doctor([], h.deps, bin)).toBe(1);

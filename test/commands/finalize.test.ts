@@ -144,9 +144,12 @@ describe("ctx finalize", () => {
 
   test("SessionEnd after auto-pause finalizes in the background and the hook returns at once", async () => {
     await runCtx(["track"], { stdin: hook("SessionStart"), env });
-    const r = await runCtx(["track"], { stdin: hook("SessionEnd", { reason: "other" }), env });
+    const r = await runCtx(["track"], {
+      stdin: hook("SessionEnd", { reason: "other" }),
+      env: { ...env, CTX_DEBUG: "1" },
+    });
     expect(r.code).toBe(0);
-    expect(r.ms).toBeLessThan(1500);
+    expect(r.stderr).toContain("finalize: started in the background"); // detached: the hook did not run it
     const deadline = Date.now() + 10_000;
     while (Date.now() < deadline && !existsSync(join(sessions(), "LATEST-SESSION.txt"))) await Bun.sleep(50);
     expect(readdirSync(sessions()).some((n) => n.startsWith("summary-task-42-"))).toBe(true);

@@ -201,19 +201,63 @@ describe("ctx monitor without a bridge", () => {
     ).toContain("70%");
 
     const never = hook({ session_id: "s2", tool_use_id: "toolu_missing", transcript_path: join(t.dir, "nope.jsonl") });
-    let started = Date.now();
-    expect(await monitor(never, { CTX_MONITOR_TRANSCRIPT_WAIT_MS: "200" })).toBeUndefined();
-    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
-    started = Date.now();
-    expect(await monitor(never, { CTX_MONITOR_TRANSCRIPT_WAIT_MS: "200" })).toBeUndefined();
-    expect(Date.now() - started).toBeLessThan(150); // remembered: transcripts are off for this session
+    // the waits as ctx counts them (CTX_DEBUG=waits): the first call waits for the transcript, the next does not
+    const waitEnv = { ...env, CTX_MONITOR_TRANSCRIPT_WAIT_MS: "200" };
+    const first = await runCtx(["monitor"], { stdin: never, env: waitEnv, countWaits: true });
+    expect({ code: first.code, stdout: first.stdout, stderr: first.stderr }).toEqual({
+      code: 0,
+      stdout: "",
+      stderr: "",
+    });
+    expect(first.waited!.sleptMs).toBeGreaterThan(0);
+    const second = await runCtx(["monitor"], { stdin: never, env: waitEnv, countWaits: true });
+    expect({ code: second.code, stdout: second.stdout }).toEqual({ code: 0, stdout: "" });
+    expect(second.waited!.sleptMs).toBe(0); // remembered: transcripts are off for this session
   });
 
   test("gives up waiting after monitor.transcript_wait_ms and uses what is there", async () => {
     writeFileSync(transcript, `${assistantLine(140_000)}\n`);
-    const started = Date.now();
-    const out = await monitor(hook({ tool_use_id: "toolu_never" }), { CTX_MONITOR_TRANSCRIPT_WAIT_MS: "150" });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
-    expect(out?.hookSpecificOutput.additionalContext).toContain("70%");
+    const r = await runCtx(["monitor"], {
+      stdin: hook({ tool_use_id: "toolu_never" }),
+      env: { ...env, CTX_MONITOR_TRANSCRIPT_WAIT_MS: "150" },
+      countWaits: true,
+    });
+    expect(r.waited!.sleptMs).toBeGreaterThan(0); // it waited (as ctx counts it), then gave up
+    expect(JSON.parse(r.stdout).hookSpecificOutput.additionalContext).toContain("70%");
+  });
+});
+
+describe("ctx monitor ends a ctx run leg at the restart level, and nothing else", () => {
+  test("the leg's own session at respawn.restart_at: continue false, beside the warning", async () => {
+    bridge(92);
+    const out = await monitor(hook(), { CTX_RUN_SESSION: "s1" });
+    expect(out.continue).toBe(false);
+    expect(out.stopReason).toBe(
+      "ctx run: context at 92% (restart at 90%); the run goes on in a fresh leg from the summary",
+    );
+    expect(out.hookSpecificOutput.additionalContext).toStartWith("CONTEXT CRITICAL");
+  });
+
+  test("a restart level below the warning level stops the leg without a warning", async () => {
+    bridge(60);
+    const out = await monitor(hook(), { CTX_RUN_SESSION: "s1", CTX_RESPAWN_RESTART_AT: "55" });
+    expect(out).toEqual({
+      continue: false,
+      stopReason: "ctx run: context at 60% (restart at 55%); the run goes on in a fresh leg from the summary",
+    });
+  });
+
+  test("another session, a session outside ctx run, or Gemini CLI's AfterTool is never stopped", async () => {
+    const cases: { sid: string; over: Record<string, unknown>; extra: Record<string, string> }[] = [
+      { sid: "s2", over: {}, extra: { CTX_RUN_SESSION: "another-session" } },
+      { sid: "s3", over: {}, extra: {} },
+      { sid: "s4", over: { hook_event_name: "AfterTool" }, extra: { CTX_RUN_SESSION: "s4" } },
+    ];
+    for (const c of cases) {
+      bridge(95, 0, c.sid);
+      const out = await monitor(hook({ session_id: c.sid, ...c.over }), c.extra);
+      expect(out.continue).toBeUndefined();
+      expect(out.hookSpecificOutput.additionalContext).toStartWith("CONTEXT CRITICAL");
+    }
   });
 });

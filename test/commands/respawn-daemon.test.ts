@@ -43,7 +43,6 @@ test("--daemon: a supervisor that dies at once (claude missing) is an error with
   expect(r.stdout).toBe("");
   expect(r.stderr).toContain("no-such-claude is not an executable");
   expect(r.stderr).toContain("exited at once");
-  expect(r.ms).toBeLessThan(5000);
 });
 
 test("--daemon: the tmux session already exists: error from the log, exit 1", async () => {

@@ -146,11 +146,21 @@ describe("ctx resume --hook", () => {
     expect((await hook("s1", "clear")).stdout).toBe("");
   });
 
-  test("is fast: a startup with a summary in well under 100 ms", async () => {
+  test("a startup with a summary waits for nothing (its speed is bench/'s to measure)", async () => {
     summary("summary-t-20250101-100000.md", "BODY");
-    const times: number[] = [];
-    for (let i = 0; i < 3; i++) times.push((await hook(`s${i}`, "startup")).ms);
-    expect(Math.min(...times)).toBeLessThan(100);
+    const r = await runCtx(["resume", "--hook"], {
+      env,
+      cwd: project,
+      countWaits: true,
+      stdin: JSON.stringify({
+        session_id: "s0",
+        transcript_path: "/x.jsonl",
+        cwd: project,
+        hook_event_name: "SessionStart",
+        source: "startup",
+      }),
+    });
+    expect({ code: r.code, stderr: r.stderr, slept: r.waited!.sleptMs }).toEqual({ code: 0, stderr: "", slept: 0 });
   });
 });
 

@@ -56,7 +56,7 @@ describe("ctx statusline", () => {
   test("prints one line with Claude Code's percentage and writes the bridge", async () => {
     const r = await runCtx(["statusline"], { stdin: payload(), env });
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe("Sonnet 4.5 │ proj (feat) │ ███████░░░ 65% 130k/200k\n");
+    expect(r.stdout).toBe("Sonnet 4.5 │ sess-1 │ proj (feat) │ ███████░░░ 65% 130k/200k\n");
     const bridgePath = join(env.TMPDIR!, "claude-ctx-sess-1.json");
     const bridge = JSON.parse(readFileSync(bridgePath, "utf8"));
     expect(bridge).toMatchObject({
@@ -103,10 +103,8 @@ describe("ctx statusline", () => {
     });
     proc.stdin.write(payload().slice(0, 40));
     proc.stdin.flush();
-    const started = Date.now();
-    const code = await proc.exited;
+    const code = await proc.exited; // it exits while stdin is still open: it gave up on it
     expect(code).toBe(0);
-    expect(Date.now() - started).toBeLessThan(3000);
     expect((await new Response(proc.stdout).text()).trim().length).toBeGreaterThan(0);
     proc.stdin.end();
   });
@@ -155,7 +153,9 @@ describe("ctx statusline --chain: your own status line beside ctx's", () => {
     const r = await runCtx(["statusline", "--chain", mine], { stdin: payload(), env });
     expect(r.code).toBe(0);
     const [first, second, ...rest] = r.stdout.split("\n");
-    expect(first).toMatch(/^Sonnet 4\.5 │ proj \(feat\) │ .* 65% .* │ \x1b\[32mMINE\x1b\[0m \{"session_id":"sess-1"/);
+    expect(first).toMatch(
+      /^Sonnet 4\.5 │ sess-1 │ proj \(feat\) │ .* 65% .* │ \x1b\[32mMINE\x1b\[0m \{"session_id":"sess-1"/,
+    );
     expect(second).toBe("second row");
     expect(rest).toEqual([""]);
     expect(JSON.parse(readFileSync(join(t.dir, "mine.sh.in"), "utf8"))).toEqual(JSON.parse(payload()));
@@ -179,13 +179,13 @@ describe("ctx statusline --chain: your own status line beside ctx's", () => {
       stdin: payload(),
       env: { ...clean, XDG_CONFIG_HOME: join(t.dir, "none") },
     });
-    expect(p.stdout).toMatch(/^Sonnet 4\.5 │ proj \(feat\) │ [^│]*\n$/);
+    expect(p.stdout).toMatch(/^Sonnet 4\.5 │ sess-1 │ proj \(feat\) │ [^│]*\n$/);
     expect(existsSync(planted)).toBe(false);
   });
 
   test("a failing, silent or hostile command leaves ctx's line alone and clean", async () => {
     const failing = await runCtx(["statusline", "--chain", "exit 3"], { stdin: payload(), env });
-    expect(failing.stdout).toMatch(/^Sonnet 4\.5 │ proj \(feat\) │ [^│]*\n$/);
+    expect(failing.stdout).toMatch(/^Sonnet 4\.5 │ sess-1 │ proj \(feat\) │ [^│]*\n$/);
     const hostile = script("printf 'x\\033]52;c;ZXZpbA==\\007y\\033[2Jz\\n'");
     const h = await runCtx(["statusline", "--chain", hostile], { stdin: payload(), env });
     expect(h.stdout).toMatch(/ │ xyz\n$/);
@@ -196,5 +196,40 @@ describe("ctx statusline --chain: your own status line beside ctx's", () => {
   test("a bad payload still shows the fallback, with yours beside it", async () => {
     const r = await runCtx(["statusline", "--chain", "echo MINE"], { stdin: "not json", env });
     expect(r.stdout).toBe(`${FALLBACK_LINE} │ MINE\n`);
+  });
+});
+
+describe("ctx statusline: the session's label", () => {
+  test("in tmux, the window's name, asked once per session and kept in the bridge file", async () => {
+    const sock = join(t.dir, "tmux.sock");
+    const tmux = (...args: string[]) =>
+      Bun.spawnSync(["tmux", "-S", sock, "-f", "/dev/null", ...args], { env: { ...env, TMUX_TMPDIR: t.dir } });
+    expect(tmux("new-session", "-d", "-s", "work", "-n", "alpaca", "sleep", "60").exitCode).toBe(0);
+    try {
+      const pane = tmux("display-message", "-p", "-t", "work:0", "#{pane_id}").stdout.toString().trim();
+      const inTmux = { ...env, TMUX: `${sock},1,0`, TMUX_PANE: pane };
+      const first = await runCtx(["statusline"], { stdin: payload(), env: inTmux });
+      expect(first.stdout).toBe("Sonnet 4.5 │ alpaca │ proj (feat) │ ███████░░░ 65% 130k/200k\n");
+      expect(JSON.parse(readFileSync(join(env.TMPDIR!, "claude-ctx-sess-1.json"), "utf8")).label).toBe("alpaca");
+      // renamed since: the kept label stands (tmux is not asked again for this session)
+      expect(tmux("rename-window", "-t", "work:0", "bison").exitCode).toBe(0);
+      const again = await runCtx(["statusline"], { stdin: payload(), env: inTmux });
+      expect(again.stdout).toContain("│ alpaca │");
+      // another session in the same window asks and gets the new name
+      const other = await runCtx(["statusline"], { stdin: payload({ session_id: "sess-2" }), env: inTmux });
+      expect(other.stdout).toContain("│ bison │");
+    } finally {
+      tmux("kill-server");
+    }
+  });
+
+  test("outside tmux, the client's session name when it gives one, else the short id", async () => {
+    const named = await runCtx(["statusline"], { stdin: payload({ session_name: "refactor" }), env });
+    expect(named.stdout).toContain("Sonnet 4.5 │ refactor │ proj");
+    const plain = await runCtx(["statusline"], {
+      stdin: payload({ session_id: "0123456789abcdef" }),
+      env: { ...env, TMUX_PANE: "%9" }, // a pane id without TMUX: no tmux to ask
+    });
+    expect(plain.stdout).toContain("Sonnet 4.5 │ 01234567 │ proj");
   });
 });

@@ -201,6 +201,34 @@ describe("ctx track (hook)", () => {
     expect(state()).toMatchObject({ used_tokens: 120000, used_pct: 60 });
   });
 
+  test("a session with no reading yet: a tool hook waits for its request's line, so WARNING is not skipped", async () => {
+    const tr = join(t.dir, "early.jsonl");
+    const toolLine = (id: string, n: number, toolId: string) =>
+      JSON.stringify({
+        type: "assistant",
+        requestId: `r${id}`,
+        message: {
+          id,
+          model: "claude-sonnet-4-5",
+          usage: { input_tokens: n, output_tokens: 1 },
+          content: [{ type: "tool_use", id: toolId, name: "Bash", input: {} }],
+        },
+      });
+    writeFileSync(tr, "");
+    await track(hook("SessionStart", { source: "startup", transcript_path: tr })); // no usage yet: 0 tokens
+    writeFileSync(tr, `${toolLine("a", 100000, "toolu_aaaa01")}\n`);
+    // the client writes the request of the tool that just ran a little after its hook started
+    setTimeout(() => appendFileSync(tr, `${toolLine("b", 132000, "toolu_bbbb01")}\n`), 100);
+    const r = await runCtx(["track"], {
+      stdin: hook("PostToolUse", { transcript_path: tr, tool_name: "Bash", tool_use_id: "toolu_bbbb01" }),
+      env,
+      countWaits: true,
+    });
+    expect(r.waited!.sleptMs).toBeGreaterThan(0);
+    expect(JSON.parse(r.stdout).systemMessage).toStartWith("ctx: context 66% used (132000/200000 tokens), WARNING.");
+    expect(state()).toMatchObject({ used_tokens: 132000, used_pct: 66 });
+  });
+
   test("Gemini CLI's events count like Claude Code's: AfterTool is a tool call, AfterAgent a Stop", async () => {
     await track(
       hook("AfterTool", {
@@ -283,8 +311,12 @@ describe("ctx track: tools run inside a subagent", () => {
     await track(hook("SessionStart", { source: "startup" })); // 93 %: near the levels, where tool hooks wait
     const sub = { agent_id: "ac32422becd6dd6c3", agent_type: "general-purpose", tool_name: "Bash" };
     const wait = { CTX_TRACK_TRANSCRIPT_WAIT_MS: "3000" };
-    const r = await track(hook("PostToolUse", { ...sub, tool_use_id: "toolu_only_in_the_subagent_file" }), wait);
-    expect(r.ms).toBeLessThan(2500); // a wait for a line that never comes would take the full 3 s
+    const r = await runCtx(["track"], {
+      stdin: hook("PostToolUse", { ...sub, tool_use_id: "toolu_only_in_the_subagent_file" }),
+      env: { ...env, ...wait },
+      countWaits: true,
+    });
+    expect({ code: r.code, slept: r.waited!.sleptMs }).toEqual({ code: 0, slept: 0 }); // no wait for a line that never comes
     await track(hook("PostToolUseFailure", { ...sub, tool_use_id: "toolu_other_subagent_call" }), wait);
     await track(hook("PostToolUse", { tool_name: "Bash" }));
     expect(state()).toMatchObject({ tool_calls: 1, subagent_tool_calls: 2 });

@@ -81,6 +81,7 @@ describe("ctx uninstall", () => {
     expect(rest).toEqual({ model: USER.model, hooks: USER.hooks }); // the look-alike `ctx finalize` hook stays
     expect(statusLine).toEqual(USER.statusLine); // replaced by --force-statusline, put back by uninstall
     expect(h.out()).toContain("removed PostToolUse: /moved/ctx monitor");
+    expect(h.out()).toContain("removed PostToolUseFailure: /moved/ctx monitor");
     expect(h.out()).toContain("restored statusLine: my-line");
     expect(readdirSync(join(h.home, ".claude")).filter((f) => f.includes(".bak-"))).toHaveLength(3);
   });

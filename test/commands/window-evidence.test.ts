@@ -37,7 +37,6 @@ afterEach(() => t.cleanup());
 
 /** Runs ctx as a child of the fake client. */
 async function underClient(args: string[], stdin?: string, extra: Record<string, string> = {}): Promise<CtxRun> {
-  const started = performance.now();
   const proc = Bun.spawn([claude, CTX_BIN, ...args], {
     stdin: stdin === undefined ? "ignore" : new Blob([stdin]),
     stdout: "pipe",
@@ -51,7 +50,7 @@ async function underClient(args: string[], stdin?: string, extra: Record<string,
     new Response(proc.stderr).text(),
     proc.exited,
   ]);
-  return { code, stdout, stderr, ms: performance.now() - started };
+  return { code, stdout, stderr };
 }
 
 /** The excerpt up to the request at the peak (166,759 tokens), before the client compacted. */

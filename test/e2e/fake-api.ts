@@ -35,7 +35,7 @@ export interface Turn {
   /** Wait this long before answering (the client shows a busy spinner meanwhile). */
   delayMs?: number;
   /** Answer with this API error instead (e.g. 400 `invalid_request_error`: the client does not retry it). */
-  error?: { status: number; type: string; message: string };
+  error?: { status: number; type: string; message: string; headers?: Record<string, string> };
 }
 
 /** A request that reached the fake server. */
@@ -288,7 +288,7 @@ export async function startFakeApi(script: Script): Promise<FakeApi> {
       if (turn.error)
         return Response.json(
           { type: "error", error: { type: turn.error.type, message: turn.error.message } },
-          { status: turn.error.status },
+          { status: turn.error.status, headers: turn.error.headers },
         );
       const model = typeof body?.model === "string" ? body.model : "claude-sonnet-4-5";
       const reqId = newId("req");

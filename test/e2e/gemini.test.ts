@@ -113,7 +113,16 @@ test("gemini: install keeps the user's keys; monitor warns at 65 %/75 % of 1,048
   const sessions = join(root, "sessions");
   const summaryName = () =>
     existsSync(sessions) ? readdirSync(sessions).find((n) => n.startsWith("summary-") && n.endsWith(".md")) : undefined;
-  await waitFor("the SessionEnd finalize", () => summaryName() !== undefined);
+  // The crossing already wrote the summary (the monitor or track, at CRITICAL): wait for SessionEnd's own record.
+  const endedRecord = () => {
+    try {
+      const name = readFileSync(join(sessions, "LATEST-SESSION.txt"), "utf8").trim();
+      return JSON.parse(readFileSync(join(sessions, name), "utf8")).reason === "session_end";
+    } catch {
+      return false;
+    }
+  };
+  await waitFor("the SessionEnd finalize", () => summaryName() !== undefined && endedRecord());
   const incremental = readdirSync(sessions).find((n) => n.endsWith("-incremental.jsonl"))!;
   const captured = jsonl(join(sessions, incremental)).map((e) => `${e.type}:${e.data.tool ?? ""}`);
   expect(captured).toEqual(["pause_started:", "tool_call:run_shell_command", "assistant_response:"]);

@@ -55,6 +55,10 @@ export interface TmuxOptions {
   width?: number;
   height?: number;
   name?: string;
+  /** The window's name (`new-session -n`); without it tmux names the window after the running command. */
+  window?: string;
+  /** Pass tmux's `TMUX` and `TMUX_PANE` through to the command (a client started in tmux by hand has them). */
+  tmuxEnv?: boolean;
 }
 
 /** Removes ANSI/VT escape sequences. */
@@ -80,7 +84,9 @@ export async function startTmux(opts: TmuxOptions): Promise<TmuxSession> {
     .join(" \\\n  ");
   writeFileSync(
     launcher,
-    `#!/bin/sh\ncd ${shq(opts.cwd)} || exit 1\nexec env -i \\\n  ${assigns} \\\n  ${opts.command.map(shq).join(" ")}\n`,
+    `#!/bin/sh\ncd ${shq(opts.cwd)} || exit 1\nexec env -i \\\n  ${assigns} \\\n${
+      opts.tmuxEnv ? '  TMUX="$TMUX" TMUX_PANE="$TMUX_PANE" \\\n' : ""
+    }  ${opts.command.map(shq).join(" ")}\n`,
   );
   chmodSync(launcher, 0o755);
 
@@ -113,6 +119,7 @@ export async function startTmux(opts: TmuxOptions): Promise<TmuxSession> {
     "-d",
     "-s",
     name,
+    ...(opts.window ? ["-n", opts.window] : []),
     "-x",
     String(opts.width ?? 200),
     "-y",

@@ -5,10 +5,13 @@
 
 /** The seed: `CTX_FUZZ_SEED`, else a fixed default. */
 export const FUZZ_SEED = envInt("CTX_FUZZ_SEED", 0x5eedc7c7);
-/** Generated inputs per command run in-process through `main()` (>= 5,000 by default). */
-export const FUZZ_COUNT = envInt("CTX_FUZZ_COUNT", 5000);
-/** Generated inputs per command run through the compiled binary (the process-level contract). */
-export const FUZZ_BIN_COUNT = envInt("CTX_FUZZ_BIN_COUNT", 75);
+/**
+ * Generated inputs per command run in-process through `main()`: 500 by default (a quick `npm test`);
+ * `npm run test:fuzz` runs 5,000.
+ */
+export const FUZZ_COUNT = envInt("CTX_FUZZ_COUNT", 500);
+/** Generated inputs per command run through the compiled binary (the process-level contract): 24, or 75 in test:fuzz. */
+export const FUZZ_BIN_COUNT = envInt("CTX_FUZZ_BIN_COUNT", 24);
 
 /** A small, fast, seedable generator (mulberry32). */
 export class Rng {

@@ -2,7 +2,8 @@
  * Fuzzing every stdin-reading command with mutations of recorded payloads:
  * FUZZ_COUNT inputs per command in-process through main() (the bulk), and
  * FUZZ_BIN_COUNT per command through the compiled binary (exit code, stdout,
- * stderr and time at the process level). Replay with CTX_FUZZ_SEED.
+ * stderr and the waits ctx counted, at the process level). Replay with CTX_FUZZ_SEED; no wall clock:
+ * a run is bounded by the CPU it used and the sleeps ctx counted, which load does not inflate.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
@@ -16,9 +17,11 @@ import { retarget, seedPayloads } from "./fuzz-seeds.ts";
 import { runInproc } from "./inproc.ts";
 import { changesOutsideState, makeSandbox, snapshot, waitForStrays, type Sandbox } from "./sandbox.ts";
 
-/** In-process: no run may take longer than this (the slowest legitimate work is parsing a few MB). */
-const INPROC_BUDGET_MS = 1500;
-/** Through the binary: the command's stdin timeout plus this, on a loaded 2-core machine. */
+/** In-process: no run may use more CPU than this (the slowest legitimate work is parsing a few MB). */
+const INPROC_CPU_MS = 1500;
+/** No run may sleep longer than this, as ctx counts it (no lock waited out, no transcript wait with FAST_ENV). */
+const SLEPT_MS = 500;
+/** Through the binary: what a run may sleep, as ctx counts it (the binary keeps the default waits). */
 const BIN_SLACK_MS = 2500;
 const PARALLEL = 6;
 
@@ -75,7 +78,7 @@ for (const target of FUZZ_TARGETS) {
     });
     afterAll(() => sb.cleanup());
 
-    test(`${FUZZ_COUNT} mutated inputs in-process: exit 0, contract stdout, silent stderr, within ${INPROC_BUDGET_MS} ms, no write outside state`, async () => {
+    test(`${FUZZ_COUNT} mutated inputs in-process: exit 0, contract stdout, silent stderr, within ${INPROC_CPU_MS} ms of CPU, no write outside state`, async () => {
       const rng = rngFor(`${target.name}/inproc`);
       const before = snapshot(sb.dir);
       const failures: string[] = [];
@@ -87,7 +90,7 @@ for (const target of FUZZ_TARGETS) {
           cwd: sb.project,
           stdin: input.bytes,
         });
-        slowest = Math.max(slowest, r.ms);
+        slowest = Math.max(slowest, r.cpuMs);
         if (r.stdout) printed++;
         const bad = r.thrown
           ? `main threw ${String(r.thrown)}`
@@ -95,15 +98,17 @@ for (const target of FUZZ_TARGETS) {
             ? `exit ${r.code}`
             : r.stderr
               ? `stderr ${r.stderr.slice(0, 200)}`
-              : r.ms > INPROC_BUDGET_MS
-                ? `took ${r.ms.toFixed(0)} ms`
-                : target.check(r.stdout);
+              : r.cpuMs > INPROC_CPU_MS
+                ? `used ${r.cpuMs.toFixed(0)} ms of CPU`
+                : r.sleptMs > SLEPT_MS
+                  ? `slept ${r.sleptMs} ms`
+                  : target.check(r.stdout);
         if (bad && failures.length < 10) failures.push(`#${input.i} [${input.recipe.join(", ")}]: ${bad}`);
       }
       expect(await waitForStrays(sb.dir)).toBe(0);
       const outside = changesOutsideState(sb, before, snapshot(sb.dir));
       console.log(
-        `fuzz ${target.name}: ${FUZZ_COUNT} in-process runs, ${printed} printed output, slowest ${slowest.toFixed(0)} ms`,
+        `fuzz ${target.name}: ${FUZZ_COUNT} in-process runs, ${printed} printed output, most CPU ${slowest.toFixed(0)} ms`,
       );
       expect(printed).toBeGreaterThan(0); // the inputs reach the working paths, not only the rejections
       expect(failures).toEqual([]);
@@ -111,7 +116,7 @@ for (const target of FUZZ_TARGETS) {
       expect(errorLog(sb)).toEqual([]);
     }, 240_000);
 
-    test(`${FUZZ_BIN_COUNT} mutated inputs through dist/ctx: exit 0, contract stdout, silent stderr, within the stdin timeout + ${BIN_SLACK_MS} ms`, async () => {
+    test(`${FUZZ_BIN_COUNT} mutated inputs through dist/ctx: exit 0, contract stdout, silent stderr, sleeping under ${BIN_SLACK_MS} ms`, async () => {
       const rng = rngFor(`${target.name}/binary`);
       const all = [...inputs(target, sb, rng, FUZZ_BIN_COUNT)];
       const before = snapshot(sb.dir);
@@ -121,7 +126,13 @@ for (const target of FUZZ_TARGETS) {
         const batch = all.slice(at, at + PARALLEL);
         const runs = await Promise.all(
           batch.map((input) =>
-            runCtx(target.argv, { stdin: input.bytes, env: sb.env, cwd: sb.project, timeoutMs: budget * 3 }),
+            runCtx(target.argv, {
+              stdin: input.bytes,
+              env: sb.env,
+              cwd: sb.project,
+              timeoutMs: budget * 3,
+              countWaits: true,
+            }),
           ),
         );
         runs.forEach((r, k) => {
@@ -130,8 +141,8 @@ for (const target of FUZZ_TARGETS) {
               ? `exit ${r.code}`
               : r.stderr
                 ? `stderr ${r.stderr.slice(0, 200)}`
-                : r.ms > budget
-                  ? `took ${r.ms.toFixed(0)} ms`
+                : r.waited!.sleptMs > BIN_SLACK_MS
+                  ? `slept ${r.waited!.sleptMs} ms`
                   : target.check(r.stdout);
           if (bad) failures.push(`#${batch[k]!.i} [${batch[k]!.recipe.join(", ")}]: ${bad}`);
         });

@@ -6,13 +6,17 @@
 import { join } from "node:path";
 import { main } from "../../src/main.ts";
 import type { Deps } from "../../src/core/deps.ts";
+import { waitedMs } from "../../src/io/fs/wait.ts";
 
 /** The outcome of one in-process run. */
 export interface InprocRun {
   code: number;
   stdout: string;
   stderr: string;
-  ms: number;
+  /** CPU time the run used (user + system, process.cpuUsage), in ms: load on the machine does not change it much. */
+  cpuMs: number;
+  /** What ctx itself counted as slept (lock back-off, transcript waits), in ms. */
+  sleptMs: number;
   /** An exception that escaped main() itself (main must never throw). */
   thrown?: unknown;
 }
@@ -51,7 +55,8 @@ export async function runInproc(argv: string[], opts: InprocOptions): Promise<In
       };
     },
   };
-  const started = performance.now();
+  const cpu = process.cpuUsage();
+  const slept = waitedMs();
   let code = -1;
   let thrown: unknown;
   const script = process.argv[1];
@@ -63,5 +68,6 @@ export async function runInproc(argv: string[], opts: InprocOptions): Promise<In
   } finally {
     process.argv[1] = script!;
   }
-  return { code, stdout, stderr, ms: performance.now() - started, thrown };
+  const used = process.cpuUsage(cpu);
+  return { code, stdout, stderr, cpuMs: (used.user + used.system) / 1000, sleptMs: waitedMs() - slept, thrown };
 }

@@ -49,9 +49,15 @@ const statePath = () => join(sb.project, ".ctx", "state", "sessions", `${SID}.js
 /** Three track calls: each quick, exit 0, the state counts all three, the first says AUTO-PAUSE. */
 async function trackThrice(): Promise<void> {
   for (let i = 0; i < 3; i++) {
-    const r = await runCtx(["track"], { stdin: hook(i), env: sb.env, cwd: sb.project, timeoutMs: 8000 });
+    const r = await runCtx(["track"], {
+      stdin: hook(i),
+      env: sb.env,
+      cwd: sb.project,
+      timeoutMs: 8000,
+      countWaits: true,
+    });
     expect({ i, code: r.code, stderr: r.stderr }).toEqual({ i, code: 0, stderr: "" });
-    expect(r.ms).toBeLessThan(2500);
+    expect(r.waited!.sleptMs).toBeLessThan(2500);
     if (i === 0) expect(JSON.parse(r.stdout).systemMessage).toContain("AUTO-PAUSE");
   }
   const state = JSON.parse(readFileSync(statePath(), "utf8"));

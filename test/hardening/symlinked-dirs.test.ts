@@ -107,8 +107,7 @@ describe("the respawn log", () => {
     mkdirSync(dirname(logPath()), { recursive: true });
     Bun.spawnSync(["mkfifo", logPath()]);
     const r = await start();
-    expect(r.code).toBe(1);
-    expect(r.ms).toBeLessThan(5000);
+    expect(r.code).toBe(1); // it ended by itself (a start blocked on the FIFO would be killed at timeoutMs)
   });
 
   test("a symlinked .ctx/state/respawn: start refuses and says why", async () => {

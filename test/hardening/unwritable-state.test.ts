@@ -52,15 +52,15 @@ function bridge(tmp: string, used: number): void {
 /** monitor twice (both warn: no debounce was stored), then track (its AUTO-PAUSE message). */
 async function expectWarnings(env: Record<string, string>): Promise<void> {
   for (let i = 0; i < 2; i++) {
-    const m = await runCtx(["monitor"], { stdin: hook(), env, cwd: sb.project });
+    const m = await runCtx(["monitor"], { stdin: hook(), env, cwd: sb.project, countWaits: true });
     expect({ i, code: m.code, stderr: m.stderr }).toEqual({ i, code: 0, stderr: "" });
     expect(m.stdout).toContain("CONTEXT CRITICAL");
-    expect(m.ms).toBeLessThan(3000);
+    expect(m.waited!.sleptMs).toBeLessThan(3000);
   }
-  const t = await runCtx(["track"], { stdin: hook(), env, cwd: sb.project });
+  const t = await runCtx(["track"], { stdin: hook(), env, cwd: sb.project, countWaits: true });
   expect({ code: t.code, stderr: t.stderr }).toEqual({ code: 0, stderr: "" });
   expect(JSON.parse(t.stdout).systemMessage).toContain("AUTO-PAUSE");
-  expect(t.ms).toBeLessThan(3000);
+  expect(t.waited!.sleptMs).toBeLessThan(3000);
 }
 
 describe("state that cannot be written", () => {

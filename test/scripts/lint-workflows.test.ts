@@ -37,13 +37,14 @@ test("npm run check runs the workflow linter", () => {
   expect(pkg.scripts.check).toContain("bun scripts/lint-workflows.ts");
 });
 
-test("the repository's workflows (ci.yml, release.yml) lint clean", () => {
+test("the repository's workflows (ci.yml, release.yml) and the documented example lint clean", () => {
   expect(workflowFiles(REPO).map((f) => f.slice(REPO.length + 1))).toEqual([
     ".github/workflows/ci.yml",
     ".github/workflows/release.yml",
+    "docs/examples/ctx-run.yml",
   ]);
   const r = run([]);
-  expect(r.stderr).toContain("2 workflow file(s) OK");
+  expect(r.stderr).toContain("3 workflow file(s) OK");
   expect(r.code).toBe(0);
 });
 

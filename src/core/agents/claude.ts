@@ -10,6 +10,9 @@ export const claude: AgentAdapter = {
   hooks: [
     { event: "PostToolUse", sub: "monitor", matcher: "*" },
     { event: "PostToolUse", sub: "track", matcher: "*" },
+    // A failing tool call (a Bash exit code other than 0) fires only PostToolUseFailure: CRITICAL crossed there
+    // must reach the agent and start the handoff as well (both pinned clients honour additionalContext there).
+    { event: "PostToolUseFailure", sub: "monitor", matcher: "*" },
     { event: "PostToolUseFailure", sub: "track", matcher: "*" },
     { event: "SessionStart", sub: "track" },
     { event: "SessionStart", sub: "resume --hook" },

@@ -3,6 +3,7 @@
  * docs/state.md), validated field by field: an entry from another version or
  * half-written by hand still shows what it can.
  */
+import type { Bridge } from "../bridge.ts";
 import { isValidSessionId } from "../session-id.ts";
 import { count, percentage } from "../usage.ts";
 
@@ -64,6 +65,25 @@ export function parseIndexEntry(value: unknown, fileSessionId?: string): IndexEn
     respawn: r.respawn ?? null,
     updated_ms: Date.parse(updatedAt),
     updated_at: updatedAt,
+  };
+}
+
+/**
+ * The entry with the status line's figure when the session's bridge file is at least as new: the
+ * status line gets each request's usage at once, while `ctx track` (below half the warning level) reads
+ * it from the transcript without waiting for the client to write it, so the entry can be a request
+ * behind. The level then follows the figure, as the status line's colour does.
+ */
+export function withBridge(e: IndexEntry, b: Bridge | undefined): IndexEntry {
+  if (!b || b.session_id !== e.session_id || !(b.timestamp * 1000 >= Math.floor(e.updated_ms / 1000) * 1000)) return e;
+  if (b.used_pct === e.used_pct && b.used_tokens === e.used_tokens) return e;
+  return {
+    ...e,
+    used_pct: b.used_pct,
+    used_tokens: b.used_tokens,
+    window_size: b.context_window_size || e.window_size,
+    context_window_source: b.context_window_size ? "statusline" : e.context_window_source,
+    threshold_reached: undefined,
   };
 }
 

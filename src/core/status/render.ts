@@ -72,7 +72,7 @@ export function cellsOf(r: StatusRow, home?: string): string[] {
       : `${formatTokens(r.used_tokens)}/${r.window_size === null ? "?" : formatTokens(r.window_size)}`;
   return [
     truncateLeft(terminalSafe(tildify(r.project, home)) || "?", 32),
-    r.session_id.slice(0, 8),
+    terminalSafe(r.label) || r.session_id.slice(0, 8),
     truncateRight(terminalSafe(r.task_id) || "-", 24),
     truncateRight(terminalSafe(modelDisplayName(r.model)) || "?", 24),
     used,

@@ -3,12 +3,15 @@ import type { IndexEntry } from "./entry.ts";
 
 import { LEVELS, levelAt, type Ladder, type Level } from "../levels.ts";
 import { canonicalModel } from "../model-name.ts";
+import { shortId } from "../label.ts";
 
 export { LEVELS, type Level };
 
 /** One session as shown. */
 export interface StatusRow {
   session_id: string;
+  /** The session's label: its tmux window's name, else a short id (core/label.ts). */
+  label: string;
   /** The chain's task id, or "" when unknown. */
   task_id: string;
   project: string;
@@ -72,6 +75,7 @@ export function toRow(
   const age = Number.isFinite(e.updated_ms) ? Math.max(0, Math.floor((nowMs - e.updated_ms) / 1000)) : null;
   return {
     session_id: e.session_id,
+    label: shortId(e.session_id),
     task_id: e.task_id,
     project: e.project,
     model: canonicalModel(e.model),

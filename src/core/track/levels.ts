@@ -1,3 +1,4 @@
+import { type Handoff, handoffForUser } from "../handoff.ts";
 import { isWarnLevel, levelAt, levelRank, userText, type Ladder, type WarnLevel } from "../levels.ts";
 
 /** A level of the ladder above ok, as track records it. */
@@ -18,8 +19,40 @@ export function newlyCrossed(previous: Level | null, current: Level | null): Lev
   return levelRank(current) > levelRank(previous) ? current : null;
 }
 
-/** The message shown for a newly crossed level (the table's user text, core/levels.ts). */
-export const levelMessage = userText;
+/**
+ * The message shown for a newly crossed level (the table's user text, core/levels.ts); at CRITICAL and above,
+ * with where the handoff summary stands (`handoff`), so it never claims a summary that does not exist, and
+ * what the user does now (`supervised`: a `ctx respawn` supervisor watches the session).
+ */
+export function levelMessage(
+  level: Level,
+  usedPct: number,
+  usedTokens: number,
+  windowSize: number,
+  handoff?: Handoff,
+  supervised = false,
+): string {
+  const text = userText(level, usedPct, usedTokens, windowSize);
+  return handoff && level !== "warning"
+    ? `${text} Handoff: ${handoffForUser(handoff)}. ${userNextStep(handoff, supervised)}`
+    : text;
+}
+
+/**
+ * What the user does now, at CRITICAL and above: nothing under `ctx respawn`; else `/clear` once the agent has
+ * finished its step (the resume hook injects the summary, waiting for one still being written), or
+ * `ctx resume --latest`; when the summary could not be written, the work is saved first.
+ */
+export function userNextStep(handoff: Handoff, supervised: boolean): string {
+  if (supervised)
+    return "You: nothing to do, ctx respawn supervises this session and continues it in a fresh context when it is idle.";
+  if (handoff.state === "failed")
+    return "You: have the agent note what remains and commit, then type /clear to continue in a fresh context.";
+  return (
+    "You: when the agent has finished its step, type /clear; the fresh session starts from the summary " +
+    "(or quit and run 'ctx resume --latest')."
+  );
+}
 
 /** True for a level of the ladder above ok (a state file's `threshold_reached`). */
 export const isTrackLevel = isWarnLevel;

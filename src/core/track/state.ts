@@ -36,7 +36,7 @@ export interface SessionState {
   version: 1;
   /** Claude Code's session id. */
   session_id: string;
-  /** The project directory (CLAUDE_PROJECT_DIR, else the hook's cwd). */
+  /** The project directory: found from CLAUDE_PROJECT_DIR, else the hook's cwd (nearest `.ctx/`, else the git root). */
   project: string;
   /** The hook's cwd, when given. */
   cwd: string | null;

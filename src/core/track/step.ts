@@ -1,5 +1,5 @@
 import { normalizeHook } from "../agents/index.ts";
-import type { Ladder } from "../levels.ts";
+import { levelRank, type Ladder } from "../levels.ts";
 import { levelFor, newlyCrossed } from "./levels.ts";
 import { pauseItem, type PauseEntry } from "./pause.ts";
 import type { WindowSource } from "../window.ts";
@@ -73,8 +73,32 @@ export function trackStep(prev: SessionState, ev: TrackEvent, t: Ladder, onEnd: 
     const trigger = typeof ev.input.trigger === "string" ? ev.input.trigger : null;
     s.pending_compress = { tokens_before: s.used_tokens, trigger };
   }
-  if (ev.event === "SessionEnd") out.finalize = onEnd === "always" || (onEnd === "pause" && s.auto_pause_active);
+  if (ev.event === "SessionEnd")
+    out.finalize =
+      onEnd === "always" || (onEnd === "pause" && s.auto_pause_active) || (onEnd !== "never" && handoffDueAtEnd(s));
   return out;
+}
+
+/**
+ * True when a session's handoff summary must be written (again) as it ends, so the next session gets its
+ * last steps: it has one (written at CRITICAL, or by hand), or it reached CRITICAL without one. Not judged by
+ * timestamps: the client writes its transcript in batches, so a summary written after the last hook may
+ * still lack the last lines (a failing call's result, the final reply).
+ */
+export function handoffDueAtEnd(s: SessionState): boolean {
+  return s.finalized_at !== null || levelRank(s.threshold_reached) >= levelRank("critical");
+}
+
+/**
+ * True while that end-of-session summary is still to come: the session has not ended yet (its SessionEnd
+ * hook may be running, or cut short), or the newest finalize started before its end. A finalize started at
+ * `doneSince` or later (one the resume hook started itself) counts as the refresh.
+ */
+export function handoffRefreshPending(s: SessionState, doneSince?: number): boolean {
+  if (!handoffDueAtEnd(s)) return false;
+  const at = s.finalized_at ? Date.parse(s.finalized_at) : Number.NaN;
+  if (doneSince !== undefined && at >= doneSince) return false;
+  return s.last_event !== "SessionEnd" || !(at >= Date.parse(s.updated_at));
 }
 
 // --- internal ---

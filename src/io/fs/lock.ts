@@ -1,4 +1,5 @@
 import { createExclusive } from "./write.ts";
+import { sleepSyncCounted } from "./wait.ts";
 import { readFileSafe, readToEnd } from "./read.ts";
 import { unlinkQuiet } from "./sys.ts";
 import { sys, type Stat } from "./sys.ts";
@@ -50,7 +51,7 @@ export function acquireLock(path: string, opts: LockOptions = {}): Disposable {
       nextLook = t + LOOK_EVERY_MS;
     }
     if (now() > deadline) throw new LockTimeout(path);
-    Bun.sleepSync(Math.min(1 + attempt + Math.random() * 4, MAX_SLEEP_MS));
+    sleepSyncCounted(Math.min(1 + attempt + Math.random() * 4, MAX_SLEEP_MS));
   }
 }
 

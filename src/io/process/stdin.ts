@@ -1,4 +1,5 @@
 import { sys } from "../fs/sys.ts";
+import { addStdinWait } from "../fs/wait.ts";
 import type { StdinResult } from "../../core/deps.ts";
 
 /**
@@ -56,7 +57,10 @@ function readSync(
   try {
     for (;;) {
       const left = deadline - Date.now();
-      if (left <= 0 || !pollIn(0, left)) {
+      const before = Date.now();
+      const ready = left > 0 && pollIn(0, left);
+      addStdinWait(Date.now() - before);
+      if (!ready) {
         truncated = true;
         break;
       }

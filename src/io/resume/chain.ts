@@ -8,6 +8,7 @@ import type { Config } from "../../core/config-schema.ts";
 import { newestFirst } from "../../core/resume/summaries.ts";
 import { taskOfSummary } from "../../core/resume/hook-decision.ts";
 import type { SessionState } from "../../core/track/state.ts";
+import { handoffRefreshPending } from "../../core/track/step.ts";
 import { findClaudePid } from "../process/proc.ts";
 import { layout } from "../../core/layout.ts";
 import { findPreviousSession, loadState, statesChangedSince } from "../session/store.ts";
@@ -61,19 +62,45 @@ export function liveChains(root: string, exclude: string, nowMs: number, staleMs
 }
 
 /**
+ * The cleared session while the summary its SessionEnd writes (again) is still to come: it has a summary
+ * (written at CRITICAL) or reached CRITICAL (core/track/step.ts handoffRefreshPending), and no finalize has
+ * started since it ended (or since `doneSince`, when the resume hook started one itself). Undefined
+ * otherwise, and with `track.finalize_on_end` never.
+ */
+export function refreshDue(
+  root: string,
+  ctx: ChainContext,
+  cfg: Config,
+  nowMs: number,
+  doneSince?: number,
+): SessionState | undefined {
+  if (!ctx.predecessor || ctx.chain === undefined || cfg["track.finalize_on_end"] === "never") return undefined;
+  const p = loadState(layout(root).stateFile(ctx.predecessor.session_id) ?? "", nowMs) ?? ctx.predecessor;
+  return handoffRefreshPending(p, doneSince) ? p : undefined;
+}
+
+/**
  * True while the cleared session's summary is probably still being written: a
  * finalize is due for it (it was auto-paused, `track.finalize_on_end` is
  * `always`, or a live finalize holds its lock) and the chain's newest summary is
- * older than the session's last update. A finalize lock whose holder is dead
- * means that finalize was killed: nothing is coming, so nothing is pending.
+ * older than the session's last update; or the refresh its SessionEnd writes is
+ * still to come ({@link refreshDue}). A finalize lock whose holder is dead means
+ * that finalize was killed: nothing is coming, so nothing is pending.
  */
-export function chainSummaryPending(root: string, ctx: ChainContext, cfg: Config, nowMs: number): boolean {
+export function chainSummaryPending(
+  root: string,
+  ctx: ChainContext,
+  cfg: Config,
+  nowMs: number,
+  doneSince?: number,
+): boolean {
   if (!ctx.predecessor || ctx.chain === undefined) return false;
   const files = layout(root);
   const p = loadState(files.stateFile(ctx.predecessor.session_id) ?? "", nowMs) ?? ctx.predecessor;
   const mode = cfg["track.finalize_on_end"];
   const lock = finalizeLockState(files.finalizeLock(p.session_id));
   if (lock === "stale") return false;
+  if (refreshDue(root, ctx, cfg, nowMs, doneSince)) return true;
   const due = lock === "held" || mode === "always" || (mode === "pause" && p.auto_pause_active);
   if (!due) return false;
   const newest = newestFirst(

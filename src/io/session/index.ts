@@ -77,6 +77,19 @@ export function readIndex(
   return out;
 }
 
+/** True when a running `ctx respawn` supervisor watches the session (its index entry names the supervisor's record). */
+export function isSupervised(env: Env, sessionId: string): boolean {
+  try {
+    const path = userLayout(env).indexEntry(sessionId);
+    const read = path ? readJsonFile<unknown>(path, { maxBytes: 256 * 1024 }) : undefined;
+    const entry = read?.status === "ok" ? parseIndexEntry(read.value, sessionId) : undefined;
+    const rec = entry ? recordOf(entry) : undefined;
+    return !!rec && rec.phase !== "stopped" && rec.pid > 0 && pidAlive(rec.pid);
+  } catch {
+    return false; // unreadable: the message says what a user without a supervisor does
+  }
+}
+
 /** Writes the session's index entry from its state, keeping the `respawn` field that `setRespawn` writes. */
 export function writeEntry(env: Env, root: string, state: SessionState, lock: LockOptions = STATE_LOCK): void {
   // A corrupt entry is kept aside as <file>.corrupt-<ms> (docs/state.md) and rewritten.
@@ -167,16 +180,20 @@ const RECENT_EVENTS = 5;
  * process lives, and its recent events.
  */
 function supervisorOf(e: IndexEntry): Supervisor | undefined {
-  const r = e.respawn;
-  const path = r && typeof r === "object" ? (r as Record<string, unknown>).state_path : undefined;
-  const name = e.root.startsWith("/") ? fileIn(layout(e.root).respawn, path) : undefined;
-  if (!name || !/^[A-Za-z0-9_-][A-Za-z0-9_.-]*\.json$/.test(name)) return undefined;
-  // Read without a lock and never set aside: `ctx status` only looks.
-  const read = readJsonFile<unknown>(path as string, { maxBytes: 4 * 1024 * 1024 });
-  const rec = read.status === "ok" ? parseRecord(read.value) : undefined;
+  const rec = recordOf(e);
   if (!rec) return undefined;
   return {
     alive: rec.phase === "stopped" || (rec.pid > 0 && pidAlive(rec.pid)),
     events: rec.events.slice(-RECENT_EVENTS).map((ev) => ({ at: ev.at, event: ev.event, detail: ev.detail ?? null })),
   };
+}
+
+/** The supervisor's record the entry names, read without a lock and never set aside (we only look). */
+function recordOf(e: IndexEntry): ReturnType<typeof parseRecord> {
+  const r = e.respawn;
+  const path = r && typeof r === "object" ? (r as Record<string, unknown>).state_path : undefined;
+  const name = e.root.startsWith("/") ? fileIn(layout(e.root).respawn, path) : undefined;
+  if (!name || !/^[A-Za-z0-9_-][A-Za-z0-9_.-]*\.json$/.test(name)) return undefined;
+  const read = readJsonFile<unknown>(path as string, { maxBytes: 4 * 1024 * 1024 });
+  return read.status === "ok" ? parseRecord(read.value) : undefined;
 }

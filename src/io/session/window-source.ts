@@ -109,7 +109,9 @@ export function sessionEvidence(
   const pid = hook ? findClaudePid(selfPid, procRoot) : undefined;
   if (cached && (pid === undefined || cached.claude_pid === pid)) return out(cached.choice);
   if (pid === undefined) return out({ found: false, model: null, source: null });
-  const choice = gatherChoice(env, project, pid, procRoot);
+  // The client reads its project settings where it was started (a subfolder of ctx's project, maybe).
+  const launched = env.CLAUDE_PROJECT_DIR?.startsWith("/") ? env.CLAUDE_PROJECT_DIR : project;
+  const choice = gatherChoice(env, launched, pid, procRoot);
   try {
     const next: ClientCache = { claude_pid: pid, choice, ...(compaction ? { auto_compaction: compaction } : {}) };
     if (cachePath) writeJsonAtomic(cachePath, next);

@@ -4,12 +4,14 @@ import type { TrackJob } from "../../core/track/job.ts";
 import { levelMessage } from "../../core/track/levels.ts";
 import type { Level, SessionState } from "../../core/track/state.ts";
 import type { StepResult } from "../../core/track/step.ts";
-import { startFinalize } from "../finalize/spawn.ts";
+import { levelRank } from "../../core/levels.ts";
+import { handoffOf } from "../finalize/handoff.ts";
+import { finalizeOnCritical, startFinalize } from "../finalize/spawn.ts";
 import type { LockOptions } from "../fs/lock.ts";
 import { recordGitStart } from "../git/changes.ts";
 import { addLedgerTokens, completeCompactionEvent } from "../session/events.ts";
 import { linkNext } from "../session/store.ts";
-import { writeEntry } from "../session/index.ts";
+import { isSupervised, writeEntry } from "../session/index.ts";
 import { startRetentionIfDue } from "../retention/start.ts";
 import type { Config } from "../../core/config-schema.ts";
 import type { TokenDeltas } from "./prepare.ts";
@@ -73,16 +75,49 @@ export async function afterUpdate(
   );
   const result: TrackResult = { state, report: step.report };
   if (step.report) {
-    const message = levelMessage(step.report, state.used_pct, state.used_tokens, state.window_size);
+    // CRITICAL newly crossed (also on a Stop or a failing tool call): the handoff starts here too, once per
+    // crossing (the monitor's marker), and the message says where it stands rather than that it exists.
+    const critical = levelRank(step.report) >= levelRank("critical");
+    if (critical) result.finalizing = await handoffNow(deps, job, state, step.report);
+    const handoff = critical ? handoffOf(root, state.session_id, deps.now()) : undefined;
+    const supervised = critical && isSupervised(deps.env, state.session_id);
+    const message = levelMessage(
+      step.report,
+      state.used_pct,
+      state.used_tokens,
+      state.window_size,
+      handoff,
+      supervised,
+    );
     debug(deps, `track: level ${step.report} newly crossed`);
     result.output = { systemMessage: message };
   }
-  if (step.finalize)
-    result.finalizing = await startFinalize(deps, {
+  if (step.finalize) {
+    const started = await startFinalize(deps, {
       project: job.project,
       sessionId: state.session_id,
       transcriptPath: state.transcript_path,
       ended: job.event === "SessionEnd",
     });
+    result.finalizing = started || result.finalizing;
+  }
   return result;
+}
+
+// --- internal ---
+
+/** Starts the crossing's background finalize unless the monitor (or an earlier track call) already did. */
+async function handoffNow(deps: Deps, job: TrackJob, state: SessionState, level: Level): Promise<boolean> {
+  try {
+    return await finalizeOnCritical(deps, {
+      project: job.project,
+      sessionId: state.session_id,
+      transcriptPath: state.transcript_path,
+      level,
+      reading: { usedTokens: state.used_tokens, usedPct: state.used_pct, windowSize: state.window_size },
+    });
+  } catch (err) {
+    debug(deps, `track: finalize not started: ${(err as Error).message}`);
+    return false;
+  }
 }

@@ -42,10 +42,18 @@ export function readingFor(job: TrackJob, deps: Deps, cfg: Config): TrackReading
 
 // --- internal ---
 
-/** True when the session is at the warning level or above (read without a lock: a hint only). */
+/**
+ * True when the session is past half the warning level (read without a lock: a hint only). Not
+ * only from the warning level on: a reading one request late can sit below it while the request
+ * that is late crosses it, and one jump can then cross two levels, so the user never hears the
+ * one between (50 % → 66 % read late, 76 % missed, then 91 %). Nor when the state has no reading yet: a
+ * session's first tool hooks often run before the client writes the request's line, and a session
+ * that starts at 0 % read late reads 50 % while the request at 66 % passes unseen.
+ */
 function nearLevels(job: TrackJob, deps: Deps, cfg: Config): boolean {
   const path = layout(stateRoot(deps.env, job.project)).stateFile(job.sessionId);
   const s = path ? loadState(path, deps.now()) : undefined;
   const warning = cfg["levels.warning"];
-  return !!s && warning !== false && s.used_pct >= warning;
+  // No reading yet (its first tool hooks ran before the client wrote a line): unknown is not far from the levels.
+  return !!s && warning !== false && (s.used_tokens === 0 || s.used_pct >= warning / 2);
 }

@@ -1,6 +1,7 @@
 import { lineAgent, type AgentName } from "../../core/agents/index.ts";
 import { ROLLOUT_NEEDLES, rolloutUsage } from "../../core/agents/codex-rollout.ts";
 import { parseObject } from "../../core/json.ts";
+import { sleepSyncCounted } from "../fs/wait.ts";
 import { contextTokens, count } from "../../core/usage.ts";
 import { withReadFile } from "../fs/read.ts";
 import { sys } from "../fs/sys.ts";
@@ -121,7 +122,7 @@ export function waitForLine(
     const found = tailIncludes(path, want, windowBytes);
     if (found === true) return "found";
     if ((found === undefined && !waitMissing) || now() >= deadline) return found === undefined ? "missing" : "absent";
-    Bun.sleepSync(10);
+    sleepSyncCounted(10);
   }
 }
 

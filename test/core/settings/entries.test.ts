@@ -44,6 +44,7 @@ describe("ctxHooks()", () => {
     expect(hooks).toEqual([
       "PostToolUse:monitor",
       "PostToolUse:track",
+      "PostToolUseFailure:monitor",
       "PostToolUseFailure:track",
       "SessionStart:track",
       "SessionStart:resume --hook",

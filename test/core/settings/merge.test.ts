@@ -31,8 +31,9 @@ describe("installInto()", () => {
     expect(statusline).toBe("added");
     expect(settings.statusLine).toEqual({ type: "command", command: `${BIN} statusline`, padding: 0 });
     expect(commandsOf(settings, "PostToolUse")).toEqual([`${BIN} monitor`, `${BIN} track`]);
+    expect(commandsOf(settings, "PostToolUseFailure")).toEqual([`${BIN} monitor`, `${BIN} track`]);
     expect(commandsOf(settings, "SessionStart")).toEqual([`${BIN} track`, `${BIN} resume --hook`]);
-    for (const e of ["UserPromptSubmit", "Stop", "PreCompact", "SessionEnd", "PostToolUseFailure"])
+    for (const e of ["UserPromptSubmit", "Stop", "PreCompact", "SessionEnd"])
       expect(commandsOf(settings, e)).toEqual([`${BIN} track`]);
     expect(added).toHaveLength(ctxHooks("claude").length);
     const post = (settings.hooks as any).PostToolUse[0];

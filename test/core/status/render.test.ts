@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { parseIndexEntry } from "../../../src/core/status/entry.ts";
+import { parseIndexEntry, withBridge } from "../../../src/core/status/entry.ts";
 import { renderJson, renderTable, stateText } from "../../../src/core/status/render.ts";
 import { toRow } from "../../../src/core/status/rows.ts";
 import { parseStatusArgs } from "../../../src/core/status/args.ts";
@@ -112,6 +112,7 @@ describe("renderJson", () => {
     });
     expect(doc.sessions[0]).toEqual({
       session_id: "a",
+      label: "a",
       task_id: "chain-alpaca",
       project: "/home/u/work/app",
       model: "claude-sonnet-4-5",
@@ -148,5 +149,48 @@ describe("parseStatusArgs", () => {
   });
   test.each(["--min", "--min abc", "--min -5", "--interval 0", "--bogus", "extra"])("%j is a usage error", (argv) => {
     expect(() => parseStatusArgs(argv.split(" "))).toThrow(CtxError);
+  });
+});
+
+describe("labels and the status line's figure", () => {
+  test("SESSION shows the label (the tmux window's name), else the short id", () => {
+    const out = renderTable([{ ...row("0123456789abcdef"), label: "alpaca" }, row("fedcba9876543210")], {
+      color: false,
+      hiddenStale: 0,
+    });
+    const lines = out.split("\n");
+    expect(lines[1]).toContain("  alpaca    ");
+    expect(lines[2]).toContain("  fedcba98  ");
+    expect(
+      renderTable([{ ...row("0123456789abcdef"), label: "\x1b]0;x\x07ev\u202eil" }], { color: false, hiddenStale: 0 }),
+    ).toContain("  evil  ");
+  });
+
+  test("a bridge file at least as new as the entry gives its figure, and the level follows it", () => {
+    const e = parseIndexEntry({
+      session_id: "s1",
+      used_pct: 60,
+      used_tokens: 120_000,
+      window_size: 200_000,
+      threshold_reached: null,
+      updated_at: new Date(NOW - 3000).toISOString(),
+    })!;
+    const bridge = (pct: number, ageMs: number) => ({
+      session_id: "s1",
+      used_pct: pct,
+      remaining_percentage: 100 - pct,
+      used_tokens: pct * 2000,
+      context_window_size: 200_000,
+      timestamp: Math.floor((NOW - ageMs) / 1000),
+      model: null,
+      cwd: null,
+      transcript_path: null,
+    });
+    const newer = withBridge(e, bridge(66, 1000));
+    expect(newer).toMatchObject({ used_pct: 66, used_tokens: 132_000, context_window_source: "statusline" });
+    expect(toRow(newer, NOW, 3600, T).level).toBe("warning");
+    expect(withBridge(e, bridge(58, 10_000))).toBe(e); // older than the entry: the entry's figure stands
+    expect(withBridge(e, { ...bridge(66, 0), session_id: "other" })).toBe(e);
+    expect(withBridge(e, undefined)).toBe(e);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { levelFor, levelMessage, newlyCrossed } from "../../../src/core/track/levels.ts";
+import { levelFor, levelMessage, newlyCrossed, userNextStep } from "../../../src/core/track/levels.ts";
 
 const T = { warning: 65, critical: 75, auto_pause: 90 } as const;
 
@@ -29,4 +29,32 @@ describe("newlyCrossed()", () => {
 
 test("levelMessage() names the level and the figures", () => {
   expect(levelMessage("auto_pause", 91, 182000, 200000)).toContain("91% used (182000/200000 tokens), AUTO-PAUSE");
+});
+
+describe("the user's CRITICAL message says what to do", () => {
+  const writing = { state: "writing" } as const;
+  test("without a supervisor: /clear once the step is done, or ctx resume", () => {
+    const m = levelMessage("critical", 76, 152000, 200000, writing);
+    expect(m).toStartWith("ctx: context 76% used (152000/200000 tokens), CRITICAL.");
+    expect(m).toContain("Handoff: ctx finalize is writing the handoff summary now.");
+    expect(m).toEndWith(
+      "You: when the agent has finished its step, type /clear; the fresh session starts from the summary (or quit and run 'ctx resume --latest').",
+    );
+    expect(levelMessage("auto_pause", 91, 182000, 200000, { state: "written", path: "/p/s.md" })).toContain(
+      "type /clear",
+    );
+  });
+  test("under ctx respawn: nothing to do", () => {
+    const m = levelMessage("critical", 76, 152000, 200000, writing, true);
+    expect(m).toEndWith(
+      "You: nothing to do, ctx respawn supervises this session and continues it in a fresh context when it is idle.",
+    );
+    expect(m).not.toContain("/clear");
+  });
+  test("when the summary could not be written, the work is saved before /clear; WARNING has no instruction", () => {
+    expect(userNextStep({ state: "failed", reason: "disk full" }, false)).toBe(
+      "You: have the agent note what remains and commit, then type /clear to continue in a fresh context.",
+    );
+    expect(levelMessage("warning", 66, 132000, 200000, writing)).not.toContain("You:");
+  });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { initialState, type SessionState } from "../../../src/core/track/state.ts";
-import { normalizeEvent, trackStep, type TrackEvent } from "../../../src/core/track/step.ts";
+import { handoffRefreshPending, normalizeEvent, trackStep, type TrackEvent } from "../../../src/core/track/step.ts";
 
 const T = { warning: 65, critical: 75, auto_pause: 90 };
 const ISO = "2026-01-01T00:00:00.000Z";
@@ -78,6 +78,48 @@ describe("trackStep()", () => {
     expect([low.finalize, high.finalize]).toEqual([false, true]);
     expect(trackStep(fresh(), ev("SessionEnd", 50), T, "always").finalize).toBe(true);
     expect(trackStep(fresh(), ev("SessionEnd", 93), T, "never").finalize).toBe(false);
+  });
+
+  test("SessionEnd writes the summary again when the session has one, or reached CRITICAL without one", () => {
+    const later = "2026-01-01T00:05:00.000Z";
+    const summarised = {
+      ...fresh(),
+      finalized_stamp: "20260101-000000",
+      finalized_at: ISO,
+      threshold_reached: "critical" as const,
+    };
+    // Written at CRITICAL: whatever came after (even the last lines of the same turn, which the client
+    // may not have flushed to the transcript yet) goes into the summary the next session gets.
+    expect(trackStep({ ...summarised, updated_at: later }, ev("SessionEnd"), T, "pause").finalize).toBe(true);
+    expect(trackStep({ ...summarised, updated_at: ISO }, ev("SessionEnd"), T, "pause").finalize).toBe(true);
+    // CRITICAL reached but no summary (its finalize failed): the end writes it.
+    const unsummarised = { ...fresh(), threshold_reached: "critical" as const, updated_at: later };
+    expect(trackStep(unsummarised, ev("SessionEnd"), T, "pause").finalize).toBe(true);
+    const warned = { ...fresh(), threshold_reached: "warning" as const };
+    expect(trackStep(warned, ev("SessionEnd"), T, "pause").finalize).toBe(false);
+    // never means never; and only SessionEnd: a Stop after the summary does not finalize.
+    expect(trackStep(summarised, ev("SessionEnd"), T, "never").finalize).toBe(false);
+    expect(trackStep(summarised, ev("Stop"), T, "pause").finalize).toBe(false);
+  });
+
+  test("handoffRefreshPending(): until a finalize started after the session ended (or after doneSince)", () => {
+    const at = (iso: string) => Date.parse(iso);
+    const t0 = "2026-01-01T00:00:00.000Z";
+    const t1 = "2026-01-01T00:01:00.000Z";
+    const t2 = "2026-01-01T00:02:00.000Z";
+    const base = { ...fresh(), finalized_stamp: "20260101-000000", threshold_reached: "critical" as const };
+    // Still running (SessionEnd not seen yet), though its summary is newer than its last hook: pending.
+    expect(handoffRefreshPending({ ...base, finalized_at: t1, updated_at: t0, last_event: "Stop" })).toBe(true);
+    // Ended after its summary: pending; its SessionEnd's finalize (started after the end): done.
+    expect(handoffRefreshPending({ ...base, finalized_at: t0, updated_at: t1, last_event: "SessionEnd" })).toBe(true);
+    expect(handoffRefreshPending({ ...base, finalized_at: t2, updated_at: t1, last_event: "SessionEnd" })).toBe(false);
+    // SessionEnd never ran: a finalize the resume hook started at t1 counts.
+    expect(handoffRefreshPending({ ...base, finalized_at: t2, updated_at: t0, last_event: "Stop" }, at(t1))).toBe(
+      false,
+    );
+    expect(handoffRefreshPending({ ...base, finalized_at: t0, updated_at: t0, last_event: "Stop" }, at(t1))).toBe(true);
+    // No summary and never CRITICAL: nothing to wait for.
+    expect(handoffRefreshPending({ ...fresh(), last_event: "SessionEnd" })).toBe(false);
   });
 
   test("does not change the state it is given", () => {
