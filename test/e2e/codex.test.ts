@@ -102,3 +102,37 @@ test("codex: WARNING and CRITICAL at Codex's own figure, the summary at CRITICAL
   expect(injected).toContain("ls /nonexistent-ctx-codex");
   expect(injected).toContain("## How to continue");
 }, 180_000);
+
+test("codex: an automatic compaction is no context reading, and its SessionStart (compact) gets the summary", async () => {
+  // The compaction request carries the whole history: the fake reports it as 250,000 tokens.
+  let compacted = false;
+  const script: CodexTurn[] = [
+    cmd("echo one", 40),
+    cmd("echo critical", 77), // CRITICAL: the summary is written
+    { cmd: "echo big", inputTokens: 250_000 }, // over Codex's ~90 % of 272,000: it compacts before the next request
+  ];
+  api = await startFakeCodex((req, turn) => {
+    if (api!.requests.some((q) => q.kind === "compaction")) compacted = true;
+    if (!compacted) return script[turn];
+    // After the compaction: one more tool call at 20 %, then the end.
+    return turn === 0 ? cmd("echo after", 20) : { text: "Done after the compaction.", inputTokens: at(21) };
+  }, 260_000);
+  sb = makeCodexSandbox(api.url);
+  const env = { ...sb.env, PATH: `${dirname(CTX_BIN)}:${sb.env.PATH}` };
+  expect((await runCtx(["install", "--codex"], { env, cwd: sb.project })).code).toBe(0);
+  const r = await runCodexExec(sb, "Run the steps.", env);
+  expect({ code: r.code, stderr: r.code === 0 ? "" : r.stderr }).toEqual({ code: 0, stderr: "" });
+  expect(api.requests.filter((q) => q.kind === "compaction")).toHaveLength(1);
+  const sid = r.events.find((e) => e.type === "thread.started").thread_id as string;
+  const state = JSON.parse(readFileSync(join(sb.project, ".ctx", "state", "sessions", `${sid}.json`), "utf8"));
+  // The newest reading is the request after the compaction, in Codex's figure; the peak is 97 %, never the
+  // compaction request's 260,010 tokens (100 %).
+  expect(state).toMatchObject({ used_pct: 21, peak_pct: codexUsedPct(250_010, CODEX_WINDOW) });
+  expect(state.compactions).toBeGreaterThanOrEqual(1);
+  // The first request after the compaction carries the chain's summary (SessionStart, source compact).
+  const after = api.turnRequests().filter((q) => JSON.stringify(q.body.input).includes("FAKE-COMPACTION-SUMMARY"));
+  expect(after.length).toBeGreaterThan(0);
+  expect(JSON.stringify(after[0]!.body.input)).toContain("Handoff summary");
+  // Below the warning level again: the monitor said nothing after the compaction.
+  expect(newContext(after.at(-1)!)).not.toContain("CONTEXT");
+}, 180_000);

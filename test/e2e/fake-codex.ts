@@ -124,8 +124,11 @@ export function replyBody(turn: CodexTurn, model: string): string {
   ].join("");
 }
 
-/** Starts the fake Responses API on 127.0.0.1 with a random port. */
-export async function startFakeCodex(script: CodexScript): Promise<FakeCodex> {
+/**
+ * Starts the fake Responses API on 127.0.0.1 with a random port. A compaction request is answered with
+ * a summary and `compactionTokens` input tokens (default 5,000; a real one carries the whole history).
+ */
+export async function startFakeCodex(script: CodexScript, compactionTokens = 5000): Promise<FakeCodex> {
   const requests: CodexRequest[] = [];
   const server = Bun.serve({
     hostname: "127.0.0.1",
@@ -151,7 +154,8 @@ export async function startFakeCodex(script: CodexScript): Promise<FakeCodex> {
       if (!u.pathname.endsWith("/responses")) return Response.json({ data: [], models: [] });
       const model = typeof body?.model === "string" ? body.model : "gpt-5.5";
       let reply: CodexTurn;
-      if (kind === "compaction") reply = { text: "FAKE-COMPACTION-SUMMARY of the work so far.", inputTokens: 5000 };
+      if (kind === "compaction")
+        reply = { text: "FAKE-COMPACTION-SUMMARY of the work so far.", inputTokens: compactionTokens };
       else if (JSON.stringify(body?.text ?? {}).includes('"title"')) reply = { text: '{"title":"fake"}' };
       else {
         req.turn = callOutputs(body);
