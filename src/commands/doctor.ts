@@ -5,7 +5,8 @@
  */
 import { accessSync, constants, realpathSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
-import type { Deps } from "../core/deps.ts";
+import { CtxError, type Deps } from "../core/deps.ts";
+import { flaggedAgent } from "../core/agents/index.ts";
 import { configChecks } from "./doctor-config.ts";
 import { stateChecks } from "./doctor-state.ts";
 import { codexSetup } from "./doctor-codex.ts";
@@ -34,7 +35,9 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
 /** `ctx doctor` with the running binary given explicitly (undefined when run from source). */
 export function doctor(argv: string[], deps: Deps, self: string | undefined): number {
   const { values } = parseFor("doctor", argv);
-  const agent: Agent = values.codex ? "codex" : values.gemini ? "gemini" : "claude";
+  const flagged = flaggedAgent(values);
+  if (typeof flagged !== "string") throw new CtxError(2, flagged.error);
+  const agent: Agent = flagged;
   const project = findProject(deps.env, deps.cwd);
   const settings = readAppliedSettings(deps.env, agent, project);
   const installCmd = `ctx install${agent === "claude" ? "" : ` --${agent}`}${values.project ? " --project" : ""}`;

@@ -7,6 +7,7 @@ import { dirname } from "node:path";
 import { CtxError, type Deps } from "../core/deps.ts";
 import { parseFor } from "./args.ts";
 import type { Agent } from "../core/settings/entries.ts";
+import { flaggedAgent } from "../core/agents/index.ts";
 import { parseSettings, printSettings } from "../core/settings/json-text.ts";
 import {
   installInto,
@@ -91,8 +92,8 @@ export function parseTarget(
   const values = parseFor(forInstall ? "install" : "uninstall", argv).values;
   if (values["force-statusline"] && values["keep-statusline"])
     throw new CtxError(2, "--force-statusline and --keep-statusline exclude each other");
-  if (values.gemini && values.codex) throw new CtxError(2, "--gemini and --codex exclude each other");
-  const agent: Agent = values.codex ? "codex" : values.gemini ? "gemini" : "claude";
+  const agent = flaggedAgent(values);
+  if (typeof agent !== "string") throw new CtxError(2, agent.error);
   const project = values.project ? projectRoot(deps.env, deps.cwd) : undefined;
   const target = {
     agent,

@@ -1,4 +1,5 @@
 /** The command lines of the commands that set ctx up: trust, install, uninstall, doctor (see grammars.ts). Pure data. */
+import { agentOptions } from "./agents/index.ts";
 import type { Grammar } from "./cli.ts";
 
 /** The set-up commands' grammars, by command name (spread into GRAMMARS). */
@@ -42,8 +43,7 @@ Writes <file>.bak-<UTC stamp> first, keeps every other key and hook, refuses a
 file that is not valid JSON (says line:column). Running it twice adds nothing.`,
     options: {
       project: { type: "boolean", doc: "the project's .claude/settings.json (project found from a subfolder)" },
-      gemini: { type: "boolean", doc: "Gemini CLI's settings" },
-      codex: { type: "boolean", doc: "Codex CLI's hooks.json, trusted in its config.toml" },
+      ...agentOptions((a) => `${a.label}'s ${a.settings.file}${a.name === "codex" ? ", its hooks trusted" : ""}`),
       "dry-run": { type: "boolean", doc: "print the result, write nothing" },
       "force-statusline": { type: "boolean", doc: "replace another statusLine (uninstall puts it back)" },
       "keep-statusline": { type: "boolean", doc: "leave another statusLine alone (ctx's is not shown)" },
@@ -57,8 +57,9 @@ The statusLine ctx's took the place of (chained or replaced) is put back.
 A settings file ctx created that is left empty is removed.`,
     options: {
       project: { type: "boolean", doc: "the project's .claude/settings.json" },
-      gemini: { type: "boolean", doc: "Gemini CLI's settings" },
-      codex: { type: "boolean", doc: "Codex CLI's hooks.json and its trust" },
+      ...agentOptions(
+        (a) => `${a.label}'s ${a.settings.file}${a.name === "codex" ? " and the trust of its hooks" : ""}`,
+      ),
       "dry-run": { type: "boolean", doc: "print the result, write nothing" },
     },
   },
@@ -80,8 +81,7 @@ A settings file ctx created that is left empty is removed.`,
 The project is found from any subfolder (nearest .ctx/, else the git root).
 Exits 1 when a check fails.`,
     options: {
-      gemini: { type: "boolean", doc: "check Gemini CLI's settings" },
-      codex: { type: "boolean", doc: "check Codex CLI's hooks, their trust and its context status item" },
+      ...agentOptions((a) => `check ${a.label}'s ${a.settings.file} and what it needs to run ctx's hooks`),
       project: { type: "boolean", doc: "the fixes name ctx install --project (every settings file still counts)" },
     },
   },

@@ -48,3 +48,18 @@ export function hookAgent(input: Record<string, unknown>): AgentName {
 export function lineAgent(entry: Record<string, unknown>): AgentName {
   return AGENTS.find((a) => a.claimsLine(entry))!.name;
 }
+
+/** The adapters chosen by a flag (`--gemini`, `--codex`, …): every one but Claude Code, the default. */
+export const FLAGGED: readonly AgentAdapter[] = AGENTS.filter((a) => a.name !== "claude");
+
+/** The `--<name>` boolean options of the set-up commands, one per flagged adapter. */
+export function agentOptions(doc: (a: AgentAdapter) => string): Record<string, { type: "boolean"; doc: string }> {
+  return Object.fromEntries(FLAGGED.map((a) => [a.name, { type: "boolean" as const, doc: doc(a) }]));
+}
+
+/** The client the set-up flags name (none: Claude Code), or the usage error when several are given. */
+export function flaggedAgent(values: Record<string, unknown>): AgentName | { error: string } {
+  const chosen = FLAGGED.filter((a) => values[a.name] === true);
+  if (chosen.length > 1) return { error: `${chosen.map((a) => `--${a.name}`).join(" and ")} exclude each other` };
+  return chosen[0]?.name ?? "claude";
+}
