@@ -6,10 +6,11 @@
  */
 import type { Deps } from "../core/deps.ts";
 import type { Check, FoundSettings } from "../core/settings/diagnose.ts";
-import { codexConfigPath, codexContextItemOn, ctxHookTrust } from "../io/codex-trust.ts";
+import { join } from "node:path";
+import { codexConfigPath, codexContextItemOn, codexProjectTrusted, ctxHookTrust } from "../io/codex-trust.ts";
 
 /** The trust and context-item checks for the hooks.json files that apply. */
-export function codexSetup(deps: Deps, found: FoundSettings[], installCmd: string): Check[] {
+export function codexSetup(deps: Deps, found: FoundSettings[], installCmd: string, project: string): Check[] {
   const config = codexConfigPath(deps.env) ?? "~/.codex/config.toml";
   const trust = found.flatMap((s) => ("error" in s.value ? [] : ctxHookTrust(deps.env, s.path, s.value)));
   const checks: Check[] = [];
@@ -30,6 +31,15 @@ export function codexSetup(deps: Deps, found: FoundSettings[], installCmd: strin
       name: "Codex hook trust",
       detail: `not trusted: ${untrusted.map((t) => t.key).join(", ")} (codex exec skips them silently)`,
       fix: `${installCmd}, or trust them in Codex's /hooks ("Trust all and continue")`,
+    });
+  // Codex reads a project's .codex/hooks.json only in a project it trusts.
+  const own = join(project, ".codex", "hooks.json");
+  if (found.some((s) => s.path === own) && !codexProjectTrusted(deps.env, project))
+    checks.push({
+      level: "fail",
+      name: "Codex project trust",
+      detail: `${project} is not a trusted project: Codex does not load its .codex/hooks.json`,
+      fix: `trust it once in an interactive codex there, or add [projects."${project}"] trust_level = "trusted" to ${config}`,
     });
   checks.push(
     codexContextItemOn(deps.env)

@@ -47,7 +47,7 @@ export function doctor(argv: string[], deps: Deps, self: string | undefined): nu
     ...configChecks(deps.env, project),
     ...stateChecks(deps.env, project),
     ...(agent === "gemini" ? geminiSetup(deps, settings, project) : []),
-    ...(agent === "codex" ? codexSetup(deps, settings, installCmd) : []),
+    ...(agent === "codex" ? codexSetup(deps, settings, installCmd, project) : []),
     bridgeCheck(deps),
     tmuxCheck(deps),
     errorCheck(deps),

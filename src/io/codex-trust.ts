@@ -75,6 +75,17 @@ export function codexContextItemOn(env: Env): boolean {
   return /^\s*status_line\s*=\s*\[[^\]]*"context-(used|remaining)/m.test(text);
 }
 
+/** True when the user's config.toml trusts `project` (`[projects."<dir>"] trust_level = "trusted"`): Codex loads a project's `.codex/` only then. */
+export function codexProjectTrusted(env: Env, project: string): boolean {
+  const path = codexConfigPath(env);
+  const text = (path && readFileSafe(path, { maxBytes: 4 << 20 })) ?? "";
+  const header = `[projects.${JSON.stringify(project)}]`;
+  const at = text.indexOf(header);
+  if (at < 0) return false;
+  const body = text.slice(at + header.length).split(/^\s*\[/m)[0] ?? "";
+  return /^\s*trust_level\s*=\s*"trusted"/m.test(body);
+}
+
 /** The parsed hooks.json at `path` (its real file), or undefined when missing or not JSON. */
 export function readHooksFile(path: string): unknown {
   const parsed = parseSettings(readSettingsText(path).text);

@@ -73,3 +73,30 @@ test("codex: install, trust, doctor, a modified hook, uninstall: $CODEX_HOME as 
   await runCtx(["install", "--codex"], { env: sb.env, cwd: sb.project });
   expect((await listHooks(sb)).filter((h) => h.trustStatus !== "trusted")).toEqual([]);
 }, 120_000);
+
+test("codex --project: the project's .codex/hooks.json, trusted by Codex in a trusted project; uninstall leaves it as it was", async () => {
+  sb = makeCodexSandbox("http://127.0.0.1:9/v1");
+  await listHooks(sb);
+  const before = snapshot(sb.codexHome);
+  const inst = await runCtx(["install", "--codex", "--project"], { env: sb.env, cwd: sb.project });
+  expect(inst.code).toBe(0);
+  const hooksPath = join(sb.project, ".codex", "hooks.json");
+  expect(JSON.parse(readFileSync(hooksPath, "utf8")).hooks.PostToolUse[0].hooks[0].command).toBe("ctx monitor");
+  const listed = (await listHooks(sb)).filter((h) => h.sourcePath === hooksPath);
+  expect(listed.map((h) => h.trustStatus)).toEqual(Array(8).fill("trusted"));
+  const ok = await runCtx(["doctor", "--codex", "--project"], { env: sb.env, cwd: sb.project });
+  expect(ok.stdout).toContain("ok    Codex hook trust: 8 ctx hooks trusted");
+  expect(ok.stdout).not.toContain("Codex project trust");
+
+  // Without the project's trust Codex does not even read the file: doctor says so.
+  const config = join(sb.codexHome, "config.toml");
+  const text = readFileSync(config, "utf8");
+  writeFileSync(config, text.replace('trust_level = "trusted"', 'trust_level = "untrusted"'));
+  const untrusted = await runCtx(["doctor", "--codex", "--project"], { env: sb.env, cwd: sb.project });
+  expect(untrusted.stdout).toContain(`FAIL  Codex project trust: ${sb.project} is not a trusted project`);
+  writeFileSync(config, text);
+
+  expect((await runCtx(["uninstall", "--codex", "--project"], { env: sb.env, cwd: sb.project })).code).toBe(0);
+  expect(ours(snapshot(sb.codexHome))).toEqual(ours(before));
+  expect(snapshot(sb.project)).not.toHaveProperty([".codex/hooks.json"]);
+}, 120_000);
