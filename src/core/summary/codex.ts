@@ -14,6 +14,9 @@ import { oneLine, push } from "./ring.ts";
 import { onTrackerCommand } from "./tracker.ts";
 import { onUserText } from "./user-turns.ts";
 
+/** The user messages Codex writes itself: `<environment_context>`, `<user_instructions>`, AGENTS.md, … */
+const CODEX_CONTEXT = /^\s*(?:<[a-z_]+>|# AGENTS\.md instructions for )/;
+
 /** Calls remembered until their output comes (keys `codex:<call_id>`). */
 const MAX_SEEN = 5000;
 
@@ -69,8 +72,8 @@ function onMessage(f: Facts, p: Record<string, any>): void {
     f.lastAgentText = oneLine(t, 400);
     push(f.agentTexts, oneLine(t, 300));
     f.turnTexts += 1;
-  } else if (p.role === "user" && !/^\s*<[a-z_]+>/.test(t)) {
-    // Codex's own context (environment, instructions) comes as tagged user messages: not typed by the user.
+  } else if (p.role === "user" && !CODEX_CONTEXT.test(t)) {
+    // Codex's own context (environment, instructions, AGENTS.md) comes as user messages: not typed by the user.
     onUserText(f, [{ type: "text", text: t }]);
   }
 }

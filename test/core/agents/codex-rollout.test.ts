@@ -127,6 +127,18 @@ describe("the summary facts", () => {
     for (const heading of SECTIONS) expect(md).toContain(heading);
     for (const fact of ["ls /nonexist", "notes.txt", "say hi"]) expect(md).toContain(fact);
   });
+  test("Codex's own user messages (environment, AGENTS.md) are no requests", () => {
+    const g = emptyFacts();
+    const user = (text: string) => ({
+      type: "response_item",
+      payload: { type: "message", role: "user", content: [{ type: "input_text", text }] },
+    });
+    addEntry(g, user("<environment_context>\n  <cwd>/p</cwd>\n</environment_context>"));
+    addEntry(g, user("# AGENTS.md instructions for /p\n\n<INSTRUCTIONS>be brief</INSTRUCTIONS>"));
+    addEntry(g, user("Fix the build."));
+    expect(g.userRequests).toBe(1);
+    expect(g.firstRequest).toBe("Fix the build.");
+  });
   test("exit codes and patched files", () => {
     expect(execExitCode("Chunk ID: 1\nProcess exited with code 2\nOutput:\nx")).toBe(2);
     expect(execExitCode("Exit code: 0\nWall time: 0 seconds")).toBe(0);
