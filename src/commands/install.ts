@@ -7,7 +7,7 @@ import { dirname } from "node:path";
 import { CtxError, type Deps } from "../core/deps.ts";
 import { parseFor } from "./args.ts";
 import type { Agent } from "../core/settings/entries.ts";
-import { flaggedAgent } from "../core/agents/index.ts";
+import { agent as agentAdapter, flaggedAgent } from "../core/agents/index.ts";
 import { parseSettings, printSettings } from "../core/settings/json-text.ts";
 import {
   installInto,
@@ -207,7 +207,7 @@ function installReport(result: InstallResult, target: SettingsTarget): string[] 
     lines.push(
       target.agent === "claude"
         ? "Restart Claude Code (or open /hooks) to load the new hooks."
-        : `Restart ${target.agent === "codex" ? "Codex CLI" : "Gemini CLI"} to load the new hooks.`,
+        : `Restart ${agentAdapter(target.agent).label} to load the new hooks.`,
     );
   }
   return lines;
