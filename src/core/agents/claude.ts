@@ -6,6 +6,8 @@ export const claude: AgentAdapter = {
   name: "claude",
   label: "Claude Code",
   settings: { dir: ".claude", file: "settings.json", homeEnv: "CLAUDE_CONFIG_DIR" },
+  statusLine: true,
+  localSettings: "settings.local.json",
   timeoutUnit: 1,
   hooks: [
     { event: "PostToolUse", sub: "monitor", matcher: "*" },

@@ -30,6 +30,8 @@ export const codex: AgentAdapter = {
   name: "codex",
   label: "Codex CLI",
   settings: { dir: ".codex", file: "hooks.json", homeEnv: "CODEX_HOME" },
+  // No status-line command: `/statusline` picks built-in items (doctor --codex says which).
+  statusLine: false,
   timeoutUnit: 1,
   hooks: [
     // An explicit limit: without one Codex cuts a hook's added context at about 2.5k tokens.

@@ -12,6 +12,7 @@ export const gemini: AgentAdapter = {
   name: "gemini",
   label: "Gemini CLI",
   settings: { dir: ".gemini", file: "settings.json" },
+  statusLine: false,
   timeoutUnit: 1000,
   // Gemini matchers are regular expressions over its tool names (run_shell_command, write_file, …).
   hooks: [

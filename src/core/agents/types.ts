@@ -63,6 +63,10 @@ export interface AgentAdapter {
   label: string;
   /** The settings (or hooks) file ctx installs into. */
   settings: SettingsPlace;
+  /** True when the client runs a status-line command (`statusLine` in its settings): ctx's goes there. */
+  statusLine: boolean;
+  /** A settings file beside the project's own that applies too (Claude Code's `settings.local.json`). */
+  localSettings?: string;
   /** The unit of a hook's `timeout` key: 1 for seconds, 1000 for milliseconds. */
   timeoutUnit: 1 | 1000;
   /** The hooks `ctx install` registers, in order. */

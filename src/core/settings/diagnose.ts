@@ -72,7 +72,7 @@ export function checkHooks(facts: HookFacts): Check[] {
     checks.push(timeoutCheck(name, hits[0]!.timeout, spec.timeout, facts.agent, installCmd));
     checks.push(...binaryChecks(name, hits, facts, installCmd));
   }
-  if (facts.agent === "claude") checks.push(statuslineCheck(valid, facts, installCmd));
+  if (agentAdapter(facts.agent).statusLine) checks.push(statuslineCheck(valid, facts, installCmd));
   if (valid.some((v) => (v.value as Record<string, unknown>).disableAllHooks === true)) {
     checks.push({
       level: "fail",

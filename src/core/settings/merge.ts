@@ -4,6 +4,7 @@
  * every other key and hook as it was, and remove exactly ctx's entries.
  */
 import { type Agent, ctxCommand, ctxHooks, type CtxHookSpec, parseCtxCommand, statuslineCommand } from "./entries.ts";
+import { agent as agentAdapter } from "../agents/index.ts";
 import { isObject } from "../json.ts";
 
 export { isObject };
@@ -63,7 +64,7 @@ export function installInto(settings: Record<string, unknown>, opts: InstallOpti
   const byEvent = new Map<string, CtxHookSpec[]>();
   for (const spec of ctxHooks(opts.agent)) byEvent.set(spec.event, [...(byEvent.get(spec.event) ?? []), spec]);
   for (const [event, specs] of byEvent) mergeEvent(hooks, event, specs, opts.binary, result);
-  if (opts.agent === "claude") mergeStatusline(out, opts, result);
+  if (agentAdapter(opts.agent).statusLine) mergeStatusline(out, opts, result);
   return result;
 }
 
