@@ -3,7 +3,16 @@
  * HOME, CODEX_HOME, XDG_* dirs, TMPDIR and a git project, a config.toml whose provider is the fake
  * Responses API of `fake-codex.ts`. The binary is `CTX_CODEX_BIN`, else node_modules/.bin/codex.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { assertIsolated, REPO_ROOT } from "./claude.ts";
@@ -48,6 +57,10 @@ export function codexConfig(apiUrl: string, project: string): string {
 
 /** Creates a sandbox with `$CODEX_HOME/config.toml` pointing at the fake API. */
 export function makeCodexSandbox(apiUrl: string): CodexSandbox {
+  if (!existsSync(CODEX_BIN))
+    throw new Error(
+      `no Codex CLI at ${CODEX_BIN}: run npm install (@openai/codex is a devDependency) or set CTX_CODEX_BIN`,
+    );
   const root = realpathSync(mkdtempSync(join(tmpdir(), "ctx-codex-")));
   const d = (name: string): string => {
     const p = join(root, name);
