@@ -11,6 +11,10 @@ import type { Config } from "../core/config-schema.ts";
 import { gitBranch } from "../io/git/head.ts";
 import { projectFrom } from "../io/project.ts";
 import { rememberWindow } from "../io/session/window-source.ts";
+import { userLayout } from "../core/layout.ts";
+import { parseIndexEntry } from "../core/status/entry.ts";
+import { limitText } from "../core/limit.ts";
+import { readJsonFile } from "../io/fs/read.ts";
 
 /** The line printed when the payload is unusable: short and sane, never empty. */
 export const FALLBACK_LINE = "ctx │ waiting for usage";
@@ -50,7 +54,8 @@ export async function run(argv: string[], deps: Deps): Promise<void> {
   if (isValidSessionId(status.sessionId)) remember(deps, payload, status.modelId);
   const color = !deps.env.NO_COLOR;
   const branch = cfg["statusline.git_branch"] && status.projectDir ? safeBranch(status.projectDir) : undefined;
-  const line = renderStatus(status, cfg, { color, branch, label });
+  const limit = isValidSessionId(status.sessionId) ? limitOf(deps, status.sessionId) : undefined;
+  const line = renderStatus(status, cfg, { color, branch, label, ...(limit ? { limit } : {}) });
   deps.stdout(`${await withChained(line, chain, input.text, cwd, cfg, deps)}\n`);
 }
 
@@ -105,6 +110,14 @@ function remember(deps: Deps, payload: Record<string, unknown>, modelId: string 
   } catch (err) {
     debug(deps, `statusline: window not remembered: ${(err as Error).message}`);
   }
+}
+
+/** `limit · resets 15:03` when the session's index entry says it is at the usage limit (`ctx track` writes it). */
+function limitOf(deps: Deps, sessionId: string): string | undefined {
+  const path = userLayout(deps.env).indexEntry(sessionId);
+  const read = path ? readJsonFile<unknown>(path, { maxBytes: 256 * 1024 }) : undefined;
+  const entry = read?.status === "ok" ? parseIndexEntry(read.value, sessionId) : undefined;
+  return entry?.limit ? limitText(entry.resets_ms) : undefined;
 }
 
 function projectOf(payload: Record<string, unknown>): string | undefined {

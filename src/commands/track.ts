@@ -27,7 +27,7 @@ const TRACK_LOCK_BUDGET_MS = (HOOK_TIMEOUT_S.track * 1000 * 2) / 3;
 
 /**
  * `ctx track`: a hook for SessionStart, UserPromptSubmit, PostToolUse(Failure),
- * Stop, PreCompact and SessionEnd, or the plain mode
+ * Stop, StopFailure (the usage limit), PreCompact and SessionEnd, or the plain mode
  * `ctx track --session ID --usage JSON` (usage JSON also on stdin).
  */
 export async function run(argv: string[], deps: Deps): Promise<number | void> {

@@ -54,5 +54,15 @@ export const RESPAWN_SCHEMA = {
     900,
     "Respawn: a cycle lasting longer than this is abandoned (recovery: back to watching)",
   ),
+  "respawn.limit_margin_s": num(
+    60,
+    "Respawn: at the usage limit, nothing is typed until this long after the reset time the client names",
+  ),
+  "respawn.limit_continue_prompt": asUser(
+    str(
+      "The usage limit has reset. Continue the work where it stopped.",
+      "Respawn: prompt sent once the usage limit has reset and the input box is idle (empty = send nothing)",
+    ),
+  ),
   "respawn.enter_delay_ms": num(150, "Respawn: pause between typing text and pressing Enter"),
 } as const;

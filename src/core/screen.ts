@@ -8,7 +8,7 @@
 import { stripAnsi } from "./terminal.ts";
 
 /** A dialog that waits for the user: the supervisor must not type into it. */
-export type Blocker = "permission" | "question" | "plan";
+export type Blocker = "permission" | "question" | "plan" | "limit";
 
 /** What one screen shows. */
 export interface ScreenState {
@@ -20,7 +20,7 @@ export interface ScreenState {
   completion?: string;
   /** The input box is visible and empty (nothing typed, no dialog over it). */
   prompt: boolean;
-  /** A permission prompt, question or plan-approval menu is open. */
+  /** A permission prompt, question, plan-approval menu or the usage-limit menu is open. */
   blocker?: Blocker;
 }
 
@@ -62,6 +62,8 @@ const COMPLETION_LINE = new RegExp(
 );
 /** The selected option of a menu: `❯ 1. Yes`. */
 const MENU_OPTION = /^\s*[❯>›]\s*\d+\.\s+\S/;
+/** The client's menu at the usage limit: `1. Stop and wait for limit to reset  2. Upgrade your plan`. */
+const LIMIT_MENU = /stop and wait for (?:the )?limit to reset|upgrade your plan/i;
 const PLAN = /would you like to proceed|ready to code|keep planning|approve (?:this|the) plan|exit plan mode/i;
 const PERMISSION =
   /do you want to (?:allow|proceed|make this edit|create|overwrite|run|fetch|use)|permission|don't ask again/i;
@@ -79,6 +81,7 @@ function findBlocker(lines: string[]): Blocker | undefined {
   const at = lines.findIndex((l) => MENU_OPTION.test(l));
   if (at < 0) return undefined;
   const around = lines.slice(Math.max(0, at - 12), at + 8).join("\n");
+  if (LIMIT_MENU.test(around)) return "limit";
   if (PLAN.test(around)) return "plan";
   if (PERMISSION.test(around)) return "permission";
   return "question";

@@ -81,6 +81,8 @@ export interface RenderOptions {
   branch?: string;
   /** The session's label (its tmux window's name, else a short id), shown after the model. */
   label?: string;
+  /** The usage limit, as `ctx status` writes it (`limit · resets 15:03`), when the session is at it. */
+  limit?: string;
 }
 
 /** Renders the one status line: model │ label │ project (branch) │ bar pct tokens/window. */
@@ -95,6 +97,7 @@ export function renderStatus(input: StatusInput, cfg: Config, opts: RenderOption
       opts.branch ? `${sanitize(dir, 40)} ${paint("2", `(${sanitize(opts.branch, 40)})`)}` : sanitize(dir, 40),
     );
   parts.push(usageText(input.context, cfg, paint));
+  if (opts.limit) parts.push(paint("31", sanitize(opts.limit, 40)));
   return parts.join(paint("2", " │ "));
 }
 

@@ -38,6 +38,31 @@ export interface Turn {
   error?: { status: number; type: string; message: string; headers?: Record<string, string> };
 }
 
+/**
+ * The subscription's usage limit as the API answers it (PROTOCOL.md "Usage limits"): 429 with the
+ * unified rate-limit headers, the five-hour window rejected until `resetUnixS`, no retry.
+ */
+export function usageLimitTurn(resetUnixS: number): Turn {
+  const reset = String(resetUnixS);
+  return {
+    content: [],
+    error: {
+      status: 429,
+      type: "rate_limit_error",
+      message: "This request would exceed your account's rate limit. Please try again later.",
+      headers: {
+        "anthropic-ratelimit-unified-status": "rejected",
+        "anthropic-ratelimit-unified-reset": reset,
+        "anthropic-ratelimit-unified-representative-claim": "five_hour",
+        "anthropic-ratelimit-unified-5h-status": "rejected",
+        "anthropic-ratelimit-unified-5h-reset": reset,
+        "anthropic-ratelimit-unified-5h-utilization": "1.0",
+        "x-should-retry": "false",
+      },
+    },
+  };
+}
+
 /** A request that reached the fake server. */
 export interface LoggedRequest {
   method: string;
@@ -288,7 +313,7 @@ export async function startFakeApi(script: Script): Promise<FakeApi> {
       if (turn.error)
         return Response.json(
           { type: "error", error: { type: turn.error.type, message: turn.error.message } },
-          { status: turn.error.status, headers: turn.error.headers },
+          { status: turn.error.status, headers: turn.error.headers ?? {} },
         );
       const model = typeof body?.model === "string" ? body.model : "claude-sonnet-4-5";
       const reqId = newId("req");

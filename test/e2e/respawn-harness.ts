@@ -33,9 +33,16 @@ const EVENTS = [
   "PostToolUse",
   "PostToolUseFailure",
   "Stop",
+  "StopFailure",
   "PreCompact",
   "SessionEnd",
 ];
+
+/** More of the sandbox: variables to remove (an auth kind), settings beside the hooks (a status line). */
+export interface SuperviseOptions {
+  unsetEnv?: string[];
+  settings?: Record<string, unknown>;
+}
 
 /** Starts (with `events`: only those wired to ctx track) `ctx respawn start --name e2e -- <claude args> <prompt>` in a fresh sandbox. */
 export async function superviseSession(
@@ -43,11 +50,12 @@ export async function superviseSession(
   prompt: string,
   respawnEnv: Record<string, string>,
   events = EVENTS,
+  more: SuperviseOptions = {},
 ): Promise<Supervised> {
   const hooks: Record<string, object[]> = { SessionStart: [] };
   for (const e of events) hooks[e] = hookEntry(`${CTX_BIN} track`, e.startsWith("PostToolUse") ? "*" : undefined);
   hooks.SessionStart = [...hooks.SessionStart!, ...hookEntry(`${CTX_BIN} resume --hook`)];
-  const sandbox = await makeSandbox({ apiUrl: api.url, settings: { hooks } });
+  const sandbox = await makeSandbox({ apiUrl: api.url, settings: { ...more.settings, hooks } });
   const env: Record<string, string> = {
     ...sandbox.env,
     TMUX_TMPDIR: sandbox.tmp,
@@ -60,6 +68,7 @@ export async function superviseSession(
   };
   delete env.TMUX;
   delete env.TMUX_PANE;
+  for (const k of more.unsetEnv ?? []) delete env[k];
   const args = [
     "respawn",
     "start",

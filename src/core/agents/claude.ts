@@ -20,6 +20,8 @@ export const claude: AgentAdapter = {
     { event: "SessionStart", sub: "resume --hook" },
     { event: "UserPromptSubmit", sub: "track" },
     { event: "Stop", sub: "track" },
+    // A turn that failed: at the usage limit `error` is "rate_limit" (core/limit.ts).
+    { event: "StopFailure", sub: "track" },
     { event: "PreCompact", sub: "track" },
     { event: "SessionEnd", sub: "track" },
   ],
@@ -29,6 +31,7 @@ export const claude: AgentAdapter = {
     PostToolUse: "PostToolUse",
     PostToolUseFailure: "PostToolUseFailure",
     Stop: "Stop",
+    StopFailure: "StopFailure",
     PreCompact: "PreCompact",
     SessionEnd: "SessionEnd",
   },

@@ -13,6 +13,7 @@ export type NormalEvent =
   | "PostToolUse"
   | "PostToolUseFailure"
   | "Stop"
+  | "StopFailure"
   | "PreCompact"
   | "PostCompact"
   | "PreCompress"

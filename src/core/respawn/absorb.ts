@@ -23,8 +23,11 @@ export function absorb(state: RespawnState, event: RespawnEvent, now: number): T
       actions: [],
     };
   }
-  if (event.type === "stop_hook")
-    return { state: { ...state, lastStopAt: Math.max(event.at, state.lastStopAt ?? 0) }, actions: [] };
+  if (event.type === "stop_hook") {
+    // A turn that went through outside a limit: the next limit counts from one again.
+    const limitRepeat = state.phase === "limited" ? state.limitRepeat : 0;
+    return { state: { ...state, lastStopAt: Math.max(event.at, state.lastStopAt ?? 0), limitRepeat }, actions: [] };
+  }
   if (event.type === "finalize_done")
     return {
       state,

@@ -20,6 +20,8 @@ export interface HookReading {
   last_stop_ms: number | null;
   /** The session's transcript, when known. */
   transcript_path: string | null;
+  /** At the usage limit (`limit`, `limit_at`, `resets_at` of the state, written on StopFailure), else null. */
+  limit?: { message: string; at_ms: number; resets_ms: number | null };
 }
 
 /** The reading in a session state (the layout of `state/sessions/<sid>.json` and its copy `context-usage.json`), or undefined. */
@@ -37,6 +39,7 @@ export function hookReading(value: unknown): HookReading | undefined {
     last_stop_ms: Number.isFinite(stop) ? stop : null,
     transcript_path:
       typeof v.transcript_path === "string" && v.transcript_path.startsWith("/") ? v.transcript_path : null,
+    ...limitOf(v),
   };
 }
 
@@ -56,11 +59,14 @@ export interface HookMemory {
   lastStop: number | null;
   /** What the last usage reading was made of (session, figure, times, transcript stamp). */
   usageKey: string;
+  /** The `limit_at` of the last limit fed to the machine (ms), or null. */
+  limitAt: number | null;
 }
 
 /** The memory a supervisor starts with: signals from before it started are spent, the first reading counts. */
 export function startMemory(h: HookReading | undefined): HookMemory {
-  return { sessionId: h?.session_id ?? null, lastStop: h?.last_stop_ms ?? null, usageKey: "" };
+  // A limit the session is at when the supervisor starts is fed too: it still has to be waited out.
+  return { sessionId: h?.session_id ?? null, lastStop: h?.last_stop_ms ?? null, usageKey: "", limitAt: null };
 }
 
 /** A file's change key (size and mtime) and its mtime in ms. */
@@ -89,10 +95,23 @@ export function observeHooks(
     next.lastStop = h.last_stop_ms;
     events.push({ type: "stop_hook", at: h.last_stop_ms });
   }
+  if (h.limit && h.limit.at_ms !== memory.limitAt) {
+    next.limitAt = h.limit.at_ms;
+    events.push({ type: "limit", message: h.limit.message, resetsAt: h.limit.resets_ms });
+  }
   const key = `${h.session_id} ${h.used_pct} ${h.updated_ms} ${transcript?.key ?? ""}`;
   if (key === memory.usageKey) return { memory: next, events };
   next.usageKey = key;
   const pct = usagePct(h.transcript_path ? transcriptPct() : undefined, h.used_pct);
   if (pct !== null) events.push({ type: "usage", pct, at: Math.max(h.updated_ms, transcript?.mtime ?? 0) });
   return { memory: next, events };
+}
+
+// --- internal ---
+
+function limitOf(v: Record<string, unknown>): Pick<HookReading, "limit"> {
+  const at = typeof v.limit_at === "string" ? Date.parse(v.limit_at) : NaN;
+  if (typeof v.limit !== "string" || !v.limit || !Number.isFinite(at)) return {};
+  const resets = typeof v.resets_at === "string" ? Date.parse(v.resets_at) : NaN;
+  return { limit: { message: v.limit, at_ms: at, resets_ms: Number.isFinite(resets) ? resets : null } };
 }

@@ -15,6 +15,7 @@
  * | ai_checking     | `ai_verdict`; any: output cancels, the timeout   | watching, idle (→ cycling)     |
  * | idle            | any: new activity, a cycle needed, the brakes    | watching, cycling, halted      |
  * | cycling         | `finalize_done`; any: a step confirmed, timeouts | cycling, watching              |
+ * | limited         | any: the reset passed, the client went on        | watching (limit.ts)            |
  * | halted          | nothing (watches, never acts)                    | stopped                        |
  * | stopped         | nothing                                          | -                              |
  */
@@ -22,6 +23,7 @@ import { absorb } from "./absorb.ts";
 import { activeBrake, settleProgress } from "./brakes.ts";
 import { onCycling, startCycle } from "./cycle.ts";
 import { aiCheckAllowed, idleSignal } from "./idle.ts";
+import { limitStep } from "./limit.ts";
 import { chooseCycle } from "./plan.ts";
 import type { IdleSignal, RespawnAction, RespawnEvent, RespawnSettings, RespawnState, Transition } from "./types.ts";
 
@@ -54,6 +56,8 @@ export function initialState(settings: RespawnSettings, now: number): RespawnSta
     ai: { errors: 0, disabled: false, cooldownUntil: 0 },
     planAcceptedAt: null,
     reason: null,
+    limit: null,
+    limitRepeat: 0,
   };
 }
 
@@ -74,7 +78,8 @@ export function transition(state: RespawnState, event: RespawnEvent, now: number
   const absorbed = absorb(state, event, now);
   const s = absorbed.state;
   const pre = absorbed.actions;
-  const out = dispatch(s, event, now);
+  // A usage limit comes before every phase (it is neither idle nor stuck, and costs no cycle).
+  const out = limitStep(s, event, now) ?? dispatch(s, event, now);
   return { state: out.state, actions: [...pre, ...out.actions] };
 }
 

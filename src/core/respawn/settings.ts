@@ -27,6 +27,8 @@ export function settingsFromConfig(cfg: Config): RespawnSettings {
     stepTimeoutMs: s(cfg["respawn.step_timeout_s"]),
     stuckTimeoutMs: s(cfg["respawn.stuck_timeout_s"]),
     progressWaitMs: cfg["respawn.quiet_ms"] + PROGRESS_WAIT_EXTRA_MS,
+    limitMarginMs: s(cfg["respawn.limit_margin_s"]),
+    limitContinuePrompt: prompt(cfg["respawn.limit_continue_prompt"]),
   };
 }
 

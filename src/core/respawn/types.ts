@@ -5,6 +5,7 @@
  */
 import type { ScreenState } from "../screen.ts";
 import type { Verdict } from "./ai-check.ts";
+import type { LimitWait } from "./limit.ts";
 
 /** `context`: act near the context limit. `keep-working`: cycle on every idle (Codeman's mode). */
 export type RespawnMode = "context" | "keep-working";
@@ -52,6 +53,10 @@ export interface RespawnSettings {
    * the latest reading decides (a refused or no-op `/compact` writes none).
    */
   progressWaitMs: number;
+  /** At the usage limit: nothing is typed before the reset plus this margin. */
+  limitMarginMs: number;
+  /** Typed at the idle input box once the limit has reset ("" = type nothing). */
+  limitContinuePrompt: string;
 }
 
 /** One step of a cycle. */
@@ -95,7 +100,8 @@ export interface Cycle {
 }
 
 /** The phases. See docs/respawn.md for the diagram. */
-export type Phase = "watching" | "confirming_idle" | "ai_checking" | "idle" | "cycling" | "halted" | "stopped";
+export type Phase = Working | "halted" | "stopped";
+type Working = "watching" | "confirming_idle" | "ai_checking" | "idle" | "cycling" | "limited";
 
 /** What made the machine believe the client is idle. */
 export type IdleSignal = "stop_hook" | "completion" | "silence" | "ai_check";
@@ -170,6 +176,10 @@ export interface RespawnState {
   planAcceptedAt: number | null;
   /** Why the supervisor halted or stopped, or null. */
   reason: string | null;
+  /** The usage limit being waited out (phase `limited`), or null. */
+  limit: LimitWait | null;
+  /** Limits in a row without a turn going through in between (the back-off). */
+  limitRepeat: number;
 }
 
 /** What the driver feeds the machine. */
@@ -177,6 +187,8 @@ export type RespawnEvent =
   | { type: "screen"; screen: ScreenState; changed: boolean }
   | { type: "stop_hook"; at: number }
   | { type: "usage"; pct: number; at: number }
+  // The usage limit, from the hooks' state (StopFailure) or the pane (the limit menu opened).
+  | { type: "limit"; message: string; resetsAt: number | null }
   | { type: "tick" }
   | { type: "finalize_done"; ok: boolean; detail?: string; summaryPath?: string }
   | { type: "ai_verdict"; verdict: Verdict; detail?: string }

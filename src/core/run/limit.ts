@@ -1,8 +1,8 @@
 /**
  * The usage limit as `claude -p --output-format json` reports it, and how long `ctx run` waits for
- * it. Pure. A stop-gap of `ctx run`'s own, behind `headlessLimit`: the shared reset-time parser of
- * issue 22 (the usage-limit detection for `ctx respawn`) replaces `parseReset` when it lands.
+ * it. Pure. The reset time is read by the shared parser (core/limit.ts, also `ctx respawn`'s).
  */
+import { parseResetTime } from "../limit.ts";
 
 /** A usage limit a leg ran into. */
 export interface LimitHit {
@@ -26,32 +26,12 @@ export function headlessLimit(result: unknown, now: number): LimitHit | undefine
 }
 
 /**
- * The reset time in a limit message: `resets 3:03pm (UTC)`, `resets 8pm (America/New_York)`, or a
- * dated `resets Dec 3, 3pm (Europe/Paris)`. A time of day is the next one at or after `now` (less
- * ten minutes, as the client shows the minute); no time or an unknown zone gives undefined.
+ * The reset time in a limit message (`resets 3:03pm (UTC)`, `resets 8pm (America/New_York)`, a dated
+ * `resets Dec 3, 3pm (Europe/Paris)`), read by the shared parser of core/limit.ts; undefined when the
+ * message names no time or a zone Intl does not know.
  */
 export function parseReset(text: string, now: number): number | undefined {
-  const m =
-    /resets\s+(?:(?:at\s+)?([A-Z][a-z]{2})\s+(\d{1,2}),?\s+(?:at\s+)?)?(\d{1,2})(?::(\d{2}))?\s*(am|pm)\s*(?:\(([^)]+)\))?/i.exec(
-      text,
-    );
-  if (!m) return undefined;
-  const zone = (m[6] ?? "UTC").trim();
-  let hour = Number(m[3]) % 12;
-  if (m[5]!.toLowerCase() === "pm") hour += 12;
-  const minute = Number(m[4] ?? 0);
-  if (hour > 23 || minute > 59) return undefined;
-  const today = datePartsIn(now, zone);
-  if (!today) return undefined;
-  if (m[1]) {
-    const month = MONTHS.indexOf(m[1].toLowerCase());
-    if (month < 0) return undefined;
-    let at = zonedToUtc(today.year, month, Number(m[2]), hour, minute, zone);
-    if (at < now - 180 * DAY) at = zonedToUtc(today.year + 1, month, Number(m[2]), hour, minute, zone);
-    return at;
-  }
-  const at = zonedToUtc(today.year, today.month, today.day, hour, minute, zone);
-  return at >= now - 10 * 60_000 ? at : zonedToUtc(today.year, today.month, today.day + 1, hour, minute, zone);
+  return parseResetTime(text, now) ?? undefined;
 }
 
 /**
@@ -67,57 +47,4 @@ export function limitWaitMs(hit: LimitHit, now: number, attempt: number, marginM
 
 // --- internal ---
 
-const DAY = 86_400_000;
 const HOUR = 3_600_000;
-const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
-
-interface DateParts {
-  year: number;
-  /** 0-based. */
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-}
-
-/** The wall-clock date and time of `ms` in `zone`, or undefined for a zone Intl does not know. */
-function datePartsIn(ms: number, zone: string): DateParts | undefined {
-  let f: Intl.DateTimeFormat;
-  try {
-    f = new Intl.DateTimeFormat("en-US", {
-      timeZone: zone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "numeric",
-      day: "numeric",
-      hour: "numeric",
-      minute: "numeric",
-      second: "numeric",
-    });
-  } catch {
-    return undefined;
-  }
-  const p: Record<string, number> = {};
-  for (const part of f.formatToParts(ms)) if (part.type !== "literal") p[part.type] = Number(part.value);
-  return {
-    year: p.year!,
-    month: p.month! - 1,
-    day: p.day!,
-    hour: p.hour! % 24,
-    minute: p.minute!,
-    second: p.second!,
-  };
-}
-
-/** The instant whose wall-clock time in `zone` is the given one (the zone's offset found in two steps, DST included). */
-function zonedToUtc(year: number, month: number, day: number, hour: number, minute: number, zone: string): number {
-  const wall = Date.UTC(year, month, day, hour, minute);
-  let at = wall;
-  for (let i = 0; i < 2; i++) {
-    const p = datePartsIn(at, zone)!;
-    const offset = Date.UTC(p.year, p.month, p.day, p.hour, p.minute, p.second) - at;
-    at = wall - offset;
-  }
-  return at;
-}

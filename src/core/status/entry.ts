@@ -33,6 +33,10 @@ export interface IndexEntry {
   threshold_reached: string | null | undefined;
   /** True once auto-pause captures actions. */
   auto_pause_active: boolean;
+  /** At the usage limit: the client's message, else null. */
+  limit: string | null;
+  /** When the limit resets (ms since the epoch), or null when unknown or not at the limit. */
+  resets_ms: number | null;
   /** The respawn supervisor's record: null when none; a string or an object with a state. */
   respawn: unknown;
   /** Last update, ms since the epoch; NaN when missing or unparsable. */
@@ -62,6 +66,8 @@ export function parseIndexEntry(value: unknown, fileSessionId?: string): IndexEn
     context_window_source: /^[a-z_]{1,32}$/.test(text(r.context_window_source)) ? text(r.context_window_source) : "",
     threshold_reached: typeof thr === "string" ? thr : thr === null ? null : undefined,
     auto_pause_active: r.auto_pause_active === true,
+    limit: typeof r.limit === "string" && r.limit !== "" ? r.limit : null,
+    resets_ms: typeof r.limit === "string" && typeof r.resets_at === "string" ? Date.parse(r.resets_at) || null : null,
     respawn: r.respawn ?? null,
     updated_ms: Date.parse(updatedAt),
     updated_at: updatedAt,

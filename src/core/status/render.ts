@@ -6,6 +6,7 @@ import { ageText, tildify, truncateLeft, truncateRight } from "./format.ts";
 import { levelColour } from "../levels.ts";
 import { modelDisplayName } from "../model-name.ts";
 import { faded, type StatusRow } from "./rows.ts";
+import { limitText } from "../limit.ts";
 
 /** Table options. */
 export interface TableOptions {
@@ -83,11 +84,14 @@ export function cellsOf(r: StatusRow, home?: string): string[] {
   ];
 }
 
-/** Pause and respawn state in a few words: `paused`, `respawn:watching`, `ended`, or `-`. */
-export function stateText(r: Pick<StatusRow, "auto_pause_active" | "respawn" | "ended">): string {
+/** Pause, limit and respawn state in a few words: `paused`, `limit · resets 15:03`, `respawn:watching`, `ended`, or `-`. */
+export function stateText(
+  r: Pick<StatusRow, "auto_pause_active" | "respawn" | "ended"> & Partial<Pick<StatusRow, "limit" | "resets_at">>,
+): string {
   const parts: string[] = [];
   if (r.ended) parts.push("ended");
   if (r.auto_pause_active) parts.push("paused");
+  if (r.limit) parts.push(limitText(r.resets_at ? Date.parse(r.resets_at) : null));
   if (r.respawn) parts.push(`respawn:${truncateRight(terminalSafe(r.respawn), 16)}`);
   return parts.length ? parts.join(",") : "-";
 }

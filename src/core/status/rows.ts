@@ -23,6 +23,10 @@ export interface StatusRow {
   context_window_source: string | null;
   level: Level;
   auto_pause_active: boolean;
+  /** At the usage limit: the client's message, else null. */
+  limit: string | null;
+  /** When the limit resets (ISO-8601), or null. */
+  resets_at: string | null;
   /** The respawn state in one word (`gone` when its process died), or null without a supervisor. */
   respawn: string | null;
   /** The supervisor's recent events, newest last (from its record), or null. */
@@ -85,6 +89,8 @@ export function toRow(
     context_window_source: e.context_window_source || null,
     level: levelOf(e, thresholds),
     auto_pause_active: e.auto_pause_active,
+    limit: e.limit,
+    resets_at: e.resets_ms === null ? null : new Date(e.resets_ms).toISOString(),
     respawn: supervisor && !supervisor.alive ? "gone" : respawnState(e.respawn),
     respawn_events: supervisor ? supervisor.events : null,
     ended,

@@ -105,6 +105,12 @@ export interface SessionState {
   finalized_at: string | null;
   /** The incremental transcript reader's position. */
   cursor: TranscriptCursor | null;
+  /** At the usage limit: the client's message (a `StopFailure` with `rate_limit`); null once a turn goes through. */
+  limit: string | null;
+  /** When the limit was seen (ISO-8601), or null. */
+  limit_at: string | null;
+  /** When the limit resets (ISO-8601, read from the message with its zone), or null when the message names none. */
+  resets_at: string | null;
 }
 
 /** Fresh state for a session first seen at `iso`. */
@@ -145,6 +151,9 @@ export function initialState(sessionId: string, project: string, taskId: string,
     finalized_stamp: null,
     finalized_at: null,
     cursor: null,
+    limit: null,
+    limit_at: null,
+    resets_at: null,
   };
 }
 
@@ -170,6 +179,7 @@ export function parseState(value: unknown): SessionState | undefined {
   // Names built from these (summary-<task_id>-<stamp>.md) must stay one file name: a planted state
   // with `"task_id": "../../x"` would otherwise make finalize write outside <root>/sessions.
   out.task_id = taskIdFor(out.task_id, v.session_id);
+  for (const k of ["limit", "limit_at", "resets_at"] as const) if (typeof out[k] !== "string") out[k] = null;
   if (out.finalized_stamp !== null && !/^\d{8}-\d{6}$/.test(String(out.finalized_stamp))) out.finalized_stamp = null;
   return out;
 }

@@ -1,5 +1,6 @@
 import { normalizeHook } from "../agents/index.ts";
 import { levelRank, type Ladder } from "../levels.ts";
+import { limitFromHook } from "../limit.ts";
 import { levelFor, newlyCrossed } from "./levels.ts";
 import { pauseItem, type PauseEntry } from "./pause.ts";
 import type { WindowSource } from "../window.ts";
@@ -60,6 +61,7 @@ export function trackStep(prev: SessionState, ev: TrackEvent, t: Ladder, onEnd: 
     else s.tool_calls += 1;
   }
   if (ev.event === "Stop") s.last_stop_at = ev.iso;
+  applyLimit(s, ev);
   if (ev.reading) applyReading(s, ev, t, out);
   const item = pauseItem(ev.event, ev.input);
   if (item && s.auto_pause_active) out.pause.push(entry(s, ev.iso, item.type, item.data));
@@ -102,6 +104,21 @@ export function handoffRefreshPending(s: SessionState, doneSince?: number): bool
 }
 
 // --- internal ---
+
+/** Events of a turn that went through: the limit is over. */
+const PAST_LIMIT = new Set(["Stop", "PostToolUse", "PostToolUseFailure", "SessionStart"]);
+
+/** A `StopFailure` at the usage limit records it; a turn that goes through clears it. */
+function applyLimit(s: SessionState, ev: TrackEvent): void {
+  const limit = limitFromHook(ev.input, Date.parse(ev.iso));
+  if (limit) {
+    s.limit = limit.message;
+    s.limit_at = ev.iso;
+    s.resets_at = limit.resetsAt === null ? null : new Date(limit.resetsAt).toISOString();
+  } else if (PAST_LIMIT.has(ev.event) && s.limit !== null) {
+    s.limit = s.limit_at = s.resets_at = null;
+  }
+}
 
 function applyReading(s: SessionState, ev: TrackEvent, t: Ladder, out: StepResult): void {
   const r = ev.reading!;

@@ -9,6 +9,8 @@ import { initialState, transition } from "../../core/respawn/machine.ts";
 import { statusChanged } from "../../core/respawn/record.ts";
 import type { RespawnAction, RespawnEvent, RespawnSettings, RespawnState } from "../../core/respawn/types.ts";
 import { classifyScreen } from "../../core/screen.ts";
+import { limitFromPane, parseResetTime } from "../../core/limit.ts";
+import { stripAnsi } from "../../core/terminal.ts";
 import { abortableSleep as sleep } from "../process/sleep.ts";
 import { writePending } from "../resume/state.ts";
 import { runAiCheck, runFinalize } from "./actions.ts";
@@ -53,6 +55,12 @@ export async function runDriver(o: DriverOptions): Promise<RespawnState> {
 
 // --- internal ---
 
+/** The limit event of a pane showing the limit: its newest limit line, the reset read from it. */
+function paneLimit(line: string | undefined, now: number): RespawnEvent {
+  const message = line ?? "usage limit (shown in the pane)";
+  return { type: "limit", message, resetsAt: parseResetTime(message, now) };
+}
+
 class Driver {
   private state: RespawnState;
   /** Events that came between two polls (hooks, child processes), fed after the screen. */
@@ -68,6 +76,8 @@ class Driver {
   private client: PaneClient | undefined;
   /** Set once the pane's foreground was not that client: nothing is typed any more. */
   private refused = false;
+  /** The usage-limit menu or notice was shown at the last capture. */
+  private limitShown = false;
 
   constructor(private readonly o: DriverOptions) {
     this.state = initialState(o.settings, o.now());
@@ -98,7 +108,13 @@ class Driver {
     }
     const changed = text !== this.screen;
     this.screen = text;
-    await this.feed({ type: "screen", screen: classifyScreen(text), changed });
+    const screen = classifyScreen(text);
+    await this.feed({ type: "screen", screen, changed });
+    // The limit menu (or a newer client's limit notice) appearing is the pane's word for the usage limit.
+    const pane = limitFromPane(stripAnsi(text));
+    const shown = pane.menu || pane.notice;
+    if (shown && !this.limitShown) this.queue.push(paneLimit(pane.message, this.o.now()));
+    this.limitShown = shown;
     this.readHooks();
     for (let ev = this.queue.shift(); ev && !this.done; ev = this.queue.shift()) await this.feed(ev);
     if (!this.done) await this.feed({ type: "tick" });

@@ -111,6 +111,8 @@ function stub(sid: string, it: Item): IndexEntry {
     context_window_source: "",
     threshold_reached: null,
     auto_pause_active: false,
+    limit: null,
+    resets_ms: null,
     respawn: null,
     updated_ms: it.t,
     updated_at: new Date(it.t).toISOString(),

@@ -108,6 +108,8 @@ export function writeEntry(env: Env, root: string, state: SessionState, lock: Lo
     context_window_source: state.context_window_source,
     threshold_reached: state.threshold_reached,
     auto_pause_active: state.auto_pause_active,
+    limit: state.limit,
+    resets_at: state.resets_at,
     respawn: prev?.respawn ?? null,
     updated_at: state.updated_at,
   }));

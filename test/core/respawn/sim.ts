@@ -12,6 +12,7 @@ export const SCREENS = {
   permission: { busy: false, finished: false, prompt: false, blocker: "permission" },
   question: { busy: false, finished: false, prompt: false, blocker: "question" },
   plan: { busy: false, finished: false, prompt: false, blocker: "plan" },
+  limitMenu: { busy: false, finished: false, prompt: false, blocker: "limit" },
 } satisfies Record<string, ScreenState>;
 
 /** Test settings: short timers so scenarios stay readable. */
@@ -36,6 +37,8 @@ export function settings(over: Partial<RespawnSettings> = {}): RespawnSettings {
     stepTimeoutMs: 60_000,
     stuckTimeoutMs: 300_000,
     progressWaitMs: 6000,
+    limitMarginMs: 30_000,
+    limitContinuePrompt: "limit over: go on",
     ...over,
   };
 }

@@ -1,4 +1,4 @@
-/** ctx run's own reading of the headless usage limit's reset time (until the shared parser lands). */
+/** ctx run's reading of the headless usage limit's reset time (the shared parser, core/limit.ts) and its wait. */
 import { describe, expect, test } from "bun:test";
 import { headlessLimit, limitWaitMs, parseReset } from "../../../src/core/run/limit.ts";
 

@@ -50,6 +50,7 @@ describe("ctxHooks()", () => {
       "SessionStart:resume --hook",
       "UserPromptSubmit:track",
       "Stop:track",
+      "StopFailure:track",
       "PreCompact:track",
       "SessionEnd:track",
     ]);

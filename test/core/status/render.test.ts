@@ -99,6 +99,19 @@ describe("stateText", () => {
   ])("%j → %s", (r, want) => {
     expect(stateText(r)).toBe(want);
   });
+
+  test("at the usage limit: the reset in local time (TZ of the process), from the index entry", () => {
+    const r = row("a", {
+      limit: "You've hit your session limit · resets 3:03pm (UTC)",
+      resets_at: "2025-01-02T15:03:00Z",
+    });
+    expect(r.resets_at).toBe("2025-01-02T15:03:00.000Z");
+    const local = new Date(Date.parse("2025-01-02T15:03:00Z"));
+    const hhmm = `${String(local.getHours()).padStart(2, "0")}:${String(local.getMinutes()).padStart(2, "0")}`;
+    expect(stateText(r)).toBe(`limit · resets ${hhmm}`);
+    expect(stateText(row("b", { limit: "API Error: Request rejected (429)" }))).toBe("limit");
+    expect(stateText(row("c", { resets_at: "2025-01-02T15:03:00Z" }))).toBe("-"); // a reset without a limit is none
+  });
 });
 
 describe("renderJson", () => {
@@ -122,6 +135,8 @@ describe("renderJson", () => {
       context_window_source: "client_args",
       level: "warning",
       auto_pause_active: false,
+      limit: null,
+      resets_at: null,
       respawn: null,
       respawn_events: null,
       ended: false,

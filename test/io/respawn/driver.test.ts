@@ -21,9 +21,17 @@ beforeEach(() => {
 afterEach(() => box.cleanup());
 
 /** A session state as ctx track writes it (and its copy in context-usage.json when `latest`). */
-function writeSession(root: string, sid: string, pct: number, claudePid: number, latest: boolean): void {
+function writeSession(
+  root: string,
+  sid: string,
+  pct: number,
+  claudePid: number,
+  latest: boolean,
+  more: Record<string, unknown> = {},
+): void {
   const now = new Date().toISOString();
   const s = {
+    ...more,
     version: 1,
     session_id: sid,
     project: root,
@@ -47,7 +55,13 @@ async function supervise(name: string, setup: (root: string, panePid: number) =>
   const pane = await idlePane(box, name, project);
   setup(root, (await tmux.paneInfo(pane)).pid);
   const ac = new AbortController();
-  const settings = { ...settingsFromConfig(resolveConfig([])), quietMs: 200, cooldownMs: 0 };
+  const settings = {
+    ...settingsFromConfig(resolveConfig([])),
+    quietMs: 200,
+    cooldownMs: 0,
+    limitMarginMs: 0,
+    limitContinuePrompt: "GO-ON-AFTER-LIMIT",
+  };
   const run = runDriver({
     name,
     target: pane,
@@ -99,4 +113,37 @@ test("control: the pane's own session at 95 % is compacted", async () => {
   expect(record.session_id).toBe("in-pane");
   expect(record.events.map((e: { event: string }) => e.event)).toContain("cycle_start");
   expect(screen).toContain("/compact");
+});
+
+/** The session state at the usage limit, as `ctx track` writes it on StopFailure, resetting `resetIn` ms from now. */
+function atLimit(resetIn: number): Record<string, unknown> {
+  return {
+    limit: "You've hit your session limit · resets 3:03pm (UTC)",
+    limit_at: new Date().toISOString(),
+    resets_at: new Date(Date.now() + resetIn).toISOString(),
+  };
+}
+
+test("at the usage limit (from the session state) nothing is typed before the reset, not even a due cycle", async () => {
+  const { final, record, screen } = await supervise(
+    "limited",
+    (root, panePid) => writeSession(root, "in-pane", 95, panePid, true, atLimit(3_600_000)),
+    2500,
+  );
+  const events = record.events.map((e: { event: string }) => e.event);
+  expect(final.phase).toBe("stopped");
+  expect(events).toContain("limit_wait");
+  expect(events).not.toContain("cycle_start");
+  expect(events).not.toContain("limit_continue");
+  expect(screen).not.toMatch(/GO-ON-AFTER-LIMIT|\/compact/);
+});
+
+test("once the reset has passed, the continue prompt is typed at the idle input box", async () => {
+  const { record, screen } = await supervise(
+    "reset",
+    (root, panePid) => writeSession(root, "in-pane", 40, panePid, true, atLimit(-120_000)),
+    2500,
+  );
+  expect(record.events.map((e: { event: string }) => e.event)).toContain("limit_continue");
+  expect(screen).toContain("GO-ON-AFTER-LIMIT");
 });
