@@ -61,10 +61,35 @@ test("io/ never imports a command, and only main.ts exits", () => {
   expect(files.filter((f) => /\bprocess\.exit\(/.test(code(f))).map(rel)).toEqual(["main.ts"]);
 });
 
-test("state paths are spelled out only in core/layout.ts (and its per-user half, layout-user.ts)", () => {
-  const spelled =
-    /"(?:context-usage\.json|resume-ledger\.json|respawn-pending\.json|state\/[a-z-]+)"|join\([^)]*"state"/;
+test("state paths and file names are spelled out only in core/layout.ts (and its per-user half, layout-user.ts)", () => {
+  // Every state folder and file name ctx writes: a literal (string, template or regular expression) that
+  // starts with one of them builds or recognises a state file, and belongs in the layout.
+  const folders = /"(?:state\/[a-z-]+)"|join\([^)]*"state"/;
+  const names = [
+    "context-usage\\.json",
+    "resume-ledger\\.json",
+    "respawn-pending\\.json",
+    "retention\\.(?:json|claim)",
+    "token-ledger\\.json",
+    "LATEST-SESSION",
+    "ACTIVE-PAUSE-",
+    "session-(?!id\\b)",
+    "summary-(?!\\*)",
+    "claude-ctx-",
+    "windows\\.json",
+    "index-digest\\.json",
+    "errors\\.log",
+    "summary-key",
+  ];
+  const literal = new RegExp(`(?:["'\`]|/\\^)(?:${names.join("|")})`);
   const layoutFiles = ["core/layout.ts", "core/layout-user.ts"];
-  const offenders = files.filter((f) => !layoutFiles.includes(rel(f)) && spelled.test(code(f))).map(rel);
+  const offenders = files
+    .filter((f) => !layoutFiles.includes(rel(f)))
+    .flatMap((f) =>
+      code(f)
+        .split("\n")
+        .filter((l) => !/^\s*import\b|^\s*}\s*from\b/.test(l) && (folders.test(l) || literal.test(l)))
+        .map((l) => `${rel(f)}: ${l.trim()}`),
+    );
   expect(offenders).toEqual([]);
 });

@@ -1,13 +1,15 @@
 /**
- * `ctx doctor [--gemini] [--project]`: checks the wiring (binary on PATH and in
+ * `ctx doctor [--gemini | --codex] [--project]`: checks the wiring (binary on PATH and in
  * the settings, hooks and their timeouts, both config files, bridge directory, tmux,
  * recent hook errors) and prints what is wrong with the fix. Exits 1 when a check fails.
  */
 import { accessSync, constants, realpathSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
-import type { Deps } from "../core/deps.ts";
+import { CtxError, type Deps } from "../core/deps.ts";
+import { flaggedAgent } from "../core/agents/index.ts";
 import { configChecks } from "./doctor-config.ts";
 import { stateChecks } from "./doctor-state.ts";
+import { codexSetup } from "./doctor-codex.ts";
 import { parseFor } from "./args.ts";
 import { findProject } from "../io/project.ts";
 import { userLayout } from "../core/layout.ts";
@@ -33,16 +35,19 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
 /** `ctx doctor` with the running binary given explicitly (undefined when run from source). */
 export function doctor(argv: string[], deps: Deps, self: string | undefined): number {
   const { values } = parseFor("doctor", argv);
-  const agent: Agent = values.gemini ? "gemini" : "claude";
+  const flagged = flaggedAgent(values);
+  if (typeof flagged !== "string") throw new CtxError(2, flagged.error);
+  const agent: Agent = flagged;
   const project = findProject(deps.env, deps.cwd);
   const settings = readAppliedSettings(deps.env, agent, project);
-  const installCmd = `ctx install${agent === "gemini" ? " --gemini" : ""}${values.project ? " --project" : ""}`;
+  const installCmd = `ctx install${agent === "claude" ? "" : ` --${agent}`}${values.project ? " --project" : ""}`;
   const checks = [
     ...binaryChecks(deps, self),
     ...hookChecks(deps, agent, self, settings, installCmd),
     ...configChecks(deps.env, project),
     ...stateChecks(deps.env, project),
     ...(agent === "gemini" ? geminiSetup(deps, settings, project) : []),
+    ...(agent === "codex" ? codexSetup(deps, settings, installCmd, project) : []),
     bridgeCheck(deps),
     tmuxCheck(deps),
     errorCheck(deps),

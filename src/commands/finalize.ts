@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { CtxError, debug, type Deps } from "../core/deps.ts";
-import { layout, STATE_DIRS } from "../core/layout.ts";
+import { layout, STATE_DIRS, STATE_NAMES } from "../core/layout.ts";
 import { stateRoot } from "../core/paths.ts";
 import { isTrackLevel } from "../core/track/levels.ts";
 import { changedSinceStart } from "../io/git/changes.ts";
@@ -137,7 +137,7 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
   const dir = files.records;
   ensureDirUnder(root, STATE_DIRS.records);
   const stamp = state.finalized_stamp ?? freeStamp(dir, state.session_id, nowMs);
-  const name = `session-${stamp}`;
+  const name = STATE_NAMES.record(stamp);
   const links = sessionChain(root, state.session_id, nowMs);
   const team = deps.env.CTX_TEAM?.trim() || state.team || null;
   const summaryPath = files.summary(state.task_id, stamp);
@@ -194,7 +194,7 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
   writeFileAtomic(join(dir, `${name}.yaml`), recordYaml(record), 0o600);
   writeFileAtomic(join(dir, `${name}.md`), recordMarkdown(record, pause.recent), 0o600);
   // Something planted at the pointer (a directory) fails this one write, not the finalize.
-  attempt(deps, "LATEST-SESSION.txt", () => writeFileAtomic(files.latestSession, `${name}.json\n`, 0o600));
+  attempt(deps, "latest session pointer", () => writeFileAtomic(files.latestSession, `${name}.json\n`, 0o600));
   updateStateOnly(root, state.session_id, nowMs, (s) => ({ ...s, team, finalized_stamp: stamp, finalized_at: iso }));
   debug(deps, `finalize: wrote ${summaryPath}`);
   return { summaryPath, recordPath: join(dir, `${name}.json`), stamp };

@@ -7,6 +7,7 @@ import { dirname } from "node:path";
 import { CtxError, type Deps } from "../core/deps.ts";
 import { parseFor } from "./args.ts";
 import type { Agent } from "../core/settings/entries.ts";
+import { agent as agentAdapter, flaggedAgent } from "../core/agents/index.ts";
 import { parseSettings, printSettings } from "../core/settings/json-text.ts";
 import {
   installInto,
@@ -18,6 +19,7 @@ import {
 import { terminalSafe } from "../core/terminal.ts";
 import { ensureDir } from "../io/fs/dirs.ts";
 import { rememberStatusline } from "../io/statusline-record.ts";
+import { readHooksFile, trustCtxHooks } from "../io/codex-trust.ts";
 import { withLock } from "../io/fs/lock.ts";
 import {
   backupSettings,
@@ -72,6 +74,9 @@ export function install(argv: string[], deps: Deps, binary: string | undefined):
   });
   // what ctx's statusLine took the place of, for uninstall to put back exactly
   if (previous && !target.dryRun) rememberStatusline(deps.env, target.path, previous);
+  // Codex runs a hook only once trusted: record it as Codex does (`codex exec` skips untrusted hooks silently).
+  if (target.agent === "codex" && !target.dryRun)
+    for (const key of trustCtxHooks(deps.env, target.path, readHooksFile(target.path))) deps.stdout(`trusted ${key}\n`);
   return code;
 }
 
@@ -87,7 +92,8 @@ export function parseTarget(
   const values = parseFor(forInstall ? "install" : "uninstall", argv).values;
   if (values["force-statusline"] && values["keep-statusline"])
     throw new CtxError(2, "--force-statusline and --keep-statusline exclude each other");
-  const agent: Agent = values.gemini ? "gemini" : "claude";
+  const agent = flaggedAgent(values);
+  if (typeof agent !== "string") throw new CtxError(2, agent.error);
   const project = values.project ? projectRoot(deps.env, deps.cwd) : undefined;
   const target = {
     agent,
@@ -201,7 +207,7 @@ function installReport(result: InstallResult, target: SettingsTarget): string[] 
     lines.push(
       target.agent === "claude"
         ? "Restart Claude Code (or open /hooks) to load the new hooks."
-        : "Restart Gemini CLI to load the new hooks.",
+        : `Restart ${agentAdapter(target.agent).label} to load the new hooks.`,
     );
   }
   return lines;

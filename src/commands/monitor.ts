@@ -1,3 +1,4 @@
+import { normalizeHook } from "../core/agents/index.ts";
 import type { Config } from "../core/config-schema.ts";
 import {
   debounceStep,
@@ -27,8 +28,8 @@ import { LockTimeout, withLock } from "../io/fs/lock.ts";
 import { readState } from "../io/fs/state-file.ts";
 import { currentReading, hookWait, subagentReading, type SourcedReading } from "../io/session/usage-source.ts";
 
-/** Events after which the monitor speaks: Claude Code's and Gemini CLI's. */
-const MONITOR_EVENTS = new Set(["PostToolUse", "PostToolUseFailure", "AfterTool"]);
+/** ctx's normalised events after which the monitor speaks (each client's name for them: core/agents/). */
+const MONITOR_EVENTS = new Set<string | undefined>(["PostToolUse", "PostToolUseFailure"]);
 
 /** What one monitor call decided. */
 export interface MonitorResult {
@@ -63,9 +64,11 @@ export async function run(_argv: string[], deps: Deps): Promise<void> {
 
 /** The monitor's decision for one hook input (does the I/O of state, prints nothing). */
 export function monitor(input: Record<string, unknown>, deps: Deps): MonitorResult {
-  const event = str(input, "hook_event_name");
+  const hook = normalizeHook(input);
   const sessionId = input.session_id;
-  if (!event || !MONITOR_EVENTS.has(event) || !isValidSessionId(sessionId)) return {};
+  if (!hook || !MONITOR_EVENTS.has(hook.event) || !isValidSessionId(sessionId)) return {};
+  // The output echoes the client's own event name (AfterTool for Gemini CLI).
+  const event = hook.rawEvent;
   const project = hookProject(deps.env, input.cwd, deps.cwd);
   const cfg = loadConfig(deps, project);
   const now = deps.now();

@@ -1,6 +1,7 @@
 /** The `ctx resume --hook` driver: reads the SessionStart payload, decides, prints, records. */
 import { sleepCounted } from "../io/fs/wait.ts";
 import { existsSync } from "node:fs";
+import { agent, hookAgent } from "../core/agents/index.ts";
 import type { Config } from "../core/config-schema.ts";
 import { debug, type Deps } from "../core/deps.ts";
 import { parseHookInput, str } from "../core/hook-input.ts";
@@ -40,7 +41,7 @@ export async function resumeHook(deps: Deps): Promise<HookDecision | undefined> 
   if ((event && event !== "SessionStart") || !isValidSessionId(sessionId)) return undefined;
   const project = hookProject(deps.env, input.cwd, deps.cwd);
   const root = stateRoot(deps.env, project);
-  const decision = await decide(root, sessionId, str(input, "source"), loadConfig(deps, project), deps);
+  const decision = await decide(root, sessionId, sourceOf(input), loadConfig(deps, project), deps);
   const why =
     decision.action === "none"
       ? ` (${decision.reason})`
@@ -56,6 +57,12 @@ export async function resumeHook(deps: Deps): Promise<HookDecision | undefined> 
 }
 
 // --- internal ---
+
+/** The SessionStart's source; a client whose new thread continues the work (Codex CLI) starts it as after /clear. */
+function sourceOf(input: Record<string, unknown>): string | undefined {
+  const source = str(input, "source");
+  return source === "startup" && agent(hookAgent(input)).startupContinues ? "clear" : source;
+}
 
 /**
  * A read-only look first (a plain startup in a project without summaries

@@ -1,5 +1,5 @@
 /**
- * `ctx uninstall [--project] [--gemini] [--dry-run]`: removes exactly ctx's
+ * `ctx uninstall [--project] [--gemini | --codex] [--dry-run]`: removes exactly ctx's
  * hooks and statusLine from the agent's settings.json, after a backup. A settings file ctx
  * created and that is left empty is removed (and its directory, when that is left empty).
  */
@@ -8,11 +8,16 @@ import { removeFrom } from "../core/settings/merge.ts";
 import { editSettings, parseTarget } from "./install.ts";
 import { terminalSafe } from "../core/terminal.ts";
 import { forgetStatusline, rememberedStatusline } from "../io/statusline-record.ts";
+import { readHooksFile, untrustCtxHooks } from "../io/codex-trust.ts";
 
 /** Entry point. */
 export async function run(argv: string[], deps: Deps): Promise<number> {
   const { target } = parseTarget(argv, deps, false);
   const previous = rememberedStatusline(deps.env, target.path);
+  // Codex's trust of ctx's hooks goes first, while the file still says which hooks were ctx's.
+  if (target.agent === "codex" && !target.dryRun)
+    for (const key of untrustCtxHooks(deps.env, target.path, readHooksFile(target.path)))
+      deps.stdout(`untrusted ${key}\n`);
   let restored = false;
   const code = editSettings(
     target,

@@ -5,6 +5,7 @@
 
 import { type Kind, type Spec, asUser, bool, num, pct, str, thr } from "./config-spec.ts";
 import { RESPAWN_SCHEMA } from "./config-schema-respawn.ts";
+import { LEVEL_TABLE } from "./levels.ts";
 
 export type { Kind };
 
@@ -15,15 +16,15 @@ export const SCHEMA = {
     "Context window in tokens when neither the status line nor the running client tells it (6th source of 7, see 'How the window is found'; off = from the model name: 1M for [1m] models or usage above 200k, else 200k)",
   ),
   "levels.warning": pct(
-    65,
+    LEVEL_TABLE.warning.default,
     "Level warning from this used %: the agent is told CONTEXT WARNING (wrap up, no new exploration); yellow for the user",
   ),
   "levels.critical": pct(
-    75,
+    LEVEL_TABLE.critical.default,
     "Level critical from this used %: the agent is told CONTEXT CRITICAL (finish the step, leave it resumable) and ctx finalize writes the handoff summary in the background; red",
   ),
   "levels.auto_pause": pct(
-    90,
+    LEVEL_TABLE.auto_pause.default,
     "Level auto_pause from this used %: actions are captured for the handoff and a supervised session is cycled; red, paused",
   ),
   "statusline.display": str(

@@ -1,8 +1,6 @@
-import { type Handoff, handoffForAgent } from "./handoff.ts";
-import { levelRank, type Level } from "./levels.ts";
+import { agentText, isWarnLevel, levelRank, type Level, type WarnLevel } from "./levels.ts";
 
-/** A level the monitor warns at. */
-export type WarnLevel = Exclude<Level, "ok">;
+export type { WarnLevel };
 
 /** Per-session monitor state, kept in `<root>/state/monitor/<session_id>.json`. */
 export interface MonitorState {
@@ -47,7 +45,7 @@ export function debounceStep(
 export function parseMonitorState(v: unknown): MonitorState | undefined {
   if (!v || typeof v !== "object") return undefined;
   const s = v as Partial<MonitorState>;
-  const level = levelRank(s.last_level) > 0 ? (s.last_level as WarnLevel) : null;
+  const level = isWarnLevel(s.last_level) ? s.last_level : null;
   if (typeof s.calls_since !== "number" || !Number.isFinite(s.calls_since)) return undefined;
   return {
     version: 1,
@@ -58,27 +56,5 @@ export function parseMonitorState(v: unknown): MonitorState | undefined {
   };
 }
 
-/**
- * The text injected into the agent's conversation (auto_pause is a CRITICAL that says so). At CRITICAL it
- * ends with where the handoff summary stands (`handoff`), never claiming one that does not exist; without
- * `handoff` (a subagent, whose context is not handed off) it says nothing about a summary.
- */
-export function warningText(level: WarnLevel, usedPct: number, remainingPct: number, handoff?: Handoff): string {
-  if (level !== "warning") {
-    const pause =
-      level === "auto_pause"
-        ? " Level auto_pause: your actions are being captured for the handoff, and a supervised session is cycled now."
-        : "";
-    return (
-      `CONTEXT CRITICAL: ${usedPct}% of the context window is used, ${remainingPct}% remains.${pause} ` +
-      "Finish the current step now and leave the work in a resumable state: save or commit your changes, " +
-      "update the task list with exactly what remains, and do not start anything new." +
-      (handoff ? ` ${handoffForAgent(handoff)}` : "")
-    );
-  }
-  return (
-    `CONTEXT WARNING: ${usedPct}% of the context window is used, ${remainingPct}% remains. ` +
-    "Wrap up the current task: avoid new exploration, large file reads and long outputs, " +
-    "and keep your notes and task list current so the work can be resumed."
-  );
-}
+/** The text injected into the agent's conversation (the table's agent text, core/levels.ts). */
+export const warningText = agentText;

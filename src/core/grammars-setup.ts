@@ -1,4 +1,5 @@
 /** The command lines of the commands that set ctx up: trust, install, uninstall, doctor (see grammars.ts). Pure data. */
+import { agentOptions } from "./agents/index.ts";
 import type { Grammar } from "./cli.ts";
 
 /** The set-up commands' grammars, by command name (spread into GRAMMARS). */
@@ -22,7 +23,7 @@ GEMINI_CLI set): trusting is yours to do.`,
     },
   },
   install: {
-    synopsis: ["[--project] [--gemini] [--dry-run] [--force-statusline | --keep-statusline]"],
+    synopsis: ["[--project] [--gemini | --codex] [--dry-run] [--force-statusline | --keep-statusline]"],
     about: `Merges ctx's entries into ~/.claude/settings.json (<project>/.claude/settings.json
 with --project; ~/.gemini/settings.json with --gemini), with this binary's
 absolute path and a timeout on each:
@@ -35,30 +36,35 @@ SessionStart        ctx track, ctx resume --hook
 UserPromptSubmit, Stop, PreCompact, SessionEnd: ctx track
 Gemini CLI: AfterTool, SessionStart, BeforeAgent, AfterAgent, PreCompress,
 SessionEnd (timeouts in ms, matchers over Gemini tool names).
+Codex CLI (--codex: $CODEX_HOME/hooks.json, or <project>/.codex/hooks.json):
+PostToolUse, SessionStart, UserPromptSubmit, Stop, PreCompact, SessionEnd, and
+each ctx hook trusted as Codex records it (hooks.state in $CODEX_HOME/config.toml).
 Writes <file>.bak-<UTC stamp> first, keeps every other key and hook, refuses a
 file that is not valid JSON (says line:column). Running it twice adds nothing.`,
     options: {
       project: { type: "boolean", doc: "the project's .claude/settings.json (project found from a subfolder)" },
-      gemini: { type: "boolean", doc: "Gemini CLI's settings" },
+      ...agentOptions((a) => `${a.label}'s ${a.settings.file}${a.name === "codex" ? ", its hooks trusted" : ""}`),
       "dry-run": { type: "boolean", doc: "print the result, write nothing" },
       "force-statusline": { type: "boolean", doc: "replace another statusLine (uninstall puts it back)" },
       "keep-statusline": { type: "boolean", doc: "leave another statusLine alone (ctx's is not shown)" },
     },
   },
   uninstall: {
-    synopsis: ["[--project] [--gemini] [--dry-run]"],
+    synopsis: ["[--project] [--gemini | --codex] [--dry-run]"],
     about: `Removes every hook whose command is ctx's (statusline, monitor, track,
 resume --hook) and ctx's statusLine, nothing else, after a timestamped backup.
 The statusLine ctx's took the place of (chained or replaced) is put back.
 A settings file ctx created that is left empty is removed.`,
     options: {
       project: { type: "boolean", doc: "the project's .claude/settings.json" },
-      gemini: { type: "boolean", doc: "Gemini CLI's settings" },
+      ...agentOptions(
+        (a) => `${a.label}'s ${a.settings.file}${a.name === "codex" ? " and the trust of its hooks" : ""}`,
+      ),
       "dry-run": { type: "boolean", doc: "print the result, write nothing" },
     },
   },
   doctor: {
-    synopsis: ["[--gemini] [--project]"],
+    synopsis: ["[--gemini | --codex] [--project]"],
     about: `Checks, and prints the fix for each problem:
 - ctx on PATH, and the same binary in the settings;
 - every ctx hook present and run once, as the client will run it (the user's,
@@ -75,7 +81,7 @@ A settings file ctx created that is left empty is removed.`,
 The project is found from any subfolder (nearest .ctx/, else the git root).
 Exits 1 when a check fails.`,
     options: {
-      gemini: { type: "boolean", doc: "check Gemini CLI's settings" },
+      ...agentOptions((a) => `check ${a.label}'s ${a.settings.file} and what it needs to run ctx's hooks`),
       project: { type: "boolean", doc: "the fixes name ctx install --project (every settings file still counts)" },
     },
   },

@@ -34,6 +34,34 @@ export const STATE_DIRS = {
   events: "events",
 } as const;
 
+/**
+ * The names of the files of `sessions/` and `events/` (and the bridge file's), built and
+ * recognised here only: `test/architecture.test.ts` finds any other spelling of them in src/.
+ */
+export const STATE_NAMES = {
+  /** `session-<stamp>`: the base of a session record's `.json`, `.yaml`, `.md` and `-incremental.jsonl`. */
+  record: (stamp: string): string => `session-${stamp}`,
+  /** The `YYYYMMDDHHMMSS` of a session record's file name, or undefined for another name. */
+  recordStamp(name: string): string | undefined {
+    const m = /^session-(\d{8})-(\d{6})(?:\.json|\.yaml|\.md|-incremental\.jsonl)$/.exec(name);
+    return m ? `${m[1]}${m[2]}` : undefined;
+  },
+  /** `session-compressed-<stamp>.json`: a compaction event. */
+  compaction: (stamp: string): string => `session-compressed-${stamp}.json`,
+  /** True for a compaction event's name. */
+  isCompaction: (name: string): boolean => /^session-compressed-[A-Za-z0-9_.:-]+\.json$/.test(name),
+  /** The session of a pause log's name (`ACTIVE-PAUSE-<sid>.jsonl`), or undefined. */
+  pauseLogSession: (name: string): string | undefined => /^ACTIVE-PAUSE-(.+)\.jsonl$/.exec(name)?.[1],
+  /** `summary-<task_id>-<stamp>.md`. */
+  summary: (taskId: string, stamp: string): string => `summary-${taskId}-${stamp}.md`,
+  /** True for a summary's name (stamped or not). */
+  isSummary: (name: string): boolean => /^summary-.+\.md$/.test(name),
+  /** The task id of a stamped summary's name (`summary-<task>-<YYYYMMDD>-<HHMMSS>.md`), or undefined. */
+  summaryTask: (name: string): string | undefined => /^summary-(.+)-\d{8}-\d{6}\.md$/.exec(name)?.[1],
+  /** The session of a bridge file's name (`claude-ctx-<sid>.json`), or undefined. */
+  bridgeSession: (name: string): string | undefined => /^claude-ctx-(.+)\.json$/.exec(name)?.[1],
+} as const;
+
 /** The folder of the per-user index under `userLayout(env).dir`. */
 export const INDEX_DIR = "sessions";
 
@@ -137,7 +165,7 @@ function buildLayout(root: string): Layout {
     gitStartFile: (sid) => sessionFile(gitStart, sid),
     windowFile: (sid) => sessionFile(window, sid),
     pauseLog: (sid) => (isValidSessionId(sid) ? join(records, `ACTIVE-PAUSE-${sid}.jsonl`) : undefined),
-    summary: (taskId, stamp) => join(records, `summary-${taskId}-${stamp}.md`),
+    summary: (taskId, stamp) => join(records, STATE_NAMES.summary(taskId, stamp)),
     respawnRecord: (name) => join(respawn, `${name}.json`),
     respawnLog: (name) => join(respawn, `${name}.log`),
   };

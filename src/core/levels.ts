@@ -1,50 +1,120 @@
 /**
  * The one ladder of levels, in used %: ok, warning, critical, auto_pause (config `levels.*`).
  * The agent's warnings, the user's messages, the status line colour, `ctx status`, the state
- * files and the summaries all name a figure with the same word. Pure.
+ * files and the summaries all read a level from the one table below. Pure.
  */
 import type { Config } from "./config-schema.ts";
+import { type Handoff, handoffForAgent } from "./handoff.ts";
+
+/** What a level is, in one row: its default threshold, its colour and the texts the agent and the user read. */
+export interface LevelRow {
+  /** The default threshold in used % (`levels.<name>`); ok has none. */
+  default: number | null;
+  /** The ANSI colour: green, yellow, red. */
+  colour: string;
+  /** The word in capitals, as the agent and the user read it. */
+  word: string;
+  /** What the agent is told after the figures (empty for ok). */
+  agent: string;
+  /** What the user reads after the figures when the level is newly crossed (empty for ok). */
+  user: string;
+}
+
+const CRITICAL_AGENT =
+  "Finish the current step now and leave the work in a resumable state: save or commit your changes, " +
+  "update the task list with exactly what remains, and do not start anything new.";
+
+/** The table of levels, lowest first: the only place a level is described. */
+export const LEVEL_TABLE = {
+  ok: { default: null, colour: "32", word: "OK", agent: "", user: "" },
+  warning: {
+    default: 65,
+    colour: "33",
+    word: "WARNING",
+    agent:
+      "Wrap up the current task: avoid new exploration, large file reads and long outputs, " +
+      "and keep your notes and task list current so the work can be resumed.",
+    user: "Wrap up the current task; no new exploration.",
+  },
+  critical: {
+    default: 75,
+    colour: "31",
+    word: "CRITICAL",
+    agent: CRITICAL_AGENT,
+    user: "The agent is told to finish its step and leave the work resumable.",
+  },
+  auto_pause: {
+    default: 90,
+    colour: "31",
+    word: "AUTO-PAUSE",
+    agent: `Level auto_pause: your actions are being captured for the handoff, and a supervised session is cycled now. ${CRITICAL_AGENT}`,
+    user: "Auto-pause: actions are captured for session continuity; a supervised session (ctx respawn) is cycled.",
+  },
+} as const satisfies Record<string, LevelRow>;
 
 /** A level name, lowest first. */
-export type Level = "ok" | "warning" | "critical" | "auto_pause";
+export type Level = keyof typeof LEVEL_TABLE;
+
+/** A level above ok: one the agent is warned at. */
+export type WarnLevel = Exclude<Level, "ok">;
 
 /** The levels from lowest to highest. */
-export const LEVELS: readonly Level[] = ["ok", "warning", "critical", "auto_pause"];
+export const LEVELS: readonly Level[] = Object.keys(LEVEL_TABLE) as Level[];
+
+/** The levels above ok, lowest first. */
+export const WARN_LEVELS: readonly WarnLevel[] = LEVELS.filter((l): l is WarnLevel => l !== "ok");
 
 /** The thresholds of the levels above ok, in used %; `false` switches a level off. */
-export interface Ladder {
-  warning: number | false;
-  critical: number | false;
-  auto_pause: number | false;
-}
+export type Ladder = Record<WarnLevel, number | false>;
 
 /** The ladder of a configuration. */
 export function ladderOf(cfg: Config): Ladder {
-  return { warning: cfg["levels.warning"], critical: cfg["levels.critical"], auto_pause: cfg["levels.auto_pause"] };
+  return Object.fromEntries(WARN_LEVELS.map((l) => [l, cfg[`levels.${l}`]])) as Ladder;
 }
 
 /** The highest level whose threshold `usedPct` has reached (`ok` below them all). */
 export function levelAt(usedPct: number, ladder: Ladder): Level {
   let out: Level = "ok";
-  for (const level of LEVELS) {
-    if (level === "ok") continue;
+  for (const level of WARN_LEVELS) {
     const at = ladder[level];
     if (at !== false && usedPct >= at) out = level;
   }
   return out;
 }
 
-/** The rank of a level (0 for ok; -1 for anything that is not a level), for comparisons. */
+/** The rank of a level (0 for ok; -1 for anything that is not a level, null included), for comparisons. */
 export function levelRank(level: unknown): number {
   return LEVELS.indexOf(level as Level);
 }
 
-/** The ANSI colour of a level: green, yellow, then red. */
+/** True for a level above ok (a state file's `threshold_reached`, a debounce's `last_level`). */
+export function isWarnLevel(v: unknown): v is WarnLevel {
+  return levelRank(v) > 0;
+}
+
+/** The ANSI colour of a level. */
 export function levelColour(level: Level): string {
-  return level === "ok" ? "32" : level === "warning" ? "33" : "31";
+  return LEVEL_TABLE[level].colour;
 }
 
 /** The level in capitals, as the agent and the user read it: WARNING, CRITICAL, AUTO-PAUSE. */
 export function levelWord(level: Level): string {
-  return level === "auto_pause" ? "AUTO-PAUSE" : level.toUpperCase();
+  return LEVEL_TABLE[level].word;
+}
+
+/**
+ * The agent's text for a level: `CONTEXT CRITICAL: 80% of the context window is used, 20% remains. …`. At CRITICAL
+ * and above it ends with where the handoff summary stands (`handoff`), never claiming one that does not exist;
+ * without `handoff` (a subagent, whose context is not handed off) it says nothing about a summary.
+ */
+export function agentText(level: WarnLevel, usedPct: number, remainingPct: number, handoff?: Handoff): string {
+  // auto_pause is a CRITICAL that says so: the agent knows two words.
+  const word = level === "warning" ? "WARNING" : "CRITICAL";
+  const text = `CONTEXT ${word}: ${usedPct}% of the context window is used, ${remainingPct}% remains. ${LEVEL_TABLE[level].agent}`;
+  return handoff && level !== "warning" ? `${text} ${handoffForAgent(handoff)}` : text;
+}
+
+/** The user's message for a newly crossed level, without the handoff: `ctx: context 76% used (…), CRITICAL. …`. */
+export function userText(level: WarnLevel, usedPct: number, usedTokens: number, windowSize: number): string {
+  return `ctx: context ${usedPct}% used (${usedTokens}/${windowSize} tokens), ${levelWord(level)}. ${LEVEL_TABLE[level].user}`;
 }

@@ -4,6 +4,7 @@
  * (`retention.keep_per_chain`), never a live session's state, never the newest summary of a
  * chain that is still open. Pure: the io side lists the files and removes what this returns.
  */
+import { STATE_NAMES } from "./layout.ts";
 import { taskOfSummary } from "./resume/hook-decision.ts";
 import { stampOf } from "./resume/summaries.ts";
 
@@ -90,6 +91,6 @@ export function planRetention(
 export function recordNamesOf(summaryName: string): string[] {
   const raw = /-(\d{8}-\d{6})\.md$/.exec(summaryName)?.[1];
   if (!raw) return [];
-  const base = `session-${raw}`;
+  const base = STATE_NAMES.record(raw);
   return [`${base}.json`, `${base}.yaml`, `${base}.md`, `${base}-incremental.jsonl`];
 }

@@ -19,7 +19,9 @@ export type WindowSource =
   | "settings"
   | "client_default"
   | "config"
-  | "model_name";
+  | "model_name"
+  /** The transcript records the window the client uses (Codex CLI's `model_context_window`). */
+  | "transcript";
 
 /** A resolved window and the source that decided it. */
 export interface WindowResolution {

@@ -3,6 +3,7 @@ import { dirname, join } from "node:path";
 import type { Env } from "../core/deps.ts";
 import type { FoundSettings } from "../core/settings/diagnose.ts";
 import type { Agent } from "../core/settings/entries.ts";
+import { agent as agentAdapter } from "../core/agents/index.ts";
 import { parseSettings } from "../core/settings/json-text.ts";
 import { readSettingsText, settingsPath } from "./settings-file.ts";
 
@@ -13,7 +14,8 @@ import { readSettingsText, settingsPath } from "./settings-file.ts";
  */
 export function readAppliedSettings(env: Env, agent: Agent, project: string): FoundSettings[] {
   const own = settingsPath(env, agent, project);
-  const local = agent === "claude" ? [join(dirname(own), "settings.local.json")] : [];
+  const extra = agentAdapter(agent).localSettings;
+  const local = extra ? [join(dirname(own), extra)] : [];
   const paths = [settingsPath(env, agent), own, ...local];
   const settings: FoundSettings[] = [];
   for (const path of [...new Set(paths)]) {

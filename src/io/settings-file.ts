@@ -20,6 +20,7 @@ import {
 import { CtxError, type Env } from "../core/deps.ts";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import type { Agent } from "../core/settings/entries.ts";
+import { agent as agentAdapter } from "../core/agents/index.ts";
 import { homeDir, usableDir } from "../core/paths.ts";
 import { userLayout } from "../core/layout.ts";
 import { ensureDir } from "./fs/dirs.ts";
@@ -33,18 +34,18 @@ import { fileStamp } from "../core/track/stamp.ts";
  * HOME the user's file is unknown: a CtxError, never `/.claude/settings.json`.
  */
 export function settingsPath(env: Env, agent: Agent, project?: string): string {
-  const dir = agent === "claude" ? ".claude" : ".gemini";
-  if (project !== undefined) return join(project, dir, "settings.json");
-  if (agent === "claude" && env.CLAUDE_CONFIG_DIR && isAbsolute(env.CLAUDE_CONFIG_DIR))
-    return join(env.CLAUDE_CONFIG_DIR, "settings.json");
+  const { dir, file, homeEnv } = agentAdapter(agent).settings;
+  if (project !== undefined) return join(project, dir, file);
+  const own = homeEnv ? env[homeEnv] : undefined;
+  if (own && isAbsolute(own)) return join(own, file);
   const home = usableDir(env.HOME);
   if (!home)
     throw new CtxError(
       1,
-      `${env.HOME ? "HOME is not an absolute UTF-8 path" : "HOME is not set"}: the user's ~/${dir}/settings.json is unknown`,
+      `${env.HOME ? "HOME is not an absolute UTF-8 path" : "HOME is not set"}: the user's ~/${dir}/${file} is unknown`,
       "set HOME to your home directory, or use --project for the project's settings",
     );
-  return join(home, dir, "settings.json");
+  return join(home, dir, file);
 }
 
 /** A settings file as found on disk. */

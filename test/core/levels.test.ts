@@ -1,6 +1,16 @@
 import { describe, expect, test } from "bun:test";
 import { defaults } from "../../src/core/config.ts";
-import { ladderOf, levelAt, levelColour, levelRank, levelWord, LEVELS } from "../../src/core/levels.ts";
+import {
+  isWarnLevel,
+  ladderOf,
+  LEVEL_TABLE,
+  levelAt,
+  levelColour,
+  levelRank,
+  levelWord,
+  LEVELS,
+  WARN_LEVELS,
+} from "../../src/core/levels.ts";
 import { levelMessage } from "../../src/core/track/levels.ts";
 import { warningText } from "../../src/core/debounce.ts";
 
@@ -43,5 +53,26 @@ describe("the one ladder", () => {
     }
     expect(warningText("auto_pause", 92, 8)).toContain("auto_pause");
     expect(levelMessage("auto_pause", 92, 184000, 200_000)).toContain("AUTO-PAUSE");
+  });
+});
+
+describe("the one table", () => {
+  test("every level above ok has its own default, colour and texts, and a config key", () => {
+    const cfg = defaults() as Record<string, unknown>;
+    const agent = new Set<string>();
+    for (const level of WARN_LEVELS) {
+      const row = LEVEL_TABLE[level];
+      expect(cfg[`levels.${level}`]).toBe(row.default);
+      expect(row.agent.length).toBeGreaterThan(20);
+      expect(row.user.length).toBeGreaterThan(20);
+      agent.add(row.agent);
+    }
+    expect(agent.size).toBe(WARN_LEVELS.length);
+    expect(LEVELS).toEqual(["ok", ...WARN_LEVELS]);
+  });
+  test("state words are checked against the table", () => {
+    expect(WARN_LEVELS.every(isWarnLevel)).toBe(true);
+    expect(isWarnLevel("ok")).toBe(false);
+    expect(isWarnLevel(null)).toBe(false);
   });
 });

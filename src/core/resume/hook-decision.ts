@@ -2,6 +2,7 @@
  * What `ctx resume --hook` does on one SessionStart: inject a summary, print a
  * one-line hint, or nothing. Pure: files are passed in, content through `load`.
  */
+import { STATE_NAMES } from "../layout.ts";
 import { isConsumed, markConsumed, type ConsumedVia, type Ledger } from "./ledger.ts";
 import { consumePending, isPendingLive, type RespawnPending } from "./pending.ts";
 import { ageText } from "../status/format.ts";
@@ -105,7 +106,7 @@ const HINT_LOOKS = 16;
 
 /** The task id in a summary's name (`summary-<task>-<YYYYMMDD>-<HHMMSS>.md`), or undefined. */
 export function taskOfSummary(name: string): string | undefined {
-  return /^summary-(.+)-\d{8}-\d{6}\.md$/.exec(name)?.[1];
+  return STATE_NAMES.summaryTask(name);
 }
 
 // --- internal ---

@@ -4,6 +4,7 @@
  */
 
 import { FUTURE_SLACK_MS, plausibleMs } from "../plausible.ts";
+import { STATE_NAMES } from "../layout.ts";
 
 /** One summary file found in a project's sessions directory. */
 export interface SummaryFile {
@@ -15,12 +16,11 @@ export interface SummaryFile {
   mtimeMs: number;
 }
 
-const NAME = /^summary-.+\.md$/;
 const STAMP = /-(\d{8})-(\d{6})\.md$/;
 
 /** True for a file name that looks like a handoff summary. */
 export function isSummaryName(name: string): boolean {
-  return NAME.test(name) && !name.includes("/");
+  return STATE_NAMES.isSummary(name) && !name.includes("/");
 }
 
 /** The `YYYYMMDDHHMMSS` stamp of a summary name, or "" when it has none. */

@@ -2,6 +2,7 @@
  * The pure checks behind `ctx doctor`: given what was found on disk, say what
  * is wrong with the wiring and how to fix it.
  */
+import { agent as agentAdapter } from "../agents/index.ts";
 import { type Agent, ctxHooks, parseCtxCommand } from "./entries.ts";
 import { isObject } from "./merge.ts";
 
@@ -47,7 +48,7 @@ export interface HookFacts {
  * the same way in several files (or groups) once.
  */
 export function checkHooks(facts: HookFacts): Check[] {
-  const installCmd = facts.installCmd ?? (facts.agent === "gemini" ? "ctx install --gemini" : "ctx install");
+  const installCmd = facts.installCmd ?? `ctx install${facts.agent === "claude" ? "" : ` --${facts.agent}`}`;
   const checks: Check[] = [];
   const valid: FoundSettings[] = [];
   for (const s of facts.settings) {
@@ -71,7 +72,7 @@ export function checkHooks(facts: HookFacts): Check[] {
     checks.push(timeoutCheck(name, hits[0]!.timeout, spec.timeout, facts.agent, installCmd));
     checks.push(...binaryChecks(name, hits, facts, installCmd));
   }
-  if (facts.agent === "claude") checks.push(statuslineCheck(valid, facts, installCmd));
+  if (agentAdapter(facts.agent).statusLine) checks.push(statuslineCheck(valid, facts, installCmd));
   if (valid.some((v) => (v.value as Record<string, unknown>).disableAllHooks === true)) {
     checks.push({
       level: "fail",
@@ -124,9 +125,9 @@ function collect(settings: FoundSettings[]): FoundHook[] {
 }
 
 function timeoutCheck(name: string, timeout: unknown, expected: number, agent: Agent, fix: string): Check {
-  const unit = agent === "claude" ? "s" : "ms";
+  const unit = agentAdapter(agent).timeoutUnit === 1 ? "s" : "ms";
   if (typeof timeout !== "number") {
-    const dflt = agent === "claude" ? "600 s" : "60000 ms";
+    const dflt = unit === "s" ? "600 s" : "60000 ms";
     return {
       level: "warn",
       name,

@@ -3,10 +3,11 @@
  * written and recognised (so install can update it and uninstall can remove
  * exactly ctx's entries).
  */
+import { agent as agentAdapter, type AgentName } from "../agents/index.ts";
 import { shellQuote } from "../shell.ts";
 
 /** The agent whose settings file is edited. */
-export type Agent = "claude" | "gemini";
+export type Agent = AgentName;
 
 /** One ctx hook to register. */
 export interface CtxHookSpec {
@@ -18,6 +19,8 @@ export interface CtxHookSpec {
   timeout: number;
   /** Matcher of the group ctx adds (tool events only). */
   matcher?: string;
+  /** More keys of the entry, from the agent's adapter. */
+  extra?: Readonly<Record<string, unknown>>;
 }
 
 /** The subcommands ctx ever registers as hooks. */
@@ -36,44 +39,16 @@ export const HOOK_TIMEOUT_S: Readonly<Record<Exclude<CtxSub, "statusline">, numb
   "resume --hook": 30,
 };
 
-/** The hooks ctx registers for `agent`, in order. */
+/** The hooks ctx registers for `agent`, in order (the adapter's entries, timeouts in its unit). */
 export function ctxHooks(agent: Agent): CtxHookSpec[] {
-  const unit = agent === "claude" ? 1 : 1000;
-  const h = (event: string, sub: Exclude<CtxSub, "statusline">, matcher?: string): CtxHookSpec => ({
-    event,
-    sub,
-    timeout: HOOK_TIMEOUT_S[sub] * unit,
-    ...(matcher !== undefined ? { matcher } : {}),
-  });
-  if (agent === "gemini") {
-    // Gemini matchers are regular expressions over its tool names (run_shell_command, write_file, …).
-    return [
-      h("AfterTool", "monitor", ".*"),
-      h("AfterTool", "track", ".*"),
-      h("SessionStart", "track"),
-      h("SessionStart", "resume --hook"),
-      h("BeforeAgent", "track"),
-      h("AfterAgent", "track"),
-      h("PreCompress", "track"),
-      h("SessionEnd", "track"),
-    ];
-  }
-  return [
-    h("PostToolUse", "monitor", "*"),
-    h("PostToolUse", "track", "*"),
-    // A failing tool call (a Bash exit code other than 0) fires only PostToolUseFailure: CRITICAL crossed there
-    // must reach the agent and start the handoff as well (both pinned clients honour additionalContext there).
-    h("PostToolUseFailure", "monitor", "*"),
-    h("PostToolUseFailure", "track", "*"),
-    h("SessionStart", "track"),
-    h("SessionStart", "resume --hook"),
-    h("UserPromptSubmit", "track"),
-    h("Stop", "track"),
-    // A turn that failed: at the usage limit `error` is "rate_limit" (core/limit.ts).
-    h("StopFailure", "track"),
-    h("PreCompact", "track"),
-    h("SessionEnd", "track"),
-  ];
+  const a = agentAdapter(agent);
+  return a.hooks.map((h) => ({
+    event: h.event,
+    sub: h.sub,
+    timeout: h.timeout ?? HOOK_TIMEOUT_S[h.sub] * a.timeoutUnit,
+    ...(h.matcher !== undefined ? { matcher: h.matcher } : {}),
+    ...(h.extra ? { extra: h.extra } : {}),
+  }));
 }
 
 /** The shell command running `sub` with the binary at `binary` (quoted when needed). */

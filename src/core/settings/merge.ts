@@ -4,13 +4,14 @@
  * every other key and hook as it was, and remove exactly ctx's entries.
  */
 import { type Agent, ctxCommand, ctxHooks, type CtxHookSpec, parseCtxCommand, statuslineCommand } from "./entries.ts";
+import { agent as agentAdapter } from "../agents/index.ts";
 import { isObject } from "../json.ts";
 
 export { isObject };
 
 /** What install did to the statusLine. */
 export type StatuslineOutcome =
-  /** Gemini CLI has no command status line. */
+  /** Gemini CLI and Codex CLI have no command status line. */
   | "none"
   /** There was none; ctx's was added. */
   | "added"
@@ -63,7 +64,7 @@ export function installInto(settings: Record<string, unknown>, opts: InstallOpti
   const byEvent = new Map<string, CtxHookSpec[]>();
   for (const spec of ctxHooks(opts.agent)) byEvent.set(spec.event, [...(byEvent.get(spec.event) ?? []), spec]);
   for (const [event, specs] of byEvent) mergeEvent(hooks, event, specs, opts.binary, result);
-  if (opts.agent === "claude") mergeStatusline(out, opts, result);
+  if (agentAdapter(opts.agent).statusLine) mergeStatusline(out, opts, result);
   return result;
 }
 
@@ -152,6 +153,7 @@ function mergeEvent(
         type: "command",
         command: ctxCommand(binary, spec.sub),
         timeout: spec.timeout,
+        ...spec.extra,
       };
       if (JSON.stringify(fresh) !== JSON.stringify(h)) result.updated.push(`${event}: ${fresh.command}`);
       return fresh;
@@ -160,7 +162,12 @@ function mergeEvent(
   const missing = specs.filter((s) => !seen.has(s.sub));
   if (missing.length === 0) return;
   const matcher = missing[0]!.matcher;
-  const entries = missing.map((s) => ({ type: "command", command: ctxCommand(binary, s.sub), timeout: s.timeout }));
+  const entries = missing.map((s) => ({
+    type: "command",
+    command: ctxCommand(binary, s.sub),
+    timeout: s.timeout,
+    ...s.extra,
+  }));
   for (const e of entries) result.added.push(`${event}: ${e.command}`);
   groups.push({ ...(matcher !== undefined ? { matcher } : {}), hooks: entries });
   hooks[event] = groups;

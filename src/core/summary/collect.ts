@@ -3,7 +3,9 @@ import { failureKey, noteFailure, noteSuccess, successKeys } from "./errors.ts";
 import { MAX_PENDING, type Facts } from "./facts.ts";
 import { isMeaningfulCommand } from "./goal.ts";
 import { oneLine, push } from "./ring.ts";
-import { addGeminiRecord, isGeminiRecord } from "./gemini.ts";
+import { lineAgent } from "../agents/index.ts";
+import { addCodexLine } from "./codex.ts";
+import { addGeminiRecord } from "./gemini.ts";
 import { onTaskResult, onTaskUse } from "./tasks.ts";
 import { queuedPrompt, readUserLine, rejection, tailLine } from "./requests.ts";
 import { addFile, moveFiles } from "./files.ts";
@@ -13,9 +15,14 @@ import { onTrackerCommand } from "./tracker.ts";
 /** Tools whose successful calls modify a file. */
 const FILE_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
 
-/** Adds one parsed transcript line (Claude Code) or chat-log record (Gemini CLI) to the facts (in place). */
+/**
+ * Adds one parsed transcript line to the facts (in place): the decoder is the line's client's
+ * (`lineAgent`, core/agents/): a Gemini CLI chat-log record, a Codex CLI rollout line, else Claude Code's.
+ */
 export function addEntry(f: Facts, e: Record<string, any>): void {
-  if (isGeminiRecord(e)) return addGeminiRecord(f, e);
+  const agent = lineAgent(e);
+  if (agent === "gemini") return addGeminiRecord(f, e);
+  if (agent === "codex") return addCodexLine(f, e);
   const queued = queuedPrompt(e);
   if (queued !== null) return onQueued(f, queued);
   const side = e.isSidechain === true;

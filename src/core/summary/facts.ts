@@ -100,6 +100,8 @@ export interface Facts {
   latestTokens: number;
   /** When that request's line was written (ms), 0 when the line has no timestamp. */
   latestAtMs: number;
+  /** A Codex rollout: the context figures before its newest token_count (undone when a compaction follows). */
+  codexBefore?: { peak: number; latest: number; at: number };
   /** The model of the newest main-chain request. */
   model: string | null;
   /** Tool calls waiting for their result: id → name and input. */

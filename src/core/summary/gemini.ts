@@ -21,11 +21,6 @@ export const GEMINI_FILE_TOOLS = new Set(["write_file", "replace"]);
 /** Tool calls remembered for dedupe (a record repeats its calls). */
 const MAX_SEEN = 5000;
 
-/** True for a chat-log message record of Gemini CLI. */
-export function isGeminiRecord(e: Record<string, any>): boolean {
-  return e.type === "gemini" || (e.type === "user" && e.message === undefined && Array.isArray(e.content));
-}
-
 /** Adds one Gemini CLI record to the facts (in place). */
 export function addGeminiRecord(f: Facts, e: Record<string, any>): void {
   if (e.type === "user") {

@@ -1,26 +1,13 @@
 import { type Handoff, handoffForUser } from "../handoff.ts";
-import { levelAt, levelRank, levelWord, type Ladder } from "../levels.ts";
-import type { Level } from "./state.ts";
+import { isWarnLevel, levelAt, levelRank, userText, type Ladder, type WarnLevel } from "../levels.ts";
 
-/** Levels above ok, lowest first. */
-export const LEVELS: readonly Level[] = ["warning", "critical", "auto_pause"];
-
-/** What the user reads when a level is newly crossed, with the real figure. */
-const MESSAGES: Record<Level, string> = {
-  warning: "Wrap up the current task; no new exploration.",
-  critical: "The agent is told to finish its step and leave the work resumable.",
-  auto_pause: "Auto-pause: actions are captured for session continuity; a supervised session (ctx respawn) is cycled.",
-};
+/** A level of the ladder above ok, as track records it. */
+type Level = WarnLevel;
 
 /** The highest level whose threshold `usedPct` has reached, or null below the warning level. */
 export function levelFor(usedPct: number, t: Ladder): Level | null {
   const level = levelAt(usedPct, t);
   return level === "ok" ? null : level;
-}
-
-/** The rank of a level (-1 for none, or a word that is no level any more), for comparisons. */
-export function rank(level: Level | null): number {
-  return level === null ? -1 : LEVELS.indexOf(level);
 }
 
 /**
@@ -29,11 +16,11 @@ export function rank(level: Level | null): number {
  * /clear) lowers the reached level, so crossing again reports again.
  */
 export function newlyCrossed(previous: Level | null, current: Level | null): Level | null {
-  return rank(current) > rank(previous) ? current : null;
+  return levelRank(current) > levelRank(previous) ? current : null;
 }
 
 /**
- * The message shown for a newly crossed level: `ctx: context 76% used (…), CRITICAL. …`; at CRITICAL and above,
+ * The message shown for a newly crossed level (the table's user text, core/levels.ts); at CRITICAL and above,
  * with where the handoff summary stands (`handoff`), so it never claims a summary that does not exist, and
  * what the user does now (`supervised`: a `ctx respawn` supervisor watches the session).
  */
@@ -45,7 +32,7 @@ export function levelMessage(
   handoff?: Handoff,
   supervised = false,
 ): string {
-  const text = `ctx: context ${usedPct}% used (${usedTokens}/${windowSize} tokens), ${levelWord(level)}. ${MESSAGES[level]}`;
+  const text = userText(level, usedPct, usedTokens, windowSize);
   return handoff && level !== "warning"
     ? `${text} Handoff: ${handoffForUser(handoff)}. ${userNextStep(handoff, supervised)}`
     : text;
@@ -68,6 +55,4 @@ export function userNextStep(handoff: Handoff, supervised: boolean): string {
 }
 
 /** True for a level of the ladder above ok (a state file's `threshold_reached`). */
-export function isTrackLevel(v: unknown): v is Level {
-  return levelRank(v) > 0;
-}
+export const isTrackLevel = isWarnLevel;

@@ -2,6 +2,7 @@
  * The per-session state kept by `ctx track` (docs/state.md, "Per-session state").
  * Pure: no I/O, no clock.
  */
+import type { WarnLevel } from "../levels.ts";
 import type { WindowSource } from "../window.ts";
 import { count, percentage } from "../usage.ts";
 import { taskIdFor } from "./stamp.ts";
@@ -16,8 +17,8 @@ export interface ModelTotals {
   requests: number;
 }
 
-/** A level of the ladder above ok (core/levels.ts), lowest first. */
-export type Level = "warning" | "critical" | "auto_pause";
+/** A level of the ladder above ok (the one table in core/levels.ts). */
+export type Level = WarnLevel;
 
 /** Where the incremental transcript reader stopped, and what it saw last (for dedupe). */
 export interface TranscriptCursor {

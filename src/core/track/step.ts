@@ -1,6 +1,7 @@
-import type { Ladder } from "../levels.ts";
+import { normalizeHook } from "../agents/index.ts";
+import { levelRank, type Ladder } from "../levels.ts";
 import { limitFromHook } from "../limit.ts";
-import { levelFor, newlyCrossed, rank } from "./levels.ts";
+import { levelFor, newlyCrossed } from "./levels.ts";
 import { pauseItem, type PauseEntry } from "./pause.ts";
 import type { WindowSource } from "../window.ts";
 import type { Level, SessionState } from "./state.ts";
@@ -87,7 +88,7 @@ export function trackStep(prev: SessionState, ev: TrackEvent, t: Ladder, onEnd: 
  * still lack the last lines (a failing call's result, the final reply).
  */
 export function handoffDueAtEnd(s: SessionState): boolean {
-  return s.finalized_at !== null || rank(s.threshold_reached) >= rank("critical");
+  return s.finalized_at !== null || levelRank(s.threshold_reached) >= levelRank("critical");
 }
 
 /**
@@ -173,26 +174,15 @@ function entry(s: SessionState, iso: string, type: string, data: Record<string, 
   return { type, timestamp: iso, session_id: s.session_id, data, context_percentage: s.used_pct };
 }
 
-/** Gemini CLI's hook events and the Claude Code events they mean to track. */
-const GEMINI_EVENTS: Record<string, string> = {
-  AfterTool: "PostToolUse",
-  BeforeAgent: "UserPromptSubmit",
-  AfterAgent: "Stop",
-};
-
 /**
- * Maps a Gemini CLI event to its Claude Code counterpart (AfterTool is a
- * PostToolUse, AfterAgent a Stop, …), moving the fields track reads to Claude
- * Code's names; Claude Code events pass through unchanged.
+ * Maps a client's event to ctx's normalised one through the client's adapter (core/agents/):
+ * Gemini CLI's AfterTool is a PostToolUse, AfterAgent a Stop, …, with the fields track reads
+ * under Claude Code's names; an event no adapter maps passes through unchanged.
  */
 export function normalizeEvent(
   event: string,
   input: Record<string, unknown>,
 ): { event: string; input: Record<string, unknown> } {
-  const mapped = GEMINI_EVENTS[event];
-  if (!mapped) return { event, input };
-  const out: Record<string, unknown> = { ...input, hook_event_name: mapped };
-  if (mapped === "Stop" && typeof input.prompt_response === "string" && out.last_assistant_message === undefined)
-    out.last_assistant_message = input.prompt_response;
-  return { event: mapped, input: out };
+  const hook = normalizeHook(input.hook_event_name === event ? input : { ...input, hook_event_name: event });
+  return hook?.event ? { event: hook.event, input: hook.input } : { event, input };
 }

@@ -1,3 +1,5 @@
+import { lineAgent } from "../agents/index.ts";
+import { rolloutRequest } from "../agents/codex-rollout.ts";
 import { count } from "../usage.ts";
 import { emptyTotals, type ModelTotals } from "./state.ts";
 
@@ -14,12 +16,15 @@ export interface LineUsage {
 
 /**
  * Reads the usage of a parsed transcript entry (a Claude Code `assistant` line or a
- * Gemini CLI `gemini` record). Every line of one API message
+ * Gemini CLI `gemini` record, a Codex CLI `token_usage_record` of `model`: the decoder is
+ * chosen by `lineAgent`, core/agents/). Every line of one API message
  * repeats the same usage, so callers dedupe on `key`. `<synthetic>` messages are
  * not real usage. Sidechain (subagent) usage is included: it costs the same.
  */
-export function lineUsage(entry: Record<string, any>): LineUsage | undefined {
-  if (entry.type === "gemini") return geminiUsage(entry);
+export function lineUsage(entry: Record<string, any>, rolloutModel?: string): LineUsage | undefined {
+  const agent = lineAgent(entry);
+  if (agent === "gemini") return entry.type === "gemini" ? geminiUsage(entry) : undefined;
+  if (agent === "codex") return codexUsage(entry, rolloutModel);
   if (entry.type !== "assistant" || !entry.message || typeof entry.message !== "object") return undefined;
   const msg = entry.message;
   const model = typeof msg.model === "string" ? msg.model : "unknown";
@@ -107,6 +112,23 @@ function geminiUsage(entry: Record<string, any>): LineUsage | undefined {
       output_tokens: count(t.output) + count(t.thoughts),
       cache_creation_input_tokens: 0,
       cache_read_input_tokens: cached,
+      requests: 1,
+    },
+  };
+}
+
+/** A Codex CLI rollout's `token_usage_record`: one request, its cached input counted as cache reads. */
+function codexUsage(entry: Record<string, any>, model: string | undefined): LineUsage | undefined {
+  const r = rolloutRequest(entry);
+  if (!r) return undefined;
+  return {
+    key: r.key,
+    model: model ?? "unknown",
+    totals: {
+      input_tokens: r.input,
+      output_tokens: r.output,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: r.cached,
       requests: 1,
     },
   };

@@ -8,7 +8,7 @@ import type { TaskItem } from "../../core/summary/facts.ts";
 import { fileStamp } from "../../core/track/stamp.ts";
 import { createExclusive } from "../fs/write.ts";
 import { readJsonFile } from "../fs/read.ts";
-import { layout } from "../../core/layout.ts";
+import { layout, STATE_NAMES } from "../../core/layout.ts";
 import { loadState } from "../session/store.ts";
 import { streamEntries } from "../transcript/stream.ts";
 import { taskListDir } from "../session/task-list.ts";
@@ -71,7 +71,7 @@ export function previousTwin(
 export function freeStamp(dir: string, sessionId: string, nowMs: number): string {
   for (let i = 0; i < 600; i++) {
     const stamp = fileStamp(nowMs + i * 1000);
-    const path = join(dir, `session-${stamp}.json`);
+    const path = join(dir, `${STATE_NAMES.record(stamp)}.json`);
     if (claim(path, sessionId)) return stamp;
     const read = readJsonFile<{ session_id?: unknown }>(path, { maxBytes: 4 * 1024 * 1024 });
     if (read.status === "ok" && read.value?.session_id === sessionId) return stamp;

@@ -5,7 +5,7 @@
  */
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
-import { layout } from "../../core/layout.ts";
+import { layout, STATE_NAMES } from "../../core/layout.ts";
 import { readJsonFile } from "../fs/read.ts";
 import { listDir } from "../fs/list-dir.ts";
 import type { LockOptions } from "../fs/lock.ts";
@@ -38,8 +38,10 @@ export function finalizeLikelyRunning(
     }
   };
   const { records, sessionsState: states } = layout(root);
-  const pauseLog = (n: string) =>
-    n.startsWith("ACTIVE-PAUSE-") && n.endsWith(".jsonl") && n !== `ACTIVE-PAUSE-${exceptSession}.jsonl`;
+  const pauseLog = (n: string) => {
+    const sid = STATE_NAMES.pauseLogSession(n);
+    return sid !== undefined && sid !== exceptSession;
+  };
   if (listDir(records).some((n) => pauseLog(n) && fresh(records, n))) return true;
   return listDir(states).some(
     (n) => n.endsWith(".json") && n !== `${exceptSession}.json` && fresh(states, n) && endedPaused(join(states, n)),

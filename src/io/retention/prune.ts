@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import type { Env } from "../../core/deps.ts";
-import { layout, STATE_DIRS } from "../../core/layout.ts";
+import { layout, STATE_DIRS, STATE_NAMES } from "../../core/layout.ts";
 import { isSummaryName, stampOf } from "../../core/resume/summaries.ts";
 import {
   expired,
@@ -67,14 +67,14 @@ export function pruneProject(
     for (const r of recordNamesOf(name)) if (rm(files.records, STATE_DIRS.records, r, false)) counts.records++;
   }
   for (const name of listDir(files.records)) {
-    const record = /^session-(\d{8})-(\d{6})(?:\.json|\.yaml|\.md|-incremental\.jsonl)$/.exec(name);
-    const pause = /^ACTIVE-PAUSE-(.+)\.jsonl$/.exec(name);
-    if (record && !keptStamps.has(`${record[1]}${record[2]}`)) {
+    const record = STATE_NAMES.recordStamp(name);
+    const pause = STATE_NAMES.pauseLogSession(name);
+    if (record && !keptStamps.has(record)) {
       if (rm(files.records, STATE_DIRS.records, name, true)) counts.records++;
-    } else if (pause && !kept.has(pause[1]!) && rm(files.records, STATE_DIRS.records, name, true)) counts.files++;
+    } else if (pause && !kept.has(pause) && rm(files.records, STATE_DIRS.records, name, true)) counts.files++;
   }
   for (const name of listDir(files.events))
-    if (/^session-compressed-.+\.json$/.test(name) && rm(files.events, STATE_DIRS.events, name, true)) counts.files++;
+    if (STATE_NAMES.isCompaction(name) && rm(files.events, STATE_DIRS.events, name, true)) counts.files++;
   counts.files += pruneSupervisors(root, nowMs, limits, dry);
   // Locks left by killed processes in the state folder and the root.
   for (const [dir, sub] of [

@@ -6,7 +6,7 @@
 import { lstatSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import type { Env } from "../../core/deps.ts";
-import { INDEX_DIR, layout, userLayout } from "../../core/layout.ts";
+import { INDEX_DIR, layout, STATE_NAMES, userLayout } from "../../core/layout.ts";
 import { fileIn } from "../../core/paths.ts";
 import { expired, type RetentionLimits } from "../../core/retention.ts";
 import { isValidSessionId } from "../../core/session-id.ts";
@@ -89,7 +89,7 @@ export function pruneUser(env: Env, limits: RetentionLimits, nowMs: number, dry:
         counts.files++;
     }
   for (const name of listDir(user.tmp)) {
-    const sid = /^claude-ctx-(.+)\.json$/.exec(name)?.[1];
+    const sid = STATE_NAMES.bridgeSession(name);
     if (sid && isValidSessionId(sid) && removeOurs(join(user.tmp, name), nowMs, limits.maxAgeMs, dry)) counts.bridges++;
   }
 }

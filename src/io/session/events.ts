@@ -1,5 +1,5 @@
 import { join, resolve } from "node:path";
-import { layout, STATE_DIRS } from "../../core/layout.ts";
+import { layout, STATE_DIRS, STATE_NAMES } from "../../core/layout.ts";
 import { fileIn } from "../../core/paths.ts";
 import { addToLedger, asTokenLedger, emptyTokenLedger } from "../../core/track/ledger.ts";
 import { eventStamp } from "../../core/track/stamp.ts";
@@ -39,7 +39,7 @@ export function writeCompactionEvent(
 ): string {
   const dir = layout(root).events;
   ensureDirUnder(root, STATE_DIRS.events);
-  const path = join(dir, `session-compressed-${eventStamp(nowMs)}.json`);
+  const path = join(dir, STATE_NAMES.compaction(eventStamp(nowMs)));
   const event: CompactionEvent = {
     version: 1,
     session_id: state.session_id,
@@ -66,8 +66,7 @@ export function completeCompactionEvent(
   lock: LockOptions = STATE_LOCK,
 ): void {
   const name = fileIn(resolve(layout(root).events), resolve(path));
-  if (!name || !/^session-compressed-[A-Za-z0-9_.:-]+\.json$/.test(name) || !realDirsUnder(root, STATE_DIRS.events))
-    return;
+  if (!name || !STATE_NAMES.isCompaction(name) || !realDirsUnder(root, STATE_DIRS.events)) return;
   withLock(
     `${path}.lock`,
     () => {

@@ -4,7 +4,8 @@ import { reading, type ContextReading } from "../../core/usage.ts";
 import { resolveWindow, type WindowResolution, type WindowSource } from "../../core/window.ts";
 import type { AutoCompaction } from "../../core/window-evidence.ts";
 import { readBridge } from "./bridge.ts";
-import { latestUsage, waitForLine, type WaitOutcome } from "../transcript/tail.ts";
+import { latestUsage, waitForLine, type TailUsage, type WaitOutcome } from "../transcript/tail.ts";
+import { agent, hookAgent, type AgentName } from "../../core/agents/index.ts";
 import { readRemembered, sessionEvidence } from "./window-source.ts";
 import type { Env } from "../../core/deps.ts";
 
@@ -25,7 +26,9 @@ export interface TranscriptWait {
  */
 export function hookWait(input: Record<string, unknown>, ms: number, now: () => number): TranscriptWait | undefined {
   const id = input.tool_use_id;
-  if (typeof id === "string" && /^[A-Za-z0-9_-]{8,200}$/.test(id)) return { needle: `"id":"${id}"`, ms, now };
+  if (typeof id === "string" && /^[A-Za-z0-9_-]{8,200}$/.test(id))
+    // A rollout names the call in its function_call line (`call_id`), written before the tool runs.
+    return { needle: `"${hookAgent(input) === "codex" ? "call_id" : "id"}":"${id}"`, ms, now };
   const last = input.last_assistant_message;
   if (input.hook_event_name === "Stop" && typeof last === "string" && last.trim().length >= 8) {
     // The message as the transcript stores it: a JSON string; its first line is enough to recognise it.
@@ -129,6 +132,7 @@ export function currentReading(
     wait.outcome = waitForLine(transcriptPath, wait.needle, wait.ms, wait.now, wait.waitMissing?.() ?? true);
   const tail = latestUsage(transcriptPath, cfg["monitor.tail_bytes"]);
   if (!tail) return undefined;
+  if (tail.windowSize && tail.agent) return clientReading(tail as TailUsage & { windowSize: number; agent: AgentName });
   const model = tail.model ?? bridge?.model ?? undefined;
   const w = sessionWindow(
     env,
@@ -143,6 +147,20 @@ export function currentReading(
     place,
   );
   return { source: "transcript", windowSource: w.source, ...reading(tail.usedTokens, w.window), model: tail.model };
+}
+
+/**
+ * A reading from a transcript that records its own window (a Codex rollout): the used % as the
+ * client's own UI computes it (its adapter's `usedPct`), so ctx and the client show one figure.
+ */
+export function clientReading(tail: TailUsage & { windowSize: number; agent: AgentName }): SourcedReading {
+  const pct = agent(tail.agent).usedPct;
+  const r = reading(tail.usedTokens, tail.windowSize);
+  if (pct) {
+    r.usedPct = pct(tail.usedTokens, tail.windowSize);
+    r.remainingPct = Math.max(0, 100 - r.usedPct);
+  }
+  return { source: "transcript", windowSource: "transcript", ...r, model: tail.model };
 }
 
 /**

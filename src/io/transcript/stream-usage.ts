@@ -39,12 +39,18 @@ export function readNewUsage(
     path,
     (entry) => {
       noteWindowLine(window, entry);
-      const line = lineUsage(entry);
+      // A rollout names its model on the turn's context line, not on the request's usage line.
+      if (entry.type === "turn_context" && typeof entry.payload?.model === "string") model = entry.payload.model;
+      const line = lineUsage(entry, model);
       if (!line) return;
       const delta = addLineUsage(models, seen, line);
       addInto((deltas[line.model] ??= emptyTotals()), delta);
     },
-    { offset: same ? cursor.offset : 0, maxBytes, needles: ['"assistant"', '"tokens"', "compact_boundary"] },
+    {
+      offset: same ? cursor.offset : 0,
+      maxBytes,
+      needles: ['"assistant"', '"tokens"', "compact_boundary", '"token_usage_record"', '"turn_context"'],
+    },
   );
   if (!end) return undefined;
   const got: NewUsage = { cursor: { path, offset: end.offset, seen }, deltas };

@@ -1,3 +1,5 @@
+import { lineAgent, type AgentName } from "../../core/agents/index.ts";
+import { ROLLOUT_NEEDLES, rolloutUsage } from "../../core/agents/codex-rollout.ts";
 import { parseObject } from "../../core/json.ts";
 import { sleepSyncCounted } from "../fs/wait.ts";
 import { contextTokens, count } from "../../core/usage.ts";
@@ -16,17 +18,27 @@ export interface TailUsage {
   clientVersion?: string;
   /** When the line was written (its `timestamp`, ms), when it says. */
   atMs?: number;
+  /** The window the transcript itself records (Codex CLI's `model_context_window`), when it does. */
+  windowSize?: number;
+  /** The client whose transcript it is (core/agents/). */
+  agent?: AgentName;
 }
 
+/** What one line gives: a whole reading (Claude Code, Gemini CLI) or a part of one (a Codex rollout). */
+type LineFacts = Partial<TailUsage>;
+
 const CHUNK = 256 * 1024;
-const NEEDLES = ['"assistant"', "compact_boundary", '"tokens"'].map((s) => Buffer.from(s));
+const NEEDLES = ['"assistant"', "compact_boundary", '"tokens"', ...ROLLOUT_NEEDLES, '"turn_context"'].map((s) =>
+  Buffer.from(s),
+);
 
 /**
  * Finds the latest main-chain usage by reading the transcript backwards from
  * its end, at most `maxBytes`, so the cost does not grow with the file.
  * Sidechain (subagent) lines and `<synthetic>` messages are skipped, unless
  * `sidechain` is set: a subagent's own transcript holds only sidechain lines.
- * Understands Claude Code transcripts and Gemini CLI chat logs (`tokens.input`).
+ * Understands each client's transcript: the line's decoder is chosen once, by `lineAgent`
+ * (core/agents/); a Codex rollout is read on to the window and model its older lines record.
  */
 export function latestUsage(path: string, maxBytes: number, sidechain = false): TailUsage | undefined {
   return withReadFile(path, (fd, st) => (st.isFile ? scanBackwards(fd, st.size, maxBytes, sidechain) : undefined));
@@ -34,9 +46,26 @@ export function latestUsage(path: string, maxBytes: number, sidechain = false): 
 
 /** Reads one transcript line and returns its usage if it is a relevant one (sidechain lines only with `sidechain`). */
 export function usageOfLine(line: string, sidechain = false): TailUsage | undefined {
+  const facts = factsOfLine(line, sidechain);
+  return facts?.usedTokens !== undefined ? (facts as TailUsage) : undefined;
+}
+
+function factsOfLine(line: string, sidechain: boolean): LineFacts | undefined {
   const entry = parseObject(line);
   if (!entry) return undefined;
   const e = entry as Record<string, any>;
+  const agent = lineAgent(e);
+  if (agent === "codex") {
+    const r = rolloutUsage(e);
+    return r ? { ...r, agent } : undefined;
+  }
+  if (agent === "gemini") {
+    if (!e.tokens || typeof e.tokens !== "object" || typeof e.tokens.input !== "number") return undefined;
+    return {
+      usedTokens: count(e.tokens.input) + count(e.tokens.tool),
+      model: typeof e.model === "string" ? e.model : undefined,
+    };
+  }
   if (e.isSidechain === true && !sidechain) return undefined;
   const at = typeof e.timestamp === "string" ? Date.parse(e.timestamp) : Number.NaN;
   const when = Number.isFinite(at) ? { atMs: at } : {};
@@ -49,13 +78,23 @@ export function usageOfLine(line: string, sidechain = false): TailUsage | undefi
     const clientVersion = typeof e.version === "string" ? e.version : undefined;
     return { usedTokens: contextTokens(e.message.usage), model, ...(clientVersion ? { clientVersion } : {}), ...when };
   }
-  if (e.tokens && typeof e.tokens === "object" && typeof e.tokens.input === "number") {
-    return {
-      usedTokens: count(e.tokens.input) + count(e.tokens.tool),
-      model: typeof e.model === "string" ? e.model : undefined,
-    };
-  }
   return undefined;
+}
+
+/**
+ * Adds an older line's facts to what the newer lines gave (the newest usage wins); true once the
+ * reading is whole: at once for Claude Code and Gemini CLI, with the window and model for a rollout.
+ */
+function absorb(acc: LineFacts, found: LineFacts): boolean {
+  if (acc.usedTokens === undefined && found.usedTokens !== undefined) {
+    const { windowSize: _w, model: _m, ...usage } = found;
+    Object.assign(acc, usage);
+  }
+  acc.windowSize ??= found.windowSize;
+  acc.model ??= found.model;
+  acc.agent ??= found.agent;
+  if (acc.usedTokens === undefined) return false;
+  return acc.agent !== "codex" || (acc.windowSize !== undefined && acc.model !== undefined);
 }
 
 /** How a wait for a transcript line ended. */
@@ -100,6 +139,8 @@ function tailIncludes(path: string, needle: Buffer, windowBytes: number): boolea
 
 function scanBackwards(fd: number, size: number, maxBytes: number, sidechain: boolean): TailUsage | undefined {
   const floor = Math.max(0, size - maxBytes);
+  const acc: LineFacts = {};
+  const done = (): TailUsage | undefined => (acc.usedTokens !== undefined ? (acc as TailUsage) : undefined);
   let pos = size;
   let carry = Buffer.alloc(0); // the start of a line whose beginning is not read yet
   while (pos > floor) {
@@ -110,19 +151,21 @@ function scanBackwards(fd: number, size: number, maxBytes: number, sidechain: bo
     const buf = carry.length ? Buffer.concat([chunk.subarray(0, n), carry]) : chunk.subarray(0, n);
     let end = buf.length;
     for (let nl = buf.lastIndexOf(10, end - 1); nl >= 0; nl = buf.lastIndexOf(10, end - 1)) {
-      const found = lineUsage(buf, nl + 1, end, sidechain);
-      if (found) return found;
+      const found = lineFacts(buf, nl + 1, end, sidechain);
+      if (found && absorb(acc, found)) return done();
       end = nl;
       if (end === 0) break;
     }
     carry = Buffer.from(buf.subarray(0, end));
   }
-  return pos === 0 && carry.length ? lineUsage(carry, 0, carry.length, sidechain) : undefined;
+  const first = pos === 0 && carry.length ? lineFacts(carry, 0, carry.length, sidechain) : undefined;
+  if (first) absorb(acc, first);
+  return done();
 }
 
-function lineUsage(buf: Buffer, start: number, end: number, sidechain: boolean): TailUsage | undefined {
+function lineFacts(buf: Buffer, start: number, end: number, sidechain: boolean): LineFacts | undefined {
   if (end - start < 2) return undefined;
   const line = buf.subarray(start, end);
   if (!NEEDLES.some((needle) => line.includes(needle))) return undefined;
-  return usageOfLine(line.toString("utf8"), sidechain);
+  return factsOfLine(line.toString("utf8"), sidechain);
 }

@@ -1,0 +1,44 @@
+/** Claude Code (`@anthropic-ai/claude-code`): the reference client; its event and field names are ctx's own. */
+import type { AgentAdapter } from "./types.ts";
+
+/** Claude Code's adapter. */
+export const claude: AgentAdapter = {
+  name: "claude",
+  label: "Claude Code",
+  settings: { dir: ".claude", file: "settings.json", homeEnv: "CLAUDE_CONFIG_DIR" },
+  statusLine: true,
+  localSettings: "settings.local.json",
+  timeoutUnit: 1,
+  hooks: [
+    { event: "PostToolUse", sub: "monitor", matcher: "*" },
+    { event: "PostToolUse", sub: "track", matcher: "*" },
+    // A failing tool call (a Bash exit code other than 0) fires only PostToolUseFailure: CRITICAL crossed there
+    // must reach the agent and start the handoff as well (both pinned clients honour additionalContext there).
+    { event: "PostToolUseFailure", sub: "monitor", matcher: "*" },
+    { event: "PostToolUseFailure", sub: "track", matcher: "*" },
+    { event: "SessionStart", sub: "track" },
+    { event: "SessionStart", sub: "resume --hook" },
+    { event: "UserPromptSubmit", sub: "track" },
+    { event: "Stop", sub: "track" },
+    // A turn that failed: at the usage limit `error` is "rate_limit" (core/limit.ts).
+    { event: "StopFailure", sub: "track" },
+    { event: "PreCompact", sub: "track" },
+    { event: "SessionEnd", sub: "track" },
+  ],
+  events: {
+    SessionStart: "SessionStart",
+    UserPromptSubmit: "UserPromptSubmit",
+    PostToolUse: "PostToolUse",
+    PostToolUseFailure: "PostToolUseFailure",
+    Stop: "Stop",
+    StopFailure: "StopFailure",
+    PreCompact: "PreCompact",
+    SessionEnd: "SessionEnd",
+  },
+  fields: (_event, input) => input,
+  // The fallback: whatever no other adapter claims is read as Claude Code's.
+  claimsHook: () => true,
+  claimsLine: () => true,
+  windowOf: () => undefined,
+  pane: { busy: /esc to interrupt/i, idle: /^\s*❯\s*$/m },
+};

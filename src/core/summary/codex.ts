@@ -1,0 +1,131 @@
+/**
+ * Codex CLI rollout lines in the summary's facts (core/agents/codex-rollout.ts reads the figures).
+ * `response_item` lines hold the user's and the agent's messages, `function_call` (`exec_command`
+ * with `{cmd}`) and its `function_call_output` (the exit code is in the text: `Process exited with
+ * code N`), `custom_tool_call` `apply_patch` and its output; `compacted` is a compaction; the
+ * `token_count` right before it is the compaction request's, not the context's.
+ */
+import { execExitCode, execOutput, patchFiles, rolloutUsage } from "../agents/codex-rollout.ts";
+import { noteLatest, recordFailure, recordSuccess } from "./collect.ts";
+import type { Facts } from "./facts.ts";
+import { addFile } from "./files.ts";
+import { isMeaningfulCommand } from "./goal.ts";
+import { oneLine, push } from "./ring.ts";
+import { onTrackerCommand } from "./tracker.ts";
+import { onUserText } from "./user-turns.ts";
+
+/** The user messages Codex writes itself: `<environment_context>`, `<user_instructions>`, AGENTS.md, … */
+const CODEX_CONTEXT = /^\s*(?:<[a-z_]+>|# AGENTS\.md instructions for )/;
+
+/** Calls remembered until their output comes (keys `codex:<call_id>`). */
+const MAX_SEEN = 5000;
+
+/** Adds one rollout line to the facts (in place). */
+export function addCodexLine(f: Facts, e: Record<string, any>): void {
+  const p = e.payload;
+  if (!p || typeof p !== "object") return;
+  if (e.type === "compacted") return onCompacted(f, p);
+  if (e.type === "turn_context" && typeof p.model === "string") f.model = p.model;
+  if (e.type === "event_msg" && p.type === "token_count") {
+    const u = rolloutUsage(e);
+    if (u?.usedTokens) {
+      f.codexBefore = { peak: f.peakTokens, latest: f.latestTokens, at: f.latestAtMs };
+      f.peakTokens = Math.max(f.peakTokens, u.usedTokens);
+      noteLatest(f, u.usedTokens, e.timestamp);
+    }
+    return;
+  }
+  if (e.type !== "response_item") return;
+  if (p.type === "message") return onMessage(f, p);
+  if (p.type === "function_call" || p.type === "custom_tool_call") return onCall(f, p);
+  if (p.type === "function_call_output" || p.type === "custom_tool_call_output") return onOutput(f, p);
+}
+
+// --- internal ---
+
+/** The compaction's own token_count is undone: it measured the compaction request, not the context. */
+function onCompacted(f: Facts, p: Record<string, any>): void {
+  f.compactions += 1;
+  if (f.codexBefore) {
+    f.peakTokens = f.codexBefore.peak;
+    f.latestTokens = f.codexBefore.latest;
+    f.latestAtMs = f.codexBefore.at;
+  }
+  // The compaction's reply came as an assistant message: it is the summary, not the agent's words.
+  const message = typeof p.message === "string" ? p.message : "";
+  const last = f.agentTexts.items.at(-1);
+  if (last && message.includes(last.slice(0, 60))) {
+    f.agentTexts.items.pop();
+    f.agentTexts.total -= 1;
+    f.turnTexts = Math.max(0, f.turnTexts - 1);
+  }
+}
+
+function text(p: Record<string, any>): string {
+  const content: any[] = Array.isArray(p.content) ? p.content : [];
+  return content.map((c) => (typeof c?.text === "string" ? c.text : "")).join("\n");
+}
+
+function onMessage(f: Facts, p: Record<string, any>): void {
+  const t = text(p);
+  if (p.role === "assistant" && t.trim()) {
+    f.lastAgentText = oneLine(t, 400);
+    push(f.agentTexts, oneLine(t, 300));
+    f.turnTexts += 1;
+  } else if (p.role === "user" && !CODEX_CONTEXT.test(t)) {
+    // Codex's own context (environment, instructions, AGENTS.md) comes as user messages: not typed by the user.
+    onUserText(f, [{ type: "text", text: t }]);
+  }
+}
+
+function onCall(f: Facts, p: Record<string, any>): void {
+  const id = typeof p.call_id === "string" ? p.call_id : "";
+  if (!id) return;
+  let input: Record<string, unknown> = {};
+  let name = typeof p.name === "string" ? p.name : "unknown";
+  if (p.type === "custom_tool_call") {
+    const patch = typeof p.input === "string" ? p.input : "";
+    // `path` names what the patch worked on (the summary's "apply_patch a.ts, b.ts").
+    input = {
+      patch,
+      path: patchFiles(patch)
+        .map((x) => x.path)
+        .join(", "),
+    };
+  } else
+    try {
+      const args = JSON.parse(typeof p.arguments === "string" ? p.arguments : "{}");
+      input = args && typeof args === "object" ? args : {};
+    } catch {
+      input = {};
+    }
+  // The shell is `exec_command {cmd}`: recorded as Claude Code's Bash, so one set of rules reads it.
+  if (name === "exec_command") {
+    name = "Bash";
+    input = { command: String(input.cmd ?? "") };
+  }
+  if (f.pending.size >= MAX_SEEN) f.pending.delete(f.pending.keys().next().value!);
+  f.pending.set(`codex:${id}`, { name, input });
+}
+
+function onOutput(f: Facts, p: Record<string, any>): void {
+  const id = typeof p.call_id === "string" ? p.call_id : "";
+  const call = f.pending.get(`codex:${id}`);
+  if (!call) return;
+  f.pending.delete(`codex:${id}`);
+  f.toolResults += 1;
+  const raw = typeof p.output === "string" ? p.output : JSON.stringify(p.output ?? "");
+  const code = execExitCode(raw);
+  const output = call.name === "Bash" ? execOutput(raw) : raw;
+  const command = call.name === "Bash" ? String(call.input.command ?? "") : "";
+  const failed =
+    (code !== undefined && code !== 0) ||
+    (call.name === "apply_patch" && /^\s*(error|failed|verification failed)/im.test(raw));
+  if (command) push(f.commands, { command: oneLine(command, 160), ok: !failed });
+  if (failed) return recordFailure(f, call.name, call.input, output);
+  recordSuccess(f, call.name, call.input, output);
+  if (command) f.tracker = onTrackerCommand(f.tracker, command, output);
+  if (call.name === "apply_patch" || (command && isMeaningfulCommand(command))) f.lastStep = f.lastSuccess;
+  if (call.name === "apply_patch")
+    for (const file of patchFiles(String(call.input.patch ?? ""))) addFile(f, "apply_patch", { file_path: file.path });
+}
