@@ -17,7 +17,6 @@ import { homeDir, tmpDir } from "../core/paths.ts";
 import { type Check, checkHooks, type FoundSettings } from "../core/settings/diagnose.ts";
 import { geminiChecks } from "../core/settings/gemini-checks.ts";
 import type { Agent } from "../core/settings/entries.ts";
-import { parseSettings } from "../core/settings/json-text.ts";
 import { formatTokens } from "../core/usage.ts";
 import { readRecentErrors } from "../io/error-log.ts";
 import { readIndex } from "../io/session/index.ts";

@@ -5,11 +5,9 @@
  * per-user state and the bridge file. A session id becomes a path only through
  * `sessionFile` (`isValidSessionId`): an unsafe id gives undefined, never a path.
  */
-import { sessionFile, tmpDir, usableDir } from "./paths.ts";
+import { sessionFile } from "./paths.ts";
 import { join, normalize } from "./pathx.ts";
 import { isValidSessionId } from "./session-id.ts";
-
-type Env = Record<string, string | undefined>;
 
 /**
  * The folders under a state root, relative to it: what `ensureDirUnder` and

@@ -21,7 +21,7 @@ import { CtxError, type Env } from "../core/deps.ts";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import type { Agent } from "../core/settings/entries.ts";
 import { agent as agentAdapter } from "../core/agents/index.ts";
-import { homeDir, usableDir } from "../core/paths.ts";
+import { usableDir } from "../core/paths.ts";
 import { userLayout } from "../core/layout.ts";
 import { ensureDir } from "./fs/dirs.ts";
 import { readFileSafe } from "./fs/read.ts";

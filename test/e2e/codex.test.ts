@@ -111,7 +111,7 @@ test("codex: an automatic compaction is no context reading, and its SessionStart
     cmd("echo critical", 77), // CRITICAL: the summary is written
     { cmd: "echo big", inputTokens: 250_000 }, // over Codex's ~90 % of 272,000: it compacts before the next request
   ];
-  api = await startFakeCodex((req, turn) => {
+  api = await startFakeCodex((_req, turn) => {
     if (api!.requests.some((q) => q.kind === "compaction")) compacted = true;
     if (!compacted) return script[turn];
     // After the compaction: one more tool call at 20 %, then the end.

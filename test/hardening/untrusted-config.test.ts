@@ -77,6 +77,7 @@ test("every key that makes ctx type, accept or run is marked, and no threshold o
     "respawn.send_init",
     "respawn.auto_accept_plans",
     "respawn.ai_check",
+    "respawn.limit_continue_prompt",
   ]);
   // every free-text key is something typed: none may be left unmarked
   const freeText = Object.entries(SCHEMA).filter(([, s]) => s.kind === "string" && !("values" in s && s.values));

@@ -1,7 +1,6 @@
 /** Reading a summary's twin (`summary-<task>-<stamp>.json`) back: every field checked, nothing trusted. Pure. */
 import { asObject } from "../json.ts";
 import { type ChainTask, MAX_SESSIONS, type SummaryTwin } from "./chain.ts";
-import { oneLine } from "./ring.ts";
 import { parseTracker } from "./tracker.ts";
 import { cleanTwin } from "./inert.ts";
 import { isValidSessionId } from "../session-id.ts";

@@ -13,8 +13,6 @@ import { findClaudePid } from "../process/proc.ts";
 import { layout } from "../../core/layout.ts";
 import { findPreviousSession, loadState, statesChangedSince } from "../session/store.ts";
 import { listSummaries } from "./summaries.ts";
-import { existsSync } from "node:fs";
-import { listDir } from "../fs/list-dir.ts";
 import { lockState } from "../fs/lock.ts";
 import { FINALIZE_LOCK } from "../finalize/pending.ts";
 
