@@ -72,10 +72,10 @@ export async function track(job: TrackJob, deps: Deps): Promise<TrackResult> {
   const reading = job.reading ?? readingFor(job, deps, cfg);
   const apply = (prev: SessionState | undefined): Done => {
     const s = prepare(prev, job, deps, root, iso, nowMs);
-    const deltas = countTokens(s, job, cfg, root);
+    const { deltas, limit } = countTokens(s, job, cfg, root);
     const step = trackStep(
       s,
-      { event: job.event, iso, input: job.input, reading },
+      { event: job.event, iso, input: job.input, reading, limitInTranscript: limit },
       ladderOf(cfg),
       cfg["track.finalize_on_end"] as FinalizeOnEnd,
     );

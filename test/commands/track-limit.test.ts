@@ -1,6 +1,6 @@
 /** The usage limit through the hooks: StopFailure records it, ctx status and the status line show it, a turn clears it. */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runCtx } from "../helpers/ctx.ts";
 import { projectSandbox, type ProjectSandbox } from "../helpers/tmp.ts";
@@ -75,5 +75,39 @@ describe("ctx track: the usage limit", () => {
     expect(state()).toMatchObject({ limit: "API Error: Request rejected (429)", resets_at: null });
     const table = await runCtx(["status"], { env });
     expect(table.stdout).toMatch(/limit +\S* *\d+s ago/); // the STATE column says `limit`, no reset time
+  });
+
+  test("a client without StopFailure: the transcript's API error line records the limit; a later request ends it", async () => {
+    const { msg, iso } = ahead();
+    const transcript = join(t.dir, "limit.jsonl");
+    const err = {
+      type: "assistant",
+      timestamp: new Date().toISOString(),
+      isApiErrorMessage: true,
+      error: "rate_limit",
+      message: {
+        id: "m_err",
+        model: "<synthetic>",
+        usage: { input_tokens: 0, output_tokens: 0 },
+        content: [{ type: "text", text: msg }],
+      },
+    };
+    writeFileSync(transcript, `${readFileSync(FIXTURE, "utf8").trimEnd()}\n${JSON.stringify(err)}\n`);
+    await track(hook("Stop", { transcript_path: transcript })); // the turn ended at the limit: Stop does not clear it
+    expect(state()).toMatchObject({ limit: msg, resets_at: iso });
+    const later = {
+      type: "assistant",
+      timestamp: new Date().toISOString(),
+      requestId: "req_after",
+      message: {
+        id: "m_after",
+        model: "claude-sonnet-4-5",
+        usage: { input_tokens: 100, cache_read_input_tokens: 9000, output_tokens: 5 },
+        content: [{ type: "text", text: "ok" }],
+      },
+    };
+    writeFileSync(transcript, `${readFileSync(transcript, "utf8")}${JSON.stringify(later)}\n`);
+    await track(hook("Stop", { transcript_path: transcript }));
+    expect(state()).toMatchObject({ limit: null, resets_at: null });
   });
 });

@@ -26,6 +26,8 @@ export interface TrackEvent {
   /** The hook input (tool name, prompt, …), `{}` in plain mode. */
   input: Record<string, unknown>;
   reading?: TrackReading;
+  /** The transcript read by this call ends at a usage limit (set on the state already): this event does not clear it. */
+  limitInTranscript?: boolean;
 }
 
 /** When `ctx finalize` runs by itself on SessionEnd: only with an active pause, always, or never. */
@@ -115,7 +117,7 @@ function applyLimit(s: SessionState, ev: TrackEvent): void {
     s.limit = limit.message;
     s.limit_at = ev.iso;
     s.resets_at = limit.resetsAt === null ? null : new Date(limit.resetsAt).toISOString();
-  } else if (PAST_LIMIT.has(ev.event) && s.limit !== null) {
+  } else if (PAST_LIMIT.has(ev.event) && s.limit !== null && !ev.limitInTranscript) {
     s.limit = s.limit_at = s.resets_at = null;
   }
 }

@@ -45,20 +45,33 @@ export function prepare(
 /** Tokens per model, as the ledger adds them. */
 export type TokenDeltas = Record<string, ReturnType<typeof totalsOf>>;
 
+/** What the transcript read by one call held: the tokens, and whether it ends at a usage limit. */
+export interface NewTokens {
+  deltas: TokenDeltas;
+  /** The part read ends at a usage limit (the transcript's API error line), now on the state. */
+  limit: boolean;
+}
+
 /**
  * Adds the new API messages' tokens to the per-model totals; returns the deltas for the ledger.
  * With `root`, an automatic compaction passed on the way is remembered as window evidence.
  */
-export function countTokens(s: SessionState, job: TrackJob, cfg: Config, root?: string): TokenDeltas {
+export function countTokens(s: SessionState, job: TrackJob, cfg: Config, root?: string): NewTokens {
   if (job.usage) {
     const totals = totalsOf(job.usage.usage);
     addLineUsage(s.models, [], { key: "", model: job.usage.model, totals });
-    return { [job.usage.model]: totals };
+    return { deltas: { [job.usage.model]: totals }, limit: false };
   }
-  if (!s.transcript_path) return {};
+  if (!s.transcript_path) return { deltas: {}, limit: false };
   const got = readNewUsage(s.transcript_path, s.cursor, s.models, cfg["track.read_bytes"], s.model ?? undefined);
-  if (!got) return {};
+  if (!got) return { deltas: {}, limit: false };
   s.cursor = got.cursor;
+  // A limit only the transcript records (no StopFailure hook): the same fields the hook would set.
+  if (got.limit) {
+    s.limit = got.limit.message;
+    s.limit_at = new Date(got.limit.at).toISOString();
+    s.resets_at = got.limit.resetsAt === null ? null : new Date(got.limit.resetsAt).toISOString();
+  }
   if (root && got.autoCompaction) {
     try {
       rememberCompaction(root, s.session_id, got.autoCompaction);
@@ -66,7 +79,7 @@ export function countTokens(s: SessionState, job: TrackJob, cfg: Config, root?: 
       // a read-only or planted state directory: the next transcript reading decides without it
     }
   }
-  return got.deltas;
+  return { deltas: got.deltas, limit: got.limit !== undefined };
 }
 
 // --- internal ---

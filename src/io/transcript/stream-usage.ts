@@ -1,11 +1,12 @@
 import { emptyTotals, type ModelTotals, type TranscriptCursor } from "../../core/track/state.ts";
-import { addInto, addLineUsage, lineUsage } from "../../core/track/tokens.ts";
+import { addInto, addLineUsage, isZero, lineUsage } from "../../core/track/tokens.ts";
 import {
   type AutoCompaction,
   emptyTranscriptWindow,
   noteWindowLine,
   type TranscriptWindow,
 } from "../../core/window-evidence.ts";
+import { limitFromTranscriptLine, type UsageLimit } from "../../core/limit.ts";
 import { streamEntries } from "./stream.ts";
 
 /** What the new part of a transcript added. */
@@ -15,6 +16,8 @@ export interface NewUsage {
   deltas: Record<string, ModelTotals>;
   /** The newest automatic compaction in the part read (core/window-evidence.ts), if any. */
   autoCompaction?: AutoCompaction;
+  /** A usage limit the part read ends at (an API error line with `rate_limit`, no real request after it). */
+  limit?: UsageLimit;
 }
 
 /**
@@ -35,14 +38,19 @@ export function readNewUsage(
   const deltas: Record<string, ModelTotals> = {};
   // The model before the first line read is the one the session had (`model`): a compaction names it.
   const window: TranscriptWindow = { ...emptyTranscriptWindow(), ...(model ? { model } : {}) };
+  let limit: UsageLimit | undefined;
   const end = streamEntries(
     path,
     (entry) => {
       noteWindowLine(window, entry);
+      // The transcript's own record of a usage limit (older clients have no StopFailure hook).
+      const hit = limitFromTranscriptLine(entry);
+      if (hit) limit = hit;
       // A rollout names its model on the turn's context line, not on the request's usage line.
       if (entry.type === "turn_context" && typeof entry.payload?.model === "string") model = entry.payload.model;
       const line = lineUsage(entry, model);
       if (!line) return;
+      if (!isZero(line.totals)) limit = undefined; // a request went through after it: the limit is over
       const delta = addLineUsage(models, seen, line);
       addInto((deltas[line.model] ??= emptyTotals()), delta);
     },
@@ -55,5 +63,6 @@ export function readNewUsage(
   if (!end) return undefined;
   const got: NewUsage = { cursor: { path, offset: end.offset, seen }, deltas };
   if (window.autoCompaction) got.autoCompaction = window.autoCompaction;
+  if (limit) got.limit = limit;
   return got;
 }

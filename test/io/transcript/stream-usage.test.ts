@@ -44,3 +44,39 @@ test("a read that starts at the boundary names the model the session had before 
   });
   expect(readNewUsage(path, cursor, {}, 1024 * 1024)?.autoCompaction).toEqual({ preTokens: 167_094 });
 });
+
+test("a usage limit only the transcript records (the API error line) is read with its reset; a request after it ends it", () => {
+  const path = join(t.dir, "limit.jsonl");
+  const request = (id: string, at: string) =>
+    JSON.stringify({
+      type: "assistant",
+      timestamp: at,
+      requestId: `req_${id}`,
+      message: {
+        id: `msg_${id}`,
+        model: "claude-sonnet-4-5",
+        usage: { input_tokens: 100, cache_read_input_tokens: 50_000, output_tokens: 10 },
+        content: [{ type: "text", text: "ok" }],
+      },
+    });
+  // as PROTOCOL.md records it for 2.1.197: an assistant line with isApiErrorMessage and error "rate_limit"
+  const limitLine = JSON.stringify({
+    type: "assistant",
+    timestamp: "2026-12-01T14:10:00.000Z",
+    isApiErrorMessage: true,
+    error: "rate_limit",
+    message: {
+      id: "msg_err",
+      model: "<synthetic>",
+      usage: { input_tokens: 0, output_tokens: 0 },
+      content: [{ type: "text", text: "You've hit your session limit · resets 3:03pm (UTC)" }],
+    },
+  });
+  writeFileSync(path, `${request("a", "2026-12-01T14:00:00.000Z")}\n${limitLine}\n`);
+  const first = readNewUsage(path, null, {}, 1024 * 1024);
+  expect(first?.limit?.message).toBe("You've hit your session limit · resets 3:03pm (UTC)");
+  expect(new Date(first!.limit!.resetsAt!).toISOString()).toBe("2026-12-01T15:03:00.000Z");
+  writeFileSync(path, `${readFileSync(path, "utf8")}${request("b", "2026-12-01T15:05:00.000Z")}\n`);
+  expect(readNewUsage(path, first!.cursor, {}, 1024 * 1024)?.limit).toBeUndefined();
+  expect(readNewUsage(path, null, {}, 1024 * 1024)?.limit).toBeUndefined(); // the whole file: the request came after
+});
