@@ -17,7 +17,7 @@ import {
   type Turn,
 } from "./fake-api.ts";
 import { explain, superviseSession, usageAt, waitUntil, type Supervised } from "./respawn-harness.ts";
-import { startTmux } from "./tmux.ts";
+import { startClient } from "./client-pane.ts";
 
 const GOAL = "GOAL-8841: build the alpaca exporter";
 const KICK = "KICKSTART-5120: continue the work from the summary.";
@@ -207,14 +207,8 @@ test("e2e continuity: the same chain through /clear with only the hooks (no supe
     settings: { hooks },
     extraEnv: { CTX_TRACK_FINALIZE_ON_END: "always" },
   });
-  const pane = await startTmux({
-    dir: sandbox.tmp,
-    command: [CLAUDE_BIN, "--model", TEST_MODEL, "--allowedTools", ...ALLOWED_TOOLS],
-    env: sandbox.env,
-    cwd: sandbox.project,
-  });
+  const pane = await startClient(sandbox);
   try {
-    await pane.waitFor(/for shortcuts|❯/, 30_000);
     await pane.sendText(GOAL);
     await pane.waitFor(/Parser done\./, 40_000);
     for (const n of [1, 2]) {
@@ -253,14 +247,8 @@ test("e2e continuity: interactive, the summary the monitor writes at CRITICAL re
     settings: { hooks, statusLine: { type: "command", command: `${CTX_BIN} statusline`, padding: 0 } },
     extraEnv: { NO_COLOR: "1" },
   });
-  const pane = await startTmux({
-    dir: sandbox.tmp,
-    command: [CLAUDE_BIN, "--model", TEST_MODEL, "--allowedTools", ...ALLOWED_TOOLS],
-    env: sandbox.env,
-    cwd: sandbox.project,
-  });
+  const pane = await startClient(sandbox);
   try {
-    await pane.waitFor(/for shortcuts|❯/, 30_000);
     await pane.sendText(GOAL);
     await pane.waitFor(/Stopping here\./, 60_000);
     const [summary] = await summariesAtLeast(sandbox.project, 1);

@@ -9,10 +9,10 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { runCtx } from "../helpers/ctx.ts";
 import { runChild } from "../../src/io/process/child.ts";
-import { ALLOWED_TOOLS, CLAUDE_BIN, headlessArgs, makeSandbox, TEST_MODEL, type Sandbox } from "./claude.ts";
+import { ALLOWED_TOOLS, CLAUDE_BIN, headlessArgs, makeSandbox, type Sandbox } from "./claude.ts";
 import { contentText, lastToolResults, startFakeApi, type FakeApi, type LoggedRequest, type Turn } from "./fake-api.ts";
 import { usageAt, waitUntil } from "./respawn-harness.ts";
-import { startTmux } from "./tmux.ts";
+import { startClient } from "./client-pane.ts";
 
 let api: FakeApi | undefined;
 let sandbox: Sandbox | undefined;
@@ -126,14 +126,8 @@ test("e2e handoff: /clear after CRITICAL gives the next session the step taken a
     return say("Continuing from the summary.", 10);
   });
   sandbox = await installed(api.url);
-  const pane = await startTmux({
-    dir: sandbox.tmp,
-    command: [CLAUDE_BIN, "--model", TEST_MODEL, "--allowedTools", ...ALLOWED_TOOLS],
-    env: sandbox.env,
-    cwd: sandbox.project,
-  });
+  const pane = await startClient(sandbox);
   try {
-    await pane.waitFor(/for shortcuts|❯/, 30_000);
     await pane.sendText("GOAL-5521: prepare the release");
     await pane.waitFor(/Paused at CRITICAL\./, 60_000);
     // The summary written at CRITICAL, before the last step: it cannot know that step.

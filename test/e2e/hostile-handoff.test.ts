@@ -29,7 +29,7 @@ import {
   type Turn,
 } from "./fake-api.ts";
 import { usageAt, waitUntil } from "./respawn-harness.ts";
-import { startTmux } from "./tmux.ts";
+import { startClient } from "./client-pane.ts";
 
 const GOAL = "GOAL-4471: make the test suite pass";
 /** The file name the test script creates (no `/`: it opens a framing tag rather than closing one). */
@@ -127,14 +127,8 @@ test(`e2e hostile handoff (${CLIENT.version}): after /clear the injected summary
     extraEnv: { CTX_TRACK_FINALIZE_ON_END: "always" },
   });
   await gitRepo(sandbox.project, sandbox.env);
-  const pane = await startTmux({
-    dir: sandbox.tmp,
-    command: [CLAUDE_BIN, "--model", TEST_MODEL, "--allowedTools", ...ALLOWED_TOOLS],
-    env: sandbox.env,
-    cwd: sandbox.project,
-  });
+  const pane = await startClient(sandbox);
   try {
-    await pane.waitFor(/for shortcuts|❯/, 30_000);
     await pane.sendText(GOAL);
     await pane.waitFor(/fixing it next\./, 40_000);
     await Bun.sleep(1500); // the turn's Stop hook

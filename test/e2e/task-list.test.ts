@@ -7,9 +7,10 @@
 import { afterEach, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ALLOWED_TOOLS, CLAUDE_BIN, makeSandbox, TEST_MODEL, type Sandbox } from "./claude.ts";
+import { makeSandbox, type Sandbox } from "./claude.ts";
 import { allText, lastToolResults, lastUserText, startFakeApi, type FakeApi, type Turn } from "./fake-api.ts";
-import { startTmux, type TmuxSession } from "./tmux.ts";
+import { startClient } from "./client-pane.ts";
+import type { TmuxSession } from "./tmux.ts";
 
 let api: FakeApi | undefined;
 let sandbox: Sandbox | undefined;
@@ -45,13 +46,7 @@ async function createClearCreate(env: Record<string, string>): Promise<string[]>
     return text("ok.");
   });
   sandbox = await makeSandbox({ apiUrl: api.url, extraEnv: env });
-  tmux = await startTmux({
-    dir: sandbox.tmp,
-    command: [CLAUDE_BIN, "--model", TEST_MODEL, "--allowedTools", ...ALLOWED_TOOLS],
-    env: sandbox.env,
-    cwd: sandbox.project,
-  });
-  await tmux.waitFor(/for shortcuts|❯/, 30_000);
+  tmux = await startClient(sandbox);
   await tmux.sendText("FIRST-PROMPT: plan the work");
   await tmux.waitFor(/Tool said:/, 40_000);
   await tmux.sendText("/clear");
