@@ -19,7 +19,7 @@ export interface CommandSpec {
 /** The command table: it drives dispatch, parsing and help. */
 export const COMMANDS: Record<string, CommandSpec> = {
   install: {
-    summary: "Wires ctx into Claude Code (or Gemini CLI) settings: hooks and statusLine",
+    summary: "Wires ctx into Claude Code, Gemini CLI or Codex CLI settings: hooks and statusLine",
     grammar: GRAMMARS.install,
     hook: false,
     load: () => import("./install.ts"),

@@ -26,20 +26,22 @@ GEMINI_CLI set): trusting is yours to do.`,
     synopsis: ["[--project] [--gemini | --codex] [--dry-run] [--force-statusline | --keep-statusline]"],
     about: `Merges ctx's entries into ~/.claude/settings.json (<project>/.claude/settings.json
 with --project; ~/.gemini/settings.json with --gemini), with this binary's
-absolute path and a timeout on each:
+absolute path (with --project plain \`ctx\`: no machine path in a file teams
+commit) and a timeout on each:
 statusLine          ctx statusline; an existing other one is chained (both show:
                     ctx statusline --chain YOURS), replaced with
                     --force-statusline, or left alone with --keep-statusline;
                     ctx uninstall puts it back
 PostToolUse, PostToolUseFailure: ctx monitor, ctx track
 SessionStart        ctx track, ctx resume --hook
-UserPromptSubmit, Stop, PreCompact, SessionEnd: ctx track
+UserPromptSubmit, Stop, StopFailure, PreCompact, SessionEnd: ctx track
 Gemini CLI: AfterTool, SessionStart, BeforeAgent, AfterAgent, PreCompress,
 SessionEnd (timeouts in ms, matchers over Gemini tool names).
 Codex CLI (--codex: $CODEX_HOME/hooks.json, or <project>/.codex/hooks.json):
 PostToolUse, SessionStart, UserPromptSubmit, Stop, PreCompact, SessionEnd, and
 each ctx hook trusted as Codex records it (hooks.state in $CODEX_HOME/config.toml).
-Writes <file>.bak-<UTC stamp> first, keeps every other key and hook, refuses a
+Writes <file>.bak-<UTC stamp> first (a project's: under the user's state, not in
+the project), keeps every other key and hook, refuses a
 file that is not valid JSON (says line:column). Running it twice adds nothing.`,
     options: {
       project: { type: "boolean", doc: "the project's .claude/settings.json (project found from a subfolder)" },
