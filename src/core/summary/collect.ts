@@ -7,7 +7,7 @@ import { lineAgent } from "../agents/index.ts";
 import { addCodexLine } from "./codex.ts";
 import { addGeminiRecord } from "./gemini.ts";
 import { onTaskResult, onTaskUse } from "./tasks.ts";
-import { queuedPrompt, readUserLine, rejection, tailLine } from "./requests.ts";
+import { queuedPrompt, rejection, tailLine } from "./requests.ts";
 import { addFile, moveFiles } from "./files.ts";
 import { onQueued, onRejected, onUserText } from "./user-turns.ts";
 import { onTrackerCommand } from "./tracker.ts";
@@ -67,12 +67,6 @@ export function noteLatest(f: Facts, tokens: number, timestamp: unknown): void {
   f.latestTokens = tokens;
   const at = typeof timestamp === "string" ? Date.parse(timestamp) : Number.NaN;
   f.latestAtMs = Number.isFinite(at) ? at : 0;
-}
-
-/** The text a user typed as a request (a slash command with its arguments), or null for anything else. */
-export function userText(content: unknown): string | null {
-  const line = readUserLine(content);
-  return line.kind === "request" ? line.text : null;
 }
 
 /** A short description of a tool call: `Edit src/a.ts`, `Bash: npm test`. */
