@@ -50,7 +50,7 @@ export function expired(ms: number, nowMs: number, maxAgeMs: number | false): bo
 }
 
 /** A session's state is kept while it is live (its process runs and it has not ended) or young enough. */
-export function keepSession(s: RetainedSession, nowMs: number, limits: RetentionLimits): boolean {
+function keepSession(s: RetainedSession, nowMs: number, limits: RetentionLimits): boolean {
   return (s.alive && !s.ended) || !expired(s.updatedMs, nowMs, limits.maxAgeMs);
 }
 

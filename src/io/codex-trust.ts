@@ -30,7 +30,7 @@ export function codexConfigPath(env: Env): string | undefined {
 }
 
 /** The hash Codex records for a hook identity: `sha256:<hex>`. */
-export function codexHash(identity: string): string {
+function codexHash(identity: string): string {
   return `sha256:${createHash("sha256").update(identity).digest("hex")}`;
 }
 

@@ -29,7 +29,7 @@ export function checkTrust(env: Env, file: string, bytes: Uint8Array): TrustChec
 }
 
 /** The user's record for the file at real path `path`, when there is a valid one. */
-export function readTrustRecord(env: Env, path: string): TrustRecord | undefined {
+function readTrustRecord(env: Env, path: string): TrustRecord | undefined {
   const at = trustRecordPath(env, path);
   const read = at === undefined ? undefined : readJsonFile<unknown>(at, { maxBytes: 64 * 1024, ownerUid: uid() });
   return read?.status === "ok" ? parseTrustRecord(read.value) : undefined;

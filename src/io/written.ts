@@ -39,7 +39,7 @@ export function wasWritten(env: Env, text: string): boolean {
 }
 
 /** The HMAC-SHA256 of `text` (as UTF-8) under `key`, as 64 hex digits. */
-export function summaryMac(key: string, text: string): string {
+function summaryMac(key: string, text: string): string {
   return new Bun.CryptoHasher("sha256", key).update(text).digest("hex");
 }
 

@@ -6,10 +6,10 @@
 import type { AgentAdapter } from "./types.ts";
 
 /** The tokens Codex's UI takes as the fixed baseline of any context (instructions, tools). */
-export const CODEX_BASELINE = 12_000;
+const CODEX_BASELINE = 12_000;
 
 /** How much of its window a hook's added context may take: well above Codex's ~2.5k default cut. */
-export const CODEX_CONTEXT_LIMIT = 20_000;
+const CODEX_CONTEXT_LIMIT = 20_000;
 
 /** Codex's cap on a SessionEnd hook's timeout, in seconds. */
 export const CODEX_SESSION_END_S = 3;

@@ -50,7 +50,7 @@ export function lineAgent(entry: Record<string, unknown>): AgentName {
 }
 
 /** The adapters chosen by a flag (`--gemini`, `--codex`, …): every one but Claude Code, the default. */
-export const FLAGGED: readonly AgentAdapter[] = AGENTS.filter((a) => a.name !== "claude");
+const FLAGGED: readonly AgentAdapter[] = AGENTS.filter((a) => a.name !== "claude");
 
 /** The `--<name>` boolean options of the set-up commands, one per flagged adapter. */
 export function agentOptions(doc: (a: AgentAdapter) => string): Record<string, { type: "boolean"; doc: string }> {

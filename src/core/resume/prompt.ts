@@ -81,7 +81,7 @@ export function buildResumePrompt(
  * A summary's text with each line made inert (dataLine, escapeMarkup: every `<` written `&lt;`), so
  * no tag can start inside it; a `>` stays (the Markdown quote of the goal).
  */
-export function inertBody(text: string): string {
+function inertBody(text: string): string {
   return text
     .split("\n")
     .map((l) => escapeMarkup(dataLine(l, Number.POSITIVE_INFINITY)))

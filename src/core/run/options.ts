@@ -20,7 +20,7 @@ export interface RunOptions {
 }
 
 /** Client options `ctx run` sets itself for every leg, refused after `--`. */
-export const OWN_CLIENT_OPTIONS = [
+const OWN_CLIENT_OPTIONS = [
   "-p",
   "--print",
   "--output-format",

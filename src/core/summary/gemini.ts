@@ -16,7 +16,7 @@ import { count } from "../usage.ts";
 import { onTrackerCommand } from "./tracker.ts";
 
 /** Gemini CLI tools whose successful calls change a file (`file_path`). */
-export const GEMINI_FILE_TOOLS = new Set(["write_file", "replace"]);
+const GEMINI_FILE_TOOLS = new Set(["write_file", "replace"]);
 
 /** Tool calls remembered for dedupe (a record repeats its calls). */
 const MAX_SEEN = 5000;

@@ -16,7 +16,7 @@ const BREAKS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
 const INVISIBLE = /[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]/g;
 
 /** Longest any one field of the summary may be (the goal and latest request; most are shorter). */
-export const FIELD_MAX = 600;
+const FIELD_MAX = 600;
 
 /** `text` as one line: escape sequences removed whole, every other control or invisible character gone, cut to `max`. */
 export function dataLine(text: string, max = FIELD_MAX): string {

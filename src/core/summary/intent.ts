@@ -48,7 +48,7 @@ const FILTERS = new Set(
 const SCRIPT_FILE = /\.(?:[cm]?js|ts|py|rb|sh|pl|php|lua|jar)$/;
 
 /** The intent of one simple command, or null for one that sets up or prints (`cd`, `echo`, `export`). */
-export function intentOf(words: string[]): Intent | null {
+function intentOf(words: string[]): Intent | null {
   let w = words.filter((x) => x !== "");
   for (;;) {
     while (w.length && /^[A-Za-z_]\w*=/.test(w[0]!)) w = w.slice(1);

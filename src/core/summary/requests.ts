@@ -51,7 +51,7 @@ const LOCAL_COMMANDS = new Set([
 ]);
 
 /** The text blocks of a message's content (a string or blocks), joined, without injected reminders. */
-export function plainText(content: unknown): string {
+function plainText(content: unknown): string {
   let text = "";
   if (typeof content === "string") text = content;
   else if (Array.isArray(content))
@@ -124,7 +124,7 @@ export function rejection(resultText: string): { feedback: string } | null {
 }
 
 /** Requests this short are shown with the agent message they answer. */
-export const SHORT_REQUEST = 60;
+const SHORT_REQUEST = 60;
 
 /**
  * The agent message a short request answers, or null when the request stands on its own. An answer

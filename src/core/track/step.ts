@@ -89,7 +89,7 @@ export function trackStep(prev: SessionState, ev: TrackEvent, t: Ladder, onEnd: 
  * timestamps: the client writes its transcript in batches, so a summary written after the last hook may
  * still lack the last lines (a failing call's result, the final reply).
  */
-export function handoffDueAtEnd(s: SessionState): boolean {
+function handoffDueAtEnd(s: SessionState): boolean {
   return s.finalized_at !== null || levelRank(s.threshold_reached) >= levelRank("critical");
 }
 

@@ -58,7 +58,7 @@ export function handoffOf(root: string, sessionId: string, nowMs: number): Hando
  * Notes why a finalize failed: in the crossing's marker (when one exists: a finalize started at CRITICAL),
  * read back by {@link handoffOf}, and in the hook error log for `ctx doctor`. Never throws.
  */
-export async function recordHandoffFailure(deps: Deps, root: string, sessionId: string, err: unknown): Promise<void> {
+async function recordHandoffFailure(deps: Deps, root: string, sessionId: string, err: unknown): Promise<void> {
   const reason = ((err as Error)?.message ?? String(err)).replace(/\s+/g, " ").slice(0, 200);
   const marker = layout(root).finalizeMarker(sessionId);
   if (marker && mtimeOf(marker) !== undefined) {

@@ -22,7 +22,7 @@ const CLAIM_STALE_MS = 10 * 60_000;
  * from the future), "clock" when there is none yet (the marker starts the interval: the first
  * prune comes one interval after ctx first saw the project), else undefined. Never with both limits off.
  */
-export function retentionDue(root: string, cfg: Config, nowMs: number): "start" | "clock" | undefined {
+function retentionDue(root: string, cfg: Config, nowMs: number): "start" | "clock" | undefined {
   if (cfg["retention.max_age_days"] === false && cfg["retention.keep_per_chain"] === false) return undefined;
   const last = mtimeMs(layout(root).retention);
   if (last === undefined) return "clock";
