@@ -3,7 +3,6 @@ import { join, resolve } from "node:path";
 import { CtxError, debug, type Deps } from "../core/deps.ts";
 import { layout, STATE_DIRS, STATE_NAMES } from "../core/layout.ts";
 import { stateRoot } from "../core/paths.ts";
-import { isTrackLevel } from "../core/track/levels.ts";
 import { changedSinceStart } from "../io/git/changes.ts";
 import { gitStatus } from "../io/git/repo.ts";
 import { findProject } from "../io/project.ts";
@@ -158,10 +157,7 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
     twin,
     team,
     previousSummary: prev?.summaryPath ?? null,
-    usage: {
-      ...usageFor(state, tracked !== undefined, facts, deps, cfg, opts.floor, seen),
-      level: isTrackLevel(state.threshold_reached) ? state.threshold_reached : "ok",
-    },
+    usage: usageFor(state, tracked !== undefined, facts, deps, cfg, opts.floor, seen),
     generatedAt: iso,
     transcriptPath: transcript ?? null,
     gitStatus: gitStatus(state.project),

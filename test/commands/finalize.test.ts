@@ -19,6 +19,32 @@ const hook = (event: string, over: Record<string, unknown> = {}) =>
   JSON.stringify({ session_id: SID, transcript_path: FIXTURE, cwd: project, hook_event_name: event, ...over });
 
 describe("ctx finalize", () => {
+  test("a session ctx never tracked gets the level of its reading (70 % is warning, not ok)", async () => {
+    const transcript = join(t.dir, "untracked.jsonl");
+    const line = {
+      type: "assistant",
+      sessionId: "0a1b2c3d-0000-4000-8000-000000000001",
+      timestamp: new Date().toISOString(),
+      requestId: "req_1",
+      message: {
+        id: "msg_1",
+        model: "claude-sonnet-4-5",
+        usage: { input_tokens: 100, cache_read_input_tokens: 139_900, output_tokens: 10 },
+        content: [{ type: "text", text: "Halfway through." }],
+      },
+    };
+    writeFileSync(
+      transcript,
+      `${JSON.stringify({ type: "user", message: { role: "user", content: "go" } })}\n${JSON.stringify(line)}\n`,
+    );
+    const r = await runCtx(["finalize", "--transcript", transcript], { env, cwd: project });
+    expect(r.code).toBe(0);
+    const md = readFileSync(r.stdout.trim(), "utf8");
+    expect(md).toMatch(
+      /- Context at handoff: 70% used \(140000 \/ 200000 tokens, [^)]*\), model claude-sonnet-4-5, level warning\n/,
+    );
+  });
+
   test("writes the records, archives the action log and prints the summary path; a rerun rewrites the same files", async () => {
     await runCtx(["track"], { stdin: hook("SessionStart", { source: "startup" }), env });
     await runCtx(["track"], {

@@ -10,6 +10,8 @@ import type { TranscriptWindow } from "../../core/window-evidence.ts";
 import { stateRoot } from "../../core/paths.ts";
 import { readBridge } from "../session/bridge.ts";
 import { sessionWindow } from "../session/usage-source.ts";
+import { ladderOf, levelAt } from "../../core/levels.ts";
+import { isTrackLevel } from "../../core/track/levels.ts";
 
 /** A reading given on the command line (`--used-tokens`, `--used-pct`, `--window-size`). */
 export interface FloorReading {
@@ -92,5 +94,7 @@ export function usageFor(
     compactions: Math.max(state.compactions, facts.compactions),
     model: state.model ?? facts.model,
     toolCalls: Math.max(state.tool_calls, facts.toolResults),
+    // The level the track state holds; a session ctx never tracked (or never past ok) by its reading.
+    level: isTrackLevel(state.threshold_reached) ? state.threshold_reached : levelAt(used.usedPct, ladderOf(cfg)),
   };
 }
