@@ -66,7 +66,7 @@ export function howToContinue(t: SummaryTwin, gitStatus: string[] | null): strin
   const tr = t.tracker;
   if (tr)
     out.push(
-      `- Tasks are kept in \`${tr.tool}\`: run \`${tr.listHint}\` to see what is open now${tr.items.length ? ` (${tr.items.length} left open from the last listing)` : ""}; keep them there, do not re-create them as client tasks.`,
+      `- Tasks are kept in \`${tr.tool}\`: run \`${tr.listHint}\` to see what is open now${openNote(tr)}; keep them there, do not re-create them as client tasks.`,
     );
   if (!err && !task) {
     const request = t.latest_request ?? t.goal;
@@ -76,4 +76,11 @@ export function howToContinue(t: SummaryTwin, gitStatus: string[] | null): strin
     );
   }
   return out;
+}
+
+/** How many tracker items the session left open: the last listing's, and those created after it. */
+function openNote(t: TrackerState): string {
+  const created = t.created?.length ?? 0;
+  if (!created) return t.items.length ? ` (${t.items.length} left open from the last listing)` : "";
+  return ` (${t.items.length + created} open: ${t.items.length} left from the last listing, ${created} created since)`;
 }

@@ -218,6 +218,10 @@ describe("items created after the last listing (spotter 8463c716, bench/corpus)"
       "- Created after that listing (still open):\n  - spotter-fum.5: load_session_messages drops",
     );
     expect(parseTwin({ ...twinOf(emptyFacts()), tracker: t })?.tracker?.created).toEqual(t!.created);
+    // How to continue counts the created item among those left open
+    expect(howToContinue({ ...twinOf(emptyFacts()), tracker: t }, null).join("\n")).toContain(
+      "to see what is open now (2 open: 1 left from the last listing, 1 created since)",
+    );
     t = onTrackerCommand(t, "bd close spotter-fum.5", "✓ Closed spotter-fum.5");
     expect(t!.created).toEqual([]);
   });
