@@ -5,7 +5,7 @@
  * as SVG by scripts/ansi-svg.ts. Writes docs/screens/<name>.ansi (the capture), <name>.svg, and
  * agent-messages.txt / summary.md (what the agent was told, the handoff summary written).
  *
- *   bun build.ts && bun scripts/screenshots.ts            # CTX_TEST_CLIENT=newest for 2.1.328
+ *   bun build.ts && bun scripts/screenshots.ts            # CTX_TEST_CLIENT=newest for 2.1.332
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -20,7 +20,7 @@ import { runChild } from "../../src/io/process/child.ts";
 export const REPO_ROOT = resolve(import.meta.dir, "..", "..");
 /**
  * The real Claude Code clients the suite runs against, both pinned devDependencies:
- * `pinned` (2.1.197, the default) and `newest` (2.1.328, the npm alias `claude-code-next`).
+ * `pinned` (2.1.197, the default) and `newest` (2.1.332, the npm alias `claude-code-next`).
  * `CTX_TEST_CLIENT` picks one; never `node_modules/.bin/claude`, which either package may own.
  */
 export const CLIENTS = {
@@ -28,7 +28,7 @@ export const CLIENTS = {
     version: "2.1.197",
     bin: join(REPO_ROOT, "node_modules", "@anthropic-ai", "claude-code", "bin", "claude.exe"),
   },
-  newest: { version: "2.1.328", bin: join(REPO_ROOT, "node_modules", "claude-code-next", "bin", "claude.exe") },
+  newest: { version: "2.1.332", bin: join(REPO_ROOT, "node_modules", "claude-code-next", "bin", "claude.exe") },
 } as const;
 /** Which client this run uses (`CTX_TEST_CLIENT`: pinned or newest; a version number works too). */
 export const CLIENT = pickClient(process.env.CTX_TEST_CLIENT);
