@@ -82,7 +82,7 @@ export interface PaneLimit {
   message?: string;
   /** The menu `Stop and wait for limit to reset` / `Upgrade your plan` is open (2.1.197). */
   menu: boolean;
-  /** The newer clients' notice `Usage limit reached · continuing automatically at 4:03pm` is shown (2.1.328). */
+  /** The newer clients' notice `Usage limit reached · continuing automatically at 4:03pm` is shown (2.1.328+). */
   notice: boolean;
 }
 
@@ -107,8 +107,11 @@ const LIMIT_TEXT = /You(?:'|’)ve (?:hit|reached) your [^·\n]*?limit(?:\s*·\s
 const REJECTED_429 = /(?:API Error: )?Request rejected \(429\)/i;
 /** The client's menu at the limit (2.1.197). */
 const LIMIT_MENU = /Stop and wait for (?:the )?limit to reset/i;
-/** The newer clients' notice while they wait to continue by themselves (2.1.328). */
-const LIMIT_NOTICE = /Usage limit reached · (?:limit resets|continuing automatically)/i;
+/**
+ * The newer clients' notice while they wait to continue by themselves: `continuing automatically at 4:03pm`
+ * (2.1.328), `set to continue automatically at 12:03am` and `limit resets 12:03am` (2.1.332).
+ */
+const LIMIT_NOTICE = /Usage limit reached · (?:limit resets|continuing automatically|set to continue automatically)/i;
 
 function make(message: string, at: number): UsageLimit {
   return { message, at, resetsAt: parseResetTime(message, at) };

@@ -139,6 +139,16 @@ describe("recognising the limit in every source", () => {
       menu: false,
       notice: true,
     });
+    // 2.1.332: the same, worded "set to continue automatically"; the status band keeps "limit resets".
+    const newest = [
+      "  ⎿  You've hit your 5-hour limit · resets 12:03am (Europe/Berlin)",
+      "● Usage limit reached · set to continue automatically at 12:03am",
+    ].join("\n");
+    expect(limitFromPane(newest)).toEqual({
+      message: "You've hit your 5-hour limit · resets 12:03am (Europe/Berlin)",
+      menu: false,
+      notice: true,
+    });
     expect(limitMessage("You've reached your Opus limit")).toBe("You've reached your Opus limit");
   });
 });

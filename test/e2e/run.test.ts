@@ -180,9 +180,10 @@ test("ctx run: a usage limit in the second leg is waited out and the run complet
   console.log(r.stderr);
   expect(r.code).toBe(0);
   expect(r.stdout).toContain("RESULT-OK");
-  // 2.1.197 says "session limit", 2.1.328 "5-hour limit"; both give the reset to the minute.
+  // 2.1.197 says "session limit", 2.1.328+ "5-hour limit"; both give the reset to the minute, and 2.1.332
+  // leaves out ":00" on the hour ("resets 11pm").
   expect(r.stderr).toMatch(
-    /leg 2 hit the usage limit: You've hit your (session|5-hour) limit · resets \d+:\d\d[ap]m \(UTC\)/,
+    /leg 2 hit the usage limit: You've hit your (session|5-hour) limit · resets \d+(?::\d\d)?[ap]m \(UTC\)/,
   );
   expect(r.stderr).toMatch(/ctx run: waiting \d+ s for the usage limit/);
   expect(r.stderr).toMatch(/ctx run: leg 2 started again after the usage limit/);
