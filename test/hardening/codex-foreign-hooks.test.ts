@@ -53,7 +53,8 @@ beforeEach(() => {
 });
 afterEach(() => t.cleanup());
 
-const trustedKeys = () => [...readFileSync(config, "utf8").matchAll(/^\[hooks\.state\."([^"]+)"\]/gm)].map((m) => m[1]!);
+const trustedKeys = () =>
+  [...readFileSync(config, "utf8").matchAll(/^\[hooks\.state\."([^"]+)"\]/gm)].map((m) => m[1]!);
 
 test("install --codex --project trusts ctx's own entries only, and names the repository's", async () => {
   const inst = await runCtx(["install", "--codex", "--project"], { env, cwd: project });
