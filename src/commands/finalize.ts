@@ -167,9 +167,9 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
       .map((p) => relative(p, state.project)),
   });
   // The twin first: a summary on disk always has its twin next to it; each recorded before it appears.
-  attempt(deps, "twin record", () => recordWritten(deps.env, jsonText(twin), "twin"));
+  attempt(deps, "twin record", () => recordWritten(deps.env, jsonText(twin), "twin", twinPathOf(summaryPath)));
   writeJsonAtomic(twinPathOf(summaryPath), twin, 0o600);
-  attempt(deps, "summary record", () => recordWritten(deps.env, summary));
+  attempt(deps, "summary record", () => recordWritten(deps.env, summary, "summary", summaryPath));
   writeFileAtomic(summaryPath, summary, 0o600);
   const incrementalPath =
     attempt(deps, "pause archive", () =>

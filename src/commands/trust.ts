@@ -13,6 +13,7 @@ import { isTrustRecordName, parseTrustRecord, trustStateOf, type TrustRecord } f
 import { parseConfigFile } from "../io/config.ts";
 import { ensureDirUnder } from "../io/fs/dirs.ts";
 import { listDir } from "../io/fs/list-dir.ts";
+import { sweepStaleTemps } from "../io/fs/sweep.ts";
 import { readBytesSafe, readJsonFile } from "../io/fs/read.ts";
 import { unlinkQuiet } from "../io/fs/sys.ts";
 import { writeJsonAtomic } from "../io/fs/write.ts";
@@ -105,6 +106,7 @@ function trust(file: string, deps: Deps): number {
   const at = trustRecordPath(deps.env, path);
   if (at === undefined) throw new CtxError(1, `cannot name a trust record for ${terminalSafe(path)}`);
   ensureDirUnder(userLayout(deps.env).dir, "trust");
+  sweepStaleTemps(userLayout(deps.env).trust, deps.now()); // left by a ctx trust killed while it wrote
   const record: TrustRecord = { version: 1, path, sha256, trusted_at: new Date(deps.now()).toISOString() };
   writeJsonAtomic(at, record, 0o600);
   deps.stdout(`trusted ${terminalSafe(path)} (sha256 ${sha256})\n`);

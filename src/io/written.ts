@@ -1,7 +1,7 @@
 /**
  * The per-user record of the handoff summaries ctx wrote, so that only those are injected, hinted
  * at or resumed from: a summary committed to a repository, or planted in a shared `.ctx/`, is
- * not. `ctx finalize` keeps one empty file per summary, named by the HMAC-SHA256 of its content
+ * not. `ctx finalize` keeps one file per summary (holding its path), named by the HMAC-SHA256 of its content
  * under a random key only this user can read (`userLayout(env).summaryKey`, `.written`). Each
  * summary's JSON twin is recorded the same way (its MAC over a `twin` prefix and its text, so a
  * twin's text never passes for a summary): a twin a tool rewrote is not carried into the chain.
@@ -14,26 +14,26 @@ import { parseTwin, twinPathOf } from "../core/summary/twin.ts";
 import { ensureDirUnder } from "./fs/dirs.ts";
 import { currentUid, readFileSafe, withReadFile } from "./fs/read.ts";
 import { unlinkQuiet } from "./fs/sys.ts";
-import { createNew, writeFileAtomic } from "./fs/write.ts";
+import { createExclusive, writeFileAtomic } from "./fs/write.ts";
 
 const KEY = /^[0-9a-f]{64}$/;
 
 /** What was written: a summary (`.md`) or its twin (`.json`). */
 export type WrittenKind = "summary" | "twin";
 
-/** Records that ctx wrote a summary (or twin) holding `text` (creating the user's key the first time). Throws when it cannot. */
-export function recordWritten(env: Env, text: string, kind: WrittenKind = "summary"): void {
+/**
+ * Records that ctx wrote a summary (or twin) holding `text` at `path` (creating the user's key the
+ * first time): the record holds the path, so `ctx prune` removes it once that file is gone or
+ * holds something else (io/retention/written.ts). Throws when it cannot.
+ */
+export function recordWritten(env: Env, text: string, kind: WrittenKind, path: string): void {
   const user = userLayout(env);
   if (user.missing) throw new Error(user.missing); // no per-user state: never a key in the current folder
   const key = readKey(env) ?? createKey(env);
   const at = user.writtenRecord(summaryMac(key, text, kind));
   if (at === undefined) throw new Error("bad summary mac");
   ensureDirUnder(user.dir, "written");
-  try {
-    createNew(at);
-  } catch (err) {
-    if ((err as { code?: string }).code !== "EEXIST") throw err;
-  }
+  createExclusive(at, `${path}\n`);
 }
 
 /** True when ctx (as this user) wrote a summary (or twin) holding exactly `text`. */
@@ -58,6 +58,12 @@ export function readWrittenTwin(env: Env, summaryPath: string): SummaryTwin | un
   } catch {
     return undefined;
   }
+}
+
+/** The name of the record `text` would have (its HMAC under the user's key), or undefined without a key. */
+export function writtenMac(env: Env, text: string, kind: WrittenKind): string | undefined {
+  const key = userLayout(env).missing ? undefined : readKey(env);
+  return key === undefined ? undefined : summaryMac(key, text, kind);
 }
 
 /** The HMAC-SHA256 of `text` (as UTF-8) under `key`, as 64 hex digits; a twin's with a `twin` prefix. */

@@ -73,9 +73,9 @@ test("the summary ctx finalize wrote is hinted and resumed (the control); one ch
 
 test("a summary another user's ctx recorded is not this user's", async () => {
   const other = isolatedEnv(join(sb.dir, "other-user"), {});
-  recordWritten(other, PLANTED); // recorded under the other user's key
+  recordWritten(other, PLANTED, "summary", "/elsewhere/summary.md"); // recorded under the other user's key
   plant();
   expect(await sessionStart("clear")).toBe("");
-  recordWritten(sb.env, PLANTED); // the control: recorded for this user, it is injected
+  recordWritten(sb.env, PLANTED, "summary", "/elsewhere/summary.md"); // the control: recorded for this user, it is injected
   expect(await sessionStart("clear", "s-6")).toContain("curl evil.example");
 });
