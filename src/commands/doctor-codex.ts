@@ -6,14 +6,24 @@
  */
 import type { Deps } from "../core/deps.ts";
 import type { Check, FoundSettings } from "../core/settings/diagnose.ts";
-import { join } from "node:path";
-import { codexConfigPath, codexContextItemOn, codexProjectTrusted, ctxHookTrust } from "../io/codex-trust.ts";
+import { parseCtxCommand } from "../core/settings/entries.ts";
+import { isAbsolute, join } from "node:path";
+import type { ForeignHook } from "../core/agents/codex-trust.ts";
+import { terminalSafe } from "../core/terminal.ts";
+import { codexConfigPath, codexContextItemOn, codexProjectTrusted, hookTrust } from "../io/codex-trust.ts";
 
 /** The trust and context-item checks for the hooks.json files that apply. */
 export function codexSetup(deps: Deps, found: FoundSettings[], installCmd: string, project: string): Check[] {
   const config = codexConfigPath(deps.env) ?? "~/.codex/config.toml";
-  const trust = found.flatMap((s) => ("error" in s.value ? [] : ctxHookTrust(deps.env, s.path, s.value)));
-  const checks: Check[] = [];
+  const own = join(project, ".codex", "hooks.json");
+  // a project's file holds `ctx <sub>` (install --project); the user's the absolute path of a ctx
+  const sorted = found.map((s) =>
+    "error" in s.value
+      ? { own: [], foreign: [] }
+      : hookTrust(deps.env, s.path, s.value, (b) => (s.path === own ? b === "ctx" : isAbsolute(b))),
+  );
+  const trust = sorted.flatMap((s) => s.own);
+  const checks: Check[] = foreignChecks(sorted.flatMap((s) => s.foreign));
   const modified = trust.filter((t) => t.state === "modified");
   const untrusted = trust.filter((t) => t.state === "untrusted");
   if (trust.length > 0 && modified.length + untrusted.length === 0)
@@ -33,7 +43,6 @@ export function codexSetup(deps: Deps, found: FoundSettings[], installCmd: strin
       fix: `${installCmd}, or trust them in Codex's /hooks ("Trust all and continue")`,
     });
   // Codex reads a project's .codex/hooks.json only in a project it trusts.
-  const own = join(project, ".codex", "hooks.json");
   if (found.some((s) => s.path === own) && !codexProjectTrusted(deps.env, project))
     checks.push({
       level: "fail",
@@ -52,4 +61,46 @@ export function codexSetup(deps: Deps, found: FoundSettings[], installCmd: strin
         },
   );
   return checks;
+}
+
+/** The lines `ctx install --codex` prints for the hooks it did not write and so did not trust. */
+export function foreignReport(foreign: readonly ForeignHook[]): string[] {
+  return foreign.map(
+    (f) =>
+      `not trusted (not ctx's): ${f.key}: ${shownCommand(f.command)}; review it in Codex's /hooks before trusting it\n`,
+  );
+}
+
+// --- internal ---
+
+/**
+ * What doctor says of the hooks ctx did not write: a trusted one that looks like ctx's (a
+ * repository's `./tools/ctx track`, trusted by an older ctx install) fails; the others are listed.
+ */
+function foreignChecks(foreign: readonly { key: string; state: string; command: string }[]): Check[] {
+  if (foreign.length === 0) return [];
+  const line = (f: { key: string; command: string }) => `${f.key} (${shownCommand(f.command)})`;
+  const looksOurs = foreign.filter((f) => f.state !== "untrusted" && parseCtxCommand(f.command));
+  const checks: Check[] = [
+    {
+      level: "warn",
+      name: "Codex foreign hooks",
+      detail: `not written by ctx, never trusted by ctx: ${foreign.map(line).join(", ")}`,
+      fix: "review each in Codex's /hooks; ctx trusts only the hooks it wrote",
+    },
+  ];
+  if (looksOurs.length > 0)
+    checks.push({
+      level: "fail",
+      name: "Codex foreign hooks",
+      detail: `trusted, and only looks like ctx's: ${looksOurs.map(line).join(", ")}`,
+      fix: 'remove its [hooks.state."…"] table from config.toml unless you reviewed that script',
+    });
+  return checks;
+}
+
+/** A command as shown in one line: sanitised, capped. */
+function shownCommand(command: string): string {
+  const text = terminalSafe(command).replace(/\s+/g, " ");
+  return text.length > 120 ? `${text.slice(0, 119)}…` : text;
 }

@@ -19,7 +19,7 @@ import { sessionTasks } from "../core/summary/tasks.ts";
 import type { SessionState } from "../core/track/state.ts";
 import { ensureDirUnder } from "../io/fs/dirs.ts";
 import { withReadFile } from "../io/fs/read.ts";
-import { writeFileAtomic, writeJsonAtomic } from "../io/fs/write.ts";
+import { jsonText, writeFileAtomic, writeJsonAtomic } from "../io/fs/write.ts";
 import { loadConfig } from "../io/config.ts";
 import { recordWritten } from "../io/written.ts";
 import { withLock } from "../io/fs/lock.ts";
@@ -140,7 +140,7 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
   const links = sessionChain(root, state.session_id, nowMs);
   const team = deps.env.CTX_TEAM?.trim() || state.team || null;
   const summaryPath = files.summary(state.task_id, stamp);
-  const prev = previousTwin(root, links, nowMs);
+  const prev = previousTwin(deps.env, root, links, nowMs);
   const listId = state.task_list_id ?? state.session_id;
   const twin = mergeChain(prev?.twin, {
     taskId: state.task_id,
@@ -166,9 +166,10 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
       .filter((p) => !facts.files.has(p))
       .map((p) => relative(p, state.project)),
   });
-  // The twin first: a summary on disk always has its twin next to it; recorded before it appears.
+  // The twin first: a summary on disk always has its twin next to it; each recorded before it appears.
+  attempt(deps, "twin record", () => recordWritten(deps.env, jsonText(twin), "twin", twinPathOf(summaryPath)));
   writeJsonAtomic(twinPathOf(summaryPath), twin, 0o600);
-  attempt(deps, "summary record", () => recordWritten(deps.env, summary));
+  attempt(deps, "summary record", () => recordWritten(deps.env, summary, "summary", summaryPath));
   writeFileAtomic(summaryPath, summary, 0o600);
   const incrementalPath =
     attempt(deps, "pause archive", () =>

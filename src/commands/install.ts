@@ -20,6 +20,7 @@ import { terminalSafe } from "../core/terminal.ts";
 import { ensureDir } from "../io/fs/dirs.ts";
 import { rememberStatusline } from "../io/statusline-record.ts";
 import { readHooksFile, trustCtxHooks } from "../io/codex-trust.ts";
+import { foreignReport } from "./doctor-codex.ts";
 import { withLock } from "../io/fs/lock.ts";
 import {
   backupSettings,
@@ -74,9 +75,12 @@ export function install(argv: string[], deps: Deps, binary: string | undefined):
   });
   // what ctx's statusLine took the place of, for uninstall to put back exactly
   if (previous && !target.dryRun) rememberStatusline(deps.env, target.path, previous);
-  // Codex runs a hook only once trusted: record it as Codex does (`codex exec` skips untrusted hooks silently).
-  if (target.agent === "codex" && !target.dryRun)
-    for (const key of trustCtxHooks(deps.env, target.path, readHooksFile(target.path))) deps.stdout(`trusted ${key}\n`);
+  // Codex runs a hook only once trusted: record it as Codex does (`codex exec` skips untrusted hooks silently),
+  // for ctx's own entries only (exact command, where ctx wrote it); every other one is the user's to review.
+  if (target.agent === "codex" && !target.dryRun) {
+    const out = trustCtxHooks(deps.env, target.path, readHooksFile(target.path), (b) => b === written);
+    deps.stdout(out.trusted.map((key) => `trusted ${key}\n`).join("") + foreignReport(out.foreign).join(""));
+  }
   return code;
 }
 

@@ -30,7 +30,7 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
   const nowMs = deps.now();
   const limits = limitsOf(cfg);
   const counts = pruneProject(deps.env, root, limits, nowMs, dry);
-  pruneUser(deps.env, limits, nowMs, dry, counts);
+  pruneUser(deps.env, limits, nowMs, dry, counts, root);
   if (!dry) {
     try {
       writeJsonAtomic(layout(root).retention, {

@@ -93,7 +93,7 @@ async function decide(
     summaries: summaries(),
     limits,
     load: (path: string) => writtenByUs(readSummaryIn(root, path), deps),
-    openTasks: (path: string) => openTaskIdsIn(root, path),
+    openTasks: (path: string) => openTaskIdsIn(deps.env, root, path),
     chain: ctx.chain,
     taskList: taskListState(deps.env),
     liveChains:

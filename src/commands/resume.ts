@@ -11,13 +11,11 @@ import { findClaude, runInherited } from "../io/resume/claude-launch.ts";
 import { markConsumedByCli } from "../io/resume/state.ts";
 import { latestSummary, loadSummaryForCli } from "../io/resume/summaries.ts";
 import { resumeHook } from "./resume-hook.ts";
-import { readJsonFile } from "../io/fs/read.ts";
-import { parseTwin, twinPathOf } from "../core/summary/twin.ts";
 import { taskOfSummary } from "../core/resume/hook-decision.ts";
 import { isValidTaskId } from "../core/track/stamp.ts";
 import { isValidSessionId } from "../core/session-id.ts";
 import { taskListState } from "../io/session/task-list.ts";
-import { wasWritten } from "../io/written.ts";
+import { readWrittenTwin, wasWritten } from "../io/written.ts";
 
 /**
  * `ctx resume`: starts a fresh claude session whose first prompt is the
@@ -65,8 +63,7 @@ async function launch(opts: Exclude<ResumeOptions, { mode: "hook" }>, deps: Deps
  * `ctx track` links the new session to. `openTasks`: the twin's open task ids (see taskListNote).
  */
 function chainEnv(summaryPath: string, deps: Deps): { env: Env; openTasks: string[] } {
-  const read = readJsonFile<unknown>(twinPathOf(summaryPath), { maxBytes: 4 * 1024 * 1024 });
-  const twin = read.status === "ok" ? parseTwin(read.value) : undefined;
+  const twin = readWrittenTwin(deps.env, summaryPath);
   const task = twin?.task_id ?? taskOfSummary(basename(summaryPath));
   const env = { ...deps.env };
   if (isValidTaskId(task)) {

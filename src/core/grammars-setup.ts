@@ -12,11 +12,13 @@ thresholds and display options; its keys that make ctx act as you (respawn.mode,
 the prompts it types, send_clear, send_init, auto_accept_plans, ai_check) take
 effect only once you trust the file, and only while its content is unchanged:
 an edit (a pull, a checkout) makes ctx ignore them again until you rerun
-ctx trust. Read the file first: it prints the keys it enables. Recorded per
-user in \${XDG_STATE_HOME:-~/.local/state}/ctx/trust/ (the file's real path and
-sha256). --list shows every trusted file and whether it changed; --revoke
-forgets this project's file. Refused in an agent's shell (CLAUDECODE,
-GEMINI_CLI set): trusting is yours to do.`,
+ctx trust. It shows the file's path, sha256 and the keys it enables, and asks
+you to type yes in your terminal; it trusts exactly the bytes it showed.
+Recorded per user in \${XDG_STATE_HOME:-~/.local/state}/ctx/trust/ (the file's
+real path and sha256). --list shows every trusted file and whether it changed;
+--revoke forgets this project's file. Refused when a parent process is an
+agent client (Claude Code, Codex CLI, Gemini CLI, OpenCode), whatever the
+environment says, and without a terminal: trusting is yours to do.`,
     options: {
       list: { type: "boolean", doc: "every trusted file: trusted, changed since or missing" },
       revoke: { type: "boolean", doc: "forget the trust in this project's file" },

@@ -7,7 +7,15 @@
 import { createHash } from "node:crypto";
 import { statSync, unlinkSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
-import { ctxHookIds, readTrust, withoutTrust, withTrust } from "../core/agents/codex-trust.ts";
+import {
+  type CodexHookId,
+  ctxHookIds,
+  type ForeignHook,
+  hookOwnership,
+  readTrust,
+  withoutTrust,
+  withTrust,
+} from "../core/agents/codex-trust.ts";
 import type { Env } from "../core/deps.ts";
 import { usableDir } from "../core/paths.ts";
 import { parseSettings } from "../core/settings/json-text.ts";
@@ -34,16 +42,30 @@ function codexHash(identity: string): string {
   return `sha256:${createHash("sha256").update(identity).digest("hex")}`;
 }
 
-/** Trusts every ctx hook of the parsed hooks.json at `hooksPath`; returns the keys newly trusted or refreshed. */
-export function trustCtxHooks(env: Env, hooksPath: string, settings: unknown): string[] {
-  const ids = ctxHookIds(hooksPath, settings).map((id) => ({ key: id.key, hash: codexHash(id.identity) }));
+/** Which binaries make a ctx hook command ctx's own: `ctx` in a project's file, the registered one in the user's. */
+export type OwnBinary = (binary: string) => boolean;
+
+/**
+ * Trusts ctx's own hooks of the parsed hooks.json at `hooksPath` (core/agents/codex-trust.ts
+ * `hookOwnership`: exact command, at the position ctx writes it), never a foreign one; returns the
+ * keys newly trusted or refreshed and the foreign hooks, for install to report.
+ */
+export function trustCtxHooks(
+  env: Env,
+  hooksPath: string,
+  settings: unknown,
+  ownBinary: OwnBinary,
+): { trusted: string[]; foreign: ForeignHook[] } {
+  const { own, foreign } = hookOwnership(hooksPath, settings, ownBinary);
+  const ids = own.map((id) => ({ key: id.key, hash: codexHash(id.identity) }));
   const path = codexConfigPath(env);
-  if (!path || ids.length === 0) return [];
-  return editConfig(path, (text) => {
+  if (!path || ids.length === 0) return { trusted: [], foreign };
+  const trusted = editConfig(path, (text) => {
     const have = readTrust(text);
     const wanted = ids.filter((id) => have.get(id.key) !== id.hash);
     return { text: withTrust(text, wanted), changed: wanted.map((w) => w.key) };
   });
+  return { trusted, foreign };
 }
 
 /** Removes the trust tables of the ctx hooks of the parsed hooks.json at `hooksPath` (as it was before uninstall). */
@@ -57,15 +79,24 @@ export function untrustCtxHooks(env: Env, hooksPath: string, settings: unknown):
   });
 }
 
-/** The trust of every ctx hook of the parsed hooks.json at `hooksPath`, as Codex will judge it. */
-export function ctxHookTrust(env: Env, hooksPath: string, settings: unknown): HookTrust[] {
+/** The trust of ctx's own hooks and of every foreign hook of the parsed hooks.json at `hooksPath`, as Codex will judge it. */
+export function hookTrust(
+  env: Env,
+  hooksPath: string,
+  settings: unknown,
+  ownBinary: OwnBinary,
+): { own: HookTrust[]; foreign: (HookTrust & { command: string })[] } {
   const path = codexConfigPath(env);
   const have = readTrust((path && readFileSafe(path, { maxBytes: 4 << 20 })) ?? "");
-  return ctxHookIds(hooksPath, settings).map((id) => {
+  const stateOf = (id: CodexHookId): HookTrust["state"] => {
     const recorded = have.get(id.key);
-    const state = recorded === undefined ? "untrusted" : recorded === codexHash(id.identity) ? "trusted" : "modified";
-    return { key: id.key, state };
-  });
+    return recorded === undefined ? "untrusted" : recorded === codexHash(id.identity) ? "trusted" : "modified";
+  };
+  const { own, foreign } = hookOwnership(hooksPath, settings, ownBinary);
+  return {
+    own: own.map((id) => ({ key: id.key, state: stateOf(id) })),
+    foreign: foreign.map((id) => ({ key: id.key, state: stateOf(id), command: id.command })),
+  };
 }
 
 /** True when the user's config.toml turns on Codex's built-in context item (`[tui] status_line` with `context-used`). */

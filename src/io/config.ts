@@ -86,8 +86,17 @@ export function envConfig(env: Env): Config {
 // --- internal ---
 
 function readConfigFile(env: Env, read: string, origin: "user" | "project", path = read): ConfigFile {
-  const bytes = read === "" ? undefined : readBytesSafe(read, { maxBytes: 1024 * 1024 });
-  const text = bytes?.toString("utf8");
+  return parseConfigFile(env, path, origin, read === "" ? undefined : readBytesSafe(read, { maxBytes: 1024 * 1024 }));
+}
+
+/** A config file from its bytes, read once by the caller (`ctx trust` shows and trusts the same bytes). */
+export function parseConfigFile(
+  env: Env,
+  path: string,
+  origin: "user" | "project",
+  bytes: Uint8Array | undefined,
+): ConfigFile {
+  const text = bytes === undefined ? undefined : Buffer.from(bytes).toString("utf8");
   const out: ConfigFile = { path, origin, text, layer: { origin, source: path, values: {} } };
   if (bytes === undefined || text === undefined || text.trim() === "") return out;
   try {

@@ -79,7 +79,7 @@ describe("ctx resume --hook", () => {
     expect(ctxOf((await hook("s2", "clear")).json)).toContain("SECRET BODY");
   });
 
-  test("on startup injects a summary a respawn cycle left pending, and consumes it", async () => {
+  test("after /clear injects the summary a respawn cycle left pending, and consumes it; startup does not", async () => {
     const p = summary("summary-t-20250101-100000.md", "PENDING BODY");
     summary("summary-t-20250101-110000.md", "NEWER BODY");
     mkdirSync(join(root, "state"), { recursive: true });
@@ -88,7 +88,8 @@ describe("ctx resume --hook", () => {
       pendingFile,
       JSON.stringify({ version: 1, summary_path: p, created_at: new Date().toISOString(), consumed_by: null }),
     );
-    const r = await hook("s5", "startup");
+    expect((await hook("s4", "startup")).stdout).not.toContain("PENDING BODY");
+    const r = await hook("s5", "clear");
     expect(ctxOf(r.json)).toContain("PENDING BODY");
     const pending = JSON.parse(readFileSync(pendingFile, "utf8"));
     expect(pending).toMatchObject({ version: 1, summary_path: p, consumed_by: "s5" });

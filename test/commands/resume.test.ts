@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSy
 import { join } from "node:path";
 import { runCtx } from "../helpers/ctx.ts";
 import { isolatedEnv, tempDir } from "../helpers/tmp.ts";
-import { writeOwnSummary } from "../helpers/written.ts";
+import { writeOwnSummary, writeOwnTwin } from "../helpers/written.ts";
 
 let t: ReturnType<typeof tempDir>;
 let env: Record<string, string>;
@@ -57,6 +57,10 @@ describe("ctx resume <summary>", () => {
     writeFileSync(p.replace(/\.md$/, ".json"), JSON.stringify(twin));
     const envFile = join(t.dir, "env");
     writeFileSync(fakeClaude, `#!/bin/sh\nenv > '${envFile}'\n`);
+    // a twin ctx did not write names no session: the chain comes from the summary's name only
+    expect((await resume([p], { CTX_RESUMED_FROM: "stale" })).code).toBe(0);
+    expect(readFileSync(envFile, "utf8")).not.toContain("CTX_RESUMED_FROM=");
+    writeOwnTwin(env, p.replace(/\.md$/, ".json"), twin);
     expect((await resume([p], { CTX_RESUMED_FROM: "stale" })).code).toBe(0);
     const seen = readFileSync(envFile, "utf8");
     expect(seen).toContain("CTX_TASK_ID=chain-abcd1234\n");

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runCtx } from "../helpers/ctx.ts";
+import { TRUST_PROMPT, trustInTerminal } from "../helpers/trust.ts";
 import { projectSandbox, type ProjectSandbox } from "../helpers/tmp.ts";
 
 let sb: ProjectSandbox;
@@ -24,18 +25,21 @@ beforeEach(() => {
 afterEach(() => sb.t.cleanup());
 
 const ctx = (...args: string[]) => runCtx(args, { env, cwd: sub });
+/** `ctx trust` typed in a terminal and confirmed. */
+const trust = (cwd = sub) => trustInTerminal([], { env, cwd });
 const CONFIG = 'levels:\n  warning: 60\nrespawn:\n  mode: keep-working\n  update_prompt: "note it"\n';
 const configJson = async () => JSON.parse((await ctx("config", "--json")).stdout);
 
 describe("ctx trust", () => {
   test("records the file's real path and sha256, 0600 in a 0700 folder, and lists the keys it enables", async () => {
     writeFileSync(file, CONFIG);
-    const r = await ctx("trust");
+    const r = await trust();
     expect(r.code).toBe(0);
     const sha = new Bun.CryptoHasher("sha256").update(CONFIG).digest("hex");
-    expect(r.stdout).toBe(
-      `trusted ${file} (sha256 ${sha})\nthese keys now act as you (until the file changes):\n` +
-        `  respawn.mode = "keep-working"\n  respawn.update_prompt = "note it"\n`,
+    expect(r.out).toBe(
+      `${file}\n  sha256 ${sha}\n  these keys would act as you (until the file changes):\n` +
+        `    respawn.mode = "keep-working"\n    respawn.update_prompt = "note it"\n` +
+        `Trust exactly this content? ${TRUST_PROMPT}yes\ntrusted ${file} (sha256 ${sha})\n`,
     );
     const names = readdirSync(trustDir);
     expect(names).toEqual([`${new Bun.CryptoHasher("sha256").update(file).digest("hex")}.json`]);
@@ -52,7 +56,7 @@ describe("ctx trust", () => {
     expect(doc.values["respawn.mode"]).toMatchObject({ value: "context", origin: "default" });
     expect(doc.ignored.map((i: { key: string }) => i.key)).toEqual(["respawn.mode", "respawn.update_prompt"]);
     expect(doc.files[1].trust.state).toBe("untrusted");
-    await ctx("trust");
+    await trust();
     doc = await configJson();
     expect(doc.values["respawn.mode"]).toMatchObject({ value: "keep-working", origin: "project" });
     expect(doc.ignored).toEqual([]);
@@ -72,7 +76,7 @@ describe("ctx trust", () => {
     const d = await ctx("doctor");
     expect(d.stdout).toContain("warn  project config: 2 key(s) that act as you ignored, the file is not trusted");
     expect(d.stdout).toContain(`        ${file}:5:3: respawn.update_prompt`);
-    await ctx("trust");
+    await trust();
     expect((await ctx("doctor")).stdout).toMatch(/ok {4}project config: trusted \(sha256 [0-9a-f]{12}…\)/);
   });
 
@@ -91,26 +95,26 @@ describe("ctx trust", () => {
     const doc = await configJson();
     expect(doc.ignored).toEqual([]);
     expect(doc.files[1].trust).toBeUndefined();
-    expect((await ctx("trust")).stdout).toContain("it sets no key that acts as you");
+    expect((await trust()).out).toContain("it sets no key that acts as you");
   });
 
   test("a project reached through a symlink is trusted by its real path", async () => {
     writeFileSync(file, CONFIG);
     const link = join(sb.t.dir, "link");
     symlinkSync(sb.project, link);
-    const viaLink = await runCtx(["trust"], { env, cwd: link });
-    expect(viaLink.stdout).toStartWith(`trusted ${file} `);
+    const viaLink = await trust(link);
+    expect(viaLink.out).toContain(`\ntrusted ${file} `);
     expect((await configJson()).files[1].trust.state).toBe("trusted");
   });
 
   test("--list: trusted, changed and missing files", async () => {
     expect((await ctx("trust", "--list")).stdout).toBe("no trusted project config\n");
     writeFileSync(file, CONFIG);
-    await ctx("trust");
+    await trust();
     const other = join(sb.t.dir, "other");
     mkdirSync(join(other, ".ctx"), { recursive: true });
     writeFileSync(join(other, ".ctx", "config.yaml"), CONFIG);
-    await runCtx(["trust"], { env, cwd: other });
+    await trust(other);
     writeFileSync(join(other, ".ctx", "config.yaml"), `${CONFIG}# edited\n`);
     let lines = (await ctx("trust", "--list")).stdout.trim().split("\n").sort();
     expect(lines).toHaveLength(2);
@@ -124,7 +128,7 @@ describe("ctx trust", () => {
 
   test("--revoke forgets this project's file, and says when there was nothing to forget", async () => {
     writeFileSync(file, CONFIG);
-    await ctx("trust");
+    await trust();
     expect((await ctx("trust", "--revoke")).stdout).toBe(`revoked: ${file} is no longer trusted\n`);
     expect((await configJson()).files[1].trust.state).toBe("untrusted");
     expect((await ctx("trust", "--revoke")).stdout).toBe(`not trusted: ${file}\n`);
@@ -147,15 +151,15 @@ describe("ctx trust", () => {
   });
 
   test("nothing to trust: no file, a symlink, invalid YAML (exit 1); bad flags (exit 2)", async () => {
-    let r = await ctx("trust");
-    expect([r.code, r.stderr]).toEqual([1, expect.stringContaining(`no config file to trust: ${file}`)]);
+    let r = await trust();
+    expect([r.code, r.out]).toEqual([1, expect.stringContaining(`no config file to trust: ${file}`)]);
     writeFileSync(join(sb.t.dir, "elsewhere.yaml"), CONFIG);
     symlinkSync(join(sb.t.dir, "elsewhere.yaml"), file);
-    expect((await ctx("trust")).code).toBe(1);
+    expect((await trust()).code).toBe(1);
     Bun.spawnSync(["rm", file]);
     writeFileSync(file, "respawn:\n  mode: [keep\n");
-    r = await ctx("trust");
-    expect([r.code, r.stderr]).toEqual([1, expect.stringContaining(`${file}:2:`)]);
+    r = await trust();
+    expect([r.code, r.out]).toEqual([1, expect.stringContaining(`${file}:2:`)]);
     expect((await ctx("trust", "--list", "--revoke")).code).toBe(2);
     expect((await ctx("trust", "extra")).code).toBe(2);
   });

@@ -95,7 +95,12 @@ describe("corrupt state files are kept aside and recovered from", () => {
     const ledger = join(root, "state", "resume-ledger.json");
     plant(ledger, "{not json");
     plant(join(root, "sessions", "summary-t-20990101-000000.md"), "# Summary\n- the next step\n");
-    recordWritten(sb.env, "# Summary\n- the next step\n"); // as finalize records the summaries it writes
+    recordWritten(
+      sb.env,
+      "# Summary\n- the next step\n",
+      "summary",
+      join(root, "sessions", "summary-t-20990101-000000.md"),
+    ); // as finalize records the summaries it writes
     const r = await ok(["resume", "--hook"], hook("SessionStart", { source: "clear" }));
     expect(JSON.parse(r.stdout).hookSpecificOutput.additionalContext).toContain("the next step");
     expectQuarantined(ledger, "{not json");

@@ -82,7 +82,7 @@ describe("resume --hook: respawn-pending.json", () => {
     pending(path, "2999-01-01T00:00:00.000Z");
     expect(await sessionStart("startup")).not.toContain("the real next step");
     pending(path, new Date().toISOString());
-    const out = await sessionStart("startup", "s-other");
+    const out = await sessionStart("clear", "s-other");
     expect(out).toContain("the real next step");
     expect(JSON.parse(readFileSync(join(ctxDir, "state", "respawn-pending.json"), "utf8")).consumed_by).toBe("s-other");
   });

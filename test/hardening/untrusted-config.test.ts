@@ -11,6 +11,7 @@ import { settingsFromConfig } from "../../src/core/respawn/settings.ts";
 import { SCHEMA } from "../../src/core/config-schema.ts";
 import { actsAsUser } from "../../src/core/config.ts";
 import { loadConfig } from "../../src/io/config.ts";
+import { trustInTerminal } from "../helpers/trust.ts";
 import { runCtx } from "../helpers/ctx.ts";
 import { makeSandbox, type Sandbox } from "./sandbox.ts";
 
@@ -51,7 +52,7 @@ test("an untrusted project file cannot make the supervisor type, accept or run a
 });
 
 test("trusted as it is, the file applies; one changed byte and it is ignored again", async () => {
-  expect((await runCtx(["trust"], { env: sb.env, cwd: sb.project })).code).toBe(0);
+  expect((await trustInTerminal([], { env: sb.env, cwd: sb.project })).code).toBe(0);
   expect(supervisorSettings()).toMatchObject({ mode: "keep-working", kickstartPrompt: PLANTED, autoAcceptPlans: true });
   writeFileSync(join(sb.project, ".ctx", "config.yaml"), HOSTILE.replace("50", "51"));
   expect(supervisorSettings()).toMatchObject({ mode: "context", autoAcceptPlans: false });

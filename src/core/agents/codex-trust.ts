@@ -7,8 +7,8 @@
  * caller hashes.
  */
 import { isObject } from "../json.ts";
-import { CODEX_SESSION_END_S } from "./codex.ts";
-import { parseCtxCommand } from "../settings/entries.ts";
+import { CODEX_SESSION_END_S, codex } from "./codex.ts";
+import { ctxCommand, parseCtxCommand } from "../settings/entries.ts";
 
 /** Codex's default hook timeout, in seconds, part of the identity when a hook sets none. */
 const DEFAULT_TIMEOUT_S = 600;
@@ -35,7 +35,59 @@ export function hookIdentity(event: string, matcher: unknown, hook: Record<strin
   return JSON.stringify(sorted(id));
 }
 
-/** The trust key and identity of every ctx hook in a parsed hooks.json at `path`. */
+/** A hook of a hooks.json that ctx did not write: never trusted by ctx, reported by install and doctor. */
+export interface ForeignHook extends CodexHookId {
+  /** Its command as written (a string, or the JSON of whatever it holds). */
+  command: string;
+}
+
+/** The hooks of a parsed hooks.json: ctx's own (trusted by install) and every other one. */
+export interface HookOwnership {
+  own: CodexHookId[];
+  foreign: ForeignHook[];
+}
+
+/**
+ * Sorts the hooks of the parsed hooks.json at `path` into ctx's own and foreign ones. A hook is
+ * ctx's own only where ctx writes it (settings/merge.ts): for each event and subcommand of the
+ * Codex adapter, the first hook of that event whose command names that subcommand, and only when
+ * its command is exactly `ctxCommand(binary, sub)` for a binary `ownBinary` accepts (`ctx` in a
+ * project's file). Any other hook, a `./tools/ctx track` in a repository's file included, is
+ * foreign.
+ */
+export function hookOwnership(path: string, settings: unknown, ownBinary: (binary: string) => boolean): HookOwnership {
+  const hooks = isObject(settings) && isObject(settings.hooks) ? settings.hooks : {};
+  const own: CodexHookId[] = [];
+  const foreign: ForeignHook[] = [];
+  for (const [event, groups] of Object.entries(hooks)) {
+    if (!Array.isArray(groups)) continue;
+    const subs = new Set<string>(codex.hooks.filter((h) => h.event === event).map((h) => h.sub));
+    const placed = new Set<string>(); // the subcommands whose position (the first hook naming them) is passed
+    groups.forEach((group, g) => {
+      if (!isObject(group) || !Array.isArray(group.hooks)) return;
+      group.hooks.forEach((hook, h) => {
+        if (!isObject(hook)) return;
+        const id = {
+          key: `${path}:${snakeEvent(event)}:${g}:${h}`,
+          identity: hookIdentity(event, group.matcher, hook),
+        };
+        const parsed = parseCtxCommand(hook.command);
+        const first = parsed !== undefined && subs.has(parsed.sub) && !placed.has(parsed.sub);
+        if (parsed && subs.has(parsed.sub)) placed.add(parsed.sub);
+        const exact = parsed !== undefined && hook.command === ctxCommand(parsed.binary, parsed.sub);
+        if (first && exact && !parsed.chain && hook.type === "command" && ownBinary(parsed.binary)) own.push(id);
+        else
+          foreign.push({
+            ...id,
+            command: typeof hook.command === "string" ? hook.command : (JSON.stringify(hook.command) ?? ""),
+          });
+      });
+    });
+  }
+  return { own, foreign };
+}
+
+/** The trust key and identity of every hook that looks like ctx's (parseCtxCommand) in a parsed hooks.json at `path`: what uninstall removes. */
 export function ctxHookIds(path: string, settings: unknown): CodexHookId[] {
   const hooks = isObject(settings) && isObject(settings.hooks) ? settings.hooks : {};
   const out: CodexHookId[] = [];

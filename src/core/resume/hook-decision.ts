@@ -128,10 +128,18 @@ function unconsumedNewestFirst(s: HookSituation, keep: (f: SummaryFile) => boole
   return out;
 }
 
+/**
+ * The respawn hand-over's summary, injected only after `/clear` (the supervisor's hand-over is
+ * always a /clear; a planted file must not reach a plain start-up) and only while that summary is
+ * unconsumed and not history (a newer summary of its chain was consumed).
+ */
 function pendingInjection(s: HookSituation): HookDecision | undefined {
   const p = s.pending;
-  if (!p || !isPendingLive(p, s.nowMs, s.limits.pendingMaxAgeMs)) return undefined;
+  if (s.source !== "clear" || !p || !isPendingLive(p, s.nowMs, s.limits.pendingMaxAgeMs)) return undefined;
   const name = p.summary_path.slice(p.summary_path.lastIndexOf("/") + 1);
+  const chain = taskOfSummary(name) ?? name;
+  if (!unconsumedNewestFirst(s, (f) => (taskOfSummary(f.name) ?? f.name) === chain).some((f) => f.name === name))
+    return undefined;
   // A hand-over left for another chain (another session of the project under respawn) is not ours.
   const owner = taskOfSummary(name);
   if (s.chain !== undefined && owner !== undefined && owner !== s.chain) return undefined;

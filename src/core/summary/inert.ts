@@ -12,15 +12,27 @@ import type { ChainTask, SummaryTwin } from "./chain.ts";
 /** C0 (newlines included), DEL, C1 (NEL), and the line and paragraph separators: each becomes a space. */
 const BREAKS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
 
-/** Bidi controls, zero-width and other invisible characters, the BOM and interlinear annotations: removed. */
-const INVISIBLE = /[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]/g;
+/**
+ * Every invisible or format character, removed: general categories Cf (bidi controls, zero-width
+ * characters, the BOM, invisible operators U+2061–U+2064, Unicode tags U+E0001 and U+E0020–E007F),
+ * Co (private use), Cn (unassigned, the rest of the tag block included) and Cs (a lone surrogate),
+ * the variation selectors (U+FE00–FE0F, U+E0100–E01EF, Mongolian U+180B–180F) and U+180E. A ZWJ (U+200D) between two
+ * emoji is kept (ZWJ_EMOJI), so 👩‍💻 stays one picture; see docs/track-finalize.md.
+ */
+const INVISIBLE = /[\p{Cf}\p{Co}\p{Cn}\p{Cs}\u180e\p{Variation_Selector}\u{e0000}-\u{e007f}]/gu;
+
+/** A ZWJ joining two emoji (the left one may carry a skin-tone modifier): the one format character kept. */
+const ZWJ_EMOJI = /(?<=[\p{Extended_Pictographic}\p{Emoji_Modifier}])\u200d(?=\p{Extended_Pictographic})/gu;
+
+/** Stands in for a kept ZWJ while INVISIBLE runs (a noncharacter: never in real text, and itself Cn). */
+const KEEP = "\u{10fffe}";
 
 /** Longest any one field of the summary may be (the goal and latest request; most are shorter). */
 const FIELD_MAX = 600;
 
 /** `text` as one line: escape sequences removed whole, every other control or invisible character gone, cut to `max`. */
 export function dataLine(text: string, max = FIELD_MAX): string {
-  const flat = stripAnsi(text).replace(INVISIBLE, "").replace(BREAKS, " ");
+  const flat = invisibleGone(stripAnsi(text)).replace(BREAKS, " ");
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }
 
@@ -140,6 +152,17 @@ function mapStrings<T>(value: T, fn: (s: string) => string): T {
     return out as T;
   }
   return value;
+}
+
+/**
+ * `text` without INVISIBLE: variation selectors go first, so a ZWJ between emoji that had one
+ * (❤️‍🔥) still has an emoji on each side; every other ZWJ goes with the rest.
+ */
+function invisibleGone(text: string): string {
+  const plain = text.replace(/\p{Variation_Selector}/gu, "");
+  if (!plain.includes("\u200d")) return plain.replace(INVISIBLE, "");
+  const kept = plain.replace(/\u{10fffe}/gu, "").replace(ZWJ_EMOJI, KEEP);
+  return kept.replace(INVISIBLE, (c) => (c === KEEP ? "\u200d" : ""));
 }
 
 function cap(text: string, max: number): string {

@@ -2,7 +2,6 @@ import { join } from "node:path";
 import { addSubagentEntry, emptySubagentWork, isSubagentRun, type SubagentWork } from "../../core/summary/subagents.ts";
 import { subagentDir } from "../../core/subagent.ts";
 import type { SummaryTwin } from "../../core/summary/chain.ts";
-import { parseTwin, twinPathOf } from "../../core/summary/twin.ts";
 import { parseTaskFile } from "../../core/summary/tasks.ts";
 import type { TaskItem } from "../../core/summary/facts.ts";
 import { fileStamp } from "../../core/track/stamp.ts";
@@ -14,6 +13,7 @@ import { streamEntries } from "../transcript/stream.ts";
 import { taskListDir } from "../session/task-list.ts";
 import type { Env } from "../../core/deps.ts";
 import { listDir } from "../fs/list-dir.ts";
+import { readWrittenTwin } from "../written.ts";
 
 /**
  * Tasks the client stored in `~/.claude/tasks/<list>/<n>.json` (CLAUDE_CONFIG_DIR honoured);
@@ -46,8 +46,10 @@ export function sessionChain(root: string, sessionId: string, nowMs: number): st
 /**
  * The newest summary an earlier session of `chain` (all but the last) left,
  * with its twin: the walk goes back past sessions that were never finalized.
+ * Only a twin ctx wrote as it is (io/written.ts) is carried: one a tool rewrote is not.
  */
 export function previousTwin(
+  env: Env,
   root: string,
   chain: string[],
   nowMs: number,
@@ -56,8 +58,7 @@ export function previousTwin(
     const s = loadState(layout(root).stateFile(id) ?? "", nowMs);
     if (!s?.finalized_stamp) continue;
     const summaryPath = layout(root).summary(s.task_id, s.finalized_stamp);
-    const read = readJsonFile<unknown>(twinPathOf(summaryPath), { maxBytes: 4 * 1024 * 1024 });
-    const twin = read.status === "ok" ? parseTwin(read.value) : undefined;
+    const twin = readWrittenTwin(env, summaryPath);
     if (twin) return { twin, summaryPath };
   }
   return undefined;

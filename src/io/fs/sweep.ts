@@ -40,6 +40,8 @@ export function sweepStateTemps(env: Env, root: string, nowMs: number): void {
     if (realDirsUnder(root, dir)) sweepStaleTemps(join(root, dir), nowMs);
   const user = userLayout(env);
   if (!user.missing && realDirsUnder(user.dir, INDEX_DIR)) sweepStaleTemps(user.index, nowMs);
+  // a `ctx trust` killed while it wrote its record
+  if (!user.missing && realDirsUnder(user.dir, "trust")) sweepStaleTemps(user.trust, nowMs);
   sweepStaleTemps(user.tmp, nowMs, 10 * 60_000, ".claude-ctx-");
 }
 

@@ -35,7 +35,12 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 
 /** Writes JSON (two-space indent, trailing newline) atomically, creating parent directories. */
 export function writeJsonAtomic(path: string, value: unknown, mode = 0o600): void {
   ensureDir(dirname(path));
-  writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`, mode);
+  writeFileAtomic(path, jsonText(value), mode);
+}
+
+/** The text writeJsonAtomic writes for `value`: indented JSON and a newline. */
+export function jsonText(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
 }
 
 /**

@@ -6,10 +6,11 @@ import { hasContent } from "../../core/resume/prompt.ts";
 import { isSummaryName, newestFirst, type SummaryFile } from "../../core/resume/summaries.ts";
 import { layout, STATE_DIRS } from "../../core/layout.ts";
 import { fileIn } from "../../core/paths.ts";
-import { readFileSafe, readJsonFile } from "../fs/read.ts";
-import { parseTwin, twinPathOf } from "../../core/summary/twin.ts";
+import { readFileSafe } from "../fs/read.ts";
 import { realDirsUnder } from "../fs/dirs.ts";
 import { listDir } from "../fs/list-dir.ts";
+import type { Env } from "../../core/deps.ts";
+import { readWrittenTwin } from "../written.ts";
 
 /**
  * Summaries are meant to be short (about 2,000 tokens). Anything past this cap
@@ -60,14 +61,13 @@ export function readSummaryIn(root: string, path: string): string | undefined {
 /**
  * The ids of the open tasks in the twin of a summary in the project's own `<root>/sessions/`
  * (checked like readSummaryIn): ctx's own record of the client's task tools, the only source of
- * tasks a fresh session is asked to re-create. None when the twin is missing or not valid.
+ * tasks a fresh session is asked to re-create. None when the twin is missing, not valid, or not
+ * as ctx wrote it (io/written.ts).
  */
-export function openTaskIdsIn(root: string, path: string): string[] {
+export function openTaskIdsIn(env: Env, root: string, path: string): string[] {
   const name = fileIn(resolve(layout(root).records), resolve(path));
   if (!name || !isSummaryName(name) || !realDirsUnder(root, STATE_DIRS.records)) return [];
-  const read = readJsonFile<unknown>(twinPathOf(path), { maxBytes: 4 * 1024 * 1024 });
-  const twin = read.status === "ok" ? parseTwin(read.value) : undefined;
-  return twin ? twin.open_tasks.map((t) => t.id) : [];
+  return readWrittenTwin(env, path)?.open_tasks.map((t) => t.id) ?? [];
 }
 
 /**

@@ -14,6 +14,7 @@ import { realDirsUnder } from "../fs/dirs.ts";
 import { listDir } from "../fs/list-dir.ts";
 import { pidAlive } from "../fs/lock.ts";
 import { readFileSafe, readJsonFile } from "../fs/read.ts";
+import { pruneWritten } from "./written.ts";
 
 /** What one prune removed (or, dry, would remove). */
 export interface PruneCounts {
@@ -72,9 +73,17 @@ export function lockOwnerAlive(path: string): boolean {
 
 /**
  * The per-user part: index entries aged out whose session is not live (its state gone, ended,
- * or its process gone), their locks, and bridge files aged out.
+ * or its process gone), their locks, bridge files aged out, and the `written/` records whose
+ * summary or twin is gone (io/retention/written.ts; `root` is the project pruned).
  */
-export function pruneUser(env: Env, limits: RetentionLimits, nowMs: number, dry: boolean, counts: PruneCounts): void {
+export function pruneUser(
+  env: Env,
+  limits: RetentionLimits,
+  nowMs: number,
+  dry: boolean,
+  counts: PruneCounts,
+  root?: string,
+): void {
   const user = userLayout(env);
   if (realDirsUnder(user.dir, INDEX_DIR))
     for (const name of listDir(user.index)) {
@@ -92,6 +101,7 @@ export function pruneUser(env: Env, limits: RetentionLimits, nowMs: number, dry:
     const sid = STATE_NAMES.bridgeSession(name);
     if (sid && isValidSessionId(sid) && removeOurs(join(user.tmp, name), nowMs, limits.maxAgeMs, dry)) counts.bridges++;
   }
+  if (root !== undefined) counts.files += pruneWritten(env, root, limits, nowMs, dry);
 }
 
 // --- internal ---

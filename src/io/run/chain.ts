@@ -33,7 +33,13 @@ export function legSession(root: string, sid: string, now: number): LegSession {
 export function legPrompt(root: string, goal: string, summaryPath: string, env: Env, now: number): string | undefined {
   const text = readSummaryIn(root, summaryPath);
   if (text === undefined) return undefined;
-  const resume = buildResumePrompt(text, summaryPath, "prompt", taskListState(env), openTaskIdsIn(root, summaryPath));
+  const resume = buildResumePrompt(
+    text,
+    summaryPath,
+    "prompt",
+    taskListState(env),
+    openTaskIdsIn(env, root, summaryPath),
+  );
   if (basename(dirname(summaryPath)) === STATE_DIRS.records) {
     try {
       markConsumedByCli(root, basename(summaryPath), now);

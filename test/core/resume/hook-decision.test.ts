@@ -122,12 +122,8 @@ describe("decideHook with a respawn-pending file", () => {
     ...over,
   });
 
-  test.each([
-    "startup",
-    "clear",
-    "resume",
-  ])("on %s, injects exactly the pending summary and consumes both pending and ledger", (source) => {
-    const d = decideHook(situation({ source, pending: pending() }));
+  test("after /clear, injects exactly the pending summary and consumes both pending and ledger", () => {
+    const d = decideHook(situation({ source: "clear", pending: pending() }));
     expect(d.action).toBe("inject");
     if (d.action !== "inject") return;
     expect(d.summary).toBe(OLD.name);
@@ -136,6 +132,19 @@ describe("decideHook with a respawn-pending file", () => {
     expect(d.text.split("\n")[0]).toContain("restarted");
     expect(d.pending).toMatchObject({ consumed_by: "s-new", consumed_at: new Date(NOW).toISOString() });
     expect(d.ledger.consumed[OLD.name]!.session_id).toBe("s-new");
+  });
+
+  test.each(["startup", "resume", "compact"])("on %s the pending file is not honoured", (source) => {
+    const d = decideHook(situation({ source, pending: pending() }));
+    expect(d.action === "inject" && d.rule).not.toBe("pending");
+    expect(d.action === "inject" && d.summary).not.toBe(OLD.name);
+  });
+
+  test("a pending summary already consumed, or older than a consumed one of its chain, is not injected again", () => {
+    for (const name of [OLD.name, NEW.name]) {
+      const d = decideHook(situation({ source: "clear", pending: pending(), ledger: consumed(name) }));
+      expect(d.action === "inject" && d.rule).not.toBe("pending");
+    }
   });
 
   test("a consumed, stale or unreadable pending file is ignored: startup hints, clear injects the newest", () => {
