@@ -34,12 +34,14 @@ export function configTable(r: ConfigReport): string {
     const origin =
       o.origin === "default" ? "default" : o.origin === "environment" ? `env:${envOf(key, o.via)}` : `file:${o.source}`;
     const skipped = r.ignored.find((i) => i.key === key);
+    const clamp = r.clamped.find((c) => c.key === key);
     const via = o.via
       ? `  (from deprecated ${o.via})`
       : skipped
         ? `  (ignored: the project file is ${skipped.reason})`
         : "";
-    return [origin, `${key}=${show(key, r.config[key])}${via}`] as const;
+    const note = clamp ? `  (clamped from ${clamp.from}: ${clamp.why})` : "";
+    return [origin, `${key}=${show(key, r.config[key])}${note}${via}`] as const;
   });
   const width = Math.max(...rows.map(([o]) => o.length));
   return `${rows.map(([o, kv]) => `${o.padEnd(width)}  ${kv}`).join("\n")}\n`;
@@ -55,6 +57,7 @@ function configJson(r: ConfigReport, project: string): string {
       origin: o.origin,
       source: o.origin === "environment" ? envOf(key, o.via) : o.source,
       ...(o.via ? { deprecated_key: o.via } : {}),
+      ...clampOf(r, key),
     };
   }
   const doc = {
@@ -74,11 +77,18 @@ function configJson(r: ConfigReport, project: string): string {
       deprecated: p.deprecated === true,
     })),
     ignored: r.ignored.map((i) => ({ ...i, location: problemLocation(r.files, i.source, i.key) })),
+    clamped: r.clamped,
   };
   return `${JSON.stringify(doc, null, 2)}\n`;
 }
 
 // --- internal ---
+
+/** A clamped value's `clamped_from` and `clamped_why`, for the JSON document. */
+function clampOf(r: ConfigReport, key: ConfigKey): Record<string, unknown> {
+  const c = r.clamped.find((x) => x.key === key);
+  return c ? { clamped_from: c.from, clamped_why: c.why } : {};
+}
 
 function envOf(key: string, via: string | undefined): string {
   return envName(via ?? key);

@@ -10,7 +10,7 @@ import { layout } from "../core/layout.ts";
 import { stateRoot } from "../core/paths.ts";
 import type { RetentionLimits } from "../core/retention.ts";
 import { terminalSafe } from "../core/terminal.ts";
-import { loadConfig } from "../io/config.ts";
+import { loadConfig, userConfig } from "../io/config.ts";
 import { writeJsonAtomic } from "../io/fs/write.ts";
 import { findProject, projectFrom } from "../io/project.ts";
 import { pruneProject } from "../io/retention/prune.ts";
@@ -30,7 +30,8 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
   const nowMs = deps.now();
   const limits = limitsOf(cfg);
   const counts = pruneProject(deps.env, root, limits, nowMs, dry);
-  pruneUser(deps.env, limits, nowMs, dry, counts, root);
+  // Across projects only the user's own limits apply: a project file never prunes another project.
+  pruneUser(deps.env, limitsOf(userConfig(deps.env)), nowMs, dry, counts, root);
   if (!dry) {
     try {
       writeJsonAtomic(layout(root).retention, {

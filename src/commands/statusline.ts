@@ -79,6 +79,7 @@ async function withChained(
       env: deps.env,
       timeoutMs: cfg["statusline.chain_timeout_ms"],
       stdin: payload,
+      group: true,
     });
     if (r.timedOut || r.code !== 0)
       debug(deps, `statusline: chained command ${r.timedOut ? "timed out" : `exited ${r.code}`}`);

@@ -50,7 +50,7 @@ export const SCHEMA = {
   ]),
   "statusline.chain_timeout_ms": num(
     2000,
-    "Give up on the chained status line command after this long (ctx's part is shown alone)",
+    "Give up on the chained status line command after this long: its whole process group is killed and ctx's part is shown alone",
   ),
   "monitor.debounce_calls": num(5, "Tool uses between two repeated warnings of the same level"),
   "monitor.bridge_max_age_s": num(60, "A bridge file older than this is stale; the transcript is read instead"),

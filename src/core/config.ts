@@ -1,4 +1,5 @@
 import { DEPRECATED, SCHEMA, envName, type Config, type ConfigKey } from "./config-schema.ts";
+import { asCareful, type Clamp, clampBounds } from "./config-bounds.ts";
 import { suggestKey } from "./config-check.ts";
 import type { Env } from "./deps.ts";
 
@@ -54,6 +55,8 @@ export interface Resolved {
   origins: Record<ConfigKey, ValueOrigin>;
   problems: ConfigProblem[];
   ignored: IgnoredKey[];
+  /** Values a file set that were moved into their safe range (config-bounds.ts). */
+  clamped: Clamp[];
 }
 
 /** True for a key a project file sets only once trusted (`ctx trust`): it makes ctx act as the user. */
@@ -142,16 +145,31 @@ export function resolveLayers(layers: readonly SourcedLayer[]): Resolved {
         ignored.push({ source: layer.source, key: via ?? key, reason: layer.untrusted });
         return;
       }
+      // An untrusted project file makes ctx more careful only: never act sooner or more often.
+      if (layer.untrusted !== undefined && !asCareful(key, value.ok, cfg[key])) {
+        ignored.push({
+          source: layer.source,
+          key: via ?? key,
+          reason: `${layer.untrusted}; it may only make ${key} more careful`,
+        });
+        return;
+      }
       cfg[key] = value.ok;
       origins[key] = { origin: layer.origin, source: layer.source, ...(via ? { via } : {}) };
     }
   }
-  return { config: cfg as Config, origins, problems, ignored };
+  // Every file's value of a key that makes ctx act is moved into its safe range.
+  const clamped = clampBounds(
+    cfg as Config,
+    (key) => origins[key].origin === "user" || origins[key].origin === "project",
+  );
+  return { config: cfg as Config, origins, problems, ignored, clamped };
 }
 
 /** Like resolveLayers for anonymous layers, each problem reported through `warn`. */
 export function resolveConfig(layers: Layer[], warn: (msg: string) => void = () => {}): Config {
-  const r = resolveLayers(layers.map((values) => ({ origin: "project", source: "config", values })));
+  // Anonymous layers are the caller's own (the environment, a test): not clamped as a file's are.
+  const r = resolveLayers(layers.map((values) => ({ origin: "environment", source: "config", values })));
   for (const p of r.problems) warn(`${p.key}: ${p.message}`);
   return r.config;
 }

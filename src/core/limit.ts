@@ -1,7 +1,7 @@
 /**
  * The usage limit (Claude Code subscriptions, and a bare 429 for API keys): recognised in every
  * source the client gives, and when to try again. Pure; the reset time itself is read by
- * `limit-time.ts`. Facts: /work/shared/PROTOCOL.md "Usage limits".
+ * `limit-time.ts`. Facts: docs/respawn.md "At the usage limit".
  *
  * API, for every caller (`ctx track`, `ctx respawn`, `ctx run`):
  * - `limitFromHook(input)`, `limitFromTranscriptLine(line)`, `limitFromResult(json)`, `limitFromPane(text)`:
@@ -10,6 +10,7 @@
  */
 import { asObject } from "./json.ts";
 import { clockTime, parseResetTime } from "./limit-time.ts";
+import { classifyScreen, clientRegion } from "./screen.ts";
 
 export { clockTime, parseResetTime, validZone, zonedTime } from "./limit-time.ts";
 
@@ -86,12 +87,29 @@ export interface PaneLimit {
   notice: boolean;
 }
 
-/** Reads a pane's text (ANSI already stripped) for the limit line and menu. */
+/**
+ * Reads a pane's text (ANSI already stripped) for the limit line and menu. The menu and the notice
+ * count only where the client draws them, below the last rule (core/screen.ts `clientRegion`): a
+ * tool's output above, in the conversation, is never one. The newest limit line gives the message.
+ */
 export function limitFromPane(text: string): PaneLimit {
   const lines = text.split("\n");
   let message: string | undefined;
   for (let i = lines.length - 1; i >= 0 && message === undefined; i--) message = limitMessage(lines[i]!);
-  return { ...(message ? { message } : {}), menu: LIMIT_MENU.test(text), notice: LIMIT_NOTICE.test(text) };
+  const blocker = classifyScreen(text).blocker;
+  const notice = blocker === undefined && clientRegion(lines).some((l) => LIMIT_NOTICE.test(l));
+  return { ...(message ? { message } : {}), menu: blocker === "limit", notice };
+}
+
+/**
+ * The longest wait a reset may ask for: the client names at most about 7 days (the weekly limit), so
+ * a later reset (text a tool printed, a skewed clock) is read as this far ahead at most.
+ */
+export const RESET_HORIZON_MS = 7 * 86_400_000 + 3_600_000;
+
+/** A reset instant capped to `RESET_HORIZON_MS` after `seenAt` (null stays null). */
+export function capReset(resetsAt: number | null, seenAt: number): number | null {
+  return resetsAt === null ? null : Math.min(resetsAt, seenAt + RESET_HORIZON_MS);
 }
 
 /** The usage limit in a few words, the reset in the user's local time: `limit · resets 15:03`, or `limit`. */
@@ -105,8 +123,6 @@ export function limitText(resetsMs: number | null): string {
 const LIMIT_TEXT = /You(?:'|’)ve (?:hit|reached) your [^·\n]*?limit(?:\s*·\s*resets [^·\n]*\))?/i;
 /** An API key's 429: `API Error: Request rejected (429) · …`. */
 const REJECTED_429 = /(?:API Error: )?Request rejected \(429\)/i;
-/** The client's menu at the limit (2.1.197). */
-const LIMIT_MENU = /Stop and wait for (?:the )?limit to reset/i;
 /**
  * The newer clients' notice while they wait to continue by themselves: `continuing automatically at 4:03pm`
  * (2.1.328), `set to continue automatically at 12:03am` and `limit resets 12:03am` (2.1.332).

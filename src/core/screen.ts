@@ -1,6 +1,6 @@
 /**
  * Reads a Claude Code pane (tmux capture-pane text) and says what the client is
- * doing. Patterns observed on client 2.1.197 (see /work/shared/PROTOCOL.md):
+ * doing. Patterns observed on clients 2.1.197 and 2.1.332 (docs/respawn.md, "Reading the pane"):
  * the spinner line `✢ Galloping…` and the footer `esc to interrupt` while busy,
  * the completion line `✻ <Verb> for <duration>` with a verb that rotates from
  * turn to turn, and the input box `❯ ` between two rules.
@@ -62,11 +62,37 @@ const COMPLETION_LINE = new RegExp(
 );
 /** The selected option of a menu: `❯ 1. Yes`. */
 const MENU_OPTION = /^\s*[❯>›]\s*\d+\.\s+\S/;
-/** The client's menu at the usage limit: `1. Stop and wait for limit to reset  2. Upgrade your plan`. */
-const LIMIT_MENU = /stop and wait for (?:the )?limit to reset|upgrade your plan/i;
-const PLAN = /would you like to proceed|ready to code|keep planning|approve (?:this|the) plan|exit plan mode/i;
+/** Any option of a menu, selected or not: `❯ 1. Yes`, `  2. No`. */
+const ANY_OPTION = /^\s*(?:[❯>›]\s*)?\d+\.\s+\S/;
+/** A horizontal rule the client draws: a whole line of `─` (above the input box, above a dialog). */
+const RULE = /^\s*─{8,}\s*$/;
+/** The client's menu at the usage limit: its first option. */
+const LIMIT_OPTION = /^\s*(?:[❯>›]\s*)?1\.\s+Stop and wait for (?:the )?limit to reset\s*$/i;
+/**
+ * The question right above the plan dialog's options (2.1.197, 2.1.332: "Claude has written up a plan
+ * and is ready to execute. Would you like to proceed?"; older: "Would you like to proceed?"), or the
+ * plan-mode exit without a plan ("Exit plan mode?" / "Claude wants to exit plan mode").
+ */
+const PLAN_QUESTION =
+  /^(?:(?:Claude has written up a plan and is ready to execute\.\s+)?Would you like to proceed\?|Claude wants to exit plan mode)$/;
+/** The plan dialog's first option: "Yes, auto-accept edits" (older "Yes, and auto-accept edits"), or a plain "Yes". */
+const PLAN_FIRST = /^[❯>›]?\s*1\.\s+Yes(?:, (?:and )?(?:clear context and )?auto-accept edits|, and switch to .*)?$/;
+/**
+ * What makes a dialog a permission dialog, checked before anything else: its question ("Do you want
+ * to proceed?", "Do you want to make this edit to …"), its options ("don't ask again", "always
+ * allow"), its footer ("Tab to amend") or a title naming a tool ("Bash command", "Edit file", …).
+ */
 const PERMISSION =
-  /do you want to (?:allow|proceed|make this edit|create|overwrite|run|fetch|use)|permission|don't ask again/i;
+  /\bdo you want to (?:proceed|allow|make|create|overwrite|run|fetch|use|edit|delete|write|read|apply|execute|continue)\b|don't ask again|always allow|tab to amend|permission|^\s*(?:Bash command|(?:Edit|Create|Read|Write) file|Fetch|Web ?Search|Web ?Fetch|Notebook ?Edit|Tool use)\b|\(MCP\)/im;
+
+/**
+ * The lines the client draws its dialogs, menus and notices in: those below the last horizontal
+ * rule on screen. Text a tool printed sits above (in the conversation), so it never counts as one.
+ */
+export function clientRegion(lines: readonly string[]): string[] {
+  for (let i = lines.length - 1; i >= 0; i--) if (RULE.test(lines[i]!)) return lines.slice(i + 1);
+  return [];
+}
 
 function findCompletion(lines: string[]): string | undefined {
   for (let i = lines.length - 1; i >= 0; i--) {
@@ -76,14 +102,23 @@ function findCompletion(lines: string[]): string | undefined {
   return undefined;
 }
 
-/** A numbered menu with a selected option means a dialog owns the keyboard; its words say which. */
+/**
+ * A numbered menu with a selected option below the last rule means a dialog owns the keyboard. Any
+ * sign of a permission dialog wins; the limit menu and the plan dialog are known by their own lines.
+ */
 function findBlocker(lines: string[]): Blocker | undefined {
-  const at = lines.findIndex((l) => MENU_OPTION.test(l));
+  const region = clientRegion(lines);
+  let at = -1;
+  for (let i = region.length - 1; i >= 0 && at < 0; i--) if (MENU_OPTION.test(region[i]!)) at = i;
   if (at < 0) return undefined;
-  const around = lines.slice(Math.max(0, at - 12), at + 8).join("\n");
-  if (LIMIT_MENU.test(around)) return "limit";
-  if (PLAN.test(around)) return "plan";
-  if (PERMISSION.test(around)) return "permission";
+  if (PERMISSION.test(region.join("\n"))) return "permission";
+  let first = at;
+  while (first > 0 && ANY_OPTION.test(region[first - 1]!)) first--;
+  if (LIMIT_OPTION.test(region[first]!)) return "limit";
+  let q = first - 1;
+  while (q >= 0 && region[q]!.trim() === "") q--;
+  const question = q >= 0 ? region[q]!.trim() : "";
+  if (PLAN_QUESTION.test(question) && PLAN_FIRST.test(region[first]!.trim())) return "plan";
   return "question";
 }
 

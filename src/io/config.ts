@@ -7,6 +7,7 @@ import {
   type Resolved,
   type SourcedLayer,
 } from "../core/config.ts";
+import { isBounded } from "../core/config-bounds.ts";
 import { keyPosition, yamlErrorPosition } from "../core/config-check.ts";
 import type { Config } from "../core/config-schema.ts";
 import { debug, type Deps, type Env } from "../core/deps.ts";
@@ -71,6 +72,15 @@ export function readConfig(env: Env, project: string): ConfigReport {
   return { ...resolveLayers(layers), files };
 }
 
+/**
+ * The user's own configuration: defaults, the user's config.yaml and `CTX_*` variables, no project
+ * file. What applies across projects (the per-user part of `ctx prune`) comes from here only.
+ */
+export function userConfig(env: Env): Config {
+  const file = readConfigFile(env, userConfigPath(env), "user");
+  return resolveLayers([file.layer, { origin: "environment", source: "environment", values: envLayer(env) }]).config;
+}
+
 /** Where a problem's key sits in its file (`path:line:column`), or the source alone. */
 export function problemLocation(files: readonly ConfigFile[], source: string, key: string): string {
   const file = files.find((f) => f.path === source);
@@ -107,7 +117,7 @@ export function parseConfigFile(
       return out;
     }
     out.layer.values = flatten(doc);
-    if (origin === "project" && Object.keys(out.layer.values).some(actsAsUser)) {
+    if (origin === "project" && Object.keys(out.layer.values).some((k) => actsAsUser(k) || isBounded(k))) {
       out.trust = checkTrust(env, path, bytes);
       const why = untrustedReason(out.trust.state);
       if (why !== undefined) out.layer.untrusted = why;

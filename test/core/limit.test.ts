@@ -122,6 +122,8 @@ describe("recognising the limit in every source", () => {
       "❯ go on",
       "  ⎿  You've hit your session limit · resets 2:03pm (UTC)",
       "  ⎿  You've hit your session limit · resets 3:03pm (UTC)",
+      "❯ /rate-limit-options",
+      "─".repeat(60),
       " What do you want to do?",
       " ❯ 1. Stop and wait for limit to reset",
       "   2. Upgrade your plan",
@@ -132,6 +134,9 @@ describe("recognising the limit in every source", () => {
     const newer = [
       "  ⎿  You've hit your 5-hour limit · resets 4:01pm (Europe/Berlin)",
       "● Usage limit reached · continuing automatically at 4:01pm · esc to cancel",
+      "─".repeat(60),
+      "❯ ",
+      "─".repeat(60),
       "  ⚠ Usage limit reached · limit resets 4:01pm",
     ].join("\n");
     expect(limitFromPane(newer)).toEqual({

@@ -3,7 +3,7 @@
  * ctx resume --hook wired, a private tmux server (TMUX_TMPDIR in the sandbox),
  * and `ctx respawn start` running in the background.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { CTX_BIN } from "../helpers/ctx.ts";
@@ -38,10 +38,15 @@ const EVENTS = [
   "SessionEnd",
 ];
 
-/** More of the sandbox: variables to remove (an auth kind), settings beside the hooks (a status line). */
+/**
+ * More of the sandbox: variables to remove (an auth kind), settings beside the hooks (a status line),
+ * files in the project, and the tools allowed without a permission dialog (default ALLOWED_TOOLS).
+ */
 export interface SuperviseOptions {
   unsetEnv?: string[];
   settings?: Record<string, unknown>;
+  projectFiles?: Record<string, string>;
+  allowedTools?: string[];
 }
 
 /** Starts (with `events`: only those wired to ctx track) `ctx respawn start --name e2e -- <claude args> <prompt>` in a fresh sandbox. */
@@ -55,7 +60,18 @@ export async function superviseSession(
   const hooks: Record<string, object[]> = { SessionStart: [] };
   for (const e of events) hooks[e] = hookEntry(`${CTX_BIN} track`, e.startsWith("PostToolUse") ? "*" : undefined);
   hooks.SessionStart = [...hooks.SessionStart!, ...hookEntry(`${CTX_BIN} resume --hook`)];
-  const sandbox = await makeSandbox({ apiUrl: api.url, settings: { ...more.settings, hooks } });
+  const sandbox = await makeSandbox({
+    apiUrl: api.url,
+    settings: { ...more.settings, hooks },
+    ...(more.projectFiles ? { projectFiles: more.projectFiles } : {}),
+  });
+  const allowed = more.allowedTools ?? ALLOWED_TOOLS;
+  if (more.allowedTools) {
+    const file = join(sandbox.home, ".claude.json");
+    const conf = JSON.parse(readFileSync(file, "utf8"));
+    conf.projects[sandbox.project].allowedTools = allowed;
+    writeFileSync(file, JSON.stringify(conf, null, 2));
+  }
   const env: Record<string, string> = {
     ...sandbox.env,
     TMUX_TMPDIR: sandbox.tmp,
@@ -78,7 +94,7 @@ export async function superviseSession(
     "--model",
     TEST_MODEL,
     "--allowedTools",
-    ...ALLOWED_TOOLS,
+    ...allowed,
     "--",
     prompt,
   ];

@@ -4,6 +4,7 @@
  * its no-progress check, the summary a finalize wrote.
  */
 import { checkProgress } from "./brakes.ts";
+import type { Blocker } from "../screen.ts";
 import type { RespawnAction, RespawnEvent, RespawnState, Transition } from "./types.ts";
 
 /** Bookkeeping common to every phase: the screen, the Stop hook, usage and the no-progress check, the summary. */
@@ -20,7 +21,7 @@ export function absorb(state: RespawnState, event: RespawnEvent, now: number): T
         lastChangeAt: changed ? now : state.lastChangeAt,
         lastBusyAt: screen.busy ? now : state.lastBusyAt,
       },
-      actions: [],
+      actions: holdRecord(state, screen.blocker),
     };
   }
   if (event.type === "stop_hook") {
@@ -46,4 +47,23 @@ export function absorb(state: RespawnState, event: RespawnEvent, now: number): T
     });
   }
   return { state: s, actions };
+}
+
+// --- internal ---
+
+const DIALOGS: Record<Blocker, string> = {
+  permission: "a permission dialog",
+  question: "a question",
+  plan: "a plan-approval dialog",
+  limit: "the usage-limit menu",
+};
+
+/** A dialog that just opened holds the supervisor: the record says which (the limit has its own events). */
+function holdRecord(state: RespawnState, blocker: Blocker | undefined): RespawnAction[] {
+  if (!blocker || blocker === state.screen?.blocker || blocker === "limit") return [];
+  const then =
+    blocker === "plan" && state.settings.autoAcceptPlans
+      ? "Enter after the quiet period (auto_accept_plans)"
+      : "nothing is typed until it closes";
+  return [{ type: "record", event: "hold", detail: `${DIALOGS[blocker]} is open: ${then}` }];
 }

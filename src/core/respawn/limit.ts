@@ -5,7 +5,7 @@
  * Then the client's limit menu is left with Esc (never "Upgrade your plan"), and the continue
  * prompt is typed only at the idle input box. A client that went on by itself is left alone.
  */
-import { limitWaitUntil } from "../limit.ts";
+import { capReset, limitWaitUntil } from "../limit.ts";
 import type { RespawnAction, RespawnEvent, RespawnState, Transition } from "./types.ts";
 
 /** The wait at a usage limit (phase `limited`). */
@@ -22,6 +22,8 @@ export interface LimitWait {
   until: number;
   /** When Esc was last pressed on the limit menu (ms), or null. */
   escAt: number | null;
+  /** How often Esc was pressed on the limit menu (at most `MAX_ESC`). */
+  escs: number;
   /** When the continue prompt was typed (ms), or null. */
   sentAt: number | null;
   /** Since when (past the wait) the empty input box has been shown without a break (ms), or null. */
@@ -30,9 +32,28 @@ export interface LimitWait {
 
 /** Esc is pressed again on a menu still open after this long (at least twice the quiet period). */
 const MENU_RETRY_MS = 5000;
+/** Esc is pressed at most this often per limit; a menu still open after that is the user's. */
+export const MAX_ESC = 2;
 
 /** A limit reported by the hooks' state or the pane: start (or update) the wait. */
-function onLimitSeen(s: RespawnState, ev: Extract<RespawnEvent, { type: "limit" }>, now: number): Transition {
+function onLimitSeen(s: RespawnState, seen: Extract<RespawnEvent, { type: "limit" }>, now: number): Transition {
+  // A reset past the horizon (text a tool printed, a skewed clock) is read as the horizon.
+  const ev = { ...seen, resetsAt: capReset(seen.resetsAt, now) };
+  const capped: RespawnAction[] =
+    ev.resetsAt !== seen.resetsAt
+      ? [
+          {
+            type: "record",
+            event: "limit_capped",
+            detail: `reset ${new Date(seen.resetsAt!).toISOString()} is past the 7-day horizon`,
+          },
+        ]
+      : [];
+  const t = onLimitEvent(s, ev, now);
+  return { state: t.state, actions: [...capped, ...t.actions] };
+}
+
+function onLimitEvent(s: RespawnState, ev: Extract<RespawnEvent, { type: "limit" }>, now: number): Transition {
   const cur = s.limit;
   if (cur && cur.sentAt === null) {
     // The same limit from a second source: keep the first, learn its reset time if it had none.
@@ -56,6 +77,7 @@ function onLimitSeen(s: RespawnState, ev: Extract<RespawnEvent, { type: "limit" 
     repeat,
     until,
     escAt: null,
+    escs: 0,
     sentAt: null,
     promptSince: null,
   };
@@ -99,8 +121,14 @@ function onLimited(s: RespawnState, now: number): Transition {
   if (sc.blocker === "limit") {
     if (l.escAt !== null && now - l.escAt < Math.max(MENU_RETRY_MS, 2 * s.settings.quietMs))
       return { state: s, actions: [] };
+    const escs = l.escs;
+    if (escs > MAX_ESC) return { state: s, actions: [] };
+    if (escs === MAX_ESC) {
+      const detail = `the limit menu stayed open after ${MAX_ESC} Esc: nothing more is typed until it closes`;
+      return { state: { ...s, limit: { ...l, escs: escs + 1 } }, actions: [{ type: "record", event: "hold", detail }] };
+    }
     return {
-      state: { ...s, limit: { ...l, escAt: now } },
+      state: { ...s, limit: { ...l, escAt: now, escs: escs + 1 } },
       actions: [
         { type: "send_keys", keys: ["Escape"] },
         { type: "record", event: "limit_menu_left", detail: "Esc" },

@@ -4,6 +4,7 @@
  */
 import { undecodable } from "../../core/paths.ts";
 import { dirname, join } from "../../core/pathx.ts";
+import { excludeFromGit } from "./git-exclude.ts";
 import { foreignStateRoot } from "./owner.ts";
 import { readFileSafe } from "./read.ts";
 import { closeQuiet, sys, SysError, type Stat, unlinkQuiet } from "./sys.ts";
@@ -30,8 +31,10 @@ export function ensureDir(dir: string, mode = 0o700): void {
 /**
  * Makes `<root>/.gitignore` hold exactly `*`, so ctx's state never lands in the user's git history
  * (as pytest and ruff do for their caches). The file is ctx's: one with any other content (a
- * committed `!*`, a symlink) is replaced, atomically and never through a link. It never fails:
- * a read-only directory simply stays as it is (ctx doctor reports a tampered file).
+ * committed `!*`, a symlink) is replaced, atomically and never through a link. A read-only
+ * directory simply stays as it is (ctx doctor reports a tampered file); a non-file at the path
+ * (a committed directory) makes ctx add `.ctx/` to the repository's `info/exclude`
+ * (git-exclude.ts), and when that fails too it throws: ctx writes no state git would stage.
  */
 function ensureStateIgnore(root: string): void {
   const path = join(root, ".gitignore");
@@ -53,17 +56,23 @@ function ensureStateIgnore(root: string): void {
   try {
     sys().rename(tmp, path);
   } catch {
-    unlinkQuiet(tmp); // a directory planted at the path: left for ctx doctor to report
+    unlinkQuiet(tmp);
+    // A directory committed at the path: git ignores `.ctx/` through the repository's info/exclude
+    // instead, and no state is written where git would stage it.
+    if (!excludeFromGit(root))
+      throw new SysError("EPERM", "keep the state out of git (.gitignore is not a file)", path);
   }
 }
 
-/** Whether `<root>/.gitignore` is ctx's own (`ok`), missing, or holds something else (`tampered`). */
-export function stateIgnoreState(root: string): "ok" | "missing" | "tampered" {
+/**
+ * Whether `<root>/.gitignore` is ctx's own (`ok`), missing, holds something else (`tampered`), or is a
+ * directory (`not_a_file`: ctx cannot replace it, and keeps its state out of git through info/exclude).
+ */
+export function stateIgnoreState(root: string): "ok" | "missing" | "tampered" | "not_a_file" {
   const text = readFileSafe(join(root, ".gitignore"), { maxBytes: 4096 });
   if (text === STATE_IGNORE) return "ok";
   try {
-    sys().lstat(join(root, ".gitignore"));
-    return "tampered";
+    return sys().lstat(join(root, ".gitignore")).isDirectory ? "not_a_file" : "tampered";
   } catch {
     return "missing";
   }

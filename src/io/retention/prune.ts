@@ -19,8 +19,9 @@ import { parseRecord } from "../../core/respawn/record.ts";
 import { twinPathOf } from "../../core/summary/twin.ts";
 import { realDirsUnder } from "../fs/dirs.ts";
 import { listDir } from "../fs/list-dir.ts";
-import { pidAlive } from "../fs/lock.ts";
+import { pidAlive, withLock } from "../fs/lock.ts";
 import { readJsonFile } from "../fs/read.ts";
+import type { SysError } from "../fs/sys.ts";
 import { sweepStateTemps } from "../fs/sweep.ts";
 import { emptyCounts, lockOwnerAlive, regularStat, removeOurs, type PruneCounts } from "./remove.ts";
 
@@ -35,7 +36,8 @@ export function pruneProject(
   const counts = emptyCounts();
   if (!realDirsUnder(root)) return counts; // a symlinked .ctx is not ours to prune
   const files = layout(root);
-  const sessions = sessionsOf(root, nowMs);
+  const seen = new Map<string, number>(); // each session state's mtime when the plan was made
+  const sessions = sessionsOf(root, nowMs, seen);
   const summaries = summariesOf(root);
   const plan = planRetention(sessions, summaries, nowMs, limits);
   const dropped = new Set(plan.sessions);
@@ -52,11 +54,19 @@ export function pruneProject(
     for (const name of listDir(dir)) {
       const sid = name.split(".")[0] ?? "";
       if (!isValidSessionId(sid) || kept.has(sid)) continue;
-      if (name.endsWith(".lock") && lockOwnerAlive(join(dir, name))) continue;
+      if (name.endsWith(".lock")) {
+        if (!lockOwnerAlive(join(dir, name)) && rm(dir, sub, name, true)) counts.files++;
+        continue;
+      }
       // A dropped session's state goes whatever its file's time; everything else only once aged out.
       const now = dropped.has(sid) && name === `${sid}.json` && dir === files.sessionsState;
-      if (rm(dir, sub, name, !now))
-        dir === files.sessionsState && name === `${sid}.json` ? counts.sessions++ : counts.files++;
+      // Under the session's lock, checked again: a state written since the plan (its mtime moved) stays.
+      const removed = dry
+        ? rm(dir, sub, name, !now)
+        : underSessionLock(files.stateFile(sid), () =>
+            now && regularStat(join(dir, name))?.mtimeMs !== seen.get(sid) ? false : rm(dir, sub, name, !now),
+          );
+      if (removed) dir === files.sessionsState && name === `${sid}.json` ? counts.sessions++ : counts.files++;
     }
   }
   // Summaries with their twin and session record; records without a summary, pause logs, once aged out.
@@ -89,8 +99,28 @@ export function pruneProject(
 
 // --- internal ---
 
-/** Every session state of the root, as retention sees it; an unreadable one counts as ended, at its file's time. */
-function sessionsOf(root: string, nowMs: number): RetainedSession[] {
+/**
+ * Runs `fn` holding the session's lock (`<state>.lock`, the one its writers take), false when the
+ * lock is not had within `SESSION_LOCK_MS`: a session being written is left for the next prune.
+ */
+function underSessionLock(statePath: string | undefined, fn: () => boolean): boolean {
+  if (!statePath) return false;
+  try {
+    return withLock(`${statePath}.lock`, fn, { timeoutMs: SESSION_LOCK_MS });
+  } catch (err) {
+    // No sessions directory: no writer holds a lock there (each makes the directory first).
+    return (err as SysError).code === "ENOENT" ? fn() : false;
+  }
+}
+
+/** How long prune waits for one session's lock. */
+const SESSION_LOCK_MS = 1000;
+
+/**
+ * Every session state of the root, as retention sees it; an unreadable one counts as ended, at its
+ * file's time. Each state file's mtime goes into `seen` (prune checks it again before removing).
+ */
+function sessionsOf(root: string, nowMs: number, seen: Map<string, number>): RetainedSession[] {
   const dir = layout(root).sessionsState;
   if (!realDirsUnder(root, STATE_DIRS.sessionsState)) return [];
   const out: RetainedSession[] = [];
@@ -100,6 +130,7 @@ function sessionsOf(root: string, nowMs: number): RetainedSession[] {
     const path = join(dir, name);
     const mtime = statMtime(path);
     if (mtime === undefined) continue;
+    seen.set(id, mtime);
     const r = readJsonFile<Record<string, unknown>>(path, { maxBytes: 4 * 1024 * 1024 });
     const s = r.status === "ok" && r.value && typeof r.value === "object" ? r.value : {};
     const updated = typeof s.updated_at === "string" ? Date.parse(s.updated_at) : Number.NaN;

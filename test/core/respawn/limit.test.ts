@@ -135,7 +135,9 @@ describe("the supervisor at the usage limit", () => {
   test("the pane: the limit menu is its own blocker, never a question to answer", () => {
     const pane = [
       "  ⎿  You've hit your session limit · resets 3:03pm (UTC)",
-      "",
+      "✻ Cogitated for 0s",
+      "❯ /rate-limit-options",
+      "─".repeat(60),
       " What do you want to do?",
       "",
       " ❯ 1. Stop and wait for limit to reset",
