@@ -16,7 +16,22 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, relative as rel } from "node:path";
 import { CTX, sandbox } from "./lib.ts";
-import { FIELDS, type Label, mean, readSummary, type Scores, score } from "./truth-score.ts";
+import {
+  compactSummaryOf,
+  FIELDS,
+  falseFailures,
+  findings,
+  type Half,
+  halfOf,
+  type Label,
+  mean,
+  PEER_FIELDS,
+  readPeer,
+  readSummary,
+  type Scores,
+  type Split,
+  score,
+} from "./truth-score.ts";
 
 /** How finalize was started. */
 type Mode = "command" | "hook";
@@ -24,7 +39,12 @@ type Mode = "command" | "hook";
 /** The result for one transcript. */
 interface Row {
   name: string;
+  half: Half | null;
   scores: Record<Mode, Scores | null>;
+  /** Reported open errors that the label has as fixed or harmless (typed command). */
+  falseFailures: number | null;
+  /** The client's own compaction summary scored on the same label, when the transcript holds one. */
+  peer: { line: number; scores: Scores } | null;
   errors: string[];
 }
 
@@ -42,20 +62,39 @@ if (!existsSync(binary)) {
   process.exit(2);
 }
 
+const splitPath = join(corpus, "split.json");
+const split: Split = existsSync(splitPath)
+  ? (JSON.parse(readFileSync(splitPath, "utf8")) as Split)
+  : { development: [], held_out: [] };
+
 const rows: Row[] = labels(corpus).map((labelPath) => {
   const label = JSON.parse(readFileSync(labelPath, "utf8")) as Label;
   const transcript = join(dirname(labelPath), label.transcript);
-  const row: Row = { name: rel(corpus, transcript), scores: { command: null, hook: null }, errors: [] };
+  const name = rel(corpus, transcript);
+  const row: Row = {
+    name,
+    half: halfOf(name, split),
+    scores: { command: null, hook: null },
+    falseFailures: null,
+    peer: null,
+    errors: [],
+  };
   for (const mode of ["command", "hook"] as Mode[]) {
     const out = finalize(transcript, mode);
     if ("error" in out) row.errors.push(`${mode}: ${out.error}`);
-    else row.scores[mode] = score(readSummary(out.md, out.twin), label);
+    else {
+      const reading = readSummary(out.md, out.twin);
+      row.scores[mode] = score(reading, label);
+      if (mode === "command") row.falseFailures = falseFailures(reading.errors, label);
+    }
   }
+  const compact = compactSummaryOf(readFileSync(transcript, "utf8"));
+  if (compact) row.peer = { line: compact.line, scores: score(readPeer(compact.text), label) };
   return row;
 });
 
 if (asJson) console.log(JSON.stringify(report(rows), null, 2));
-else console.log(table(rows));
+else console.log(text(rows));
 const out = opt("--out");
 if (out) writeFileSync(out, `${JSON.stringify(report(rows), null, 2)}\n`);
 
@@ -122,17 +161,91 @@ function finalize(transcript: string, mode: Mode): { md: string; twin: unknown }
 function report(rs: Row[]) {
   const overall = (mode: Mode) =>
     Object.fromEntries(FIELDS.map((f) => [f, round(mean(rs.map((r) => r.scores[mode]?.[f] ?? 0)))]));
+  const dev = rs.filter((r) => r.half === "development");
+  const held = rs.filter((r) => r.half === "held-out");
   return {
     binary,
-    transcripts: rs.map((r) => ({ name: r.name, scores: r.scores, errors: r.errors })),
+    transcripts: rs.map((r) => ({
+      name: r.name,
+      half: r.half,
+      scores: r.scores,
+      false_failures: r.falseFailures,
+      peer: r.peer,
+      errors: r.errors,
+    })),
     overall: { command: overall("command"), hook: overall("hook") },
     total: round(mean(rs.flatMap((r) => columns(r)))),
+    halves: { development: means(dev), "held-out": means(held) },
+    findings: findings(means(dev), means(held)),
+    held_out_false_failures: {
+      sessions: held.length,
+      with_false_failure: held.filter((r) => (r.falseFailures ?? 0) > 0).length,
+    },
+    peer: peerRows(rs),
   };
+}
+
+/** Per column (the fields, the window under the hook, the mean): the mean over some rows. */
+function means(rs: Row[]): Record<string, number> {
+  const head = [...FIELDS, "window (hook)"];
+  const out: Record<string, number> = {};
+  head.forEach((h, i) => {
+    out[h] = round(mean(rs.map((r) => columns(r)[i]!)));
+  });
+  out.mean = round(mean(rs.flatMap(columns)));
+  return out;
+}
+
+/** The transcripts with a compaction summary: ctx's score and the summary's, on the fields both can be scored on. */
+function peerRows(rs: Row[]) {
+  return rs
+    .filter((r) => r.peer)
+    .map((r) => ({
+      name: r.name,
+      half: r.half,
+      line: r.peer!.line,
+      ctx: Object.fromEntries(PEER_FIELDS.map((f) => [f, r.scores.command?.[f] ?? 0])),
+      peer: Object.fromEntries(PEER_FIELDS.map((f) => [f, r.peer!.scores[f]])),
+    }));
 }
 
 /** A row's scored columns: every field of the typed command, and the window under the hook. */
 function columns(r: Row): number[] {
   return [...FIELDS.map((f) => r.scores.command?.[f] ?? 0), r.scores.hook?.window ?? 0];
+}
+
+/** The whole text report: a table per half, the findings, the false failures, the peer comparison. */
+function text(rs: Row[]): string {
+  const dev = rs.filter((r) => r.half === "development");
+  const held = rs.filter((r) => r.half === "held-out");
+  const other = rs.filter((r) => r.half === null);
+  const out = [`binary: ${binary}`, ""];
+  out.push("## development", "", table(dev), "");
+  out.push("## held-out", "", table(held), "");
+  if (other.length) out.push("## not in split.json", "", table(other), "");
+  const found = findings(means(dev), means(held));
+  out.push("## findings (held-out field more than 0.05 below development)", "");
+  if (!found.length) out.push("none");
+  for (const f of found)
+    out.push(`- FINDING ${f.field}: held-out ${fmt(f.heldOut)} vs development ${fmt(f.development)}`);
+  out.push("", "## fixed or harmless failures listed as failing (held-out, typed command)", "");
+  for (const r of held) out.push(`- ${r.name}: ${r.falseFailures ?? "n/a"}`);
+  const bad = held.filter((r) => (r.falseFailures ?? 0) > 0).length;
+  out.push(`${bad} of ${held.length} held-out sessions (done when: at most 1 in 10)`, "");
+  const peers = peerRows(rs);
+  out.push("## peer: the client's own compaction summary on the same labels", "");
+  if (!peers.length) out.push("no transcript holds a compaction summary");
+  else {
+    const head = ["transcript", "half", ...PEER_FIELDS.flatMap((f) => [`${f} ctx`, `${f} peer`])];
+    out.push(`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`);
+    for (const p of peers)
+      out.push(
+        `| ${p.name} (L${p.line}) | ${p.half ?? "-"} | ${PEER_FIELDS.map((f) => `${fmt(p.ctx[f]!)} | ${fmt(p.peer[f]!)}`).join(" | ")} |`,
+      );
+    const avg = (k: "ctx" | "peer", f: string) => fmt(mean(peers.map((p) => p[k][f]!)));
+    out.push(`| **mean** | | ${PEER_FIELDS.map((f) => `${avg("ctx", f)} | ${avg("peer", f)}`).join(" | ")} |`);
+  }
+  return out.join("\n");
 }
 
 /** The Markdown table: one row per transcript, one column per field, then the means. */
@@ -146,7 +259,7 @@ function table(rs: Row[]): string {
   const per = head.slice(1, -1).map((_, i) => mean(rs.map((r) => columns(r)[i]!)));
   lines.push(`| **overall** | ${per.map(fmt).join(" | ")} | ${fmt(mean(rs.flatMap(columns)))} |`);
   const errs = rs.flatMap((r) => r.errors.map((e) => `- ${r.name}: ${e}`));
-  return [`binary: ${binary}`, "", ...lines, ...(errs.length ? ["", "finalize failed:", ...errs] : [])].join("\n");
+  return [...lines, ...(errs.length ? ["", "finalize failed:", ...errs] : [])].join("\n");
 }
 
 function fmt(x: number): string {

@@ -2,12 +2,19 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import {
+  compactSummaryOf,
   errorScore,
   FIELDS,
+  falseFailures,
   fileScore,
+  findings,
+  HELD_OUT_GAP,
+  halfOf,
   hasPhrase,
   type Label,
   openScore,
+  PEER_FIELDS,
+  readPeer,
   readSummary,
   score,
   textScore,
@@ -191,4 +198,113 @@ describe("the corpus labels", () => {
       for (const f of FIELDS) expect(`${f}=${s[f]}`).toBe(`${f}=1`);
     });
   }
+});
+
+describe("held-out split and findings", () => {
+  const split = { development: ["spotter", "codemie-code"], held_out: ["oh-my-posh"] };
+
+  test("a transcript's half is its repository folder's", () => {
+    expect(halfOf("spotter/258c.jsonl", split)).toBe("development");
+    expect(halfOf("codemie-code/claude/x/turn-2.jsonl", split)).toBe("development");
+    expect(halfOf("oh-my-posh/77ff.jsonl", split)).toBe("held-out");
+    expect(halfOf("elsewhere/a.jsonl", split)).toBeNull();
+  });
+
+  test("a held-out field more than 0.05 below development is a finding, 0.05 or less is not", () => {
+    const dev = { goal: 1, latest: 0.9, errors: 0.8, files: 0.5 };
+    const held = { goal: 0.95, latest: 0.84, errors: 0.2, files: 0.9 };
+    expect(findings(dev, held)).toEqual([
+      { field: "latest", development: 0.9, heldOut: 0.84 },
+      { field: "errors", development: 0.8, heldOut: 0.2 },
+    ]);
+    expect(HELD_OUT_GAP).toBe(0.05);
+  });
+
+  test("false failures count reports that are neither open nor neutral", () => {
+    expect(falseFailures([], label)).toBe(0);
+    expect(falseFailures(["Bash npm test Exit code 1"], label)).toBe(0);
+    expect(falseFailures(["Read notes.md: missing"], label)).toBe(0);
+    expect(falseFailures(["Bash git push rejected", "Bash rg foo: exit 2", "Bash npm test"], label)).toBe(2);
+  });
+
+  test("the split file names every labelled repository folder exactly once", () => {
+    const corpus = join(import.meta.dir, "..", "..", "bench", "corpus");
+    const s = JSON.parse(readFileSync(join(corpus, "split.json"), "utf8")) as {
+      development: string[];
+      held_out: string[];
+    };
+    const all = [...s.development, ...s.held_out];
+    expect(new Set(all).size).toBe(all.length);
+    for (const repo of readdirSync(corpus, { withFileTypes: true }).filter((e) => e.isDirectory()))
+      expect(all).toContain(repo.name);
+  });
+});
+
+describe("peer: the client's own compaction summary", () => {
+  /** A compaction summary in Claude Code's layout, analysis first (its numbered points must not be read as sections). */
+  const compact = [
+    "This session is being continued from a previous conversation that ran out of context.",
+    "Analysis:",
+    "1. **Errors encountered**: a flaky build, fixed",
+    "2. **Files**: `wrong/analysis.ts`",
+    "",
+    "Summary:",
+    "1. Primary Request and Intent:",
+    "   The user asked to build the checkout with a refund flow.",
+    "2. Key Technical Concepts:",
+    "   - Stripe",
+    "3. Files and Code Sections:",
+    "   - `src/cart.ts`",
+    "     - added the refund button",
+    "   - `/home/u/shop/src/pay.ts`",
+    "   - spotter-gqc.6 is not a file",
+    "4. Errors and fixes:",
+    "   - `npm test` failed on a typo: fixed by renaming the import",
+    "   - `npm test` still failing on the refund case, not yet fixed",
+    "5. Problem Solving:",
+    "   Solved the rounding issue.",
+    "6. All user messages:",
+    '   - "build the checkout with a refund flow"',
+    '   - "d"',
+    "7. Pending Tasks:",
+    "   - Write the migration",
+    "8. Current Work:",
+    "   Writing the migration.",
+  ].join("\n");
+
+  test("reads goal, latest, pending work, still-open errors and files from its sections", () => {
+    const r = readPeer(compact);
+    expect(r.goal).toContain("refund flow");
+    expect(r.latest).toBe('"d"');
+    expect(r.open.bullets).toEqual(["Write the migration"]);
+    expect(r.errors).toEqual(["`npm test` still failing on the refund case, not yet fixed"]);
+    expect(r.files.map((f) => f.path)).toEqual(["src/cart.ts", "/home/u/shop/src/pay.ts"]);
+    expect(r.usedTokens).toBeNull();
+    expect(r.window).toBeNull();
+  });
+
+  test("is scored on the same label: each field's arithmetic", () => {
+    const s = score(readPeer(compact), label);
+    expect(s.goal).toBe(1);
+    expect(s.latest).toBe(0.5); // "d" found, "Done" not
+    expect(s.open).toBe(1); // the migration found, SHOP-1 not shown
+    expect(s.errors).toBe(1); // the one open error, nothing else
+    expect(s.files).toBe(1);
+    expect(PEER_FIELDS).toEqual(["goal", "latest", "open", "errors", "files"]);
+  });
+
+  test("the last compaction summary of a transcript is found with its line", () => {
+    const t = [
+      JSON.stringify({ type: "user", message: { content: "hi" } }),
+      JSON.stringify({ type: "user", isCompactSummary: true, message: { content: "first" } }),
+      "not json",
+      JSON.stringify({
+        type: "user",
+        isCompactSummary: true,
+        message: { content: [{ type: "text", text: "second" }] },
+      }),
+    ].join("\n");
+    expect(compactSummaryOf(t)).toEqual({ line: 4, text: "second" });
+    expect(compactSummaryOf(JSON.stringify({ type: "user", message: { content: "x" } }))).toBeNull();
+  });
 });
