@@ -192,10 +192,18 @@ export function fileScore(reported: Reading["files"], l: Label): number {
   return f1(tp, fp, seen.size, want.size);
 }
 
-/** A path relative to the session's working directory (absolute paths elsewhere kept). */
+/**
+ * A path relative to the session's working directory (absolute paths elsewhere kept).
+ * A Windows session (a cwd like `D:\\repo`) is read with forward slashes on both sides,
+ * so the label writes its paths with `/`.
+ */
 export function relative(path: string, cwd: string): string {
-  const p = path.replace(/^`|`$/g, "").replace(/^\.\//, "");
-  return cwd && p.startsWith(`${cwd}/`) ? p.slice(cwd.length + 1) : p;
+  const win = cwd.includes("\\");
+  const slash = (x: string) => (win ? x.replace(/\\/g, "/") : x);
+  const p = slash(path.replace(/^`|`$/g, "")).replace(/^\.\//, "");
+  const c = slash(cwd);
+  const under = win ? p.toLowerCase().startsWith(`${c}/`.toLowerCase()) : p.startsWith(`${c}/`);
+  return c && under ? p.slice(c.length + 1) : p;
 }
 
 /**
