@@ -13,8 +13,18 @@
  *   bun bench/summary-truth.ts [--binary PATH] [--corpus DIR] [--json] [--out FILE]
  * (`--out` also writes the JSON report to FILE).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { dirname, join, relative as rel } from "node:path";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, dirname, join, relative as rel } from "node:path";
 import { CTX, sandbox } from "./lib.ts";
 import {
   compactSummaryOf,
@@ -43,8 +53,13 @@ interface Row {
   scores: Record<Mode, Scores | null>;
   /** Reported open errors that the label has as fixed or harmless (typed command). */
   falseFailures: number | null;
-  /** The client's own compaction summary scored on the same label, when the transcript holds one. */
-  peer: { line: number; scores: Scores } | null;
+  /**
+   * The client's own compaction summary (line `line`) and ctx's summary of the transcript
+   * up to that compaction, both scored on the label's state at the compaction (its `peer`
+   * block); `atStart` when the transcript begins with the compaction (ctx has nothing
+   * before it to summarise: only the goal is compared, on the session's label).
+   */
+  peer: { line: number; atStart: boolean; ctx: Scores | null; scores: Scores } | null;
   errors: string[];
 }
 
@@ -88,8 +103,27 @@ const rows: Row[] = labels(corpus).map((labelPath) => {
       if (mode === "command") row.falseFailures = falseFailures(reading.errors, label);
     }
   }
-  const compact = compactSummaryOf(readFileSync(transcript, "utf8"));
-  if (compact) row.peer = { line: compact.line, scores: score(readPeer(compact.text), label) };
+  const text = readFileSync(transcript, "utf8");
+  const compact = compactSummaryOf(text);
+  if (compact && label.peer) {
+    const at = peerLabel(label, label.peer);
+    const cut = cutAt(transcript, text, label.peer.cut);
+    const out = finalize(cut.path, "command");
+    cut.cleanup();
+    if ("error" in out) row.errors.push(`peer cut: ${out.error}`);
+    row.peer = {
+      line: compact.line,
+      atStart: false,
+      ctx: "error" in out ? null : score(readSummary(out.md, out.twin), at),
+      scores: score(readPeer(compact.text), at),
+    };
+  } else if (compact && compact.line <= 10)
+    row.peer = {
+      line: compact.line,
+      atStart: true,
+      ctx: row.scores.command,
+      scores: score(readPeer(compact.text), label),
+    };
   return row;
 });
 
@@ -107,6 +141,36 @@ function labels(dir: string): string[] {
     else if (e.name.endsWith(".label.json")) out.push(p);
   }
   return out.sort();
+}
+
+/** The label as it stood at the compaction: the session's goal, the `peer` block's other fields. */
+function peerLabel(l: Label, p: NonNullable<Label["peer"]>): Label {
+  return {
+    ...l,
+    latest_request: p.latest_request,
+    open_items: p.open_items,
+    errors_open: p.errors_open,
+    files: p.files,
+  };
+}
+
+/**
+ * The transcript's lines before `cut` (the compaction boundary), written beside a link to
+ * its subagent folder in a temp dir under the same file name.
+ */
+function cutAt(transcript: string, text: string, cut: number): { path: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), "ctx-truth-cut-"));
+  const name = basename(transcript);
+  writeFileSync(
+    join(dir, name),
+    `${text
+      .split("\n")
+      .slice(0, cut - 1)
+      .join("\n")}\n`,
+  );
+  const sub = transcript.replace(/\.jsonl$/, "");
+  if (existsSync(sub)) symlinkSync(sub, join(dir, name.replace(/\.jsonl$/, "")));
+  return { path: join(dir, name), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /** Runs `ctx finalize` on one transcript in a fresh sandbox and reads the summary and its twin. */
@@ -196,17 +260,25 @@ function means(rs: Row[]): Record<string, number> {
   return out;
 }
 
-/** The transcripts with a compaction summary: ctx's score and the summary's, on the fields both can be scored on. */
+/**
+ * The transcripts with a compaction summary: ctx's score and the summary's on the fields
+ * both can be scored on, at the compaction (a transcript that begins with one: the goal only).
+ */
 function peerRows(rs: Row[]) {
   return rs
     .filter((r) => r.peer)
-    .map((r) => ({
-      name: r.name,
-      half: r.half,
-      line: r.peer!.line,
-      ctx: Object.fromEntries(PEER_FIELDS.map((f) => [f, r.scores.command?.[f] ?? 0])),
-      peer: Object.fromEntries(PEER_FIELDS.map((f) => [f, r.peer!.scores[f]])),
-    }));
+    .map((r) => {
+      const p = r.peer!;
+      const fields = p.atStart ? (["goal"] as const) : PEER_FIELDS;
+      return {
+        name: r.name,
+        half: r.half,
+        line: p.line,
+        at_start: p.atStart,
+        ctx: Object.fromEntries(fields.map((f) => [f, p.ctx?.[f] ?? 0])) as Record<string, number>,
+        peer: Object.fromEntries(fields.map((f) => [f, p.scores[f]])) as Record<string, number>,
+      };
+    });
 }
 
 /** A row's scored columns: every field of the typed command, and the window under the hook. */
@@ -233,16 +305,20 @@ function text(rs: Row[]): string {
   const bad = held.filter((r) => (r.falseFailures ?? 0) > 0).length;
   out.push(`${bad} of ${held.length} held-out sessions (done when: at most 1 in 10)`, "");
   const peers = peerRows(rs);
-  out.push("## peer: the client's own compaction summary on the same labels", "");
+  out.push("## peer: the client's own compaction summary beside ctx's, at the same compaction", "");
   if (!peers.length) out.push("no transcript holds a compaction summary");
   else {
     const head = ["transcript", "half", ...PEER_FIELDS.flatMap((f) => [`${f} ctx`, `${f} peer`])];
     out.push(`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`);
+    const cell = (v: number | undefined) => (v === undefined ? "-" : fmt(v));
     for (const p of peers)
       out.push(
-        `| ${p.name} (L${p.line}) | ${p.half ?? "-"} | ${PEER_FIELDS.map((f) => `${fmt(p.ctx[f]!)} | ${fmt(p.peer[f]!)}`).join(" | ")} |`,
+        `| ${p.name} (L${p.line}${p.at_start ? ", at the start" : ""}) | ${p.half ?? "-"} | ${PEER_FIELDS.map((f) => `${cell(p.ctx[f])} | ${cell(p.peer[f])}`).join(" | ")} |`,
       );
-    const avg = (k: "ctx" | "peer", f: string) => fmt(mean(peers.map((p) => p[k][f]!)));
+    const avg = (k: "ctx" | "peer", f: string) => {
+      const xs = peers.filter((p) => f in p[k]).map((p) => p[k][f]!);
+      return xs.length ? fmt(mean(xs)) : "-";
+    };
     out.push(`| **mean** | | ${PEER_FIELDS.map((f) => `${avg("ctx", f)} | ${avg("peer", f)}`).join(" | ")} |`);
   }
   return out.join("\n");

@@ -21,6 +21,19 @@ export interface Label {
   subagent_runs: number;
   usage: { tokens: number };
   window: { tokens: number };
+  /**
+   * The state at the client's compaction, for scoring its compaction summary beside ctx's
+   * summary of the transcript up to there: `line` holds the summary, `cut` the compaction
+   * boundary; the goal is the session's.
+   */
+  peer?: {
+    line: number;
+    cut: number;
+    latest_request: Label["latest_request"];
+    open_items: Label["open_items"];
+    errors_open: Label["errors_open"];
+    files: Label["files"];
+  };
 }
 
 /** What one summary says, as the scorer reads it. */

@@ -201,6 +201,14 @@ describe("the corpus labels", () => {
       };
       const s = score(readSummary(perfect, perfectTwin), l);
       for (const f of FIELDS) expect(`${f}=${s[f]}`).toBe(`${f}=1`);
+      if (l.peer) {
+        // The state at the compaction: `line` holds the client's summary, `cut` the boundary before it.
+        const lines = readFileSync(join(dirname(path), l.transcript), "utf8").split("\n");
+        expect(compactSummaryOf(lines.join("\n"))?.line).toBe(l.peer.line);
+        expect(lines[l.peer.cut - 1]).toContain('"compact_boundary"');
+        expect(l.peer.cut).toBeLessThan(l.peer.line);
+        expect(l.peer.latest_request.phrases.length).toBeGreaterThan(0);
+      }
     });
   }
 });
