@@ -220,14 +220,14 @@ export function relative(path: string, cwd: string): string {
 }
 
 /**
- * How many reported open errors are neither still open nor neutral in the label: a
- * fixed or harmless failure sent back as failing (the issue's "at most 1 held-out
- * session in 10" counts the sessions where this is above 0).
+ * How many reported open errors are not still open in the label: a fixed or harmless
+ * failure sent back as failing. A neutral one (a look-up of a path that never existed)
+ * counts here, since "Still failing … fix it" sends the next agent after it; the issue's
+ * "at most 1 held-out session in 10" counts the sessions where this is above 0.
  */
 export function falseFailures(reported: string[], l: Label): number {
   const open = l.errors_open.map((e) => new RegExp(e.match, "i"));
-  const neutral = l.errors_neutral.map((e) => new RegExp(e.match, "i"));
-  return reported.filter((e) => !open.some((re) => re.test(e)) && !neutral.some((re) => re.test(e))).length;
+  return reported.filter((e) => !open.some((re) => re.test(e))).length;
 }
 
 /** The two halves of the corpus: each transcript's half is its repository folder's. */
