@@ -240,7 +240,10 @@ function report(rs: Row[]) {
     overall: { command: overall("command"), hook: overall("hook") },
     total: round(mean(rs.flatMap((r) => columns(r)))),
     halves: { development: means(dev), "held-out": means(held) },
-    findings: findings(means(dev), means(held)),
+    findings: findings(
+      means(dev, (x) => x),
+      means(held, (x) => x),
+    ),
     held_out_false_failures: {
       sessions: held.length,
       with_false_failure: held.filter((r) => (r.falseFailures ?? 0) > 0).length,
@@ -249,14 +252,14 @@ function report(rs: Row[]) {
   };
 }
 
-/** Per column (the fields, the window under the hook, the mean): the mean over some rows. */
-function means(rs: Row[]): Record<string, number> {
+/** Per column (the fields, the window under the hook, the mean): the mean over some rows, rounded by `r`. */
+function means(rs: Row[], r = round): Record<string, number> {
   const head = [...FIELDS, "window (hook)"];
   const out: Record<string, number> = {};
   head.forEach((h, i) => {
-    out[h] = round(mean(rs.map((r) => columns(r)[i]!)));
+    out[h] = r(mean(rs.map((row) => columns(row)[i]!)));
   });
-  out.mean = round(mean(rs.flatMap(columns)));
+  out.mean = r(mean(rs.flatMap(columns)));
   return out;
 }
 
@@ -295,7 +298,8 @@ function text(rs: Row[]): string {
   out.push("## development", "", table(dev), "");
   out.push("## held-out", "", table(held), "");
   if (other.length) out.push("## not in split.json", "", table(other), "");
-  const found = findings(means(dev), means(held));
+  const exact = (x: number) => x;
+  const found = findings(means(dev, exact), means(held, exact));
   out.push("## findings (held-out field more than 0.05 below development)", "");
   if (!found.length) out.push("none");
   for (const f of found)
