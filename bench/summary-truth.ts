@@ -27,6 +27,7 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join, relative as rel } from "node:path";
 import { CTX, sandbox } from "./lib.ts";
 import {
+  atCompaction,
   compactSummaryOf,
   FIELDS,
   falseFailures,
@@ -106,7 +107,7 @@ const rows: Row[] = labels(corpus).map((labelPath) => {
   const text = readFileSync(transcript, "utf8");
   const compact = compactSummaryOf(text);
   if (compact && label.peer) {
-    const at = peerLabel(label, label.peer);
+    const at = atCompaction(label, label.peer);
     const cut = cutAt(transcript, text, label.peer.cut);
     const out = finalize(cut.path, "command");
     cut.cleanup();
@@ -141,17 +142,6 @@ function labels(dir: string): string[] {
     else if (e.name.endsWith(".label.json")) out.push(p);
   }
   return out.sort();
-}
-
-/** The label as it stood at the compaction: the session's goal, the `peer` block's other fields. */
-function peerLabel(l: Label, p: NonNullable<Label["peer"]>): Label {
-  return {
-    ...l,
-    latest_request: p.latest_request,
-    open_items: p.open_items,
-    errors_open: p.errors_open,
-    files: p.files,
-  };
 }
 
 /**

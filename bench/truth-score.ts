@@ -310,6 +310,17 @@ export function readPeer(text: string): Reading {
   };
 }
 
+/** The label as it stood at the client's compaction: the session's goal, the `peer` block's other fields. */
+export function atCompaction(l: Label, p: NonNullable<Label["peer"]>): Label {
+  return {
+    ...l,
+    latest_request: p.latest_request,
+    open_items: p.open_items,
+    errors_open: p.errors_open,
+    files: p.files,
+  };
+}
+
 /** The text of the last compaction summary in a Claude Code transcript (`isCompactSummary`), or null. */
 export function compactSummaryOf(transcript: string): { line: number; text: string } | null {
   let found: { line: number; text: string } | null = null;

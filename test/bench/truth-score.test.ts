@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import {
+  atCompaction,
   compactSummaryOf,
   errorScore,
   FIELDS,
@@ -304,6 +305,24 @@ describe("peer: the client's own compaction summary", () => {
     expect(s.errors).toBe(1); // the one open error, nothing else
     expect(s.files).toBe(1);
     expect(PEER_FIELDS).toEqual(["goal", "latest", "open", "errors", "files"]);
+  });
+
+  test("at the compaction, the peer block replaces latest, open, errors and files; the goal stays", () => {
+    const peer = {
+      line: 9,
+      cut: 8,
+      latest_request: { phrases: ["migration"] },
+      open_items: { items: [], forbid: [], tracker: null },
+      errors_open: [],
+      files: { modified: ["src/cart.ts"], optional: [], deleted: [] },
+    };
+    const at = atCompaction(label, peer);
+    expect(at.goal).toBe(label.goal);
+    expect(at.latest_request.phrases).toEqual(["migration"]);
+    expect(at.errors_open).toEqual([]);
+    expect(at.files.modified).toEqual(["src/cart.ts"]);
+    expect(score(readPeer(compact), at).errors).toBe(0); // its still-open npm test is not open then
+    expect(score(readPeer(compact), at).latest).toBe(0);
   });
 
   test("the last compaction summary of a transcript is found with its line", () => {
