@@ -297,7 +297,12 @@ function text(rs: Row[]): string {
   out.push("", "## fixed or harmless failures listed as failing (held-out, typed command)", "");
   for (const r of held) out.push(`- ${r.name}: ${r.falseFailures ?? "n/a"}`);
   const bad = held.filter((r) => (r.falseFailures ?? 0) > 0).length;
-  out.push(`${bad} of ${held.length} held-out sessions (done when: at most 1 in 10)`, "");
+  out.push(`${bad} of ${held.length} held-out sessions (done when: at most 1 in 10)`);
+  const devBad = dev.filter((r) => (r.falseFailures ?? 0) > 0);
+  out.push(
+    `development, to tune on: ${devBad.length} of ${dev.length} sessions (${devBad.map((r) => `${r.name}: ${r.falseFailures}`).join(", ") || "none"})`,
+    "",
+  );
   const peers = peerRows(rs);
   out.push("## peer: the client's own compaction summary beside ctx's, at the same compaction", "");
   if (!peers.length) out.push("no transcript holds a compaction summary");
