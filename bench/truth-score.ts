@@ -21,6 +21,19 @@ export interface Label {
   subagent_runs: number;
   usage: { tokens: number };
   window: { tokens: number };
+  /**
+   * The state at the client's compaction, for scoring its compaction summary beside ctx's
+   * summary of the transcript up to there: `line` holds the summary, `cut` the compaction
+   * boundary; the goal is the session's.
+   */
+  peer?: {
+    line: number;
+    cut: number;
+    latest_request: Label["latest_request"];
+    open_items: Label["open_items"];
+    errors_open: Label["errors_open"];
+    files: Label["files"];
+  };
 }
 
 /** What one summary says, as the scorer reads it. */
@@ -192,10 +205,143 @@ export function fileScore(reported: Reading["files"], l: Label): number {
   return f1(tp, fp, seen.size, want.size);
 }
 
-/** A path relative to the session's working directory (absolute paths elsewhere kept). */
+/**
+ * A path relative to the session's working directory (absolute paths elsewhere kept).
+ * A Windows session (a cwd like `D:\\repo`) is read with forward slashes on both sides,
+ * so the label writes its paths with `/`.
+ */
 export function relative(path: string, cwd: string): string {
-  const p = path.replace(/^`|`$/g, "").replace(/^\.\//, "");
-  return cwd && p.startsWith(`${cwd}/`) ? p.slice(cwd.length + 1) : p;
+  const win = cwd.includes("\\");
+  const slash = (x: string) => (win ? x.replace(/\\/g, "/") : x);
+  const p = slash(path.replace(/^`|`$/g, "")).replace(/^\.\//, "");
+  const c = slash(cwd);
+  const under = win ? p.toLowerCase().startsWith(`${c}/`.toLowerCase()) : p.startsWith(`${c}/`);
+  return c && under ? p.slice(c.length + 1) : p;
+}
+
+/**
+ * How many reported open errors are not still open in the label: a fixed or harmless
+ * failure sent back as failing. A neutral one (a look-up of a path that never existed)
+ * counts here, since "Still failing … fix it" sends the next agent after it; the issue's
+ * "at most 1 held-out session in 10" counts the sessions where this is above 0.
+ */
+export function falseFailures(reported: string[], l: Label): number {
+  const open = l.errors_open.map((e) => new RegExp(e.match, "i"));
+  return reported.filter((e) => !open.some((re) => re.test(e))).length;
+}
+
+/** The two halves of the corpus: each transcript's half is its repository folder's. */
+export type Half = "development" | "held-out";
+
+/** The split file (bench/corpus/split.json): repository folders per half. */
+export interface Split {
+  development: string[];
+  held_out: string[];
+}
+
+/** The half of a transcript named relative to the corpus (`<repository>/<file>`), or null when unlisted. */
+export function halfOf(name: string, split: Split): Half | null {
+  const repo = name.split("/")[0] ?? "";
+  if (split.development.includes(repo)) return "development";
+  if (split.held_out.includes(repo)) return "held-out";
+  return null;
+}
+
+/** Fields the held-out half scores more than this below the development half are findings. */
+export const HELD_OUT_GAP = 0.05;
+
+/** A held-out field more than HELD_OUT_GAP below its development score. */
+export interface Finding {
+  field: string;
+  development: number;
+  heldOut: number;
+}
+
+/** The findings: every column whose held-out mean falls more than HELD_OUT_GAP below the development mean. */
+export function findings(dev: Record<string, number>, held: Record<string, number>): Finding[] {
+  const out: Finding[] = [];
+  for (const [field, d] of Object.entries(dev)) {
+    const h = held[field];
+    if (h !== undefined && d - h > HELD_OUT_GAP + 1e-9) out.push({ field, development: d, heldOut: h });
+  }
+  return out;
+}
+
+/** The fields a client's own compaction summary can be scored on (it states no usage, window or run count). */
+export const PEER_FIELDS = ["goal", "latest", "open", "errors", "files"] as const;
+
+/**
+ * Reads a client's compaction summary (the text of the user line with `isCompactSummary`:
+ * an LLM's handoff of the same work) the way the scorer reads ctx's summary. Claude Code
+ * writes numbered sections: "Primary Request and Intent" (the goal), "All user messages"
+ * (its last item is the latest request), "Pending Tasks" (open work), "Errors and fixes"
+ * (history: an entry is read as still open only when it says it is), "Files and Code
+ * Sections" (the files). A section it lacks reads as empty.
+ */
+export function readPeer(text: string): Reading {
+  // The analysis before the summary numbers its own points: read from the last "Primary Request".
+  const at = [...text.matchAll(/^.*\d+\.\s+\**\s*Primary Request/gim)].pop()?.index ?? 0;
+  const secs = peerSections(text.slice(at));
+  const pick = (re: RegExp) => [...secs].find(([h]) => re.test(h))?.[1] ?? "";
+  const goal = pick(/primary request|intent/i);
+  const users = peerItems(pick(/user messages/i));
+  const pending = pick(/pending tasks/i);
+  // "Errors and fixes" is history: an entry is open only when it says so.
+  const errors = peerItems(pick(/errors?/i)).filter((e) =>
+    /still (fail|broken|open|erroring)|unresolved|not (yet )?(fixed|resolved)|remains? (broken|failing)/i.test(e),
+  );
+  const files = [
+    ...pick(/files/i).matchAll(/`([^`\s]+\.[A-Za-z][A-Za-z0-9]*)`|^\s*[-*]\s+\**([\w./@-]+\.[A-Za-z][A-Za-z0-9]*)/gm),
+  ]
+    .map((m) => m[1] ?? m[2] ?? "")
+    .filter(Boolean);
+  return {
+    goal,
+    latest: users.length ? users[users.length - 1]! : goal,
+    open: {
+      text: pending,
+      bullets: peerItems(pending).filter((b) => !/^\(?\s*(no |none|nothing)/i.test(b)),
+    },
+    errors,
+    files: [...new Set(files)].map((path) => ({ path, deleted: false })),
+    subagentRuns: 0,
+    usedTokens: null,
+    window: null,
+  };
+}
+
+/** The label as it stood at the client's compaction: the session's goal, the `peer` block's other fields. */
+export function atCompaction(l: Label, p: NonNullable<Label["peer"]>): Label {
+  return {
+    ...l,
+    latest_request: p.latest_request,
+    open_items: p.open_items,
+    errors_open: p.errors_open,
+    files: p.files,
+  };
+}
+
+/** The text of the last compaction summary in a Claude Code transcript (`isCompactSummary`), or null. */
+export function compactSummaryOf(transcript: string): { line: number; text: string } | null {
+  let found: { line: number; text: string } | null = null;
+  transcript.split("\n").forEach((raw, i) => {
+    if (!raw.includes('"isCompactSummary":true')) return;
+    try {
+      const o = JSON.parse(raw) as { isCompactSummary?: boolean; message?: { content?: unknown } };
+      if (o.isCompactSummary !== true) return;
+      const c = o.message?.content;
+      const text =
+        typeof c === "string"
+          ? c
+          : Array.isArray(c)
+            ? c.map((b) => (isObj(b) && typeof b.text === "string" ? b.text : "")).join("\n")
+            : "";
+      if (text) found = { line: i + 1, text };
+    } catch {
+      // not a JSON line
+    }
+  });
+  return found;
 }
 
 /** The mean of some numbers (0 for none). */
@@ -204,6 +350,30 @@ export function mean(xs: number[]): number {
 }
 
 // --- internal ---
+
+/** The compaction summary's sections: "1. Primary Request and Intent:" (or "## ...") → body. */
+function peerSections(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  let head = "";
+  let body: string[] = [];
+  for (const line of text.split("\n")) {
+    const m = /^\s*(?:#+\s*)?(?:\*\*)?\d+\.\s+(?:\*\*)?([A-Z][^:*]{2,60})(?:\*\*)?:?\s*(?:\*\*)?\s*(.*)$/.exec(line);
+    if (m) {
+      if (head) out.set(head, body.join("\n"));
+      head = m[1]!.trim();
+      body = m[2] ? [m[2]] : [];
+    } else body.push(line);
+  }
+  if (head) out.set(head, body.join("\n"));
+  return out;
+}
+
+/** The top-level items of a section: its bullets, else its non-empty lines. */
+function peerItems(text: string): string[] {
+  const lines = text.split("\n");
+  const top = lines.filter((l) => /^\s{0,3}[-*] /.test(l)).map((l) => l.replace(/^\s*[-*] /, "").trim());
+  return top.length ? top : lines.map((l) => l.trim()).filter(Boolean);
+}
 
 function f1(tp: number, fp: number, found: number, expected: number): number {
   const precision = tp + fp ? tp / (tp + fp) : 1;

@@ -2,12 +2,20 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import {
+  atCompaction,
+  compactSummaryOf,
   errorScore,
   FIELDS,
+  falseFailures,
   fileScore,
+  findings,
+  HELD_OUT_GAP,
+  halfOf,
   hasPhrase,
   type Label,
   openScore,
+  PEER_FIELDS,
+  readPeer,
   readSummary,
   score,
   textScore,
@@ -168,7 +176,12 @@ describe("the corpus labels", () => {
     test(`${path.slice(corpus.length + 1)}: its transcript exists and a summary that says exactly the label scores 1`, () => {
       const l = JSON.parse(readFileSync(path, "utf8")) as Label;
       expect(existsSync(join(dirname(path), l.transcript))).toBe(true);
-      expect([200_000, 1_000_000]).toContain(l.window.tokens);
+      // Claude Code's window is 200k or 1M; a Codex rollout records its own (model_context_window).
+      const codex = ((l as Label & { client_versions?: string[] }).client_versions ?? []).some((v) =>
+        v.startsWith("0."),
+      );
+      if (codex) expect(l.window.tokens).toBeGreaterThan(0);
+      else expect([200_000, 1_000_000]).toContain(l.window.tokens);
       const words = (ps: (string | string[])[]) => ps.map((p) => (Array.isArray(p) ? p[0] : p)).join(" ");
       const perfect = [
         `- Context at handoff: x% used (${l.usage.tokens} / ${l.window.tokens} tokens)`,
@@ -189,6 +202,141 @@ describe("the corpus labels", () => {
       };
       const s = score(readSummary(perfect, perfectTwin), l);
       for (const f of FIELDS) expect(`${f}=${s[f]}`).toBe(`${f}=1`);
+      if (l.peer) {
+        // The state at the compaction: `line` holds the client's summary, `cut` the boundary before it.
+        const lines = readFileSync(join(dirname(path), l.transcript), "utf8").split("\n");
+        expect(compactSummaryOf(lines.join("\n"))?.line).toBe(l.peer.line);
+        expect(lines[l.peer.cut - 1]).toContain('"compact_boundary"');
+        expect(l.peer.cut).toBeLessThan(l.peer.line);
+        expect(l.peer.latest_request.phrases.length).toBeGreaterThan(0);
+      }
     });
   }
+});
+
+describe("held-out split and findings", () => {
+  const split = { development: ["spotter", "codemie-code"], held_out: ["oh-my-posh"] };
+
+  test("a transcript's half is its repository folder's", () => {
+    expect(halfOf("spotter/258c.jsonl", split)).toBe("development");
+    expect(halfOf("codemie-code/claude/x/turn-2.jsonl", split)).toBe("development");
+    expect(halfOf("oh-my-posh/77ff.jsonl", split)).toBe("held-out");
+    expect(halfOf("elsewhere/a.jsonl", split)).toBeNull();
+  });
+
+  test("a held-out field more than 0.05 below development is a finding, 0.05 or less is not", () => {
+    const dev = { goal: 1, latest: 0.9, errors: 0.8, files: 0.5 };
+    const held = { goal: 0.95, latest: 0.84, errors: 0.2, files: 0.9 };
+    expect(findings(dev, held)).toEqual([
+      { field: "latest", development: 0.9, heldOut: 0.84 },
+      { field: "errors", development: 0.8, heldOut: 0.2 },
+    ]);
+    expect(HELD_OUT_GAP).toBe(0.05);
+  });
+
+  test("false failures count every reported error that is not still open, a harmless look-up too", () => {
+    expect(falseFailures([], label)).toBe(0);
+    expect(falseFailures(["Bash npm test Exit code 1"], label)).toBe(0);
+    expect(falseFailures(["Read notes.md: missing"], label)).toBe(1);
+    expect(falseFailures(["Bash git push rejected", "Bash rg foo: exit 2", "Bash npm test"], label)).toBe(2);
+  });
+
+  test("the split file names every labelled repository folder exactly once", () => {
+    const corpus = join(import.meta.dir, "..", "..", "bench", "corpus");
+    const s = JSON.parse(readFileSync(join(corpus, "split.json"), "utf8")) as {
+      development: string[];
+      held_out: string[];
+    };
+    const all = [...s.development, ...s.held_out];
+    expect(new Set(all).size).toBe(all.length);
+    for (const repo of readdirSync(corpus, { withFileTypes: true }).filter((e) => e.isDirectory()))
+      expect(all).toContain(repo.name);
+  });
+});
+
+describe("peer: the client's own compaction summary", () => {
+  /** A compaction summary in Claude Code's layout, analysis first (its numbered points must not be read as sections). */
+  const compact = [
+    "This session is being continued from a previous conversation that ran out of context.",
+    "Analysis:",
+    "1. **Errors encountered**: a flaky build, fixed",
+    "2. **Files**: `wrong/analysis.ts`",
+    "",
+    "Summary:",
+    "1. Primary Request and Intent:",
+    "   The user asked to build the checkout with a refund flow.",
+    "2. Key Technical Concepts:",
+    "   - Stripe",
+    "3. Files and Code Sections:",
+    "   - `src/cart.ts`",
+    "     - added the refund button",
+    "   - `/home/u/shop/src/pay.ts`",
+    "   - spotter-gqc.6 is not a file",
+    "4. Errors and fixes:",
+    "   - `npm test` failed on a typo: fixed by renaming the import",
+    "   - `npm test` still failing on the refund case, not yet fixed",
+    "5. Problem Solving:",
+    "   Solved the rounding issue.",
+    "6. All user messages:",
+    '   - "build the checkout with a refund flow"',
+    '   - "d"',
+    "7. Pending Tasks:",
+    "   - Write the migration",
+    "8. Current Work:",
+    "   Writing the migration.",
+  ].join("\n");
+
+  test("reads goal, latest, pending work, still-open errors and files from its sections", () => {
+    const r = readPeer(compact);
+    expect(r.goal).toContain("refund flow");
+    expect(r.latest).toBe('"d"');
+    expect(r.open.bullets).toEqual(["Write the migration"]);
+    expect(r.errors).toEqual(["`npm test` still failing on the refund case, not yet fixed"]);
+    expect(r.files.map((f) => f.path)).toEqual(["src/cart.ts", "/home/u/shop/src/pay.ts"]);
+    expect(r.usedTokens).toBeNull();
+    expect(r.window).toBeNull();
+  });
+
+  test("is scored on the same label: each field's arithmetic", () => {
+    const s = score(readPeer(compact), label);
+    expect(s.goal).toBe(1);
+    expect(s.latest).toBe(0.5); // "d" found, "Done" not
+    expect(s.open).toBe(1); // the migration found, SHOP-1 not shown
+    expect(s.errors).toBe(1); // the one open error, nothing else
+    expect(s.files).toBe(1);
+    expect(PEER_FIELDS).toEqual(["goal", "latest", "open", "errors", "files"]);
+  });
+
+  test("at the compaction, the peer block replaces latest, open, errors and files; the goal stays", () => {
+    const peer = {
+      line: 9,
+      cut: 8,
+      latest_request: { phrases: ["migration"] },
+      open_items: { items: [], forbid: [], tracker: null },
+      errors_open: [],
+      files: { modified: ["src/cart.ts"], optional: [], deleted: [] },
+    };
+    const at = atCompaction(label, peer);
+    expect(at.goal).toBe(label.goal);
+    expect(at.latest_request.phrases).toEqual(["migration"]);
+    expect(at.errors_open).toEqual([]);
+    expect(at.files.modified).toEqual(["src/cart.ts"]);
+    expect(score(readPeer(compact), at).errors).toBe(0); // its still-open npm test is not open then
+    expect(score(readPeer(compact), at).latest).toBe(0);
+  });
+
+  test("the last compaction summary of a transcript is found with its line", () => {
+    const t = [
+      JSON.stringify({ type: "user", message: { content: "hi" } }),
+      JSON.stringify({ type: "user", isCompactSummary: true, message: { content: "first" } }),
+      "not json",
+      JSON.stringify({
+        type: "user",
+        isCompactSummary: true,
+        message: { content: [{ type: "text", text: "second" }] },
+      }),
+    ].join("\n");
+    expect(compactSummaryOf(t)).toEqual({ line: 4, text: "second" });
+    expect(compactSummaryOf(JSON.stringify({ type: "user", message: { content: "x" } }))).toBeNull();
+  });
 });
