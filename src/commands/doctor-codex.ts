@@ -23,7 +23,11 @@ export function codexSetup(deps: Deps, found: FoundSettings[], installCmd: strin
       : hookTrust(deps.env, s.path, s.value, (b) => (s.path === own ? b === "ctx" : isAbsolute(b))),
   );
   const trust = sorted.flatMap((s) => s.own);
-  const checks: Check[] = foreignChecks(sorted.flatMap((s) => s.foreign));
+  // the user's own hooks in their own file are theirs; a project's (a cloned repository's) are listed
+  const foreign = sorted.flatMap((s, i) =>
+    s.foreign.filter((f) => found[i]!.path === own || parseCtxCommand(f.command) !== undefined),
+  );
+  const checks: Check[] = foreignChecks(foreign);
   const modified = trust.filter((t) => t.state === "modified");
   const untrusted = trust.filter((t) => t.state === "untrusted");
   if (trust.length > 0 && modified.length + untrusted.length === 0)

@@ -4,15 +4,18 @@
  * GEMINI_CLI): `env -u CLAUDECODE -u CLAUDE_CODE_SESSION_ID`, `env -i`, and `script -qc` with `yes`
  * typed into its pty. Each is refused because the client is an ancestor process, and nothing is
  * trusted; the same `script` run by a person's shell (the test, no agent above it) is trusted.
+ * The same with the real Codex CLI: `codex exec`'s shell running `env -i … ctx trust` is refused.
  */
 import { afterEach, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CTX_BIN, runCtx } from "../helpers/ctx.ts";
 import { trustInTerminal } from "../helpers/trust.ts";
 import { CLIENT, makeSandbox, runClaudeP, type Sandbox } from "./claude.ts";
 import { type FakeApi, lastToolResults, startFakeApi, type Turn } from "./fake-api.ts";
 import { usageAt } from "./respawn-harness.ts";
+import { makeCodexSandbox, runCodexExec } from "./codex.ts";
+import { inputText, startFakeCodex } from "./fake-codex.ts";
 
 let api: FakeApi | undefined;
 let sandbox: Sandbox | undefined;
@@ -64,3 +67,27 @@ test(`e2e trust (${CLIENT.version}): ctx trust from the client's Bash tool is re
   const after = await runCtx(["config", "--json"], { env: sandbox.env, cwd: sandbox.project });
   expect(JSON.parse(after.stdout).files[1].trust.state).toBe("trusted");
 }, 150_000);
+
+test("e2e trust (Codex CLI 0.169.0): ctx trust from codex exec's shell, under env -i, is refused", async () => {
+  const command = `env -i PATH=/usr/bin:/bin HOME="$HOME" XDG_STATE_HOME="$XDG_STATE_HOME" ${CTX_BIN} trust; echo "exit=$?"`;
+  const codexApi = await startFakeCodex([{ cmd: command }, { text: "Tried." }]);
+  const sb = makeCodexSandbox(codexApi.url);
+  try {
+    mkdirSync(join(sb.project, ".ctx"));
+    writeFileSync(join(sb.project, ".ctx", "config.yaml"), CONFIG);
+    const r = await runCodexExec(sb, "Trust the project's ctx config.");
+    expect({ code: r.code, stderr: r.code === 0 ? "" : r.stderr }).toEqual({ code: 0, stderr: "" });
+    const outputs = codexApi
+      .turnRequests()
+      .map((q) => inputText(q.body))
+      .filter((t) => t.includes("exit="));
+    expect(outputs.length).toBeGreaterThanOrEqual(1);
+    expect(outputs.at(-1)).toContain("ctx trust is yours to run, not an agent's: it runs under Codex CLI");
+    expect(outputs.at(-1)).toContain("exit=1");
+    const trustDir = join(sb.env.XDG_STATE_HOME!, "ctx", "trust");
+    expect(existsSync(trustDir) ? readdirSync(trustDir) : []).toEqual([]);
+  } finally {
+    await codexApi.stop();
+    sb.cleanup();
+  }
+}, 120_000);

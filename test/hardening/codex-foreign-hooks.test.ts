@@ -99,6 +99,7 @@ test("ownership: exact command, at the position ctx writes, for a binary ctx reg
         },
       ],
       SessionStart: [{ hooks: [{ type: "command", command: "/opt/ctx track" }, { command: "ctx resume --hook" }] }],
+      Stop: [{ hooks: [{ type: "command", command: "ctx track", timeout: 30, cwd: "/tmp" }] }], // a key ctx never writes
     },
   };
   const sorted = hookOwnership("/h.json", file, (b) => b === "ctx");
@@ -110,5 +111,6 @@ test("ownership: exact command, at the position ctx writes, for a binary ctx reg
     "/h.json:post_tool_use:1:2",
     "/h.json:session_start:0:0",
     "/h.json:session_start:0:1",
+    "/h.json:stop:0:0",
   ]);
 });

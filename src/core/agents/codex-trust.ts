@@ -52,8 +52,8 @@ export interface HookOwnership {
  * ctx's own only where ctx writes it (settings/merge.ts): for each event and subcommand of the
  * Codex adapter, the first hook of that event whose command names that subcommand, and only when
  * its command is exactly `ctxCommand(binary, sub)` for a binary `ownBinary` accepts (`ctx` in a
- * project's file). Any other hook, a `./tools/ctx track` in a repository's file included, is
- * foreign.
+ * project's file) and it holds no key ctx does not write. Any other hook, a `./tools/ctx track`
+ * in a repository's file included, is foreign.
  */
 export function hookOwnership(path: string, settings: unknown, ownBinary: (binary: string) => boolean): HookOwnership {
   const hooks = isObject(settings) && isObject(settings.hooks) ? settings.hooks : {};
@@ -74,7 +74,10 @@ export function hookOwnership(path: string, settings: unknown, ownBinary: (binar
         const parsed = parseCtxCommand(hook.command);
         const first = parsed !== undefined && subs.has(parsed.sub) && !placed.has(parsed.sub);
         if (parsed && subs.has(parsed.sub)) placed.add(parsed.sub);
-        const exact = parsed !== undefined && hook.command === ctxCommand(parsed.binary, parsed.sub);
+        const exact =
+          parsed !== undefined &&
+          hook.command === ctxCommand(parsed.binary, parsed.sub) &&
+          Object.keys(hook).every((k) => keysOf(event, parsed.sub).has(k));
         if (first && exact && !parsed.chain && hook.type === "command" && ownBinary(parsed.binary)) own.push(id);
         else
           foreign.push({
@@ -102,6 +105,12 @@ export function ctxHookIds(path: string, settings: unknown): CodexHookId[] {
     });
   }
   return out;
+}
+
+/** The keys ctx writes in its hook entry for `sub` on `event`: a hook with any other key is not ctx's. */
+function keysOf(event: string, sub: string): Set<string> {
+  const spec = codex.hooks.find((h) => h.event === event && h.sub === sub);
+  return new Set(["type", "command", "timeout", ...Object.keys(spec?.extra ?? {})]);
 }
 
 /** The `trusted_hash` of every `[hooks.state."<key>"]` table of a config.toml text. */

@@ -24,6 +24,9 @@ const INVISIBLE = /[\p{Cf}\p{Co}\p{Cn}\p{Cs}\u180e\p{Variation_Selector}\u{e0000
 /** A ZWJ joining two emoji (the left one may carry a skin-tone modifier): the one format character kept. */
 const ZWJ_EMOJI = /(?<=[\p{Extended_Pictographic}\p{Emoji_Modifier}])\u200d(?=\p{Extended_Pictographic})/gu;
 
+/** Any character outside ASCII. */
+const NON_ASCII = /[^\u0000-\u007f]/;
+
 /** Stands in for a kept ZWJ while INVISIBLE runs (a noncharacter: never in real text, and itself Cn). */
 const KEEP = "\u{10fffe}";
 
@@ -159,6 +162,7 @@ function mapStrings<T>(value: T, fn: (s: string) => string): T {
  * (❤️‍🔥) still has an emoji on each side; every other ZWJ goes with the rest.
  */
 function invisibleGone(text: string): string {
+  if (!NON_ASCII.test(text)) return text; // ASCII holds no format character: most fields stop here
   const plain = text.replace(/\p{Variation_Selector}/gu, "");
   if (!plain.includes("\u200d")) return plain.replace(INVISIBLE, "");
   const kept = plain.replace(/\u{10fffe}/gu, "").replace(ZWJ_EMOJI, KEEP);
