@@ -3,7 +3,6 @@ import {
   clockTime,
   LIMIT_BACKOFF_MS,
   limitFromHook,
-  limitFromPane,
   limitFromResult,
   limitFromTranscriptLine,
   limitMessage,
@@ -11,6 +10,7 @@ import {
   parseResetTime,
   zonedTime,
 } from "../../src/core/limit.ts";
+import { limitFromPane } from "../../src/core/screen.ts";
 
 const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
 const at = (s: string) => Date.parse(s);
