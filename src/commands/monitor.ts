@@ -21,7 +21,7 @@ import { HOOK_TIMEOUT_S } from "../core/settings/entries.ts";
 import { handoffOf } from "../io/finalize/handoff.ts";
 import { envConfig, loadConfig } from "../io/config.ts";
 import { ensureDirUnder } from "../io/fs/dirs.ts";
-import { mtimeMs } from "../io/fs/read.ts";
+import { mtimeMs, readFileSafe } from "../io/fs/read.ts";
 import { unlinkQuiet } from "../io/fs/sys.ts";
 import { writeFileAtomic, writeJsonAtomic } from "../io/fs/write.ts";
 import { LockTimeout, withLock } from "../io/fs/lock.ts";
@@ -165,17 +165,18 @@ async function handoff(input: Record<string, unknown>, sessionId: string, result
 
 /**
  * The debounce step, or what to do without it: a debounce that cannot be written (read-only, full disk, a
- * symlinked root) warns every time rather than never; a lock still held when the wait ends is another monitor
- * call of the same moment (a planted or stale lock is broken at once), which decides, so this one stays quiet
- * and the count stays exact.
+ * symlinked root), or whose lock the same live holder kept all through the wait (hung or planted: it must
+ * not silence CONTEXT CRITICAL), warns rather than never. A lock that changed hands meanwhile is a queue of
+ * monitor calls of the same moment, which decide in turn: this one stays quiet and the count stays exact.
  */
 function debounced(deps: Deps, root: string, path: string, level: Level, cfg: Config, now: number): boolean {
+  const holder = level === "ok" ? undefined : readFileSafe(`${path}.lock`, { maxBytes: 4096 });
   try {
     return step(root, path, level, cfg, now);
   } catch (err) {
     const busy = err instanceof LockTimeout;
     debug(deps, `monitor: debounce not ${busy ? "reached" : "written"} (${(err as Error).message})`);
-    return !busy;
+    return !busy || (holder !== undefined && readFileSafe(`${path}.lock`, { maxBytes: 4096 }) === holder);
   }
 }
 

@@ -4,13 +4,12 @@
  * `limit-time.ts`. Facts: docs/respawn.md "At the usage limit".
  *
  * API, for every caller (`ctx track`, `ctx respawn`, `ctx run`):
- * - `limitFromHook(input)`, `limitFromTranscriptLine(line)`, `limitFromResult(json)`, `limitFromPane(text)`:
+ * - `limitFromHook(input)`, `limitFromTranscriptLine(line)`, `limitFromResult(json)` (a pane: `limitFromPane` in screen.ts):
  *   a `UsageLimit` or undefined; `limitMessage(text)` for any one line of text.
  * - `limitWaitUntil(limit, repeat, marginMs)`: when to try again (reset + margin, or the back-off).
  */
 import { asObject } from "./json.ts";
 import { clockTime, parseResetTime } from "./limit-time.ts";
-import { classifyScreen, clientRegion } from "./screen.ts";
 
 export { clockTime, parseResetTime, validZone, zonedTime } from "./limit-time.ts";
 
@@ -77,30 +76,6 @@ export function limitFromResult(result: unknown, at: number): UsageLimit | undef
   return make(limitMessage(text) ?? "usage limit (429)", at);
 }
 
-/** What a pane shows of a limit: the newest limit line, and whether the client's limit menu is open. */
-export interface PaneLimit {
-  /** The newest `You've hit your … limit` (or 429) line on screen, when any. */
-  message?: string;
-  /** The menu `Stop and wait for limit to reset` / `Upgrade your plan` is open (2.1.197). */
-  menu: boolean;
-  /** The newer clients' notice `Usage limit reached · continuing automatically at 4:03pm` is shown (2.1.328+). */
-  notice: boolean;
-}
-
-/**
- * Reads a pane's text (ANSI already stripped) for the limit line and menu. The menu and the notice
- * count only where the client draws them, below the last rule (core/screen.ts `clientRegion`): a
- * tool's output above, in the conversation, is never one. The newest limit line gives the message.
- */
-export function limitFromPane(text: string): PaneLimit {
-  const lines = text.split("\n");
-  let message: string | undefined;
-  for (let i = lines.length - 1; i >= 0 && message === undefined; i--) message = limitMessage(lines[i]!);
-  const blocker = classifyScreen(text).blocker;
-  const notice = blocker === undefined && clientRegion(lines).some((l) => LIMIT_NOTICE.test(l));
-  return { ...(message ? { message } : {}), menu: blocker === "limit", notice };
-}
-
 /**
  * The longest wait a reset may ask for: the client names at most about 7 days (the weekly limit), so
  * a later reset (text a tool printed, a skewed clock) is read as this far ahead at most.
@@ -123,11 +98,6 @@ export function limitText(resetsMs: number | null): string {
 const LIMIT_TEXT = /You(?:'|’)ve (?:hit|reached) your [^·\n]*?limit(?:\s*·\s*resets [^·\n]*\))?/i;
 /** An API key's 429: `API Error: Request rejected (429) · …`. */
 const REJECTED_429 = /(?:API Error: )?Request rejected \(429\)/i;
-/**
- * The newer clients' notice while they wait to continue by themselves: `continuing automatically at 4:03pm`
- * (2.1.328), `set to continue automatically at 12:03am` and `limit resets 12:03am` (2.1.332).
- */
-const LIMIT_NOTICE = /Usage limit reached · (?:limit resets|continuing automatically|set to continue automatically)/i;
 
 function make(message: string, at: number): UsageLimit {
   return { message, at, resetsAt: parseResetTime(message, at) };

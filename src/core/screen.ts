@@ -5,6 +5,7 @@
  * the completion line `✻ <Verb> for <duration>` with a verb that rotates from
  * turn to turn, and the input box `❯ ` between two rules.
  */
+import { limitMessage } from "./limit.ts";
 import { stripAnsi } from "./terminal.ts";
 
 /** A dialog that waits for the user: the supervisor must not type into it. */
@@ -132,3 +133,30 @@ function hasEmptyInputBox(lines: string[]): boolean {
   }
   return false;
 }
+
+/** What a pane shows of a limit: the newest limit line, and whether the client's limit menu is open. */
+export interface PaneLimit {
+  /** The newest `You've hit your … limit` (or 429) line on screen, when any. */
+  message?: string;
+  /** The menu `Stop and wait for limit to reset` / `Upgrade your plan` is open (2.1.197). */
+  menu: boolean;
+  /** The newer clients' notice `Usage limit reached · continuing automatically at 4:03pm` is shown (2.1.328+). */
+  notice: boolean;
+}
+
+/**
+ * Reads a pane's text (ANSI already stripped) for the limit line and menu. The menu and the notice
+ * count only where the client draws them, below the last rule (`clientRegion`): a
+ * tool's output above, in the conversation, is never one. The newest limit line gives the message.
+ */
+export function limitFromPane(text: string): PaneLimit {
+  const lines = text.split("\n");
+  let message: string | undefined;
+  for (let i = lines.length - 1; i >= 0 && message === undefined; i--) message = limitMessage(lines[i]!);
+  const blocker = classifyScreen(text).blocker;
+  const notice = blocker === undefined && clientRegion(lines).some((l) => LIMIT_NOTICE.test(l));
+  return { ...(message ? { message } : {}), menu: blocker === "limit", notice };
+}
+
+/** The newer clients' notice while they wait to continue by themselves (2.1.328, 2.1.332). */
+const LIMIT_NOTICE = /Usage limit reached · (?:limit resets|continuing automatically|set to continue automatically)/i;

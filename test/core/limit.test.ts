@@ -3,7 +3,6 @@ import {
   clockTime,
   LIMIT_BACKOFF_MS,
   limitFromHook,
-  limitFromPane,
   limitFromResult,
   limitFromTranscriptLine,
   limitMessage,
@@ -11,6 +10,7 @@ import {
   parseResetTime,
   zonedTime,
 } from "../../src/core/limit.ts";
+import { limitFromPane } from "../../src/core/screen.ts";
 
 const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
 const at = (s: string) => Date.parse(s);
@@ -144,10 +144,16 @@ describe("recognising the limit in every source", () => {
       menu: false,
       notice: true,
     });
-    // 2.1.332: the same, worded "set to continue automatically"; the status band keeps "limit resets".
+    // 2.1.332 (its pane, observed): the conversation says "set to continue automatically"; below the
+    // input box the band keeps "limit resets" and "Continuing automatically at … · Esc to cancel".
     const newest = [
       "  ⎿  You've hit your 5-hour limit · resets 12:03am (Europe/Berlin)",
       "● Usage limit reached · set to continue automatically at 12:03am",
+      "─".repeat(60),
+      "❯ ",
+      "─".repeat(60),
+      "  ⚠ Usage limit reached · limit resets 12:03am",
+      "    Continuing automatically at 12:03am · Esc to cancel",
     ].join("\n");
     expect(limitFromPane(newest)).toEqual({
       message: "You've hit your 5-hour limit · resets 12:03am (Europe/Berlin)",

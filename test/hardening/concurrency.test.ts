@@ -190,7 +190,10 @@ describe("concurrency", () => {
     const procs = [call("track"), call("monitor")];
     const outs = await Promise.all(procs.map((p) => new Response(p.stdout).text()));
     expect(await Promise.all(procs.map((p) => p.exited))).toEqual([0, 0]);
-    expect(outs).toEqual(["", ""]); // the holder's own call decides and reports
+    // track: the holder's own call decides and reports. monitor: a live holder must not silence the
+    // warning, so it warns without its debounce (issue 32, item 12).
+    expect(outs[0]).toBe("");
+    expect(JSON.parse(outs[1]!).hookSpecificOutput.additionalContext).toContain("CONTEXT WARNING");
     const log = readFileSync(join(sb.env.XDG_STATE_HOME!, "ctx", "errors.log"), "utf8");
     expect(log).toContain(`ctx track: Error: timed out waiting for lock ${held[0]}`);
     // Waiting costs little: the track call waited 20 s, the monitor 6 s.

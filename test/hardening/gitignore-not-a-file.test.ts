@@ -82,3 +82,24 @@ test("in a linked worktree the pattern goes to the common info/exclude", async (
   expect(readFileSync(join(sb.project, ".git", "info", "exclude"), "utf8")).toContain("\n/.ctx/\n");
   expect(staged(wt)).toEqual([]);
 });
+
+test("a project in a subdirectory whose name holds glob characters: the pattern names exactly it", async () => {
+  const sub = join(sb.project, "app [1]*");
+  mkdirSync(join(sub, ".ctx", ".gitignore"), { recursive: true });
+  writeFileSync(join(sub, "main.txt"), "work\n");
+  const env = { ...sb.env, CLAUDE_PROJECT_DIR: sub };
+  const r = await runCtx(["track"], {
+    env,
+    cwd: sub,
+    stdin: JSON.stringify({
+      session_id: "s2",
+      cwd: sub,
+      hook_event_name: "SessionStart",
+      source: "startup",
+      transcript_path: sb.transcript,
+    }),
+  });
+  expect(r.code).toBe(0);
+  expect(readFileSync(join(sb.project, ".git", "info", "exclude"), "utf8")).toContain("\n/app \\[1]\\*/.ctx/\n");
+  expect(staged(sb.project)).toEqual(["app [1]*/main.txt"]);
+});

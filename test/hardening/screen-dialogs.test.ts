@@ -13,8 +13,8 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { capReset, limitFromPane, parseResetTime, RESET_HORIZON_MS } from "../../src/core/limit.ts";
-import { classifyScreen } from "../../src/core/screen.ts";
+import { capReset, parseResetTime, RESET_HORIZON_MS } from "../../src/core/limit.ts";
+import { classifyScreen, limitFromPane } from "../../src/core/screen.ts";
 import { Sim } from "../core/respawn/sim.ts";
 
 const screen = (name: string) => readFileSync(join(import.meta.dir, "..", "fixtures", "screens", name), "utf8");

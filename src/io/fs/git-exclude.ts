@@ -15,7 +15,9 @@ const NOTE = "# Written by ctx: its state stays out of git (.ctx/.gitignore is n
 export function excludeTarget(root: string): { file: string; pattern: string } | undefined {
   for (let top = dirname(root); ; top = dirname(top)) {
     const common = commonDir(join(top, ".git"));
-    if (common) return { file: join(common, "info", "exclude"), pattern: `/${root.slice(top.length + 1)}/` };
+    // Glob characters in the path are escaped: the pattern names exactly this directory.
+    const rel = root.slice(top.length + 1).replace(/[*?[\\]/g, "\\$&");
+    if (common) return { file: join(common, "info", "exclude"), pattern: `/${rel}/` };
     if (dirname(top) === top) return undefined;
   }
 }

@@ -8,8 +8,8 @@ import { type HookMemory, observeHooks, startMemory } from "../../core/respawn/h
 import { initialState, transition } from "../../core/respawn/machine.ts";
 import { statusChanged } from "../../core/respawn/record.ts";
 import type { RespawnAction, RespawnEvent, RespawnSettings, RespawnState } from "../../core/respawn/types.ts";
-import { classifyScreen } from "../../core/screen.ts";
-import { limitFromPane, parseResetTime } from "../../core/limit.ts";
+import { classifyScreen, limitFromPane } from "../../core/screen.ts";
+import { parseResetTime } from "../../core/limit.ts";
 import { stripAnsi } from "../../core/terminal.ts";
 import { abortableSleep as sleep } from "../process/sleep.ts";
 import { writePending } from "../resume/state.ts";
