@@ -22,8 +22,8 @@ export function readingFor(job: TrackJob, deps: Deps, cfg: Config): TrackReading
   // A subagent's tool line is never written to the parent's transcript: do not wait for it there.
   const subagent = job.input.agent_id !== undefined && job.input.agent_id !== null;
   const wait =
-    !subagent && (job.event === "Stop" || nearLevels(job, deps, cfg))
-      ? hookWait(job.input, cfg["track.transcript_wait_ms"], deps.now)
+    job.hook && !subagent && (job.event === "Stop" || nearLevels(job, deps, cfg))
+      ? hookWait(job.hook, cfg["track.transcript_wait_ms"], deps.now)
       : undefined;
   if (wait) wait.waitMissing = () => false; // past the first turns the transcript exists; a missing one will not appear
   const place = { root: stateRoot(deps.env, job.project), project: job.project };
