@@ -26,7 +26,7 @@ import { unlinkQuiet } from "../io/fs/sys.ts";
 import { writeFileAtomic, writeJsonAtomic } from "../io/fs/write.ts";
 import { LockTimeout, withLock } from "../io/fs/lock.ts";
 import { readState } from "../io/fs/state-file.ts";
-import { currentReading, hookWait, subagentReading, type SourcedReading } from "../io/session/usage-source.ts";
+import { hookReading, hookWait, subagentReading, type SourcedReading } from "../io/session/usage-source.ts";
 import { reportUnclaimedHook } from "../io/unclaimed.ts";
 
 /** ctx's normalised events after which the monitor speaks (each client's name for them: core/agents/). */
@@ -82,7 +82,7 @@ export function monitor(hook: HookEvent, deps: Deps): MonitorResult {
   // shows up (transcripts turned off), remember that and stop waiting for it on every tool call.
   const noTranscript = layout(root).monitorFile(sessionId, ".no-transcript")!;
   if (wait) wait.waitMissing = () => mtimeMs(noTranscript) === undefined; // only asked without a fresh bridge
-  const reading = currentReading(deps.env, now, cfg, sessionId, hook.transcriptPath, wait, { root, project });
+  const reading = hookReading(deps.env, now, cfg, hook, sessionId, wait, { root, project });
   if (wait?.outcome === "missing" && mtimeMs(noTranscript) === undefined) markNoTranscript(root, noTranscript);
   if (!reading) return {};
   const level = levelAt(reading.usedPct, ladderOf(cfg));

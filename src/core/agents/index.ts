@@ -8,6 +8,7 @@
 import { claude } from "./claude.ts";
 import { codex } from "./codex.ts";
 import { gemini } from "./gemini.ts";
+import { opencode } from "./opencode.ts";
 import type { AgentAdapter, HookEvent, TranscriptEvent } from "./types.ts";
 
 export type {
@@ -17,12 +18,15 @@ export type {
   HookSub,
   LineUsage,
   NormalEvent,
+  PayloadUsage,
+  PluginShape,
   TranscriptEvent,
+  TranscriptStore,
   UsageFacts,
 } from "./types.ts";
 
 /** Every adapter; claims are tried in this order, Claude Code's (the widest) last. */
-export const AGENTS = [codex, gemini, claude] as const;
+export const AGENTS = [codex, gemini, opencode, claude] as const;
 
 /** The clients ctx supports: the names of the adapter list. */
 export type AgentName = (typeof AGENTS)[number]["name"];
@@ -59,6 +63,7 @@ export function decodeHook(input: Record<string, unknown>): HookEvent | undefine
           event === "Stop" && typeof last === "string" && last.trim().length >= 8
           ? JSON.stringify(last.trim().split("\n")[0]!.slice(0, 80)).slice(1, -1)
           : undefined,
+    usage: a.hookUsage?.(fields),
     input: fields,
   };
 }

@@ -77,8 +77,42 @@ export interface HookEvent {
   source?: string;
   /** The text a hook waits for in the transcript before reading it (the tool call's line), when known. */
   waitNeedle?: string;
+  /** The usage the payload itself carries (a client whose plugin knows it), read before any transcript. */
+  usage?: PayloadUsage;
   /** The payload with the normalised event and Claude Code's field names (the rest of what ctx reads). */
   input: Record<string, unknown>;
+}
+
+/** The context usage a hook payload carries, with the window it is measured against. */
+export interface PayloadUsage {
+  /** Tokens in the context after the newest request. */
+  usedTokens: number;
+  /** The window, from the model's limits the client gave (never a guess). */
+  windowSize: number;
+  /** The model, when the payload names it. */
+  model?: string;
+}
+
+/** A transcript kept in a database rather than a file: how to read one session's records from it. */
+export interface TranscriptStore {
+  /** The database file and the session key of a transcript path this store names, else undefined. */
+  split(path: string): { file: string; key: string } | undefined;
+  /** The SQL (one `?`: the session key) giving rows `(record)`: each a JSON object, in order. */
+  query: string;
+}
+
+/** A client that loads a plugin file rather than hook entries: the file `ctx install` writes. */
+export interface PluginShape {
+  /** The user's plugin folder: below the environment variable's directory when set, else below HOME. */
+  userDir: { env: string; sub: string; home: string };
+  /** The project's plugin folder, below the project. */
+  projectDir: string;
+  /** The plugin file's name. */
+  file: string;
+  /** The text that marks the file as ctx's (uninstall and doctor remove or check only such a file). */
+  marker: string;
+  /** The plugin's text, running `command` (the ctx binary, or `ctx` on the PATH). */
+  text(command: string): string;
 }
 
 /** A transcript line (or store row) after decoding: the client whose it is and the record itself. */
@@ -155,6 +189,12 @@ export interface AgentAdapter<N extends string = AgentName> {
   transcript: TranscriptDecoder;
   /** The text a tool hook waits for in the transcript: how the client's line names the call `id`. */
   toolNeedle(id: string): string;
+  /** The usage a payload carries (in Claude Code's field names), for a client whose hooks know it. */
+  hookUsage?(input: Record<string, unknown>): PayloadUsage | undefined;
+  /** Where the client keeps its transcripts when they are database rows, not files. */
+  store?: TranscriptStore;
+  /** The plugin file ctx installs, for a client without hook entries. */
+  plugin?: PluginShape;
   /** The window of a model this client runs, when the client's models have one known size. */
   windowOf(model: string | undefined): number | undefined;
   /** The used % as the client's own UI shows it, when it differs from round(used / window × 100). */

@@ -5,6 +5,7 @@ import { isMeaningfulCommand } from "./goal.ts";
 import { oneLine, push } from "./ring.ts";
 import { decodeLine, type AgentName } from "../agents/index.ts";
 import { addCodexLine } from "./codex.ts";
+import { addOpenCodeRow } from "../agents/opencode-summary.ts";
 import { addGeminiRecord } from "./gemini.ts";
 import { onTaskResult, onTaskUse } from "./tasks.ts";
 import { queuedPrompt, rejection, tailLine } from "./requests.ts";
@@ -20,6 +21,7 @@ const DECODERS: { readonly [K in AgentName]: (f: Facts, e: Record<string, any>) 
   claude: addClaudeLine,
   gemini: addGeminiRecord,
   codex: addCodexLine,
+  opencode: addOpenCodeRow,
 };
 
 /**

@@ -5,7 +5,7 @@ import { resolveWindow, type WindowResolution, type WindowSource } from "../../c
 import type { AutoCompaction } from "../../core/window-evidence.ts";
 import { readBridge } from "./bridge.ts";
 import { latestUsage, waitForLine, type TailUsage, type WaitOutcome } from "../transcript/tail.ts";
-import { agent, type AgentName, type HookEvent } from "../../core/agents/index.ts";
+import { agent, type AgentName, type HookEvent, type PayloadUsage } from "../../core/agents/index.ts";
 import { readRemembered, sessionEvidence } from "./window-source.ts";
 import type { Env } from "../../core/deps.ts";
 
@@ -30,7 +30,7 @@ export function hookWait(hook: HookEvent, ms: number, now: () => number): Transc
 
 /** A context reading with where it came from. */
 export interface SourcedReading extends ContextReading {
-  source: "bridge" | "transcript" | "subagent";
+  source: "bridge" | "transcript" | "subagent" | "hook";
   /** Where the window came from (core/window.ts). */
   windowSource: WindowSource;
   model?: string;
@@ -138,6 +138,25 @@ export function currentReading(
     place,
   );
   return { source: "transcript", windowSource: w.source, ...reading(tail.usedTokens, w.window), model: tail.model };
+}
+
+/** A hook's reading: the usage its payload carries, else the session's current reading ({@link currentReading}). */
+export function hookReading(
+  env: Env,
+  now: number,
+  cfg: Config,
+  hook: HookEvent,
+  sessionId: string,
+  wait: TranscriptWait | undefined,
+  place: SessionPlace,
+): SourcedReading | undefined {
+  if (hook.usage) return payloadReading(hook.usage);
+  return currentReading(env, now, cfg, sessionId, hook.transcriptPath, wait, place);
+}
+
+/** A reading from the usage a hook payload carries, in the window the client's limits give. */
+export function payloadReading(u: PayloadUsage): SourcedReading {
+  return { source: "hook", windowSource: "hook", ...reading(u.usedTokens, u.windowSize), model: u.model };
 }
 
 /**

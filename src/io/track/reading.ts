@@ -7,7 +7,7 @@ import type { TrackReading } from "../../core/track/step.ts";
 import { contextTokens, reading } from "../../core/usage.ts";
 import { layout } from "../../core/layout.ts";
 import { loadState } from "../session/store.ts";
-import { currentReading, hookWait, sessionWindow } from "../session/usage-source.ts";
+import { currentReading, hookWait, payloadReading, sessionWindow } from "../session/usage-source.ts";
 
 /** The reading for `job`, or undefined when there is none to apply. */
 export function readingFor(job: TrackJob, deps: Deps, cfg: Config): TrackReading | undefined {
@@ -17,6 +17,7 @@ export function readingFor(job: TrackJob, deps: Deps, cfg: Config): TrackReading
     const w = sessionWindow(deps.env, cfg, { sessionId: job.sessionId, model, usedTokens: used });
     return { ...reading(used, w.window), model, windowSource: w.source };
   }
+  if (job.hook?.usage) return payloadReading(job.hook.usage);
   // The client writes its transcript in batches: a Stop (once per turn) always waits for the
   // turn's last message; a tool hook only near the levels, where one request late matters.
   // A subagent's tool line is never written to the parent's transcript: do not wait for it there.
