@@ -4,8 +4,8 @@
  * package made a no-op (an empty node_modules and a lock file naming it), the model's limits set in
  * opencode.json. The binary: CTX_OPENCODE_BIN, else node_modules/.bin/opencode.
  */
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
 
 /** The opencode binary the e2e tests run. */
 export const OPENCODE_BIN =
@@ -57,4 +57,32 @@ export function openCodeWorld(
     }),
   );
   return file;
+}
+
+/** Every file and folder under `dir` (folders as `name/`), with the files' text: what a round trip must keep. */
+export function tree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) {
+        out[`${relative(dir, p)}/`] = "";
+        walk(p);
+      } else out[relative(dir, p)] = readFileSync(p, "utf8");
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** Runs the real opencode (async: the fake API answers from this process), in `cwd`, to its end. */
+export async function runOpenCode(
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  // OpenCode takes its directory from PWD: the project's, not the test runner's.
+  const p = Bun.spawn([OPENCODE_BIN, ...args], { cwd, env: { ...env, PWD: cwd }, stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text()]);
+  return { code: await p.exited, stdout, stderr };
 }
