@@ -16,7 +16,8 @@ afterEach(() => {
 
 const odd = JSON.stringify({ hook_event_name: "AfterSomething", session_id: "s1", transcript_path: "/x/s1.jsonl" });
 
-test.each([["monitor"], ["track"], ["resume", "--hook"]])("ctx %s: reported, not decoded", async (...args) => {
+test.each([["monitor"], ["track"], ["resume --hook"]])("ctx %s: reported, not decoded", async (command) => {
+  const args = command.split(" ");
   sb = projectSandbox();
   const r = await runCtx(args, { env: { ...sb.env, CTX_DEBUG: "1" }, stdin: odd, cwd: sb.project });
   expect(r.code).toBe(0);
