@@ -6,7 +6,8 @@
 import { accessSync, constants, realpathSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { CtxError, type Deps } from "../core/deps.ts";
-import { flaggedAgent } from "../core/agents/index.ts";
+import { agent as adapter, flaggedAgent } from "../core/agents/index.ts";
+import { pluginCheck, pluginPath } from "../io/plugin-file.ts";
 import { configChecks } from "./doctor-config.ts";
 import { stateChecks } from "./doctor-state.ts";
 import { codexSetup } from "./doctor-codex.ts";
@@ -38,11 +39,21 @@ export function doctor(argv: string[], deps: Deps, self: string | undefined): nu
   if (typeof flagged !== "string") throw new CtxError(2, flagged.error);
   const agent: Agent = flagged;
   const project = findProject(deps.env, deps.cwd);
-  const settings = readAppliedSettings(deps.env, agent, project);
+  const plugin = adapter(agent).plugin;
+  const settings = plugin ? [] : readAppliedSettings(deps.env, agent, project);
   const installCmd = `ctx install${agent === "claude" ? "" : ` --${agent}`}${values.project ? " --project" : ""}`;
   const checks = [
     ...binaryChecks(deps, self),
-    ...hookChecks(deps, agent, self, settings, installCmd),
+    ...(plugin
+      ? [
+          pluginCheck(
+            pluginPath(deps.env, plugin, values.project ? project : undefined),
+            plugin,
+            self ?? "ctx",
+            installCmd,
+          ),
+        ]
+      : hookChecks(deps, agent, self, settings, installCmd)),
     ...configChecks(deps.env, project),
     ...stateChecks(deps.env, project),
     ...(agent === "gemini" ? geminiSetup(deps, settings, project) : []),

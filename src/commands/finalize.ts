@@ -9,6 +9,7 @@ import { findProject } from "../io/project.ts";
 import { parseFor } from "./args.ts";
 import { isValidSessionId } from "../core/session-id.ts";
 import { addEntry } from "../core/summary/collect.ts";
+import { reportUnclaimedSync as unclaimed } from "../io/error-log.ts";
 import type { Config } from "../core/config-schema.ts";
 import { mergeChain, relative } from "../core/summary/chain.ts";
 import { emptyFacts } from "../core/summary/facts.ts";
@@ -133,6 +134,8 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
   const seen = emptyTranscriptWindow(); // what the transcript tells about the window (core/window-evidence.ts)
   if (transcript && !streamEntries(transcript, (e) => (addEntry(facts, e), noteWindowLine(seen, e))))
     debug(deps, `finalize: cannot read ${transcript}`);
+  if (facts.unclaimedLines)
+    unclaimed(deps, "finalize", `${facts.unclaimedLines} transcript lines no client claims: skipped`);
   const dir = files.records;
   ensureDirUnder(root, STATE_DIRS.records);
   const stamp = state.finalized_stamp ?? freeStamp(dir, state.session_id, nowMs);

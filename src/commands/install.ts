@@ -22,6 +22,7 @@ import { rememberStatusline } from "../io/statusline-record.ts";
 import { readHooksFile, trustCtxHooks } from "../io/codex-trust.ts";
 import { foreignReport } from "./doctor-codex.ts";
 import { withLock } from "../io/fs/lock.ts";
+import { pluginSetup } from "../io/plugin-file.ts";
 import {
   backupSettings,
   createdByCtx,
@@ -66,6 +67,8 @@ export function install(argv: string[], deps: Deps, binary: string | undefined):
   }
   // a project's file is shared: its commands run the ctx on each member's PATH
   const written = target.project ? "ctx" : binary;
+  const plugin = agentAdapter(target.agent).plugin;
+  if (plugin) return pluginSetup(deps, plugin, { ...target, install: true, command: written });
   if (target.project) warnBothLevels(target, deps);
   let previous: Record<string, unknown> | undefined;
   const code = editSettings(target, deps, (value) => {

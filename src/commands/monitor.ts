@@ -1,4 +1,4 @@
-import { normalizeHook } from "../core/agents/index.ts";
+import { decodeHook, type HookEvent } from "../core/agents/index.ts";
 import type { Config } from "../core/config-schema.ts";
 import {
   debounceStep,
@@ -9,7 +9,7 @@ import {
   type WarnLevel,
 } from "../core/debounce.ts";
 import { debug, type Deps } from "../core/deps.ts";
-import { parseHookInput, str } from "../core/hook-input.ts";
+import { parseHookInput } from "../core/hook-input.ts";
 import { layout, STATE_DIRS } from "../core/layout.ts";
 import { stateRoot } from "../core/paths.ts";
 import { hookProject } from "../io/project.ts";
@@ -26,7 +26,8 @@ import { unlinkQuiet } from "../io/fs/sys.ts";
 import { writeFileAtomic, writeJsonAtomic } from "../io/fs/write.ts";
 import { LockTimeout, withLock } from "../io/fs/lock.ts";
 import { readState } from "../io/fs/state-file.ts";
-import { currentReading, hookWait, subagentReading, type SourcedReading } from "../io/session/usage-source.ts";
+import { hookReading, hookWait, subagentReading, type SourcedReading } from "../io/session/usage-source.ts";
+import { reportUnclaimedHook } from "../io/unclaimed.ts";
 
 /** ctx's normalised events after which the monitor speaks (each client's name for them: core/agents/). */
 const MONITOR_EVENTS = new Set<string | undefined>(["PostToolUse", "PostToolUseFailure"]);
@@ -55,33 +56,33 @@ export async function run(_argv: string[], deps: Deps): Promise<void> {
     maxBytes: 64 * 1024 * 1024,
   });
   const input = parseHookInput(stdin.text);
-  const result = monitor(input, deps);
+  const hook = decodeHook(input);
+  if (!hook) return reportUnclaimedHook(deps, "monitor", input);
+  const result = monitor(hook, deps);
   // A subagent's level is about its own window: the parent's finalize crossing is not its business.
-  if (result.level && subagentOf(input) === undefined && isValidSessionId(input.session_id))
-    await handoff(input, input.session_id, result, deps);
+  if (result.level && subagentOf(hook.input) === undefined && isValidSessionId(hook.sessionId))
+    await handoff(hook, hook.sessionId, result, deps);
   if (result.output || result.stop) deps.stdout(`${JSON.stringify({ ...result.stop, ...result.output })}\n`);
 }
 
-/** The monitor's decision for one hook input (does the I/O of state, prints nothing). */
-export function monitor(input: Record<string, unknown>, deps: Deps): MonitorResult {
-  const hook = normalizeHook(input);
-  const sessionId = input.session_id;
-  if (!hook || !MONITOR_EVENTS.has(hook.event) || !isValidSessionId(sessionId)) return {};
+/** The monitor's decision for one decoded hook payload (does the I/O of state, prints nothing). */
+export function monitor(hook: HookEvent, deps: Deps): MonitorResult {
+  const sessionId = hook.sessionId;
+  if (!MONITOR_EVENTS.has(hook.event) || !isValidSessionId(sessionId)) return {};
   // The output echoes the client's own event name (AfterTool for Gemini CLI).
   const event = hook.rawEvent;
-  const project = hookProject(deps.env, input.cwd, deps.cwd);
+  const project = hookProject(deps.env, hook.cwd, deps.cwd);
   const cfg = loadConfig(deps, project);
   const now = deps.now();
   const root = stateRoot(deps.env, project);
-  const agentId = subagentOf(input);
-  if (agentId !== undefined)
-    return agentId ? judgeSubagent(input, event, sessionId, agentId, root, cfg, now, deps) : {};
-  const wait = hookWait(input, cfg["monitor.transcript_wait_ms"], deps.now);
+  const agentId = subagentOf(hook.input);
+  if (agentId !== undefined) return agentId ? judgeSubagent(hook, sessionId, agentId, root, cfg, now, deps) : {};
+  const wait = hookWait(hook, cfg["monitor.transcript_wait_ms"], deps.now);
   // A session's first hook may run before its transcript exists: wait for it once; if it never
   // shows up (transcripts turned off), remember that and stop waiting for it on every tool call.
   const noTranscript = layout(root).monitorFile(sessionId, ".no-transcript")!;
   if (wait) wait.waitMissing = () => mtimeMs(noTranscript) === undefined; // only asked without a fresh bridge
-  const reading = currentReading(deps.env, now, cfg, sessionId, str(input, "transcript_path"), wait, { root, project });
+  const reading = hookReading(deps.env, now, cfg, hook, sessionId, wait, { root, project });
   if (wait?.outcome === "missing" && mtimeMs(noTranscript) === undefined) markNoTranscript(root, noTranscript);
   if (!reading) return {};
   const level = levelAt(reading.usedPct, ladderOf(cfg));
@@ -107,8 +108,7 @@ export function monitor(input: Record<string, unknown>, deps: Deps): MonitorResu
  * parent's figures and without waiting on any file.
  */
 function judgeSubagent(
-  input: Record<string, unknown>,
-  event: string,
+  hook: HookEvent,
   sessionId: string,
   agentId: string,
   root: string,
@@ -120,7 +120,7 @@ function judgeSubagent(
     deps.env,
     cfg,
     sessionId,
-    subagentTranscript(str(input, "transcript_path"), sessionId, agentId),
+    subagentTranscript(hook.transcriptPath, sessionId, agentId),
   );
   if (!reading) return { agentId };
   const level = levelAt(reading.usedPct, ladderOf(cfg));
@@ -131,7 +131,7 @@ function judgeSubagent(
     reading,
     level,
     agentId,
-    output: { hookSpecificOutput: { hookEventName: event, additionalContext: text } },
+    output: { hookSpecificOutput: { hookEventName: hook.rawEvent, additionalContext: text } },
   };
 }
 
@@ -140,15 +140,15 @@ function judgeSubagent(
  * printed: when it cannot even be started, the warning says so instead of promising one. Below CRITICAL,
  * forgets the crossing. The spawning code loads only when needed.
  */
-async function handoff(input: Record<string, unknown>, sessionId: string, result: MonitorResult, deps: Deps) {
-  const project = result.project ?? hookProject(deps.env, input.cwd, deps.cwd);
+async function handoff(hook: HookEvent, sessionId: string, result: MonitorResult, deps: Deps) {
+  const project = result.project ?? hookProject(deps.env, hook.cwd, deps.cwd);
   const marker = layout(stateRoot(deps.env, project)).finalizeMarker(sessionId)!;
   if (levelRank(result.level!) < levelRank("critical")) return unlinkQuiet(marker);
   const { finalizeOnCritical } = await import("../io/finalize/spawn.ts");
   const started = await finalizeOnCritical(deps, {
     project,
     sessionId,
-    transcriptPath: str(input, "transcript_path"),
+    transcriptPath: hook.transcriptPath,
     level: result.level!,
     reading: result.reading,
   });

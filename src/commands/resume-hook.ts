@@ -1,10 +1,10 @@
 /** The `ctx resume --hook` driver: reads the SessionStart payload, decides, prints, records. */
 import { sleepCounted } from "../io/fs/wait.ts";
 import { existsSync } from "node:fs";
-import { agent, hookAgent } from "../core/agents/index.ts";
+import { decodeHook } from "../core/agents/index.ts";
 import type { Config } from "../core/config-schema.ts";
 import { debug, type Deps } from "../core/deps.ts";
-import { parseHookInput, str } from "../core/hook-input.ts";
+import { parseHookInput } from "../core/hook-input.ts";
 import { layout } from "../core/layout.ts";
 import { stateRoot } from "../core/paths.ts";
 import { hookProject } from "../io/project.ts";
@@ -26,6 +26,7 @@ import {
 import { startFinalize } from "../io/finalize/spawn.ts";
 import { listSummaries, openTaskIdsIn, readSummaryIn } from "../io/resume/summaries.ts";
 import { wasWritten } from "../io/written.ts";
+import { reportUnclaimedHook } from "../io/unclaimed.ts";
 
 /** The hook's output for an injection or a hint. */
 export interface SessionStartOutput {
@@ -36,12 +37,13 @@ export interface SessionStartOutput {
 export async function resumeHook(deps: Deps): Promise<HookDecision | undefined> {
   const stdin = await deps.readStdin({ timeoutMs: 2000, maxBytes: 1024 * 1024 });
   const input = parseHookInput(stdin.text);
-  const event = str(input, "hook_event_name");
-  const sessionId = input.session_id;
-  if ((event && event !== "SessionStart") || !isValidSessionId(sessionId)) return undefined;
-  const project = hookProject(deps.env, input.cwd, deps.cwd);
+  const hook = decodeHook(input);
+  if (!hook) await reportUnclaimedHook(deps, "resume", input);
+  const sessionId = hook?.sessionId;
+  if (!hook || hook.event !== "SessionStart" || !isValidSessionId(sessionId)) return undefined;
+  const project = hookProject(deps.env, hook.cwd, deps.cwd);
   const root = stateRoot(deps.env, project);
-  const decision = await decide(root, sessionId, sourceOf(input), loadConfig(deps, project), deps);
+  const decision = await decide(root, sessionId, hook.source, loadConfig(deps, project), deps);
   const why =
     decision.action === "none"
       ? ` (${decision.reason})`
@@ -57,12 +59,6 @@ export async function resumeHook(deps: Deps): Promise<HookDecision | undefined> 
 }
 
 // --- internal ---
-
-/** The SessionStart's source; a client whose new thread continues the work (Codex CLI) starts it as after /clear. */
-function sourceOf(input: Record<string, unknown>): string | undefined {
-  const source = str(input, "source");
-  return source === "startup" && agent(hookAgent(input)).startupContinues ? "clear" : source;
-}
 
 /**
  * A read-only look first (a plain startup in a project without summaries

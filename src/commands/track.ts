@@ -17,6 +17,7 @@ import { writeCompactionEvent } from "../io/session/events.ts";
 import { afterUpdate, type Done, type TrackResult } from "../io/track/after.ts";
 import { countTokens, prepare } from "../io/track/prepare.ts";
 import { readingFor } from "../io/track/reading.ts";
+import { reportUnclaimedHook } from "../io/unclaimed.ts";
 
 /**
  * The longest all lock waits of one track run may take together: two thirds of the 30 s the hook is
@@ -49,14 +50,15 @@ export async function run(argv: string[], deps: Deps): Promise<number | void> {
     plain && typeof values.usage === "string"
       ? { text: "" }
       : await deps.readStdin({ timeoutMs: envConfig(deps.env)["track.stdin_timeout_ms"], maxBytes: 64 * 1024 * 1024 });
-  const job = plain ? plainJob(values, stdin.text, deps) : hookJob(parseHookInput(stdin.text), deps.env, deps.cwd);
+  const input = plain ? {} : parseHookInput(stdin.text);
+  const job = plain ? plainJob(values, stdin.text, deps) : hookJob(input, deps.env, deps.cwd);
   // Where the client runs may be a subfolder: the project is found from there as for a typed command.
   if (job && typeof job !== "string") job.project = projectFrom(job.project);
   if (typeof job === "string") {
     deps.stderr(`ctx track: ${job}\nRun 'ctx track --help'.\n`);
     return 2;
   }
-  if (!job) return;
+  if (!job) return reportUnclaimedHook(deps, "track", input);
   const result = await track(job, deps);
   if (result.output) deps.stdout(`${JSON.stringify(result.output)}\n`);
 }

@@ -9,10 +9,14 @@ import { editSettings, parseTarget } from "./install.ts";
 import { terminalSafe } from "../core/terminal.ts";
 import { forgetStatusline, rememberedStatusline } from "../io/statusline-record.ts";
 import { readHooksFile, untrustCtxHooks } from "../io/codex-trust.ts";
+import { agent } from "../core/agents/index.ts";
+import { pluginSetup } from "../io/plugin-file.ts";
 
 /** Entry point. */
 export async function run(argv: string[], deps: Deps): Promise<number> {
   const { target } = parseTarget(argv, deps, false);
+  const plugin = agent(target.agent).plugin;
+  if (plugin) return pluginSetup(deps, plugin, { ...target, install: false, command: "" });
   const previous = rememberedStatusline(deps.env, target.path);
   // Codex's trust of ctx's hooks goes first, while the file still says which hooks were ctx's.
   if (target.agent === "codex" && !target.dryRun)

@@ -21,7 +21,9 @@ export type WindowSource =
   | "config"
   | "model_name"
   /** The transcript records the window the client uses (Codex CLI's `model_context_window`). */
-  | "transcript";
+  | "transcript"
+  /** The hook payload carries the model's limits (OpenCode's plugin, from the client's own model). */
+  | "hook";
 
 /** A resolved window and the source that decided it. */
 export interface WindowResolution {

@@ -7,7 +7,7 @@ import { closeSync, constants, fstatSync, ftruncateSync, openSync, writeSync } f
 import { userLayout } from "../core/layout.ts";
 import { ensureDirUnder } from "./fs/dirs.ts";
 import { readFileSafe } from "./fs/read.ts";
-import type { Env } from "../core/deps.ts";
+import { debug, type Deps, type Env } from "../core/deps.ts";
 
 /** Past this size the log is emptied before the next line (it only needs the recent errors). */
 const MAX_BYTES = 256 * 1024;
@@ -37,6 +37,12 @@ export function recordHookError(deps: { env: Env; now: () => number }, command: 
   } catch {
     // nowhere to record it: the hook still exits 0
   }
+}
+
+/** Reports what no client's adapter claims (io/unclaimed.ts): under CTX_DEBUG, and to the log. */
+export function reportUnclaimedSync(deps: Deps, command: string, what: string): void {
+  debug(deps, `${command}: ${what}`);
+  recordHookError(deps, command, what);
 }
 
 /** One log line: time, command and the error's first line, at most 500 characters. */

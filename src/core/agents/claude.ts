@@ -1,8 +1,28 @@
 /** Claude Code (`@anthropic-ai/claude-code`): the reference client; its event and field names are ctx's own. */
+import { claudeLine, claudeTranscript } from "./claude-lines.ts";
 import type { AgentAdapter } from "./types.ts";
 
+/** Claude Code's hook events, the ones ctx reads and the others, for the claim of a payload. */
+const OWN_EVENTS = new Set([
+  "PreToolUse",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "Notification",
+  "UserPromptSubmit",
+  "SessionStart",
+  "SessionEnd",
+  "Stop",
+  "StopFailure",
+  "SubagentStart",
+  "SubagentStop",
+  "PreCompact",
+  "PostCompact",
+  "PermissionRequest",
+  "Setup",
+]);
+
 /** Claude Code's adapter. */
-export const claude: AgentAdapter = {
+export const claude: AgentAdapter<"claude"> = {
   name: "claude",
   label: "Claude Code",
   settings: { dir: ".claude", file: "settings.json", homeEnv: "CLAUDE_CONFIG_DIR" },
@@ -36,9 +56,11 @@ export const claude: AgentAdapter = {
     SessionEnd: "SessionEnd",
   },
   fields: (_event, input) => input,
-  // The fallback: whatever no other adapter claims is read as Claude Code's.
-  claimsHook: () => true,
-  claimsLine: () => true,
+  // Tried last: a payload of Claude Code's events that no other client claimed, a line of its types.
+  claimsHook: (input) => OWN_EVENTS.has(String(input.hook_event_name)),
+  claimsLine: claudeLine,
+  transcript: claudeTranscript,
+  toolNeedle: (id) => `"id":"${id}"`,
   windowOf: () => undefined,
   pane: { busy: /esc to interrupt/i, idle: /^\s*❯\s*$/m },
 };

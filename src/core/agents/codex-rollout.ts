@@ -5,6 +5,7 @@
  * `model_context_window`); the token_count written just before a `compacted` line belongs to the
  * compaction request and is never the context size. Pure.
  */
+import { isObject } from "../json.ts";
 import { count } from "../usage.ts";
 
 /** What one rollout line says about the context. */
@@ -25,21 +26,21 @@ export interface RolloutUsage {
 export const ROLLOUT_NEEDLES = ['"token_count"', '"token_usage_record"', '"compacted"', "model_context_window"];
 
 /** The usage facts of one parsed rollout line, or undefined when it has none. */
-export function rolloutUsage(e: Record<string, any>): RolloutUsage | undefined {
+export function rolloutUsage(e: Record<string, unknown>): RolloutUsage | undefined {
   const p = e.payload;
-  if (!p || typeof p !== "object") return undefined;
+  if (!isObject(p)) return undefined;
   const at = typeof e.timestamp === "string" ? Date.parse(e.timestamp) : Number.NaN;
   const when = Number.isFinite(at) ? { atMs: at } : {};
   if (e.type === "compacted") return { usedTokens: 0, compacted: true, ...when };
-  if (e.type === "token_usage_record" && p.usage && typeof p.usage === "object")
-    return { usedTokens: count(p.usage.total_tokens), ...when };
+  if (e.type === "token_usage_record" && isObject(p.usage)) return { usedTokens: count(p.usage.total_tokens), ...when };
   if (e.type === "turn_context" && typeof p.model === "string") return { model: p.model };
   if (e.type !== "event_msg") return undefined;
-  const window = count(p.type === "token_count" ? p.info?.model_context_window : p.model_context_window);
+  const info = isObject(p.info) ? p.info : undefined;
+  const window = count(p.type === "token_count" ? info?.model_context_window : p.model_context_window);
   const win = window > 0 ? { windowSize: window } : {};
   if (p.type === "task_started") return window > 0 ? win : undefined;
-  if (p.type !== "token_count" || !p.info || typeof p.info !== "object") return undefined;
-  const last = p.info.last_token_usage;
+  if (p.type !== "token_count" || !info) return undefined;
+  const last = isObject(info.last_token_usage) ? info.last_token_usage : undefined;
   const used = count(last?.total_tokens);
   // After a compaction Codex writes a token_count with the last request zeroed: the context starts over.
   return used === 0 ? { usedTokens: 0, compacted: true, ...win, ...when } : { usedTokens: used, ...win, ...when };
@@ -54,9 +55,9 @@ export interface RolloutRequest {
 }
 
 /** The request a `token_usage_record` line records, or undefined. */
-export function rolloutRequest(e: Record<string, any>): RolloutRequest | undefined {
+export function rolloutRequest(e: Record<string, unknown>): RolloutRequest | undefined {
   const p = e.payload;
-  if (e.type !== "token_usage_record" || !p || typeof p.usage !== "object" || !p.usage) return undefined;
+  if (e.type !== "token_usage_record" || !isObject(p) || !isObject(p.usage)) return undefined;
   const u = p.usage;
   const id = typeof p.response_id === "string" ? p.response_id : "";
   if (!id) return undefined;

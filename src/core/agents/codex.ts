@@ -3,7 +3,8 @@
  * by hash in config.toml (io/codex-trust.ts), the rollout as transcript (codex-rollout.ts), and a
  * used % its UI computes against the window minus a 12k baseline. PROTOCOL.md, "Codex CLI".
  */
-import type { AgentAdapter } from "./types.ts";
+import { ROLLOUT_NEEDLES, rolloutRequest, rolloutUsage } from "./codex-rollout.ts";
+import type { AgentAdapter, LineUsage } from "./types.ts";
 
 /** The tokens Codex's UI takes as the fixed baseline of any context (instructions, tools). */
 const CODEX_BASELINE = 12_000;
@@ -26,7 +27,7 @@ const ROLLOUT_TYPES = new Set([
 ]);
 
 /** Codex CLI's adapter. */
-export const codex: AgentAdapter = {
+export const codex: AgentAdapter<"codex"> = {
   name: "codex",
   label: "Codex CLI",
   settings: { dir: ".codex", file: "hooks.json", homeEnv: "CODEX_HOME" },
@@ -64,6 +65,15 @@ export const codex: AgentAdapter = {
     typeof e.payload === "object" &&
     e.payload !== null &&
     (typeof e.ordinal === "number" || (typeof e.type === "string" && ROLLOUT_TYPES.has(e.type))),
+  transcript: {
+    needles: [...ROLLOUT_NEEDLES, '"turn_context"'],
+    usage: rolloutUsage,
+    // Read on to the window and the model the rollout's older lines record.
+    whole: (acc) => acc.windowSize !== undefined && acc.model !== undefined,
+    tokens: codexTokens,
+  },
+  // A rollout names the call in its function_call line (`call_id`), written before the tool runs.
+  toolNeedle: (id) => `"call_id":"${id}"`,
   // The rollout's token_count carries `model_context_window`: no guess from the model name.
   windowOf: () => undefined,
   usedPct: codexUsedPct,
@@ -81,4 +91,21 @@ export function codexUsedPct(usedTokens: number, windowSize: number): number {
   if (!(span > 0)) return 0;
   const left = Math.max(0, span - Math.max(0, usedTokens - CODEX_BASELINE));
   return 100 - Math.round((100 * left) / span);
+}
+
+/** A Codex CLI rollout's `token_usage_record`: one request, its cached input counted as cache reads. */
+function codexTokens(entry: Record<string, unknown>, model: string | undefined): LineUsage | undefined {
+  const r = rolloutRequest(entry);
+  if (!r) return undefined;
+  return {
+    key: r.key,
+    model: model ?? "unknown",
+    totals: {
+      input_tokens: r.input,
+      output_tokens: r.output,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: r.cached,
+      requests: 1,
+    },
+  };
 }

@@ -1,52 +1,84 @@
 /**
  * The adapters (one file per client) and the edge where a hook payload or a transcript line
- * is given to one: `normalizeHook` parses a payload once into ctx's typed event, `lineAgent`
- * says whose decoder reads a transcript line. Adding a client is one adapter file listed here.
+ * is given to one: `decodeHook` parses a payload once into ctx's typed {@link HookEvent},
+ * `decodeLine` gives a transcript line to the client that claims it. Nothing is read as another
+ * client's: a payload or line no adapter claims stays undecoded, and its caller reports it.
+ * Adding a client is one adapter file listed here.
  */
 import { claude } from "./claude.ts";
 import { codex } from "./codex.ts";
 import { gemini } from "./gemini.ts";
-import type { AgentAdapter, AgentName, NormalEvent } from "./types.ts";
+import { opencode } from "./opencode.ts";
+import type { AgentAdapter, HookEvent, TranscriptEvent } from "./types.ts";
 
-export type { AgentAdapter, AgentName, HookEntry, HookSub, NormalEvent } from "./types.ts";
+export type {
+  AgentAdapter,
+  HookEntry,
+  HookEvent,
+  HookSub,
+  LineUsage,
+  NormalEvent,
+  PayloadUsage,
+  PluginShape,
+  TranscriptEvent,
+  TranscriptStore,
+  UsageFacts,
+} from "./types.ts";
 
-/** Every adapter; claims are tried in this order and Claude Code, the fallback, comes last. */
-export const AGENTS: readonly AgentAdapter[] = [codex, gemini, claude];
+/** Every adapter; claims are tried in this order, Claude Code's (the widest) last. */
+export const AGENTS = [codex, gemini, opencode, claude] as const;
+
+/** The clients ctx supports: the names of the adapter list. */
+export type AgentName = (typeof AGENTS)[number]["name"];
 
 /** The adapter of a client by name. */
 export function agent(name: AgentName): AgentAdapter {
   return AGENTS.find((a) => a.name === name)!;
 }
 
-/** A hook payload, parsed once at the edge: its client, ctx's event, the payload in Claude Code's names. */
-export interface NormalHook {
-  /** The client that sent it (by the payload only). */
-  agent: AgentName;
-  /** The client's own event name (what a hook's output must echo as `hookEventName`). */
-  rawEvent: string;
-  /** ctx's normalised event, or undefined for an event ctx does not read. */
-  event?: NormalEvent;
-  /** The payload with the normalised event and Claude Code's field names. */
-  input: Record<string, unknown>;
-}
-
-/** Normalises a hook payload; undefined when it names no event. */
-export function normalizeHook(input: Record<string, unknown>): NormalHook | undefined {
+/** Decodes a hook payload; undefined when it names no event or no adapter claims it ({@link unclaimedHook}). */
+export function decodeHook(input: Record<string, unknown>): HookEvent | undefined {
   const rawEvent = input.hook_event_name;
   if (typeof rawEvent !== "string" || !rawEvent) return undefined;
-  const a = agent(hookAgent(input));
+  const a: AgentAdapter | undefined = AGENTS.find((x) => x.claimsHook(input));
+  if (!a) return undefined;
   const event = a.events[rawEvent];
-  return { agent: a.name, rawEvent, event, input: event ? a.fields(event, input) : input };
+  const fields = event ? a.fields(event, input) : input;
+  const s = (k: string) => (typeof fields[k] === "string" ? (fields[k] as string) : undefined);
+  const source = s("source");
+  const id = fields.tool_use_id;
+  const last = fields.last_assistant_message;
+  return {
+    agent: a.name,
+    rawEvent,
+    event,
+    sessionId: s("session_id"),
+    transcriptPath: s("transcript_path"),
+    cwd: s("cwd"),
+    source: source === "startup" && a.startupContinues ? "clear" : source,
+    waitNeedle:
+      typeof id === "string" && /^[A-Za-z0-9_-]{8,200}$/.test(id)
+        ? a.toolNeedle(id)
+        : // The Stop message as the transcript stores it: a JSON string; its first line is enough to recognise it.
+          event === "Stop" && typeof last === "string" && last.trim().length >= 8
+          ? JSON.stringify(last.trim().split("\n")[0]!.slice(0, 80)).slice(1, -1)
+          : undefined,
+    usage: a.hookUsage?.(fields),
+    input: fields,
+  };
 }
 
-/** The client a hook payload comes from (by the payload only). */
-export function hookAgent(input: Record<string, unknown>): AgentName {
-  return AGENTS.find((a) => a.claimsHook(input))!.name;
+/** What to report about a payload that names an event no adapter claims; undefined for any other payload. */
+export function unclaimedHook(input: Record<string, unknown>): string | undefined {
+  const name = input.hook_event_name;
+  if (typeof name !== "string" || !name || AGENTS.some((a) => a.claimsHook(input))) return undefined;
+  return `a hook payload no client claims (event ${JSON.stringify(name.slice(0, 60))}): ignored`;
 }
 
-/** The client whose transcript a parsed line belongs to (one detection for tail, tokens and summary). */
-export function lineAgent(entry: Record<string, unknown>): AgentName {
-  return AGENTS.find((a) => a.claimsLine(entry))!.name;
+/** The transcript line's client and the line, or undefined when no adapter claims it. */
+export function decodeLine(record: Record<string, unknown>): TranscriptEvent | undefined {
+  const a = AGENTS.find((x) => x.claimsLine(record));
+  return a ? { agent: a.name, record } : undefined;
 }
 
 /** The adapters chosen by a flag (`--gemini`, `--codex`, …): every one but Claude Code, the default. */

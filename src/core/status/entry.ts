@@ -19,6 +19,8 @@ export interface IndexEntry {
   root: string;
   /** The session's full state file, or "" when the entry has none. */
   state_path: string;
+  /** The client (claude, gemini, codex, opencode), or "" when the entry does not say. */
+  agent: string;
   /** Model id, or "" when unknown. */
   model: string;
   /** Used share of the window (0-100+), or null before the first usage. */
@@ -59,6 +61,7 @@ export function parseIndexEntry(value: unknown, fileSessionId?: string): IndexEn
     project: text(r.project),
     root: text(r.root),
     state_path: text(r.state_path),
+    agent: /^[a-z]{1,16}$/.test(text(r.agent)) ? text(r.agent) : "",
     model: text(r.model),
     used_pct: percentage(r.used_pct) ?? null,
     used_tokens: tokens(r.used_tokens),

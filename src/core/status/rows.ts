@@ -15,6 +15,8 @@ export interface StatusRow {
   /** The chain's task id, or "" when unknown. */
   task_id: string;
   project: string;
+  /** The client (claude, gemini, codex, opencode), null when its hooks never said. */
+  agent: string | null;
   model: string;
   used_pct: number | null;
   used_tokens: number | null;
@@ -82,6 +84,7 @@ export function toRow(
     label: shortId(e.session_id),
     task_id: e.task_id,
     project: e.project,
+    agent: e.agent || null,
     model: canonicalModel(e.model),
     used_pct: e.used_pct,
     used_tokens: e.used_tokens,

@@ -3,8 +3,9 @@ import { failureKey, noteFailure, noteSuccess, successKeys } from "./errors.ts";
 import { MAX_PENDING, type Facts } from "./facts.ts";
 import { isMeaningfulCommand } from "./goal.ts";
 import { oneLine, push } from "./ring.ts";
-import { lineAgent } from "../agents/index.ts";
+import { decodeLine, type AgentName } from "../agents/index.ts";
 import { addCodexLine } from "./codex.ts";
+import { addOpenCodeRow } from "../agents/opencode-summary.ts";
 import { addGeminiRecord } from "./gemini.ts";
 import { onTaskResult, onTaskUse } from "./tasks.ts";
 import { queuedPrompt, rejection, tailLine } from "./requests.ts";
@@ -15,14 +16,26 @@ import { onTrackerCommand } from "./tracker.ts";
 /** Tools whose successful calls modify a file. */
 const FILE_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
 
+/** Each client's summary decoder: what one of its transcript lines adds to the facts. */
+const DECODERS: { readonly [K in AgentName]: (f: Facts, e: Record<string, any>) => void } = {
+  claude: addClaudeLine,
+  gemini: addGeminiRecord,
+  codex: addCodexLine,
+  opencode: addOpenCodeRow,
+};
+
 /**
- * Adds one parsed transcript line to the facts (in place): the decoder is the line's client's
- * (`lineAgent`, core/agents/): a Gemini CLI chat-log record, a Codex CLI rollout line, else Claude Code's.
+ * Adds one parsed transcript line to the facts (in place) with the decoder of the client that claims
+ * it (`decodeLine`, core/agents/); a line no client claims is only counted (`unclaimedLines`).
  */
-export function addEntry(f: Facts, e: Record<string, any>): void {
-  const agent = lineAgent(e);
-  if (agent === "gemini") return addGeminiRecord(f, e);
-  if (agent === "codex") return addCodexLine(f, e);
+export function addEntry(f: Facts, e: Record<string, unknown>): void {
+  const ev = decodeLine(e);
+  if (ev) DECODERS[ev.agent](f, ev.record);
+  else f.unclaimedLines += 1;
+}
+
+/** A Claude Code transcript line. */
+function addClaudeLine(f: Facts, e: Record<string, any>): void {
   const queued = queuedPrompt(e);
   if (queued !== null) return onQueued(f, queued);
   const side = e.isSidechain === true;

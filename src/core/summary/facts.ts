@@ -94,6 +94,8 @@ export interface Facts {
   compactions: number;
   /** Sidechain (subagent) lines seen. */
   sidechainLines: number;
+  /** Transcript lines no client's decoder claimed (reported, never read as another client's). */
+  unclaimedLines: number;
   /** The largest context of a main-chain request (input + cache creation + cache read). */
   peakTokens: number;
   /** The context of the newest main-chain request (or the size after the newest compaction). */
@@ -146,6 +148,7 @@ export function emptyFacts(ownPrompts: string[] = []): Facts {
     toolResults: 0,
     compactions: 0,
     sidechainLines: 0,
+    unclaimedLines: 0,
     peakTokens: 0,
     latestTokens: 0,
     latestAtMs: 0,

@@ -1,16 +1,20 @@
 /** What one `ctx track` call applies: the job of a hook payload, or of the plain mode's usage JSON. Pure. */
-import { str } from "../hook-input.ts";
+import { decodeHook, type HookEvent } from "../agents/index.ts";
 import { isObject } from "../json.ts";
 import { projectDir } from "../paths.ts";
 import { isValidSessionId } from "../session-id.ts";
-import { normalizeEvent, type TrackReading } from "./step.ts";
+import type { TrackReading } from "./step.ts";
 import type { Env } from "../deps.ts";
 
 /** One event to track, from a hook or from the plain mode. */
 export interface TrackJob {
   sessionId: string;
+  /** ctx's normalised event, or the client's own name for an event ctx does not map. */
   event: string;
+  /** The payload in Claude Code's field names. */
   input: Record<string, unknown>;
+  /** The decoded hook payload (hook mode only). */
+  hook?: HookEvent;
   project: string;
   transcriptPath?: string;
   reading?: TrackReading;
@@ -18,18 +22,20 @@ export interface TrackJob {
   usage?: { model: string; usage: Record<string, unknown> };
 }
 
-/** The job of a hook payload, or undefined when it names no event or no valid session. */
+/**
+ * The job of a hook payload decoded by its client's adapter (`decodeHook`), or undefined when it
+ * names no event, no client claims it, or its session id is not valid.
+ */
 export function hookJob(raw: Record<string, unknown>, env: Env, cwd: string): TrackJob | undefined {
-  const name = str(raw, "hook_event_name");
-  if (!name || !isValidSessionId(raw.session_id)) return undefined;
-  const { event, input } = normalizeEvent(name, raw);
-  const transcriptPath = str(input, "transcript_path");
+  const hook = decodeHook(raw);
+  if (!hook || !isValidSessionId(hook.sessionId)) return undefined;
   return {
-    sessionId: raw.session_id,
-    event,
-    input,
-    project: projectDir(env, input.cwd, cwd),
-    transcriptPath: transcriptPath?.startsWith("/") ? transcriptPath : undefined,
+    sessionId: hook.sessionId,
+    event: hook.event ?? hook.rawEvent,
+    input: hook.input,
+    hook,
+    project: projectDir(env, hook.cwd, cwd),
+    transcriptPath: hook.transcriptPath?.startsWith("/") ? hook.transcriptPath : undefined,
   };
 }
 

@@ -42,6 +42,8 @@ export interface SessionState {
   cwd: string | null;
   /** The session's transcript, when known. */
   transcript_path: string | null;
+  /** The client whose hooks track the session (core/agents/ `AgentName`), null until a hook says. */
+  agent: string | null;
   /** Model of the latest main-chain request. */
   model: string | null;
   /** Context window in tokens. */
@@ -121,6 +123,7 @@ export function initialState(sessionId: string, project: string, taskId: string,
     project,
     cwd: null,
     transcript_path: null,
+    agent: null,
     model: null,
     window_size: 0,
     context_window: 0,
@@ -179,7 +182,7 @@ export function parseState(value: unknown): SessionState | undefined {
   // Names built from these (summary-<task_id>-<stamp>.md) must stay one file name: a planted state
   // with `"task_id": "../../x"` would otherwise make finalize write outside <root>/sessions.
   out.task_id = taskIdFor(out.task_id, v.session_id);
-  for (const k of ["limit", "limit_at", "resets_at"] as const) if (typeof out[k] !== "string") out[k] = null;
+  for (const k of ["limit", "limit_at", "resets_at", "agent"] as const) if (typeof out[k] !== "string") out[k] = null;
   if (out.finalized_stamp !== null && !/^\d{8}-\d{6}$/.test(String(out.finalized_stamp))) out.finalized_stamp = null;
   return out;
 }

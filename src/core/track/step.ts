@@ -1,4 +1,3 @@
-import { normalizeHook } from "../agents/index.ts";
 import { levelRank, type Ladder } from "../levels.ts";
 import { limitFromHook } from "../limit.ts";
 import { levelFor, newlyCrossed } from "./levels.ts";
@@ -174,17 +173,4 @@ function applyReading(s: SessionState, ev: TrackEvent, t: Ladder, out: StepResul
 
 function entry(s: SessionState, iso: string, type: string, data: Record<string, unknown>): PauseEntry {
   return { type, timestamp: iso, session_id: s.session_id, data, context_percentage: s.used_pct };
-}
-
-/**
- * Maps a client's event to ctx's normalised one through the client's adapter (core/agents/):
- * Gemini CLI's AfterTool is a PostToolUse, AfterAgent a Stop, …, with the fields track reads
- * under Claude Code's names; an event no adapter maps passes through unchanged.
- */
-export function normalizeEvent(
-  event: string,
-  input: Record<string, unknown>,
-): { event: string; input: Record<string, unknown> } {
-  const hook = normalizeHook(input.hook_event_name === event ? input : { ...input, hook_event_name: event });
-  return hook?.event ? { event: hook.event, input: hook.input } : { event, input };
 }

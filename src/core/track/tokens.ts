@@ -1,46 +1,23 @@
-import { lineAgent } from "../agents/index.ts";
-import { rolloutRequest } from "../agents/codex-rollout.ts";
+import { agent, decodeLine, type LineUsage } from "../agents/index.ts";
 import { count } from "../usage.ts";
 import { emptyTotals, type ModelTotals } from "./state.ts";
 
 /** How many recent message ids are remembered for dedupe across hook runs. */
 export const SEEN_LIMIT = 32;
 
-/** The usage of one transcript `assistant` line, or undefined when it has none worth counting. */
-export interface LineUsage {
-  /** message.id + requestId: the same for every line of one API message. */
-  key: string;
-  model: string;
-  totals: ModelTotals;
-}
+/** The usage of one transcript line's request (the adapter's decoder gives it). */
+export type { LineUsage } from "../agents/index.ts";
 
 /**
- * Reads the usage of a parsed transcript entry (a Claude Code `assistant` line or a
- * Gemini CLI `gemini` record, a Codex CLI `token_usage_record` of `model`: the decoder is
- * chosen by `lineAgent`, core/agents/). Every line of one API message
- * repeats the same usage, so callers dedupe on `key`. `<synthetic>` messages are
- * not real usage. Sidechain (subagent) usage is included: it costs the same.
+ * Reads the request tokens of a parsed transcript entry with the decoder of the client that
+ * claims it (`decodeLine`, core/agents/): a Claude Code `assistant` line, a Gemini CLI `gemini`
+ * record, a Codex CLI `token_usage_record` of `model`. Every line of one API message repeats the
+ * same usage, so callers dedupe on `key`. `<synthetic>` messages are not real usage. Sidechain
+ * (subagent) usage is included: it costs the same. A line no client claims gives nothing.
  */
-export function lineUsage(entry: Record<string, any>, rolloutModel?: string): LineUsage | undefined {
-  const agent = lineAgent(entry);
-  if (agent === "gemini") return entry.type === "gemini" ? geminiUsage(entry) : undefined;
-  if (agent === "codex") return codexUsage(entry, rolloutModel);
-  if (entry.type !== "assistant" || !entry.message || typeof entry.message !== "object") return undefined;
-  const msg = entry.message;
-  const model = typeof msg.model === "string" ? msg.model : "unknown";
-  if (model === "<synthetic>" || !msg.usage || typeof msg.usage !== "object") return undefined;
-  const id = typeof msg.id === "string" ? msg.id : "";
-  const req = typeof entry.requestId === "string" ? entry.requestId : "";
-  if (!id && !req) return undefined;
-  const u = msg.usage;
-  const totals: ModelTotals = {
-    input_tokens: count(u.input_tokens),
-    output_tokens: count(u.output_tokens),
-    cache_creation_input_tokens: count(u.cache_creation_input_tokens),
-    cache_read_input_tokens: count(u.cache_read_input_tokens),
-    requests: 1,
-  };
-  return { key: `${id}|${req}`, model, totals };
+export function lineUsage(entry: Record<string, unknown>, rolloutModel?: string): LineUsage | undefined {
+  const ev = decodeLine(entry);
+  return ev ? agent(ev.agent).transcript.tokens(ev.record, rolloutModel) : undefined;
 }
 
 /**
@@ -94,45 +71,6 @@ export function totalsOf(usage: Record<string, unknown>): ModelTotals {
 }
 
 // --- internal ---
-
-/**
- * A Gemini CLI chat-log record (`type: "gemini"`, `tokens{input,output,cached,thoughts,tool}`, `model`).
- * The client writes a record again once its tool calls ran (same `id`): the key dedupes it.
- * `input` counts the cached part too: the cached tokens are the cache reads.
- */
-function geminiUsage(entry: Record<string, any>): LineUsage | undefined {
-  const t = entry.tokens;
-  if (!t || typeof t !== "object" || typeof entry.id !== "string" || !entry.id) return undefined;
-  const cached = count(t.cached);
-  return {
-    key: `gemini|${entry.id}`,
-    model: typeof entry.model === "string" ? entry.model : "unknown",
-    totals: {
-      input_tokens: Math.max(0, count(t.input) - cached) + count(t.tool),
-      output_tokens: count(t.output) + count(t.thoughts),
-      cache_creation_input_tokens: 0,
-      cache_read_input_tokens: cached,
-      requests: 1,
-    },
-  };
-}
-
-/** A Codex CLI rollout's `token_usage_record`: one request, its cached input counted as cache reads. */
-function codexUsage(entry: Record<string, any>, model: string | undefined): LineUsage | undefined {
-  const r = rolloutRequest(entry);
-  if (!r) return undefined;
-  return {
-    key: r.key,
-    model: model ?? "unknown",
-    totals: {
-      input_tokens: r.input,
-      output_tokens: r.output,
-      cache_creation_input_tokens: 0,
-      cache_read_input_tokens: r.cached,
-      requests: 1,
-    },
-  };
-}
 
 function diff(now: ModelTotals, before: ModelTotals): ModelTotals {
   const d = (k: keyof ModelTotals) => Math.max(0, now[k] - before[k]);

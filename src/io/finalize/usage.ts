@@ -48,7 +48,10 @@ export function usageFor(
       clientVersion: seen?.clientVersion,
       usedTokens: Math.max(state.peak_tokens, facts.peakTokens),
       statusline:
-        bridge?.context_window_size || (state.context_window_source === "statusline" ? state.window_size : undefined),
+        bridge?.context_window_size ||
+        (state.context_window_source === "statusline" || state.context_window_source === "hook"
+          ? state.window_size
+          : undefined),
       autoCompaction: seen?.autoCompaction,
     },
     { root: stateRoot(deps.env, state.project), project: state.project },

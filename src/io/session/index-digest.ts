@@ -104,6 +104,7 @@ function stub(sid: string, it: Item): IndexEntry {
     project: it.p,
     root: "",
     state_path: "",
+    agent: "",
     model: "",
     used_pct: it.u,
     used_tokens: null,

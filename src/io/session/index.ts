@@ -100,6 +100,7 @@ export function writeEntry(env: Env, root: string, state: SessionState, lock: Lo
     project: state.project,
     root,
     state_path: layout(root).stateFile(state.session_id),
+    agent: state.agent,
     model: state.model,
     used_pct: state.used_pct,
     used_tokens: state.used_tokens,

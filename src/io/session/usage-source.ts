@@ -5,7 +5,7 @@ import { resolveWindow, type WindowResolution, type WindowSource } from "../../c
 import type { AutoCompaction } from "../../core/window-evidence.ts";
 import { readBridge } from "./bridge.ts";
 import { latestUsage, waitForLine, type TailUsage, type WaitOutcome } from "../transcript/tail.ts";
-import { agent, hookAgent, type AgentName } from "../../core/agents/index.ts";
+import { agent, type AgentName, type HookEvent, type PayloadUsage } from "../../core/agents/index.ts";
 import { readRemembered, sessionEvidence } from "./window-source.ts";
 import type { Env } from "../../core/deps.ts";
 
@@ -21,25 +21,16 @@ export interface TranscriptWait {
 }
 
 /**
- * The wait for a hook: a tool hook waits for the line of the request that
- * called its tool (`tool_use_id`); a Stop hook for the agent's last message.
+ * The wait for a hook: a tool hook waits for the line of the request that called its tool (as its
+ * client's transcript names the call), a Stop hook for the agent's last message (the event's `waitNeedle`).
  */
-export function hookWait(input: Record<string, unknown>, ms: number, now: () => number): TranscriptWait | undefined {
-  const id = input.tool_use_id;
-  if (typeof id === "string" && /^[A-Za-z0-9_-]{8,200}$/.test(id))
-    // A rollout names the call in its function_call line (`call_id`), written before the tool runs.
-    return { needle: `"${hookAgent(input) === "codex" ? "call_id" : "id"}":"${id}"`, ms, now };
-  const last = input.last_assistant_message;
-  if (input.hook_event_name === "Stop" && typeof last === "string" && last.trim().length >= 8) {
-    // The message as the transcript stores it: a JSON string; its first line is enough to recognise it.
-    return { needle: JSON.stringify(last.trim().split("\n")[0]!.slice(0, 80)).slice(1, -1), ms, now };
-  }
-  return undefined;
+export function hookWait(hook: HookEvent, ms: number, now: () => number): TranscriptWait | undefined {
+  return hook.waitNeedle ? { needle: hook.waitNeedle, ms, now } : undefined;
 }
 
 /** A context reading with where it came from. */
 export interface SourcedReading extends ContextReading {
-  source: "bridge" | "transcript" | "subagent";
+  source: "bridge" | "transcript" | "subagent" | "hook";
   /** Where the window came from (core/window.ts). */
   windowSource: WindowSource;
   model?: string;
@@ -147,6 +138,25 @@ export function currentReading(
     place,
   );
   return { source: "transcript", windowSource: w.source, ...reading(tail.usedTokens, w.window), model: tail.model };
+}
+
+/** A hook's reading: the usage its payload carries, else the session's current reading ({@link currentReading}). */
+export function hookReading(
+  env: Env,
+  now: number,
+  cfg: Config,
+  hook: HookEvent,
+  sessionId: string,
+  wait: TranscriptWait | undefined,
+  place: SessionPlace,
+): SourcedReading | undefined {
+  if (hook.usage) return payloadReading(hook.usage);
+  return currentReading(env, now, cfg, sessionId, hook.transcriptPath, wait, place);
+}
+
+/** A reading from the usage a hook payload carries, in the window the client's limits give. */
+export function payloadReading(u: PayloadUsage): SourcedReading {
+  return { source: "hook", windowSource: "hook", ...reading(u.usedTokens, u.windowSize), model: u.model };
 }
 
 /**

@@ -26,6 +26,7 @@ export function prepare(
     : initialState(job.sessionId, job.project, taskIdFor(deps.env.CTX_TASK_ID, job.sessionId), iso);
   if (typeof job.input.cwd === "string") s.cwd = job.input.cwd;
   if (job.transcriptPath) s.transcript_path = job.transcriptPath;
+  if (job.hook) s.agent = job.hook.agent;
   if (typeof job.input.model === "string") s.model = job.input.model;
   if (deps.env.CTX_TEAM?.trim()) s.team = deps.env.CTX_TEAM.trim();
   if (job.event !== "usage" && (s.claude_pid === null || job.event === "SessionStart"))

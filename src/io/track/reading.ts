@@ -7,7 +7,7 @@ import type { TrackReading } from "../../core/track/step.ts";
 import { contextTokens, reading } from "../../core/usage.ts";
 import { layout } from "../../core/layout.ts";
 import { loadState } from "../session/store.ts";
-import { currentReading, hookWait, sessionWindow } from "../session/usage-source.ts";
+import { currentReading, hookWait, payloadReading, sessionWindow } from "../session/usage-source.ts";
 
 /** The reading for `job`, or undefined when there is none to apply. */
 export function readingFor(job: TrackJob, deps: Deps, cfg: Config): TrackReading | undefined {
@@ -17,13 +17,14 @@ export function readingFor(job: TrackJob, deps: Deps, cfg: Config): TrackReading
     const w = sessionWindow(deps.env, cfg, { sessionId: job.sessionId, model, usedTokens: used });
     return { ...reading(used, w.window), model, windowSource: w.source };
   }
+  if (job.hook?.usage) return payloadReading(job.hook.usage);
   // The client writes its transcript in batches: a Stop (once per turn) always waits for the
   // turn's last message; a tool hook only near the levels, where one request late matters.
   // A subagent's tool line is never written to the parent's transcript: do not wait for it there.
   const subagent = job.input.agent_id !== undefined && job.input.agent_id !== null;
   const wait =
-    !subagent && (job.event === "Stop" || nearLevels(job, deps, cfg))
-      ? hookWait(job.input, cfg["track.transcript_wait_ms"], deps.now)
+    job.hook && !subagent && (job.event === "Stop" || nearLevels(job, deps, cfg))
+      ? hookWait(job.hook, cfg["track.transcript_wait_ms"], deps.now)
       : undefined;
   if (wait) wait.waitMissing = () => false; // past the first turns the transcript exists; a missing one will not appear
   const place = { root: stateRoot(deps.env, job.project), project: job.project };

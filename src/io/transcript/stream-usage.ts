@@ -8,6 +8,10 @@ import {
 } from "../../core/window-evidence.ts";
 import { limitFromTranscriptLine, type UsageLimit } from "../../core/limit.ts";
 import { streamEntries } from "./stream.ts";
+import { AGENTS } from "../../core/agents/index.ts";
+
+/** Every client's usage needles: a line holding none of them is not parsed. */
+const NEEDLES = [...new Set(AGENTS.flatMap((a) => a.transcript.needles))];
 
 /** What the new part of a transcript added. */
 export interface NewUsage {
@@ -57,7 +61,7 @@ export function readNewUsage(
     {
       offset: same ? cursor.offset : 0,
       maxBytes,
-      needles: ['"assistant"', '"tokens"', "compact_boundary", '"token_usage_record"', '"turn_context"'],
+      needles: NEEDLES,
     },
   );
   if (!end) return undefined;

@@ -1,5 +1,6 @@
 import { readSync } from "node:fs";
 import { withReadFile } from "../fs/read.ts";
+import { storeOf, streamStore } from "./store.ts";
 
 const CHUNK = 1024 * 1024;
 
@@ -41,12 +42,17 @@ function streamLines(path: string, onLine: (line: string) => void, opts: StreamO
   });
 }
 
-/** Calls `onEntry` with each line of a JSONL file that parses to an object. */
+/**
+ * Calls `onEntry` with each line of a JSONL file that parses to an object, or each record of a
+ * session kept in a client's database (store.ts; the offset then counts records).
+ */
 export function streamEntries(
   path: string,
   onEntry: (entry: Record<string, any>) => void,
   opts: StreamOptions = {},
 ): StreamEnd | undefined {
+  const store = storeOf(path);
+  if (store) return streamStore(store, onEntry, opts);
   return streamLines(
     path,
     (line) => {

@@ -1,8 +1,6 @@
-import { lineAgent, type AgentName } from "../../core/agents/index.ts";
-import { ROLLOUT_NEEDLES, rolloutUsage } from "../../core/agents/codex-rollout.ts";
+import { AGENTS, agent as adapter, decodeLine, type AgentName } from "../../core/agents/index.ts";
 import { parseObject } from "../../core/json.ts";
 import { sleepSyncCounted } from "../fs/wait.ts";
-import { contextTokens, count } from "../../core/usage.ts";
 import { withReadFile } from "../fs/read.ts";
 import { sys } from "../fs/sys.ts";
 
@@ -28,17 +26,16 @@ export interface TailUsage {
 type LineFacts = Partial<TailUsage>;
 
 const CHUNK = 256 * 1024;
-const NEEDLES = ['"assistant"', "compact_boundary", '"tokens"', ...ROLLOUT_NEEDLES, '"turn_context"'].map((s) =>
-  Buffer.from(s),
-);
+/** Every client's needles: a line holding none of them has no usage and is not parsed. */
+const NEEDLES = [...new Set(AGENTS.flatMap((a) => a.transcript.needles))].map((s) => Buffer.from(s));
 
 /**
  * Finds the latest main-chain usage by reading the transcript backwards from
  * its end, at most `maxBytes`, so the cost does not grow with the file.
  * Sidechain (subagent) lines and `<synthetic>` messages are skipped, unless
  * `sidechain` is set: a subagent's own transcript holds only sidechain lines.
- * Understands each client's transcript: the line's decoder is chosen once, by `lineAgent`
- * (core/agents/); a Codex rollout is read on to the window and model its older lines record.
+ * Understands each client's transcript: the line goes to the decoder of the client that claims it
+ * (`decodeLine`, core/agents/); a Codex rollout is read on to the window and model its older lines record.
  */
 export function latestUsage(path: string, maxBytes: number, sidechain = false): TailUsage | undefined {
   return withReadFile(path, (fd, st) => (st.isFile ? scanBackwards(fd, st.size, maxBytes, sidechain) : undefined));
@@ -52,38 +49,15 @@ export function usageOfLine(line: string, sidechain = false): TailUsage | undefi
 
 function factsOfLine(line: string, sidechain: boolean): LineFacts | undefined {
   const entry = parseObject(line);
-  if (!entry) return undefined;
-  const e = entry as Record<string, any>;
-  const agent = lineAgent(e);
-  if (agent === "codex") {
-    const r = rolloutUsage(e);
-    return r ? { ...r, agent } : undefined;
-  }
-  if (agent === "gemini") {
-    if (!e.tokens || typeof e.tokens !== "object" || typeof e.tokens.input !== "number") return undefined;
-    return {
-      usedTokens: count(e.tokens.input) + count(e.tokens.tool),
-      model: typeof e.model === "string" ? e.model : undefined,
-    };
-  }
-  if (e.isSidechain === true && !sidechain) return undefined;
-  const at = typeof e.timestamp === "string" ? Date.parse(e.timestamp) : Number.NaN;
-  const when = Number.isFinite(at) ? { atMs: at } : {};
-  if (e.type === "system" && e.subtype === "compact_boundary") {
-    return { usedTokens: count(e.compactMetadata?.postTokens), compacted: true, ...when };
-  }
-  if (e.type === "assistant" && e.message && typeof e.message === "object") {
-    const model = typeof e.message.model === "string" ? e.message.model : undefined;
-    if (model === "<synthetic>" || !e.message.usage || typeof e.message.usage !== "object") return undefined;
-    const clientVersion = typeof e.version === "string" ? e.version : undefined;
-    return { usedTokens: contextTokens(e.message.usage), model, ...(clientVersion ? { clientVersion } : {}), ...when };
-  }
-  return undefined;
+  const ev = entry && decodeLine(entry);
+  if (!ev) return undefined;
+  const facts = adapter(ev.agent).transcript.usage(ev.record, sidechain);
+  return facts ? { ...facts, agent: ev.agent } : undefined;
 }
 
 /**
  * Adds an older line's facts to what the newer lines gave (the newest usage wins); true once the
- * reading is whole: at once for Claude Code and Gemini CLI, with the window and model for a rollout.
+ * reading is whole: at once for most clients, when the adapter's `whole` says for a rollout.
  */
 function absorb(acc: LineFacts, found: LineFacts): boolean {
   if (acc.usedTokens === undefined && found.usedTokens !== undefined) {
@@ -93,8 +67,8 @@ function absorb(acc: LineFacts, found: LineFacts): boolean {
   acc.windowSize ??= found.windowSize;
   acc.model ??= found.model;
   acc.agent ??= found.agent;
-  if (acc.usedTokens === undefined) return false;
-  return acc.agent !== "codex" || (acc.windowSize !== undefined && acc.model !== undefined);
+  if (acc.usedTokens === undefined || !acc.agent) return false;
+  return adapter(acc.agent).transcript.whole?.(acc) ?? true;
 }
 
 /** How a wait for a transcript line ended. */

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { AGENTS, agent, hookAgent, lineAgent, normalizeHook } from "../../../src/core/agents/index.ts";
+import { AGENTS, agent, decodeHook, decodeLine, unclaimedHook } from "../../../src/core/agents/index.ts";
 import { codexUsedPct } from "../../../src/core/agents/codex.ts";
 import { ctxHooks } from "../../../src/core/settings/entries.ts";
 
@@ -19,6 +19,8 @@ describe("every adapter", () => {
     for (const a of AGENTS) {
       for (const e of Object.values(a.events)) expect(normal.has(e)).toBe(true);
       for (const h of a.hooks) expect(a.events[h.event]).toBeDefined();
+      // A plugin client has no hook entries: its plugin calls monitor and the resume hook (opencode.test.ts).
+      if (a.plugin) continue;
       expect(a.hooks.some((h) => h.sub === "monitor" && a.events[h.event] === "PostToolUse")).toBe(true);
       expect(a.hooks.some((h) => h.sub === "resume --hook" && h.event === "SessionStart")).toBe(true);
     }
@@ -33,11 +35,11 @@ describe("every adapter", () => {
 describe("a hook payload is given to one client, by the payload only", () => {
   test("real Codex CLI payloads (SessionStart without turn_id too) are Codex's", () => {
     expect(codexHooks.length).toBeGreaterThan(5);
-    for (const input of codexHooks) expect(hookAgent(input)).toBe("codex");
+    for (const input of codexHooks) expect(decodeHook(input)?.agent).toBe("codex");
   });
   test("a Claude Code payload is Claude Code's; Gemini CLI's own events are Gemini's", () => {
-    expect(hookAgent(claudeHook)).toBe("claude");
-    expect(normalizeHook({ hook_event_name: "AfterTool", session_id: "s" })).toMatchObject({
+    expect(decodeHook(claudeHook)?.agent).toBe("claude");
+    expect(decodeHook({ hook_event_name: "AfterTool", session_id: "s" })).toMatchObject({
       agent: "gemini",
       rawEvent: "AfterTool",
       event: "PostToolUse",
@@ -45,11 +47,11 @@ describe("a hook payload is given to one client, by the payload only", () => {
   });
   test("Codex's PostToolUse stays a PostToolUse with Claude Code's fields; an unread event has no normal name", () => {
     const post = codexHooks.find((h) => h.hook_event_name === "PostToolUse")!;
-    const hook = normalizeHook(post)!;
+    const hook = decodeHook(post)!;
     expect(hook).toMatchObject({ agent: "codex", event: "PostToolUse", rawEvent: "PostToolUse" });
     expect(hook.input.tool_input).toEqual({ command: "echo hi" });
-    expect(normalizeHook({ ...post, hook_event_name: "PreModelRequest" })!.event).toBeUndefined();
-    expect(normalizeHook({ session_id: "x" })).toBeUndefined();
+    expect(decodeHook({ ...post, hook_event_name: "PreModelRequest" })!.event).toBeUndefined();
+    expect(decodeHook({ session_id: "x" })).toBeUndefined();
   });
 });
 
@@ -58,11 +60,30 @@ describe("a transcript line is given to one decoder", () => {
     const rollout = readFileSync(join(FIX, "codex", "rollout-compact.jsonl"), "utf8")
       .trim()
       .split("\n");
-    for (const l of rollout) expect(lineAgent(JSON.parse(l))).toBe("codex");
-    expect(lineAgent({ type: "gemini", tokens: { input: 1 } })).toBe("gemini");
-    expect(lineAgent({ type: "user", content: [{ text: "hi" }] })).toBe("gemini");
-    expect(lineAgent({ type: "assistant", message: { content: [] } })).toBe("claude");
-    expect(lineAgent({ type: "user", message: { content: "hi" } })).toBe("claude");
+    for (const l of rollout) expect(decodeLine(JSON.parse(l))?.agent).toBe("codex");
+    expect(decodeLine({ type: "gemini", tokens: { input: 1 } })?.agent).toBe("gemini");
+    expect(decodeLine({ type: "user", content: [{ text: "hi" }] })?.agent).toBe("gemini");
+    expect(decodeLine({ type: "assistant", message: { content: [] } })?.agent).toBe("claude");
+    expect(decodeLine({ type: "user", message: { content: "hi" } })?.agent).toBe("claude");
+  });
+});
+
+describe("nothing is read as another client's", () => {
+  test("a payload of an event no client has is not decoded, and is reported", () => {
+    const odd = { hook_event_name: "BeforeSomething", session_id: "s" };
+    expect(decodeHook(odd)).toBeUndefined();
+    expect(unclaimedHook(odd)).toContain("no client claims");
+    expect(unclaimedHook(claudeHook)).toBeUndefined();
+    expect(unclaimedHook({ session_id: "s" })).toBeUndefined();
+  });
+  test("a line of no client's shape has no decoder", () => {
+    expect(decodeLine({ type: "mystery", data: 1 })).toBeUndefined();
+    expect(decodeLine({ role: "assistant", tokens: {} })).toBeUndefined();
+  });
+  test("a tool hook waits for the call as its client's transcript names it", () => {
+    const post = codexHooks.find((h) => h.hook_event_name === "PostToolUse")!;
+    expect(decodeHook({ ...post, tool_use_id: "call_abcdefgh" })?.waitNeedle).toBe('"call_id":"call_abcdefgh"');
+    expect(decodeHook({ ...claudeHook, tool_use_id: "toolu_abcdefgh" })?.waitNeedle).toBe('"id":"toolu_abcdefgh"');
   });
 });
 

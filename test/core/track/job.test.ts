@@ -4,7 +4,8 @@ import { hookJob, parsePlainUsage } from "../../../src/core/track/job.ts";
 describe("hookJob()", () => {
   test("takes the event, the session, the project and an absolute transcript path", () => {
     const raw = { hook_event_name: "Stop", session_id: "s1", cwd: "/p", transcript_path: "/t/s1.jsonl" };
-    expect(hookJob(raw, {}, "/here")).toEqual({
+    expect(hookJob(raw, {}, "/here")).toMatchObject({
+      hook: { agent: "claude", rawEvent: "Stop", event: "Stop", sessionId: "s1" },
       sessionId: "s1",
       event: "Stop",
       input: raw,

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { initialState, type SessionState } from "../../../src/core/track/state.ts";
-import { handoffRefreshPending, normalizeEvent, trackStep, type TrackEvent } from "../../../src/core/track/step.ts";
+import { decodeHook } from "../../../src/core/agents/index.ts";
+import { handoffRefreshPending, trackStep, type TrackEvent } from "../../../src/core/track/step.ts";
 
 const T = { warning: 65, critical: 75, auto_pause: 90 };
 const ISO = "2026-01-01T00:00:00.000Z";
@@ -129,7 +130,7 @@ describe("trackStep()", () => {
   });
 });
 
-describe("normalizeEvent()", () => {
+describe("a decoded hook event (decodeHook)", () => {
   test.each([
     ["AfterTool", "PostToolUse"],
     ["BeforeAgent", "UserPromptSubmit"],
@@ -138,16 +139,16 @@ describe("normalizeEvent()", () => {
     ["SessionStart", "SessionStart"],
     ["SessionEnd", "SessionEnd"],
     ["PostToolUse", "PostToolUse"],
-  ])("Gemini CLI's %s is tracked as %s", (gemini, claude) => {
-    expect(normalizeEvent(gemini, { hook_event_name: gemini }).event).toBe(claude);
+  ] as const)("Gemini CLI's %s is tracked as %s", (gemini, claude) => {
+    expect(decodeHook({ hook_event_name: gemini })!.event).toBe(claude);
   });
   test("AfterAgent's response becomes the last assistant message; Claude Code input is untouched", () => {
-    expect(normalizeEvent("AfterAgent", { prompt_response: "Done." }).input).toMatchObject({
+    expect(decodeHook({ hook_event_name: "AfterAgent", prompt_response: "Done." })!.input).toMatchObject({
       hook_event_name: "Stop",
       last_assistant_message: "Done.",
     });
     const input = { hook_event_name: "Stop", last_assistant_message: "x" };
-    expect(normalizeEvent("Stop", input).input).toBe(input);
+    expect(decodeHook(input)!.input).toBe(input);
   });
 });
 

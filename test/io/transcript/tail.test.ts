@@ -16,7 +16,11 @@ const userLine = JSON.stringify({
 
 describe("usageOfLine()", () => {
   test("an assistant line gives input + cache creation + cache read", () => {
-    expect(usageOfLine(assistantLine(120_000))).toEqual({ usedTokens: 120_000, model: "claude-sonnet-4-5-20250929" });
+    expect(usageOfLine(assistantLine(120_000))).toEqual({
+      usedTokens: 120_000,
+      model: "claude-sonnet-4-5-20250929",
+      agent: "claude",
+    });
   });
   test("sidechain, synthetic and user lines give nothing", () => {
     expect(usageOfLine(assistantLine(5000, { isSidechain: true }))).toBeUndefined();
@@ -30,7 +34,7 @@ describe("usageOfLine()", () => {
       subtype: "compact_boundary",
       compactMetadata: { trigger: "manual", preTokens: 150_000, postTokens: 12_000 },
     });
-    expect(usageOfLine(line)).toEqual({ usedTokens: 12_000, compacted: true });
+    expect(usageOfLine(line)).toEqual({ usedTokens: 12_000, compacted: true, agent: "claude" });
   });
   test("a Gemini CLI chat line gives tokens.input", () => {
     expect(
@@ -41,7 +45,7 @@ describe("usageOfLine()", () => {
           tokens: { input: 5000, output: 10, cached: 4000, tool: 0, total: 5010 },
         }),
       ),
-    ).toEqual({ usedTokens: 5000, model: "gemini-2.5-pro" });
+    ).toEqual({ usedTokens: 5000, model: "gemini-2.5-pro", agent: "gemini" });
   });
 });
 
@@ -82,7 +86,7 @@ describe("latestUsage()", () => {
       compactMetadata: { preTokens: 150_000, postTokens: 9_000 },
     });
     writeFileSync(p, [assistantLine(150_000), boundary, ""].join("\n"));
-    expect(latestUsage(p, 1 << 20)).toEqual({ usedTokens: 9_000, compacted: true });
+    expect(latestUsage(p, 1 << 20)).toEqual({ usedTokens: 9_000, compacted: true, agent: "claude" });
   });
   test("missing files, symlinks, FIFOs and empty files give nothing", () => {
     expect(latestUsage(join(t.dir, "none"), 1000)).toBeUndefined();
