@@ -114,6 +114,10 @@ describe("item 6: an agent's shell cannot trust, whatever its environment", () =
     expect(agentClientOf("node", ["node", "/x/node_modules/.bin/codex"])).toBe("Codex CLI");
     expect(agentClientOf("codex", ["/x/@openai/codex-linux-x64/vendor/x86_64/codex/codex", "exec"])).toBe("Codex CLI");
     expect(agentClientOf("node", ["node", "/x/node_modules/@google/gemini-cli/bundle/gemini.js"])).toBe("Gemini CLI");
+    expect(agentClientOf("node", ["node", "--max-old-space-size=4096", "/x/gemini-cli/bundle/gemini.js"])).toBe(
+      "Gemini CLI",
+    );
+    expect(agentClientOf("node", ["node", "/x/app.js", "claude"])).toBeUndefined(); // an argument, not the script
     expect(agentClientOf("opencode.exe", ["/x/opencode-ai/bin/opencode.exe"])).toBe("OpenCode");
     expect(agentClientOf("bash", ["bash", "-c", "claude"])).toBeUndefined();
     expect(agentClientOf("tmux: server", ["tmux"])).toBeUndefined();

@@ -22,11 +22,15 @@ const NAMES: ReadonlyArray<{ client: string; name: RegExp; path: RegExp }> = [
 
 /**
  * The client a process is (`Claude Code`, `Codex CLI`, `Gemini CLI`, `OpenCode`), or undefined.
- * `comm` is its short name (`/proc/<pid>/comm`, at most 15 bytes), `argv` its first words: the
- * executable, or the interpreter (node, bun) and the script it runs.
+ * `comm` is its short name (`/proc/<pid>/comm`, at most 15 bytes), `argv` its command line: the
+ * executable, or the interpreter (node, bun), its flags and the script it runs.
  */
 export function agentClientOf(comm: string, argv: readonly string[]): string | undefined {
-  const words = argv.slice(0, 2);
+  // the executable, and the script an interpreter runs (after its own flags: Gemini CLI relaunches
+  // itself as `node --max-old-space-size=… gemini.js`)
+  const interpreter = /^(node|nodejs|bun|deno)(\.exe)?$/.test(argv[0]?.split("/").pop() ?? "");
+  const script = interpreter ? argv.slice(1).find((w) => !w.startsWith("-")) : argv[1];
+  const words = [argv[0] ?? "", script ?? ""];
   for (const n of NAMES) {
     if (n.name.test(comm)) return n.client;
     if (words.some((w) => n.name.test(w.split("/").pop() ?? "") || n.path.test(w))) return n.client;
