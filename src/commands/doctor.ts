@@ -61,6 +61,7 @@ export function doctor(argv: string[], deps: Deps, self: string | undefined): nu
     bridgeCheck(deps),
     tmuxCheck(deps),
     errorCheck(deps),
+    errorCheck(deps, "unclaimedLog"),
     windowCheck(deps),
   ];
   deps.stdout(renderChecks(checks));
@@ -184,13 +185,14 @@ function tmuxCheck(deps: Deps): Check {
   };
 }
 
-function errorCheck(deps: Deps): Check {
-  const lines = readRecentErrors(deps.env, 5);
-  if (lines.length === 0) return { level: "ok", name: "hook errors", detail: "none recorded" };
-  const path = userLayout(deps.env).errorLog;
+function errorCheck(deps: Deps, which: "errorLog" | "unclaimedLog" = "errorLog"): Check {
+  const name = which === "errorLog" ? "hook errors" : "input no client claims";
+  const lines = readRecentErrors(deps.env, 5, which);
+  if (lines.length === 0) return { level: "ok", name, detail: "none recorded" };
+  const path = userLayout(deps.env)[which];
   return {
     level: "warn",
-    name: "hook errors",
+    name,
     detail: `last ${lines.length} in ${path}:\n${lines.map((l) => `        ${l}`).join("\n")}`,
     fix: `rerun with CTX_DEBUG=1 for the stack; once fixed, rm ${path}`,
   };

@@ -29,6 +29,8 @@ export interface UserLayout {
   indexDigest: string;
   /** `<dir>/errors.log`: the hooks' errors, for `ctx doctor`. */
   errorLog: string;
+  /** `<dir>/unclaimed.log`: hook payloads and transcript lines no client's adapter claimed, for `ctx doctor`. */
+  unclaimedLog: string;
   /**
    * `<dir>/install/statusline-<key>.json`: the statusLine ctx's took the place of in one settings
    * file (`key`: 16 hex digits naming that file), or undefined for another key.
@@ -80,6 +82,7 @@ function buildUserLayout(env: Env): UserLayout {
       windows: "",
       indexDigest: "",
       errorLog: "",
+      unclaimedLog: "",
       statuslineRecord: none,
       settingsBackups: none,
       trust: "",
@@ -103,6 +106,7 @@ function buildUserLayout(env: Env): UserLayout {
     windows: join(dir, "windows.json"),
     indexDigest: join(dir, "index-digest.json"),
     errorLog: join(dir, "errors.log"),
+    unclaimedLog: join(dir, "unclaimed.log"),
     statuslineRecord: (key) =>
       /^[0-9a-f]{16}$/.test(key) ? join(dir, "install", `statusline-${key}.json`) : undefined,
     settingsBackups: (key) => (/^[0-9a-f]{16}$/.test(key) ? join(dir, "install", `backups-${key}`) : undefined),

@@ -17,8 +17,22 @@ const MAX_BYTES = 256 * 1024;
  * a hook must survive a read-only or full disk.
  */
 export function recordHookError(deps: { env: Env; now: () => number }, command: string, err: unknown): void {
+  appendLine(deps, "errorLog", command, err);
+}
+
+/** Appends one line about what no client claimed to `unclaimed.log` (never errors.log: it is no error of ctx's). */
+export function recordUnclaimed(deps: { env: Env; now: () => number }, command: string, what: string): void {
+  appendLine(deps, "unclaimedLog", command, what);
+}
+
+function appendLine(
+  deps: { env: Env; now: () => number },
+  which: "errorLog" | "unclaimedLog",
+  command: string,
+  err: unknown,
+): void {
   try {
-    const { errorLog: path, dir, missing } = userLayout(deps.env);
+    const { [which]: path, dir, missing } = userLayout(deps.env);
     if (missing) return; // no per-user directory (HOME unset): nowhere to record it
     ensureDirUnder(dir);
     const fd = openSync(
@@ -39,10 +53,10 @@ export function recordHookError(deps: { env: Env; now: () => number }, command: 
   }
 }
 
-/** Reports what no client's adapter claims (io/unclaimed.ts): under CTX_DEBUG, and to the log. */
+/** Reports what no client's adapter claims (io/unclaimed.ts): under CTX_DEBUG, and to its log. */
 export function reportUnclaimedSync(deps: Deps, command: string, what: string): void {
   debug(deps, `${command}: ${what}`);
-  recordHookError(deps, command, what);
+  recordUnclaimed(deps, command, what);
 }
 
 /** One log line: time, command and the error's first line, at most 500 characters. */
@@ -52,9 +66,9 @@ export function formatErrorLine(iso: string, command: string, err: unknown): str
   return `${iso} ctx ${command}: ${flat}\n`;
 }
 
-/** The last `n` lines of the error log (empty when there is none). */
-export function readRecentErrors(env: Env, n: number): string[] {
-  const text = readFileSafe(userLayout(env).errorLog, { maxBytes: MAX_BYTES * 2 });
+/** The last `n` lines of the error log, or of the unclaimed log (empty when there is none). */
+export function readRecentErrors(env: Env, n: number, which: "errorLog" | "unclaimedLog" = "errorLog"): string[] {
+  const text = readFileSafe(userLayout(env)[which], { maxBytes: MAX_BYTES * 2 });
   if (!text) return [];
   return text
     .split("\n")

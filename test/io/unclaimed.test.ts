@@ -1,6 +1,6 @@
 /**
  * A hook payload no client claims is never read as Claude Code's: each hook exits 0 and prints
- * nothing, says so under CTX_DEBUG, and records it in the error log `ctx doctor` shows.
+ * nothing, says so under CTX_DEBUG, and records it in unclaimed.log, which `ctx doctor` shows.
  */
 import { afterEach, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
@@ -23,10 +23,11 @@ test.each([["monitor"], ["track"], ["resume --hook"]])("ctx %s: reported, not de
   expect(r.code).toBe(0);
   expect(r.stdout).toBe("");
   expect(r.stderr).toContain('a hook payload no client claims (event "AfterSomething")');
-  const log = readFileSync(join(sb.env.XDG_STATE_HOME!, "ctx", "errors.log"), "utf8");
+  const log = readFileSync(join(sb.env.XDG_STATE_HOME!, "ctx", "unclaimed.log"), "utf8");
   expect(log).toContain(`ctx ${args[0]}: a hook payload no client claims`);
   const doctor = await runCtx(["doctor"], { env: sb.env, cwd: sb.project });
-  expect(doctor.stdout).toContain("no client claims");
+  expect(doctor.stdout).toMatch(/warn {2}input no client claims: last 1 in .*unclaimed\.log/);
+  expect(doctor.stdout).toContain("ok    hook errors: none recorded");
 });
 
 test("a payload without an event name is not reported (nothing to decode)", async () => {

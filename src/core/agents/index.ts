@@ -72,7 +72,8 @@ export function decodeHook(input: Record<string, unknown>): HookEvent | undefine
 export function unclaimedHook(input: Record<string, unknown>): string | undefined {
   const name = input.hook_event_name;
   if (typeof name !== "string" || !name || AGENTS.some((a) => a.claimsHook(input))) return undefined;
-  return `a hook payload no client claims (event ${JSON.stringify(name.slice(0, 60))}): ignored`;
+  // The name is outside text: only its plain characters, capped.
+  return `a hook payload no client claims (event "${name.slice(0, 40).replace(/[^A-Za-z0-9._-]/g, "?")}"): ignored`;
 }
 
 /** The transcript line's client and the line, or undefined when no adapter claims it. */
