@@ -38,6 +38,14 @@ export function configChecks(env: Env, project: string): Check[] {
       ...(trust ? [trust] : []),
     );
   }
+  // A value a file set outside its safe range (config-bounds.ts): what ctx uses instead, and why.
+  for (const c of r.clamped)
+    checks.push({
+      level: "warn",
+      name: "config range",
+      detail: `${problemLocation(r.files, r.origins[c.key].source, c.key)}: ${c.key}: ${c.from} is used as ${c.to} (${c.why})`,
+      fix: `set ${c.key} within its range (docs/configuration.md)`,
+    });
   const envProblems = problemChecks("environment", "environment", r.problems, (key) => envName(key));
   if (envProblems.some((c) => c.level !== "ok")) checks.push(...envProblems);
   const ladder = ladderProblems(r.config);

@@ -40,13 +40,15 @@ const EVENTS = [
 
 /**
  * More of the sandbox: variables to remove (an auth kind), settings beside the hooks (a status line),
- * files in the project, and the tools allowed without a permission dialog (default ALLOWED_TOOLS).
+ * files in the project, the tools allowed without a permission dialog (default ALLOWED_TOOLS), more client arguments.
  */
 export interface SuperviseOptions {
   unsetEnv?: string[];
   settings?: Record<string, unknown>;
   projectFiles?: Record<string, string>;
   allowedTools?: string[];
+  /** More arguments for the client (`--permission-mode plan`). */
+  clientArgs?: string[];
 }
 
 /** Starts (with `events`: only those wired to ctx track) `ctx respawn start --name e2e -- <claude args> <prompt>` in a fresh sandbox. */
@@ -95,6 +97,7 @@ export async function superviseSession(
     TEST_MODEL,
     "--allowedTools",
     ...allowed,
+    ...(more.clientArgs ?? []),
     "--",
     prompt,
   ];

@@ -3,7 +3,8 @@
  * client in a real tmux, the fake API scripting the model.
  * - With `respawn.auto_accept_plans` on, the model runs `touch PWNED && echo 'ready to code'` with Bash
  *   not allowed: the client opens its permission dialog, the supervisor records the hold and never
- *   presses Enter, and PWNED is never created.
+ *   presses Enter, and PWNED is never created. The real plan dialog (plan mode, ExitPlanMode) still
+ *   gets its Enter.
  * - The agent `cat`s a file holding the limit menu's option and a reset in 2099 at 95 %: no limit is
  *   seen, and the supervisor still restarts the session at its restart level.
  */
@@ -75,6 +76,45 @@ test(`e2e respawn (client ${CLIENT.version}): auto_accept_plans never presses En
   expect(existsSync(join(sup.sandbox.project, "PWNED"))).toBe(false);
   expect(pane).toMatch(/Do you want to proceed\?/); // the dialog still waits for the user
   expect(api.mainRequests()).toHaveLength(1); // no tool result ever went back
+}, 180_000);
+
+test(`e2e respawn (client ${CLIENT.version}): auto_accept_plans still accepts the real plan dialog`, async () => {
+  let planPath = "";
+  api = await startFakeApi((req, i): Turn => {
+    // The client names the plan file in plan mode's instructions.
+    planPath ||= /(\/[^"\\ ]*\/\.claude\/plans\/[^"\\ ]+\.md)/.exec(JSON.stringify(req.body))?.[1] ?? "";
+    if (i === 0)
+      return {
+        content: [
+          {
+            type: "tool_use",
+            name: "Write",
+            input: { file_path: planPath, content: "# Plan\n\n1. Write the greeting\n" },
+          },
+        ],
+        usage: usageAt(30),
+      };
+    if (i === 1) return { content: [{ type: "tool_use", name: "ExitPlanMode", input: {} }], usage: usageAt(31) };
+    return { content: [{ type: "text", text: "Plan approved, coding." }], usage: usageAt(32) };
+  });
+  sup = await superviseSession(
+    api,
+    "Plan the greeting module",
+    { CTX_RESPAWN_AUTO_ACCEPT_PLANS: "true", CTX_RESPAWN_QUIET_MS: "500" },
+    undefined,
+    { allowedTools: ["Read"], clientArgs: ["--permission-mode", "plan"] },
+  );
+  const describe = () => explain(sup);
+  await waitUntil(() => sup!.record()?.events?.some((e: any) => e.event === "plan_accepted"), 90_000, describe);
+  // The client took the Enter: ExitPlanMode's result went back to the model.
+  await waitUntil(() => api!.mainRequests().length >= 3, 30_000, describe);
+  expect(planPath).not.toBe("");
+  const holds = sup
+    .record()
+    .events.filter((e: any) => e.event === "hold")
+    .map((e: any) => e.detail);
+  expect(holds).toContain("a plan-approval dialog is open: Enter after the quiet period (auto_accept_plans)");
+  expect(holds.some((d: string) => d.includes("permission"))).toBe(false);
 }, 180_000);
 
 test(`e2e respawn (client ${CLIENT.version}): a cat of the limit menu and a 2099 reset does not stop the restart`, async () => {

@@ -113,3 +113,11 @@ test("ctx prune in a project whose file says max_age_days 0 leaves other project
   expect(existsSync(other)).toBe(false);
   expect(existsSync(bridge)).toBe(false);
 });
+
+test("ctx doctor names each clamped value, where it is set and what is used", async () => {
+  userFile("respawn:\n  restart_at: 15\n");
+  const r = await runCtx(["doctor"], { env: { ...sb.env, NO_COLOR: "1" }, cwd: sb.project });
+  expect(r.stdout).toMatch(
+    /warn {2}config range: \S+config\.yaml:2:3: respawn\.restart_at: 15 is used as 75 \(not below levels\.critical \(75\)\)/,
+  );
+});
