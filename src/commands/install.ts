@@ -1,7 +1,6 @@
 /**
- * `ctx install [--project] [--gemini] [--dry-run] [--force-statusline|--keep-statusline]`:
- * merges ctx's hooks and statusLine into the agent's settings.json, after a
- * timestamped backup, keeping everything else. Running it twice adds nothing.
+ * `ctx install [--project] [--<agent>] [--dry-run] [--force-statusline|--keep-statusline]`: merges ctx's
+ * hooks and statusLine into the agent's settings, after a timestamped backup; running it twice adds nothing.
  */
 import { dirname } from "node:path";
 import { CtxError, type Deps } from "../core/deps.ts";
