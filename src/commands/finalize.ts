@@ -33,6 +33,7 @@ import { type FloorReading, usageFor } from "../io/finalize/usage.ts";
 import { archivePause, readPauseLog } from "../io/finalize/pause-log.ts";
 import { bareState, latestSession } from "../io/finalize/session.ts";
 import { notingFailure } from "../io/finalize/handoff.ts";
+import { RUN_SESSION_VAR } from "../core/run/stop.ts";
 
 /** Options of one finalize. */
 export interface FinalizeOptions {
@@ -131,7 +132,7 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
   const transcript = opts.transcriptPath ?? state.transcript_path ?? undefined;
   const facts = emptyFacts(ownPrompts(cfg));
   const seen = emptyTranscriptWindow(); // what the transcript tells about the window (core/window-evidence.ts)
-  if (transcript && !streamEntries(transcript, (e) => (addEntry(facts, e), noteWindowLine(seen, e))))
+  if (transcript && !streamEntries(transcript, (e, n) => (addEntry(facts, e, n), noteWindowLine(seen, e))))
     debug(deps, `finalize: cannot read ${transcript}`);
   const dir = files.records;
   ensureDirUnder(root, STATE_DIRS.records);
@@ -162,6 +163,7 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
     transcriptPath: transcript ?? null,
     gitStatus: gitStatus(state.project),
     subagentLine: subagentLine(readSubagentWork(transcript, state.session_id), state.subagent_tool_calls),
+    headless: opts.reason === "run_leg" || deps.env[RUN_SESSION_VAR] === state.session_id,
     commandChanges: (changedSinceStart(root, state.session_id, state.project) ?? [])
       .filter((p) => !facts.files.has(p))
       .map((p) => relative(p, state.project)),

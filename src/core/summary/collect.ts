@@ -7,10 +7,14 @@ import { lineAgent } from "../agents/index.ts";
 import { addCodexLine } from "./codex.ts";
 import { addGeminiRecord } from "./gemini.ts";
 import { onTaskResult, onTaskUse } from "./tasks.ts";
-import { queuedPrompt, rejection, tailLine } from "./requests.ts";
+import { rejection, tailLine } from "./requests.ts";
 import { addFile, moveFiles } from "./files.ts";
-import { onQueued, onRejected, onUserText } from "./user-turns.ts";
+import { onRejected, onUserText } from "./user-turns.ts";
 import { onTrackerCommand } from "./tracker.ts";
+import { onAgentActs, onQueueLine } from "./queue.ts";
+import { onBackgroundResult, onNotice } from "./open-work.ts";
+import { onFirstUserLine } from "./mid-story.ts";
+import { noteOk } from "./still-failing.ts";
 
 /** Tools whose successful calls modify a file. */
 const FILE_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
@@ -19,12 +23,14 @@ const FILE_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
  * Adds one parsed transcript line to the facts (in place): the decoder is the line's client's
  * (`lineAgent`, core/agents/): a Gemini CLI chat-log record, a Codex CLI rollout line, else Claude Code's.
  */
-export function addEntry(f: Facts, e: Record<string, any>): void {
+export function addEntry(f: Facts, e: Record<string, any>, line = 0): void {
+  f.line = line;
+  const at = typeof e.timestamp === "string" ? Date.parse(e.timestamp) : Number.NaN;
+  if (Number.isFinite(at)) f.lineAt = at;
   const agent = lineAgent(e);
   if (agent === "gemini") return addGeminiRecord(f, e);
   if (agent === "codex") return addCodexLine(f, e);
-  const queued = queuedPrompt(e);
-  if (queued !== null) return onQueued(f, queued);
+  if (onQueueLine(f, e)) return;
   const side = e.isSidechain === true;
   if (side) f.sidechainLines += 1;
   if (e.type === "system" && e.subtype === "compact_boundary") {
@@ -34,13 +40,20 @@ export function addEntry(f: Facts, e: Record<string, any>): void {
     return;
   }
   const content = e.message?.content;
-  if (e.type === "assistant" && !side) noteUsage(f, e.message, e.timestamp);
+  if (e.type === "assistant" && !side) {
+    noteUsage(f, e.message, e.timestamp);
+    if (e.message?.model !== "<synthetic>") {
+      f.lastAgentLine = line;
+      onAgentActs(f);
+    }
+  }
   if (e.type === "assistant" && Array.isArray(content)) {
     for (const block of content) {
       if (block?.type === "tool_use" && typeof block.id === "string") onToolUse(f, block);
       else if (!side && block?.type === "text" && typeof block.text === "string" && block.text.trim()) {
         f.lastAgentText = tailLine(block.text, 4000);
         push(f.agentTexts, oneLine(block.text, 300));
+        push(f.decisionLines, line);
         f.turnTexts += 1;
       }
     }
@@ -49,7 +62,10 @@ export function addEntry(f: Facts, e: Record<string, any>): void {
       for (const block of content)
         if (block?.type === "tool_result")
           onToolResult(f, block, e.toolUseResult, typeof e.cwd === "string" ? e.cwd : "");
-    if (!side && !e.isMeta && !e.isCompactSummary) onUserText(f, content);
+    if (side) return;
+    onNotice(f, content);
+    if (onFirstUserLine(f, e)) return;
+    if (!e.isMeta && !e.isCompactSummary) onUserText(f, content);
   }
 }
 
@@ -93,7 +109,7 @@ function onToolUse(f: Facts, block: Record<string, any>): void {
   const input = block.input && typeof block.input === "object" ? (block.input as Record<string, unknown>) : {};
   const name = typeof block.name === "string" ? block.name : "unknown";
   if (f.pending.size >= MAX_PENDING) f.pending.delete(f.pending.keys().next().value!);
-  f.pending.set(block.id, { name, input });
+  f.pending.set(block.id, { name, input, line: f.line });
   onTaskUse(f, name, input, block.id);
 }
 
@@ -108,10 +124,12 @@ function onToolResult(f: Facts, block: Record<string, any>, structured: unknown,
   if (call.name === "Bash") push(f.commands, { command: oneLine(String(call.input.command ?? ""), 160), ok: !failed });
   if (call.name === "Bash" && !failed)
     f.tracker = onTrackerCommand(f.tracker, String(call.input.command ?? ""), resultText(block.content));
-  if (failed) return recordFailure(f, call.name, call.input, resultText(block.content));
+  const lines = call.line ? [call.line, f.line] : [f.line];
+  if (failed) return recordFailure(f, call.name, call.input, resultText(block.content), lines);
   recordSuccess(f, call.name, call.input, resultText(block.content));
+  onBackgroundResult(f, block.tool_use_id, call.name, call.input, resultText(block.content));
   if (FILE_TOOLS.has(call.name) || (call.name === "Bash" && isMeaningfulCommand(String(call.input.command ?? ""))))
-    f.lastStep = f.lastSuccess;
+    noteStep(f);
   if (FILE_TOOLS.has(call.name)) addFile(f, call.name, call.input);
   if (call.name === "Bash") moveFiles(f, String(call.input.command ?? ""), cwd);
   onTaskResult(f, call.name, call.input, block.tool_use_id, resultText(block.content), structured);
@@ -121,17 +139,42 @@ function onToolResult(f: Facts, block: Record<string, any>, structured: unknown,
  * A failed tool call (either agent's transcript): listed among the errors, and the newest
  * attempt of its intent until a later call achieves it (errors.ts).
  */
-export function recordFailure(f: Facts, tool: string, input: Record<string, unknown>, output: string): void {
-  const error = { tool, target: toolTarget(tool, input), message: oneLine(output, 240) };
+export function recordFailure(
+  f: Facts,
+  tool: string,
+  input: Record<string, unknown>,
+  output: string,
+  evidence: number[] = [f.line],
+): void {
+  const key = failureKey(tool, input, output);
+  const error = {
+    tool,
+    target: toolTarget(tool, input),
+    message: oneLine(output, 240),
+    evidence: evidence.filter((n) => n > 0),
+    step: f.toolResults,
+    said: f.agentTexts.total,
+    ...(key !== null ? { attempt: true } : {}),
+  };
   push(f.errors, error);
-  noteFailure(f, failureKey(tool, input, output), error);
+  if (key !== null) f.attempts += 1;
+  noteFailure(f, key, error);
+}
+
+/** The newest step that changed something is the last success, on the line being read. */
+export function noteStep(f: Facts): void {
+  f.lastStep = f.lastSuccess;
+  f.lastStepLine = f.line;
 }
 
 /** A tool call that succeeded (either agent's transcript): counted, the last success, what it achieved noted. */
 export function recordSuccess(f: Facts, tool: string, input: Record<string, unknown>, output = ""): void {
   f.successes += 1;
   f.lastSuccess = describeTool(tool, input);
-  noteSuccess(f, successKeys(tool, input, output));
+  const keys = successKeys(tool, input, output);
+  noteSuccess(f, keys);
+  const path = input.file_path ?? input.notebook_path ?? input.path;
+  noteOk(f, keys, typeof path === "string" ? path.split(", ").filter(Boolean) : []);
 }
 
 /** The text of a tool_result's content (a string or text blocks). */

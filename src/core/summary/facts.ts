@@ -8,6 +8,8 @@ export interface TaskItem {
   subject: string;
   /** pending, in_progress, completed or deleted. */
   status: string;
+  /** Transcript lines (1-based) the task was created or last changed on; absent for a task file's. */
+  evidence?: number[];
 }
 
 /** A failed tool call. */
@@ -17,6 +19,14 @@ export interface ErrorItem {
   target: string;
   /** The first part of the error output. */
   message: string;
+  /** Transcript lines (1-based) of the call and of its failed result. */
+  evidence?: number[];
+  /** Tool results seen before this one (where in the session it failed). */
+  step?: number;
+  /** Agent text messages seen before it (a later one may report the work done). */
+  said?: number;
+  /** It tried to achieve something (it has a failureKey): a lookup or a malformed call has not. */
+  attempt?: boolean;
 }
 
 /** A shell command and whether it succeeded. */
@@ -34,10 +44,39 @@ export interface FileItem {
   from?: string;
   /** A command deleted it (`rm`, `git rm`) after any change above. */
   deleted?: boolean;
+  /** Transcript lines (1-based) of its newest changes (at most five). */
+  evidence?: number[];
 }
 
 /** Everything the summary says, gathered in one streaming pass over the transcript. */
 export interface Facts {
+  /** The transcript line being read (1-based; 0 when the reader gives none). */
+  line: number;
+  /** The newest `timestamp` seen (ms), the time of a line that has none. */
+  lineAt: number;
+  /** Lines and times (ms) of the goal and of the newest real request (requests are ordered by time). */
+  goalLines: number[];
+  goalAt: number;
+  latestLines: number[];
+  latestAt: number;
+  /** The line of each of `agentTexts`, oldest first. */
+  decisionLines: Ring<number>;
+  /** The line of `lastStep`. */
+  lastStepLine: number;
+  /** The line of the newest main-chain assistant message (text or tool call). */
+  lastAgentLine: number;
+  /** The step (tool results before it) of the newest success per program (`prog:git`) and per target (`target:src/a.ts`). */
+  okAt: Map<string, number>;
+  /** Failed calls that tried to achieve something (a failureKey), shown or not. */
+  attempts: number;
+  /** Prompts queued while the agent worked and not delivered yet (queue.ts). */
+  waiting: { text: string; at: number; line: number; removed: boolean }[];
+  /** Background work started and not seen finished: tool_use id → what and where (open-work.ts). */
+  background: Map<string, { what: string; line: number; task?: string }>;
+  /** How the transcript began when it continues earlier work: a compaction summary or a plan to implement. */
+  midStory: { kind: "compaction" | "plan"; line: number } | null;
+  /** Tools the session's client offered (its first request's, as far as the transcript shows), by name. */
+  toolsSeen: Set<string>;
   firstRequest: string | null;
   lastRequest: string | null;
   /** ctx's own prompts (kickstart, update, compact): never a goal (see goal.ts). */
@@ -104,8 +143,10 @@ export interface Facts {
   codexBefore?: { peak: number; latest: number; at: number };
   /** The model of the newest main-chain request. */
   model: string | null;
+  /** The window the transcript itself records for its newest turn (a Codex rollout's `model_context_window`), or 0. */
+  windowSize: number;
   /** Tool calls waiting for their result: id → name and input. */
-  pending: Map<string, { name: string; input: Record<string, unknown> }>;
+  pending: Map<string, { name: string; input: Record<string, unknown>; line?: number }>;
 }
 
 /** Most files remembered; older ones are counted in filesDropped. */
@@ -116,6 +157,21 @@ export const MAX_PENDING = 5000;
 /** Empty facts; `ownPrompts` are ctx's configured prompts, never taken for the goal. */
 export function emptyFacts(ownPrompts: string[] = []): Facts {
   return {
+    line: 0,
+    lineAt: 0,
+    goalLines: [],
+    goalAt: 0,
+    latestLines: [],
+    latestAt: 0,
+    decisionLines: ring(3),
+    lastStepLine: 0,
+    lastAgentLine: 0,
+    okAt: new Map(),
+    attempts: 0,
+    waiting: [],
+    background: new Map(),
+    midStory: null,
+    toolsSeen: new Set(),
     firstRequest: null,
     lastRequest: null,
     ownPrompts,
@@ -150,6 +206,7 @@ export function emptyFacts(ownPrompts: string[] = []): Facts {
     latestTokens: 0,
     latestAtMs: 0,
     model: null,
+    windowSize: 0,
     pending: new Map(),
   };
 }

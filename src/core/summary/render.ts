@@ -1,6 +1,6 @@
 import type { ChainFile, SummaryTwin } from "./chain.ts";
 import type { Facts } from "./facts.ts";
-import { howToContinue, trackerClosedLines, trackerLines } from "./next-step.ts";
+import { historyLine, howToContinue, openWorkLines, trackerClosedLines, trackerLines } from "./next-step.ts";
 import { fitWithin } from "./fit.ts";
 import { inertDeep } from "./inert.ts";
 import { oneLine } from "./ring.ts";
@@ -36,6 +36,8 @@ export interface SummaryInput {
   subagentLine?: string | null;
   /** Files git reports changed since the session started that no tool edited (relative to the project when inside it). */
   commandChanges?: string[];
+  /** A headless leg (`ctx run`): nobody to ask, so "How to continue" never says to confirm with the user. */
+  headless?: boolean;
 }
 
 /** Most characters the summary may take (~2,000 tokens). */
@@ -83,6 +85,7 @@ function renderWith(s: SummaryInput, limit: number): string {
           "open tasks",
         ),
         ...trackerLines(t.tracker, limit, t.open_tasks.length > 0),
+        ...openWorkLines(t, s.gitStatus),
       ],
       "- (no open tasks recorded)",
     ),
@@ -120,13 +123,14 @@ function renderWith(s: SummaryInput, limit: number): string {
     ...gitLines(s.gitStatus, limit),
     "",
     "## Unresolved errors",
-    ...orNone(
-      capped(
+    ...orNone([
+      ...capped(
         t.errors.map((e) => `- ${e.tool}${e.target ? ` \`${e.target}\`` : ""}: ${e.message} (${ago(e.session)})`),
         limit,
         "errors",
       ),
-    ),
+      ...historyLine(t),
+    ]),
     "",
     "## This session",
     `- ${u.toolCalls} tool calls: ${f.successes} succeeded, ${f.errors.total} failed; ${f.files.size + f.filesDropped + (s.commandChanges?.length ?? 0)} files changed; ${f.commands.total} commands; ${f.userRequests} user messages`,
@@ -140,7 +144,7 @@ function renderWith(s: SummaryInput, limit: number): string {
     ),
     "",
     "## How to continue",
-    ...howToContinue(t, s.gitStatus),
+    ...howToContinue(t, s.gitStatus, s.headless === true),
     "",
   ];
   return out.join("\n");
