@@ -14,7 +14,7 @@ export function mergeTasks(
   prev: Pick<SummaryTwin, "open_tasks" | "completed_tasks"> | undefined,
   part: Pick<SessionPart, "tasks" | "listId">,
 ): { open: ChainTask[]; completed: ChainTask[] } {
-  const cur: ChainTask[] = part.tasks.map((t) => ({ ...t, list: part.listId }));
+  const cur: ChainTask[] = part.tasks.map((t) => ({ ...t, list: t.list ?? part.listId }));
   const used = new Set<ChainTask>();
   const match = (p: ChainTask) =>
     cur.find((c) => !used.has(c) && c.list === p.list && c.id === p.id) ??

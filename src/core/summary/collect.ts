@@ -15,6 +15,8 @@ import { onAgentActs, onQueueLine } from "./queue.ts";
 import { onBackgroundResult, onNotice } from "./open-work.ts";
 import { onFirstUserLine } from "./mid-story.ts";
 import { noteOk } from "./still-failing.ts";
+import { noteRefusal, noteToolsLine } from "../plan-tools.ts";
+import { notePlanText } from "./plan.ts";
 
 /** Tools whose successful calls modify a file. */
 const FILE_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
@@ -30,7 +32,7 @@ export function addEntry(f: Facts, e: Record<string, any>, line = 0): void {
   const agent = lineAgent(e);
   if (agent === "gemini") return addGeminiRecord(f, e);
   if (agent === "codex") return addCodexLine(f, e);
-  if (onQueueLine(f, e)) return;
+  if (onQueueLine(f, e) || noteToolsLine(f.tools, e)) return;
   const side = e.isSidechain === true;
   if (side) f.sidechainLines += 1;
   if (e.type === "system" && e.subtype === "compact_boundary") {
@@ -52,6 +54,7 @@ export function addEntry(f: Facts, e: Record<string, any>, line = 0): void {
       if (block?.type === "tool_use" && typeof block.id === "string") onToolUse(f, block);
       else if (!side && block?.type === "text" && typeof block.text === "string" && block.text.trim()) {
         f.lastAgentText = tailLine(block.text, 4000);
+        notePlanText(f, block.text);
         push(f.agentTexts, oneLine(block.text, 300));
         push(f.decisionLines, line);
         f.turnTexts += 1;
@@ -110,6 +113,7 @@ function onToolUse(f: Facts, block: Record<string, any>): void {
   const name = typeof block.name === "string" ? block.name : "unknown";
   if (f.pending.size >= MAX_PENDING) f.pending.delete(f.pending.keys().next().value!);
   f.pending.set(block.id, { name, input, line: f.line });
+  if (name === "ExitPlanMode" && typeof input.plan === "string") notePlanText(f, input.plan);
   onTaskUse(f, name, input, block.id);
 }
 
@@ -125,6 +129,7 @@ function onToolResult(f: Facts, block: Record<string, any>, structured: unknown,
   if (call.name === "Bash" && !failed)
     f.tracker = onTrackerCommand(f.tracker, String(call.input.command ?? ""), resultText(block.content));
   const lines = call.line ? [call.line, f.line] : [f.line];
+  if (failed) noteRefusal(f.tools, resultText(block.content));
   if (failed) return recordFailure(f, call.name, call.input, resultText(block.content), lines);
   recordSuccess(f, call.name, call.input, resultText(block.content));
   onBackgroundResult(f, block.tool_use_id, call.name, call.input, resultText(block.content));

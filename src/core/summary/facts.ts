@@ -1,3 +1,4 @@
+import { emptySessionTools, type SessionTools } from "../plan-tools.ts";
 import { ring, type Ring } from "./ring.ts";
 import type { TrackerState } from "./tracker.ts";
 
@@ -10,6 +11,8 @@ export interface TaskItem {
   status: string;
   /** Transcript lines (1-based) the task was created or last changed on; absent for a task file's. */
   evidence?: number[];
+  /** `plan` for an item of a plan kept in the agent's messages (plan.ts), not in a task list. */
+  list?: string;
 }
 
 /** A failed tool call. */
@@ -75,8 +78,10 @@ export interface Facts {
   background: Map<string, { what: string; line: number; task?: string }>;
   /** How the transcript began when it continues earlier work: a compaction summary or a plan to implement. */
   midStory: { kind: "compaction" | "plan"; line: number } | null;
-  /** Tools the session's client offered (its first request's, as far as the transcript shows), by name. */
-  toolsSeen: Set<string>;
+  /** The tools the transcript shows the session had (core/plan-tools.ts). */
+  tools: SessionTools;
+  /** The newest agent message (or ExitPlanMode plan) holding a numbered or checkbox list (plan.ts). */
+  planText: { text: string; line: number } | null;
   firstRequest: string | null;
   lastRequest: string | null;
   /** ctx's own prompts (kickstart, update, compact): never a goal (see goal.ts). */
@@ -171,7 +176,8 @@ export function emptyFacts(ownPrompts: string[] = []): Facts {
     waiting: [],
     background: new Map(),
     midStory: null,
-    toolsSeen: new Set(),
+    tools: emptySessionTools(),
+    planText: null,
     firstRequest: null,
     lastRequest: null,
     ownPrompts,

@@ -57,7 +57,12 @@ export function historyLine(t: SummaryTwin): string[] {
 
 /** Open work that is no failure, each said as such, for "Remaining work". */
 export function openWorkLines(t: SummaryTwin, gitStatus: string[] | null): string[] {
-  const out = (t.open_work ?? []).map((w) => `- Open work (not a failure): ${w.text}`);
+  const out = t.open_tasks.some((x) => x.list === "plan")
+    ? [
+        "- (the plan above is the agent's own list from its messages: the session had no task tool to keep it in; keep it in your replies or a file)",
+      ]
+    : [];
+  out.push(...(t.open_work ?? []).map((w) => `- Open work (not a failure): ${w.text}`));
   if (gitStatus && gitStatus.length > 0)
     out.push(
       `- Open work (not a failure): ${gitStatus.length} uncommitted change${gitStatus.length === 1 ? "" : "s"} in \`git status\``,

@@ -1,6 +1,7 @@
 import type { Facts, TaskItem } from "./facts.ts";
 import { isTaskId } from "./inert.ts";
 import { oneLine } from "./ring.ts";
+import { planTasks } from "./plan.ts";
 
 /** Most tasks remembered. */
 const MAX_TASKS = 500;
@@ -72,6 +73,8 @@ export function sessionTasks(f: Facts, fromDisk: TaskItem[]): TaskItem[] {
   for (const t of fromDisk) byId.set(t.id, t);
   const tasks = [...byId.values()].sort((a, b) => Number(a.id) - Number(b.id) || a.id.localeCompare(b.id));
   if (tasks.length === 0 && f.todos) return f.todos;
+  // No task tool in the session (2.1.332's default): its plan lives in the agent's messages.
+  if (tasks.length === 0) return planTasks(f);
   return tasks;
 }
 

@@ -67,7 +67,8 @@ export function openTaskIdsIn(root: string, path: string): string[] {
   if (!name || !isSummaryName(name) || !realDirsUnder(root, STATE_DIRS.records)) return [];
   const read = readJsonFile<unknown>(twinPathOf(path), { maxBytes: 4 * 1024 * 1024 });
   const twin = read.status === "ok" ? parseTwin(read.value) : undefined;
-  return twin ? twin.open_tasks.map((t) => t.id) : [];
+  // A plan kept in the agent's messages (list `plan`) is no task list's: never re-created with a task tool.
+  return twin ? twin.open_tasks.filter((t) => t.list !== "plan").map((t) => t.id) : [];
 }
 
 /**
