@@ -1,5 +1,5 @@
 import { contextTokens } from "../usage.ts";
-import { failureKey, noteFailure, noteSuccess, successKeys } from "./errors.ts";
+import { failureKey, isLookup, noteFailure, noteSuccess, successKeys } from "./errors.ts";
 import { MAX_PENDING, type Facts } from "./facts.ts";
 import { isMeaningfulCommand } from "./goal.ts";
 import { oneLine, push } from "./ring.ts";
@@ -18,6 +18,8 @@ import { noteOk } from "./still-failing.ts";
 import { noteRefusal, noteToolsLine } from "../plan-tools.ts";
 import { notePlanText } from "./plan.ts";
 
+/** The shell tools of the clients (Codex's `exec_command` is recorded as Bash). */
+const SHELL = new Set(["Bash", "run_shell_command"]);
 /** Tools whose successful calls modify a file. */
 const FILE_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
 
@@ -152,12 +154,13 @@ export function recordFailure(
   evidence: number[] = [f.line],
 ): void {
   const key = failureKey(tool, input, output);
+  if (!isLookup(tool, input)) f.workSteps += 1;
   const error = {
     tool,
     target: toolTarget(tool, input),
     message: oneLine(output, 240),
     evidence: evidence.filter((n) => n > 0),
-    step: f.toolResults,
+    step: f.workSteps,
     said: f.agentTexts.total,
     ...(key !== null ? { attempt: true } : {}),
   };
@@ -175,11 +178,15 @@ export function noteStep(f: Facts): void {
 /** A tool call that succeeded (either agent's transcript): counted, the last success, what it achieved noted. */
 export function recordSuccess(f: Facts, tool: string, input: Record<string, unknown>, output = ""): void {
   f.successes += 1;
+  if (!isLookup(tool, input)) f.workSteps += 1;
   f.lastSuccess = describeTool(tool, input);
+  if (SHELL.has(tool) && /(?:^|[\s;&|(])git\s+(?:-C\s+\S+\s+)?commit\b/.test(String(input.command ?? "")))
+    f.lastCommitLine = f.line;
+  if (tool === "ExitPlanMode") f.planTurnedDown = null;
   const keys = successKeys(tool, input, output);
   noteSuccess(f, keys);
   const path = input.file_path ?? input.notebook_path ?? input.path;
-  noteOk(f, keys, typeof path === "string" ? path.split(", ").filter(Boolean) : []);
+  if (!isLookup(tool, input)) noteOk(f, keys, typeof path === "string" ? path.split(", ").filter(Boolean) : []);
 }
 
 /** The text of a tool_result's content (a string or text blocks). */

@@ -60,6 +60,15 @@ const MAX_OPEN = 300;
 const MAX_ACHIEVED = 5000;
 
 /**
+ * True for a call that only looks (a lookup tool, a read-only command, a question, a search for
+ * tools): it moves no work on, so it is no step of the work ("the session's final steps").
+ */
+export function isLookup(tool: string, input: Record<string, unknown>): boolean {
+  if (LOOKUP_TOOLS.has(tool) || NO_WORK_TOOLS.has(tool)) return true;
+  return SHELL_TOOLS.has(tool) && !isMeaningfulCommand(String(input.command ?? ""));
+}
+
+/**
  * The key a failed call is listed under (failures with the same key are one
  * intent, the newest shown), or null when the failure leaves nothing open: a
  * lookup (Read, Glob, Grep, a read-only command such as `ls`, `cat`, `git log`),

@@ -2,54 +2,8 @@ import { emptySessionTools, type SessionTools } from "../plan-tools.ts";
 import { ring, type Ring } from "./ring.ts";
 import type { TrackerState } from "./tracker.ts";
 
-/** A task from TaskCreate/TaskUpdate, TodoWrite or ~/.claude/tasks. */
-export interface TaskItem {
-  /** Task id (`#1`), or the TodoWrite position. */
-  id: string;
-  subject: string;
-  /** pending, in_progress, completed or deleted. */
-  status: string;
-  /** Transcript lines (1-based) the task was created or last changed on; absent for a task file's. */
-  evidence?: number[];
-  /** `plan` for an item of a plan kept in the agent's messages (plan.ts), not in a task list. */
-  list?: string;
-}
-
-/** A failed tool call. */
-export interface ErrorItem {
-  tool: string;
-  /** The command, file or other argument that failed. */
-  target: string;
-  /** The first part of the error output. */
-  message: string;
-  /** Transcript lines (1-based) of the call and of its failed result. */
-  evidence?: number[];
-  /** Tool results seen before this one (where in the session it failed). */
-  step?: number;
-  /** Agent text messages seen before it (a later one may report the work done). */
-  said?: number;
-  /** It tried to achieve something (it has a failureKey): a lookup or a malformed call has not. */
-  attempt?: boolean;
-}
-
-/** A shell command and whether it succeeded. */
-export interface CommandItem {
-  command: string;
-  ok: boolean;
-}
-
-/** A file changed by Write, Edit, MultiEdit or NotebookEdit. */
-export interface FileItem {
-  path: string;
-  /** Tool name → successful calls. */
-  ops: Record<string, number>;
-  /** The path it had before a command moved it here (`mv`, `git mv`). */
-  from?: string;
-  /** A command deleted it (`rm`, `git rm`) after any change above. */
-  deleted?: boolean;
-  /** Transcript lines (1-based) of its newest changes (at most five). */
-  evidence?: number[];
-}
+export type { CommandItem, ErrorItem, FileItem, TaskItem } from "./items.ts";
+import type { CommandItem, ErrorItem, FileItem, TaskItem } from "./items.ts";
 
 /** Everything the summary says, gathered in one streaming pass over the transcript. */
 export interface Facts {
@@ -68,10 +22,16 @@ export interface Facts {
   lastStepLine: number;
   /** The line of the newest main-chain assistant message (text or tool call). */
   lastAgentLine: number;
-  /** The step (tool results before it) of the newest success per program (`prog:git`) and per target (`target:src/a.ts`). */
+  /** The step (tool results before it) of the newest success per program and subcommand (`prog:git push`) and per target (`target:src/a.ts`). */
   okAt: Map<string, number>;
   /** Failed calls that tried to achieve something (a failureKey), shown or not. */
   attempts: number;
+  /** Tool calls that were steps of the work: not a lookup (errors.ts `isLookup`). */
+  workSteps: number;
+  /** The line of the newest successful `git commit` (0: none). */
+  lastCommitLine: number;
+  /** The newest plan (ExitPlanMode) the user turned down and no later plan was approved, with its line. */
+  planTurnedDown: { title: string; line: number } | null;
   /** Prompts queued while the agent worked and not delivered yet (queue.ts). */
   waiting: { text: string; at: number; line: number; removed: boolean }[];
   /** Background work started and not seen finished: tool_use id → what and where (open-work.ts). */
@@ -173,6 +133,9 @@ export function emptyFacts(ownPrompts: string[] = []): Facts {
     lastAgentLine: 0,
     okAt: new Map(),
     attempts: 0,
+    workSteps: 0,
+    lastCommitLine: 0,
+    planTurnedDown: null,
     waiting: [],
     background: new Map(),
     midStory: null,

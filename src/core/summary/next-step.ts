@@ -63,6 +63,12 @@ export function openWorkLines(t: SummaryTwin, gitStatus: string[] | null): strin
       ]
     : [];
   out.push(...(t.open_work ?? []).map((w) => `- Open work (not a failure): ${w.text}`));
+  // A commit or push still failing at the end leaves the work unsaved: that is open work too.
+  const last = t.sessions.length - 1;
+  for (const e of t.errors.filter((x) => x.session === last && /^run:git (?:commit|push)\b/.test(x.key)).slice(0, 2))
+    out.push(
+      `- Open: the changes are not ${e.key.startsWith("run:git push") ? "pushed" : "committed"}: the last \`${e.key.slice(4)}\` failed (see Unresolved errors)`,
+    );
   if (gitStatus && gitStatus.length > 0)
     out.push(
       `- Open work (not a failure): ${gitStatus.length} uncommitted change${gitStatus.length === 1 ? "" : "s"} in \`git status\``,
@@ -101,7 +107,11 @@ export function howToContinue(t: SummaryTwin, gitStatus: string[] | null, headle
     out.push(
       w.text.startsWith("the last request was never answered")
         ? "- Answer the last request first: the session ended before the agent replied to it."
-        : `- Check the ${w.text.replace(/ was still running when the session ended$/, "")}: it was still running when the session ended; read its output before running it again.`,
+        : w.text.startsWith("the last request was not finished")
+          ? "- Finish the last request: the session ended mid-turn; check what its last calls did before running them again."
+          : / was still running when the session ended$/.test(w.text)
+            ? `- Check the ${w.text.replace(/ was still running when the session ended$/, "")}: it was still running when the session ended; read its output before running it again.`
+            : `- Open: ${w.text}.`,
     );
   if (!err && !task && work.length === 0) {
     const request = t.latest_request ?? t.goal;

@@ -54,6 +54,11 @@ export function onNotice(f: Facts, content: unknown): void {
   if (id) f.background.delete(id);
 }
 
+/** The line of the agent's newest text message (0: none). */
+function lastWords(f: Facts): number {
+  return f.decisionLines.items.at(-1) ?? 0;
+}
+
 /** Open work that is no failure, each said as such, with the lines it came from. */
 export interface OpenWork {
   text: string;
@@ -67,11 +72,36 @@ export interface OpenWork {
 export function openWork(f: Facts): OpenWork[] {
   const out: OpenWork[] = [];
   const asked = f.latestLines.at(-1) ?? 0;
+  // Calls the agent made after its last words whose results never came: it was cut off mid-turn.
+  const cut = [...f.pending.values()].flatMap((p) =>
+    p.line && p.line > asked && p.line > lastWords(f) ? [p.line] : [],
+  );
   if (f.latestReal !== null && asked > 0 && f.lastAgentLine < asked)
     out.push({
       text: `the last request was never answered (the session ended before the agent replied): "${oneLine(f.latestReal, 160)}"`,
       evidence: [asked],
     });
+  else if (f.latestReal !== null && asked > 0 && cut.length > 0)
+    out.push({
+      text: `the last request was not finished: the session ended mid-turn, its last tool calls never returned: "${oneLine(f.latestReal, 160)}"`,
+      evidence: [asked, ...cut.slice(-3)],
+    });
+  if (f.planTurnedDown)
+    out.push({
+      text: `the plan "${f.planTurnedDown.title}" was turned down by the user and no plan was approved after it`,
+      evidence: [f.planTurnedDown.line],
+    });
+  if (f.lastCommitLine > 0) {
+    const after = [...f.files.values()].filter((x) => !x.deleted && (x.evidence?.at(-1) ?? 0) > f.lastCommitLine);
+    if (after.length)
+      out.push({
+        text: `${after.length} file${after.length === 1 ? "" : "s"} changed after the session's last commit and not committed since: ${after
+          .slice(-5)
+          .map((x) => `\`${x.path}\``)
+          .join(", ")}`,
+        evidence: [f.lastCommitLine, ...after.slice(-5).flatMap((x) => x.evidence?.slice(-1) ?? [])],
+      });
+  }
   for (const b of f.background.values())
     out.push({ text: `${b.what} was still running when the session ended`, evidence: [b.line] });
   return out;

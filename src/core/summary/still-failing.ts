@@ -2,15 +2,16 @@
  * Which failures the summary shows as failing (issue 27, "no claim without evidence"; the rule with
  * examples: docs/track-finalize.md, "Which errors are still open"). A failure whose intent no later
  * call achieved (errors.ts) is still shown as failing only when all of these hold:
- * - it is among the session's final steps (the last FINAL_STEPS tool results);
- * - no later step succeeded at the same program (`git`, `mix`, a tool) or the same target (a file);
+ * - it is among the session's final steps (the last FINAL_STEPS calls that were steps of the work, not lookups);
+ * - no later step succeeded at the same program and subcommand (`git push`, `mix test`, a tool) or the
+ *   same target (a file);
  * - the agent's later messages do not report the work done.
  * Every other failure is history: counted, with its lines, never sent back as open work. Pure.
  */
 import type { ErrorItem, Facts } from "./facts.ts";
 import { failedIntent } from "./intent.ts";
 
-/** How many of the session's last tool results are its final steps. */
+/** How many of the session's last work steps (calls that are not lookups) are its final steps. */
 export const FINAL_STEPS = 5;
 /** Most lines kept as the evidence of the failures that are history. */
 const HISTORY_LINES = 12;
@@ -21,7 +22,7 @@ const REPORTS_DONE =
 const REPORTS_TROUBLE =
   /\b(?:fail(?:s|ed|ing|ures?)?|errors?|broken|unable|could(?:n't| not)|can(?:'t|not)|blocked|not (?:yet|working|fixed))\b|❌/i;
 
-/** The programs and targets a failure key or a success key names: `prog:git`, `target:src/a.ts`, `target:~a.ts`. */
+/** The programs and targets a failure key or a success key names: `prog:git push`, `target:src/a.ts`, `target:~a.ts`. */
 export function keyParts(key: string): string[] {
   const out: string[] = [];
   let head = "";
@@ -36,7 +37,8 @@ export function keyParts(key: string): string[] {
     targets = it?.targets ?? [];
   } else if (key.startsWith("file:")) targets = [key.slice(5)];
   else head = key.slice(0, Math.max(0, key.indexOf(":")));
-  const program = head.split(" ")[0]?.replace(/^~/, "");
+  // The program with its subcommand (`go test`, `git push`): `go run` succeeding says nothing of `go test`.
+  const program = head.replace(/^~/, "");
   if (program) out.push(`prog:${program}`);
   for (const t of targets) {
     if (!t || t.startsWith("~")) continue;
@@ -49,7 +51,7 @@ export function keyParts(key: string): string[] {
 
 /** Notes what a successful call worked at (its keys, from successKeys), as the newest step. */
 export function noteOk(f: Facts, keys: string[], paths: string[]): void {
-  const step = f.toolResults;
+  const step = f.workSteps;
   for (const k of keys) for (const p of keyParts(k)) f.okAt.set(p, step);
   for (const path of paths) for (const p of keyParts(`file:${path}`)) f.okAt.set(p, step);
   if (f.okAt.size > 4000) f.okAt = new Map([...f.okAt].slice(-2000));
@@ -57,8 +59,8 @@ export function noteOk(f: Facts, keys: string[], paths: string[]): void {
 
 /** True when the summary may show this unresolved failure (keyed `key`) as still failing. */
 export function isStillFailing(f: Facts, key: string, e: ErrorItem): boolean {
-  const step = e.step ?? f.toolResults;
-  if (step <= f.toolResults - FINAL_STEPS) return false;
+  const step = e.step ?? f.workSteps;
+  if (step <= f.workSteps - FINAL_STEPS) return false;
   // The same program, or a step on the same file, succeeded after it (a failure's own step is `step`).
   const parts = keyParts(key);
   const prog = parts.filter((p) => p.startsWith("prog:"));

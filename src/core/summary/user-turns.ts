@@ -74,6 +74,11 @@ export function onRejected(
   feedback: string,
 ): void {
   const plan = tool === "ExitPlanMode";
+  if (plan)
+    f.planTurnedDown = {
+      title: oneLine(String(input.plan ?? "").match(/^\s*#{1,6}\s+(.+)$/m)?.[1] ?? "the plan", 160),
+      line: f.line,
+    };
   if (!feedback && !plan) {
     f.stoppedAt = described;
     return;

@@ -88,11 +88,16 @@ describe("a failure is shown as failing only with evidence that it still fails",
     expect(t.errors[0]!.target).toStartWith('git commit -m "$(cat <<');
     expect(t.errors[0]!.evidence).toEqual([15, 28]); // the call (line 106) and its result (line 119)
     expect(howToContinue(t, null)[0]).toStartWith("- Still failing: Bash `git commit");
+    // The work is not saved: said under "Remaining work" as well.
+    expect(render(read("commit-refused.jsonl"))).toContain(
+      "- Open: the changes are not committed: the last `git commit` failed (see Unresolved errors)",
+    );
   });
 
-  test("Codex exec_command: a grep whose pattern holds `\\|` is a lookup, never open (git-sync 019ed470)", () => {
+  test("Codex exec_command: a grep whose pattern holds `\\|` is a lookup; `go test ./...` after only reads stays failing (git-sync 019ed470)", () => {
     const f = read("codex-grep.jsonl");
-    expect(twinOf(f).errors).toEqual([]);
+    // Line 45-46: `go test ./...` fails; afterwards only reads, a scratch program (`go run`) and the review.
+    expect(twinOf(f).errors.map((e) => [e.target, e.evidence])).toEqual([["go test ./...", [45, 46]]]);
     expect(isMeaningfulCommand('grep -R "exec sh -c \\"$remote\\"\\|dest=\\"$1\\"" -n --exclude-dir=.git .')).toBe(
       false,
     );
@@ -326,6 +331,36 @@ describe("open work that is not a failure", () => {
     expect(md).toContain("- Open work (not a failure): 1 uncommitted change in `git status`");
     expect(md).toContain("- Answer the last request first");
     expect(md).not.toContain("No open task or error");
+  });
+});
+
+describe("open work that is not a failure, read from the transcript alone", () => {
+  test("a session cut off mid-turn: the last request is not finished (context-evaluator 38fb3e7a)", () => {
+    const t = twinOf(read("git-c-reads.jsonl")); // "commit this", then reads; the last two calls never returned
+    expect(t.open_work?.map((w) => w.text)).toEqual([
+      'the last request was not finished: the session ended mid-turn, its last tool calls never returned: "commit this"',
+    ]);
+    expect(t.open_work?.[0]?.evidence).toEqual([1, 12, 13]);
+  });
+
+  test("files changed after the session's last commit; a plan turned down and never approved", () => {
+    const f = factsOf([
+      user("ship it"), // 1
+      call("Edit", { file_path: "/p/a.ts", old_string: "a", new_string: "b" }), // 2, 3
+      call("Bash", { command: 'git add -A && git commit -m "first"' }), // 4, 5
+      call("Edit", { file_path: "/p/b.ts", old_string: "a", new_string: "b" }), // 6, 7
+      call(
+        "ExitPlanMode",
+        { plan: "# Add unit tests\n1. a" },
+        "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). To tell you how to proceed, the user said:\nwe don't need the auto strategy test",
+        true,
+      ), // 8, 9
+      agent("Understood, dropping it."), // 10
+    ]);
+    expect(twinOf(f).open_work?.map((w) => [w.text, w.evidence])).toEqual([
+      ['the plan "Add unit tests" was turned down by the user and no plan was approved after it', [9]],
+      ["1 file changed after the session's last commit and not committed since: `/p/b.ts`", [5, 7]],
+    ]);
   });
 });
 
