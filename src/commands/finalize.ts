@@ -150,6 +150,7 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
     links,
     facts,
     tasks: sessionTasks(facts, readTaskFiles(deps.env, listId)),
+    previousAtHand: facts.midStory?.previous !== undefined && isReadableFile(facts.midStory.previous),
     project: state.project,
     writtenAt: iso,
   });

@@ -80,12 +80,16 @@ export interface SummaryTwin {
   open_work?: Array<{ text: string; evidence: number[]; session: number }>;
   /** The transcript lines the single fields came from (list items carry their own `evidence`). */
   evidence?: TwinEvidence;
+  /** This session began mid-story: a compaction summary or a plan, the earlier transcript it names, and whether it is at hand. */
+  continues?: { kind: string; line: number; transcript: string | null; at_hand: boolean };
 }
 
 export type { Evidence };
 
 /** What one session adds to its chain. */
 export interface SessionPart {
+  /** Whether the earlier transcript a mid-story session names exists here (io decides; absent: not looked at). */
+  previousAtHand?: boolean;
   taskId: string;
   sessionId: string;
   /** The session's task list id (CLAUDE_CODE_TASK_LIST_ID, else the session id). */
@@ -164,6 +168,16 @@ export function mergeChain(prev: SummaryTwin | undefined, part: SessionPart): Su
     tracker: mergeTracker(prev?.tracker ?? null, f.tracker),
     written_at: part.writtenAt,
     errors_history: settled.history,
+    ...(f.midStory
+      ? {
+          continues: {
+            kind: f.midStory.kind,
+            line: f.midStory.line,
+            transcript: f.midStory.previous ?? null,
+            at_hand: part.previousAtHand === true,
+          },
+        }
+      : {}),
     open_work: chainOpenWork(f, at),
     evidence: fieldEvidence(prev?.evidence, f, at, shift, {
       goal: goalCarried,

@@ -37,7 +37,7 @@ export interface Facts {
   /** Background work started and not seen finished: tool_use id → what and where (open-work.ts). */
   background: Map<string, { what: string; line: number; task?: string }>;
   /** How the transcript began when it continues earlier work: a compaction summary or a plan to implement. */
-  midStory: { kind: "compaction" | "plan"; line: number } | null;
+  midStory: { kind: "compaction" | "plan"; line: number; previous?: string } | null;
   /** The tools the transcript shows the session had (core/plan-tools.ts). */
   tools: SessionTools;
   /** The newest agent message (or ExitPlanMode plan) holding a numbered or checkbox list (plan.ts). */

@@ -21,12 +21,12 @@ export function onFirstUserLine(f: Facts, e: Record<string, any>): boolean {
   if (e.isCompactSummary === true) {
     const intent = summaryIntent(text);
     if (intent) setGoal(f, oneLine(`(continued) ${intent}`, 600), f.lineAt, [f.line]);
-    f.midStory = { kind: "compaction", line: f.line };
+    f.midStory = { kind: "compaction", line: f.line, ...previousOf(text) };
     return true;
   }
   if (!e.isMeta && PLAN_OPENING.test(text)) {
     // The plan is the user's request too, said by its title (its full text is the plan the agent read).
-    f.midStory = { kind: "plan", line: f.line };
+    f.midStory = { kind: "plan", line: f.line, ...previousOf(text) };
     const goal = oneLine(`Implement the plan: ${planTitle(text.replace(PLAN_OPENING, ""))}`, 600);
     setGoal(f, goal, f.lineAt, [f.line]);
     noteRequest(f, goal, f.lineAt, [f.line]);
@@ -52,6 +52,12 @@ export function planTitle(plan: string): string {
 }
 
 // --- internal ---
+
+/** The earlier session's transcript the client names ("read the full transcript at: <path>.jsonl"). */
+function previousOf(text: string): { previous?: string } {
+  const m = /read the full transcript at:\s*(\/[^\s"'`<>]{1,400}?\.jsonl)\b/.exec(text);
+  return m ? { previous: m[1]! } : {};
+}
 
 function messageText(content: unknown): string {
   if (typeof content === "string") return content;

@@ -46,6 +46,19 @@ export function trackerClosedLines(t: TrackerState | null, limit: number): strin
   return [`- Closed in \`${t.tool}\` after its last listing: ${t.closedSince.slice(0, limit * 2).join(", ")}${more}`];
 }
 
+/** Under the goal: where a session that began mid-story came from, and the earlier transcript when at hand. */
+export function continuesLines(t: SummaryTwin): string[] {
+  const c = t.continues;
+  if (!c) return [];
+  const from = c.kind === "plan" ? "a plan made in an earlier session" : "the client's compaction summary";
+  const earlier = c.transcript
+    ? c.at_hand
+      ? `; the earlier session's transcript: \`${c.transcript}\``
+      : `; the earlier session's transcript (\`${c.transcript}\`) is not at hand`
+    : "";
+  return [`(this session began from ${from}, transcript line ${c.line}${earlier})`];
+}
+
 /** The failures that are history, as one line under "Unresolved errors" (none when there were none). */
 export function historyLine(t: SummaryTwin): string[] {
   const n = t.errors_history?.count ?? 0;

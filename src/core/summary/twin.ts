@@ -37,6 +37,7 @@ export function parseTwin(value: unknown): SummaryTwin | undefined {
     ...withLines(o),
   });
   const hist = asObject(v.errors_history);
+  const cont = asObject(v.continues);
   const evid = asObject(v.evidence);
   const step = asObject(v.last_step);
   return cleanTwin({

@@ -26,8 +26,8 @@ function read(...names: string[]): Facts {
   for (const name of names) streamEntries(join(DIR, name), (e, n) => addEntry(f, e, n));
   return f;
 }
-function twinOf(f: Facts) {
-  return mergeChain(undefined, {
+function partOf(f: Facts) {
+  return {
     taskId: "T",
     sessionId: "s",
     listId: "s",
@@ -36,7 +36,10 @@ function twinOf(f: Facts) {
     tasks: [],
     project: "/p",
     writtenAt: "2026-01-01T00:00:00.000Z",
-  });
+  };
+}
+function twinOf(f: Facts) {
+  return mergeChain(undefined, partOf(f));
 }
 function render(f: Facts, gitStatus: string[] | null = null, headless = false): string {
   return renderSession(f, {
@@ -291,6 +294,18 @@ describe("sessions that start mid-story", () => {
     expect(f.goal).toBe("Implement the plan: Fix: output_filter not being applied when writing to entire/sessions");
     expect(f.midStory?.kind).toBe("plan");
     expect(twinOf(f).latest_request).toBeNull(); // the plan is the one request, said once
+    // The plan names the planning session's transcript (redacted upstream): linked when at hand.
+    expect(twinOf(f).continues).toEqual({
+      kind: "plan",
+      line: 5,
+      transcript: "/Users/paul/.REDACTED.jsonl",
+      at_hand: false,
+    });
+    expect(render(f)).toContain(
+      "(this session began from a plan made in an earlier session, transcript line 5; the earlier session's transcript (`/Users/paul/.REDACTED.jsonl`) is not at hand)",
+    );
+    const linked = mergeChain(undefined, { ...partOf(f), previousAtHand: true });
+    expect(linked.continues?.at_hand).toBe(true);
   });
 
   test("a session that begins with the client's compaction summary: the goal is its stated intent (entire-cli 53ea1606)", () => {
