@@ -1,4 +1,4 @@
-import type { ChainFile, SummaryTwin } from "./chain.ts";
+import type { SummaryTwin } from "./chain.ts";
 import type { Facts } from "./facts.ts";
 import {
   continuesLines,

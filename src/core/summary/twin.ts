@@ -76,6 +76,16 @@ export function parseTwin(value: unknown): SummaryTwin | undefined {
     last_step: step && typeof step.text === "string" ? { text: step.text, session: n(step.session) } : null,
     tracker: parseTracker(v.tracker),
     written_at: s(v.written_at),
+    ...(cont
+      ? {
+          continues: {
+            kind: s(cont.kind),
+            line: n(cont.line),
+            transcript: typeof cont.transcript === "string" ? cont.transcript : null,
+            at_hand: cont.at_hand === true,
+          },
+        }
+      : {}),
     ...(hist
       ? { errors_history: { count: n(hist.count), evidence: lines(hist.evidence), session: n(hist.session) } }
       : {}),

@@ -15,7 +15,9 @@ import { howToContinue } from "../../../src/core/summary/next-step.ts";
 import { readUserLine } from "../../../src/core/summary/requests.ts";
 import { settleErrors } from "../../../src/core/summary/still-failing.ts";
 import { parseTwin } from "../../../src/core/summary/twin.ts";
+import { clientReading } from "../../../src/io/session/usage-source.ts";
 import { streamEntries } from "../../../src/io/transcript/stream.ts";
+import { latestUsage } from "../../../src/io/transcript/tail.ts";
 import { renderSession } from "../../helpers/summary.ts";
 
 const DIR = join(import.meta.dir, "..", "..", "fixtures", "transcripts", "issue27");
@@ -306,6 +308,7 @@ describe("sessions that start mid-story", () => {
     );
     const linked = mergeChain(undefined, { ...partOf(f), previousAtHand: true });
     expect(linked.continues?.at_hand).toBe(true);
+    expect(parseTwin(JSON.parse(JSON.stringify(linked)))).toEqual(linked);
   });
 
   test("a session that begins with the client's compaction summary: the goal is its stated intent (entire-cli 53ea1606)", () => {
@@ -385,5 +388,14 @@ describe("Codex rollouts: the window and the context of each turn", () => {
     expect(f.windowSize).toBe(258_400);
     expect(f.latestTokens).toBe(13_869); // line 31: last_token_usage 13,869; total_token_usage 26,654
     expect(f.model).toBe("gpt-5.4");
+  });
+});
+
+describe("Codex rollouts in ctx monitor and ctx status (the transcript reading)", () => {
+  test("a real 0.14x rollout: the window of the turn and last_token_usage, never the cumulative total (git-sync 019df213)", () => {
+    const u = latestUsage(join(DIR, "codex-window.jsonl"), 1 << 20);
+    expect(u).toMatchObject({ usedTokens: 13_869, windowSize: 258_400, model: "gpt-5.4", agent: "codex" });
+    const r = clientReading({ ...u!, windowSize: u!.windowSize!, agent: "codex" });
+    expect([r.windowSize, r.windowSource, r.usedTokens]).toEqual([258_400, "transcript", 13_869]);
   });
 });
