@@ -9,7 +9,6 @@ import { findProject } from "../io/project.ts";
 import { parseFor } from "./args.ts";
 import { isValidSessionId } from "../core/session-id.ts";
 import { addEntry } from "../core/summary/collect.ts";
-import type { Config } from "../core/config-schema.ts";
 import { mergeChain, relative } from "../core/summary/chain.ts";
 import { emptyFacts } from "../core/summary/facts.ts";
 import { emptyTranscriptWindow, noteWindowLine } from "../core/window-evidence.ts";
@@ -130,7 +129,8 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
   const tracked = loadState(files.stateFile(opts.sessionId)!, nowMs);
   const state = tracked ?? bareState(opts.sessionId, opts.project, opts.transcriptPath, deps, iso);
   const transcript = opts.transcriptPath ?? state.transcript_path ?? undefined;
-  const facts = emptyFacts(ownPrompts(cfg));
+  const own = ["kickstart_prompt", "update_prompt", "compact_prompt"] as const; // ctx's prompts: never the goal
+  const facts = emptyFacts(own.map((k) => cfg[`respawn.${k}`]));
   const seen = emptyTranscriptWindow(); // what the transcript tells about the window (core/window-evidence.ts)
   if (transcript && !streamEntries(transcript, (e, n) => (addEntry(facts, e, n), noteWindowLine(seen, e))))
     debug(deps, `finalize: cannot read ${transcript}`);
@@ -163,7 +163,11 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
     generatedAt: iso,
     transcriptPath: transcript ?? null,
     gitStatus: gitStatus(state.project),
-    subagentLine: subagentLine(readSubagentWork(transcript, state.session_id), state.subagent_tool_calls),
+    subagentLine: subagentLine(
+      readSubagentWork(transcript, state.session_id),
+      state.subagent_tool_calls,
+      facts.subagentRuns,
+    ),
     headless: opts.reason === "run_leg" || deps.env[RUN_SESSION_VAR] === state.session_id,
     commandChanges: (changedSinceStart(root, state.session_id, state.project) ?? [])
       .filter((p) => !facts.files.has(p))
@@ -197,11 +201,6 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
   updateStateOnly(root, state.session_id, nowMs, (s) => ({ ...s, team, finalized_stamp: stamp, finalized_at: iso }));
   debug(deps, `finalize: wrote ${summaryPath}`);
   return { summaryPath, recordPath: join(dir, `${name}.json`), stamp };
-}
-
-/** ctx's own prompts, which are never the chain's goal. */
-function ownPrompts(cfg: Config): string[] {
-  return [cfg["respawn.kickstart_prompt"], cfg["respawn.update_prompt"], cfg["respawn.compact_prompt"]];
 }
 
 /** Runs one write that may fail on its own (something planted at its path); undefined when it did. */

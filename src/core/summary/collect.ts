@@ -66,7 +66,7 @@ export function addEntry(f: Facts, e: Record<string, any>, line = 0): void {
     if (Array.isArray(content))
       for (const block of content)
         if (block?.type === "tool_result")
-          onToolResult(f, block, e.toolUseResult, typeof e.cwd === "string" ? e.cwd : "");
+          onToolResult(f, block, e.toolUseResult, typeof e.cwd === "string" ? e.cwd : "", side);
     if (side) return;
     onNotice(f, content);
     if (onFirstUserLine(f, e)) return;
@@ -119,7 +119,7 @@ function onToolUse(f: Facts, block: Record<string, any>): void {
   onTaskUse(f, name, input, block.id);
 }
 
-function onToolResult(f: Facts, block: Record<string, any>, structured: unknown, cwd: string): void {
+function onToolResult(f: Facts, block: Record<string, any>, structured: unknown, cwd: string, side = false): void {
   const call = f.pending.get(block.tool_use_id);
   if (!call) return;
   f.pending.delete(block.tool_use_id);
@@ -135,6 +135,7 @@ function onToolResult(f: Facts, block: Record<string, any>, structured: unknown,
   if (failed) return recordFailure(f, call.name, call.input, resultText(block.content), lines);
   recordSuccess(f, call.name, call.input, resultText(block.content));
   onBackgroundResult(f, block.tool_use_id, call.name, call.input, resultText(block.content));
+  if ((call.name === "Task" || call.name === "Agent") && !side) f.subagentRuns += 1;
   if (FILE_TOOLS.has(call.name) || (call.name === "Bash" && isMeaningfulCommand(String(call.input.command ?? ""))))
     noteStep(f);
   if (FILE_TOOLS.has(call.name)) addFile(f, call.name, call.input);
