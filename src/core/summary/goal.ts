@@ -25,13 +25,13 @@ function norm(text: string): string {
  * True when `text` is not a real request: one of `ownPrompts` (ctx's configured
  * prompts: kickstart, update, compact; compared without case and extra space,
  * also when the client cut or extended it), a resume prompt, or a one-line
- * "continue".
+ * "continue" (unless `oneLiners` is false: a "yes please" that answers the agent's question).
  */
-export function isOwnPrompt(text: string, ownPrompts: readonly string[]): boolean {
+export function isOwnPrompt(text: string, ownPrompts: readonly string[], oneLiners = true): boolean {
   const t = norm(text);
   if (!t) return true;
   if (RESUME_MARKERS.some((m) => text.includes(m))) return true;
-  if (t.length <= 60 && CONTINUE_ONLY.test(t)) return true;
+  if (oneLiners && t.length <= 60 && CONTINUE_ONLY.test(t)) return true;
   for (const p of ownPrompts) {
     const q = norm(p);
     if (q.length < 4) continue;

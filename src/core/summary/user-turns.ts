@@ -40,7 +40,9 @@ export function noteRequest(f: Facts, text: string, at: number, lines: number[])
   f.lastRequest = line;
   const answers = answeredMessage(line, f.lastAgentText);
   f.turnTexts = 0;
-  if (isOwnPrompt(text, f.ownPrompts)) return;
+  // "yes please" answering the agent's question is the user's decision, not a bare "continue".
+  const answersQuestion = /\?\s*$/.test(f.lastAgentText ?? "");
+  if (isOwnPrompt(text, f.ownPrompts, !answersQuestion)) return;
   // A slash command run first (a workflow that then asks what to do, `/code-review --fix`) is
   // completed by the typed request that follows it: `/create-tech-spec, then: implement the plugin`.
   if (f.goal === null || (at > 0 && f.goalAt > 0 && at < f.goalAt && f.midStory === null)) setGoal(f, line, at, lines);

@@ -399,3 +399,17 @@ describe("Codex rollouts in ctx monitor and ctx status (the transcript reading)"
     expect([r.windowSize, r.windowSource, r.usedTokens]).toEqual([258_400, "transcript", 13_869]);
   });
 });
+
+describe("a short yes that answers the agent's question is a request", () => {
+  test('"yes please" after "Want me to make the change?" (git-sync 0dd6955a): the latest request, with the proposal', () => {
+    const f = factsOf([
+      user("is the hint misleading?"),
+      agent("I'd drop the suffix from 881 and let the wrapped error speak for itself. Want me to make the change?"),
+      user("yes please"),
+    ]);
+    expect(f.latestReal).toBe("yes please");
+    expect(f.latestAnswers).toContain("drop the suffix");
+    // ctx's own "continue" in a fresh session (no question before it) stays nobody's request.
+    expect(factsOf([user("fix it"), agent("Done."), user("continue")]).latestReal).toBe("fix it");
+  });
+});
