@@ -10,7 +10,6 @@ import { parseFor } from "./args.ts";
 import { isValidSessionId } from "../core/session-id.ts";
 import { addEntry } from "../core/summary/collect.ts";
 import { reportUnclaimedSync as unclaimed } from "../io/error-log.ts";
-import type { Config } from "../core/config-schema.ts";
 import { mergeChain, relative } from "../core/summary/chain.ts";
 import { emptyFacts } from "../core/summary/facts.ts";
 import { emptyTranscriptWindow, noteWindowLine } from "../core/window-evidence.ts";
@@ -34,6 +33,7 @@ import { type FloorReading, usageFor } from "../io/finalize/usage.ts";
 import { archivePause, readPauseLog } from "../io/finalize/pause-log.ts";
 import { bareState, latestSession } from "../io/finalize/session.ts";
 import { notingFailure } from "../io/finalize/handoff.ts";
+import { RUN_SESSION_VAR } from "../core/run/stop.ts";
 
 /** Options of one finalize. */
 export interface FinalizeOptions {
@@ -130,12 +130,11 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
   const tracked = loadState(files.stateFile(opts.sessionId)!, nowMs);
   const state = tracked ?? bareState(opts.sessionId, opts.project, opts.transcriptPath, deps, iso);
   const transcript = opts.transcriptPath ?? state.transcript_path ?? undefined;
-  const facts = emptyFacts(ownPrompts(cfg));
+  const facts = emptyFacts((["kickstart", "update", "compact"] as const).map((k) => cfg[`respawn.${k}_prompt`]));
   const seen = emptyTranscriptWindow(); // what the transcript tells about the window (core/window-evidence.ts)
-  if (transcript && !streamEntries(transcript, (e) => (addEntry(facts, e), noteWindowLine(seen, e))))
+  if (transcript && !streamEntries(transcript, (e, n) => (addEntry(facts, e, n), noteWindowLine(seen, e))))
     debug(deps, `finalize: cannot read ${transcript}`);
-  if (facts.unclaimedLines)
-    unclaimed(deps, "finalize", `${facts.unclaimedLines} transcript lines no client claims: skipped`);
+  if (facts.unclaimedLines) unclaimed(deps, "finalize", `${facts.unclaimedLines} lines no client claims: skipped`);
   const dir = files.records;
   ensureDirUnder(root, STATE_DIRS.records);
   const stamp = state.finalized_stamp ?? freeStamp(dir, state.session_id, nowMs);
@@ -152,6 +151,7 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
     links,
     facts,
     tasks: sessionTasks(facts, readTaskFiles(deps.env, listId)),
+    previousAtHand: facts.midStory?.previous !== undefined && isReadableFile(facts.midStory.previous),
     project: state.project,
     writtenAt: iso,
   });
@@ -164,7 +164,12 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
     generatedAt: iso,
     transcriptPath: transcript ?? null,
     gitStatus: gitStatus(state.project),
-    subagentLine: subagentLine(readSubagentWork(transcript, state.session_id), state.subagent_tool_calls),
+    subagentLine: subagentLine(
+      readSubagentWork(transcript, state.session_id),
+      state.subagent_tool_calls,
+      facts.subagentRuns,
+    ),
+    headless: opts.reason === "run_leg" || deps.env[RUN_SESSION_VAR] === state.session_id,
     commandChanges: (changedSinceStart(root, state.session_id, state.project) ?? [])
       .filter((p) => !facts.files.has(p))
       .map((p) => relative(p, state.project)),
@@ -198,11 +203,6 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
   updateStateOnly(root, state.session_id, nowMs, (s) => ({ ...s, team, finalized_stamp: stamp, finalized_at: iso }));
   debug(deps, `finalize: wrote ${summaryPath}`);
   return { summaryPath, recordPath: join(dir, `${name}.json`), stamp };
-}
-
-/** ctx's own prompts, which are never the chain's goal. */
-function ownPrompts(cfg: Config): string[] {
-  return [cfg["respawn.kickstart_prompt"], cfg["respawn.update_prompt"], cfg["respawn.compact_prompt"]];
 }
 
 /** Runs one write that may fail on its own (something planted at its path); undefined when it did. */

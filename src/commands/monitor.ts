@@ -1,4 +1,6 @@
 import { decodeHook, type HookEvent } from "../core/agents/index.ts";
+import { planClause, planStore } from "../core/plan-tools.ts";
+import { sessionTools } from "../io/transcript/session-tools.ts";
 import type { Config } from "../core/config-schema.ts";
 import {
   debounceStep,
@@ -44,6 +46,8 @@ export interface MonitorResult {
   output?: { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
   /** A `ctx run` leg at its restart level: end it after this tool call (core/run/stop.ts). */
   stop?: LegStopOutput;
+  /** At CRITICAL: how this session saves its plan (core/plan-tools.ts). */
+  plan?: string;
 }
 
 /**
@@ -95,9 +99,11 @@ export function monitor(hook: HookEvent, deps: Deps): MonitorResult {
   if (!fire || level === "ok") return { reading, level, project, stop };
   // At CRITICAL, say where this crossing's handoff stands (no marker yet: run() starts its finalize next).
   const handoff = level === "warning" ? undefined : handoffOf(root, sessionId, now);
-  const text = warningText(level, reading.usedPct, reading.remainingPct, handoff);
+  // How this session saves its plan, with the tools its transcript shows it has (docs/plan-tools.md).
+  const plan = level === "warning" ? undefined : planClause(planStore(sessionTools(hook.transcriptPath)));
+  const text = warningText(level, reading.usedPct, reading.remainingPct, handoff, plan);
   const output = { hookSpecificOutput: { hookEventName: event, additionalContext: text } };
-  return { reading, level, project, output, stop };
+  return { reading, level, project, output, stop, plan };
 }
 
 // --- internal ---
@@ -155,12 +161,8 @@ async function handoff(hook: HookEvent, sessionId: string, result: MonitorResult
   const hso = result.output?.hookSpecificOutput;
   if (started || !hso || !result.reading || mtimeMs(marker) !== undefined) return;
   const failed = { state: "failed", reason: "ctx finalize could not be started" } as const;
-  hso.additionalContext = warningText(
-    result.level as WarnLevel,
-    result.reading.usedPct,
-    result.reading.remainingPct,
-    failed,
-  );
+  const { usedPct, remainingPct } = result.reading;
+  hso.additionalContext = warningText(result.level as WarnLevel, usedPct, remainingPct, failed, result.plan);
 }
 
 /**

@@ -73,7 +73,7 @@ function chainEnv(summaryPath: string, deps: Deps): { env: Env; openTasks: strin
   if (isValidSessionId(twin?.session_id)) env.CTX_RESUMED_FROM = twin.session_id;
   else delete env.CTX_RESUMED_FROM;
   debug(deps, `resume: chain ${env.CTX_TASK_ID ?? "none"}, resumed from ${env.CTX_RESUMED_FROM ?? "unknown"}`);
-  return { env, openTasks: twin?.open_tasks.map((t) => t.id) ?? [] };
+  return { env, openTasks: twin?.open_tasks.filter((t) => t.list !== "plan").map((t) => t.id) ?? [] };
 }
 
 function binForDisplay(deps: Deps): string {

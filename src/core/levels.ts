@@ -20,9 +20,11 @@ export interface LevelRow {
   user: string;
 }
 
+/** The clause of CRITICAL that says where to save the plan; replaced by the session's own (core/plan-tools.ts). */
+const PLAN_CLAUSE = "update the task list with exactly what remains";
 const CRITICAL_AGENT =
   "Finish the current step now and leave the work in a resumable state: save or commit your changes, " +
-  "update the task list with exactly what remains, and do not start anything new.";
+  `${PLAN_CLAUSE}, and do not start anything new.`;
 
 /** The table of levels, lowest first: the only place a level is described. */
 export const LEVEL_TABLE = {
@@ -105,12 +107,20 @@ export function levelWord(level: Level): string {
 /**
  * The agent's text for a level: `CONTEXT CRITICAL: 80% of the context window is used, 20% remains. …`. At CRITICAL
  * and above it ends with where the handoff summary stands (`handoff`), never claiming one that does not exist;
- * without `handoff` (a subagent, whose context is not handed off) it says nothing about a summary.
+ * without `handoff` (a subagent, whose context is not handed off) it says nothing about a summary. `planClause`
+ * says how this session saves what remains, with the tools it really has (core/plan-tools.ts).
  */
-export function agentText(level: WarnLevel, usedPct: number, remainingPct: number, handoff?: Handoff): string {
+export function agentText(
+  level: WarnLevel,
+  usedPct: number,
+  remainingPct: number,
+  handoff?: Handoff,
+  planClause?: string,
+): string {
   // auto_pause is a CRITICAL that says so: the agent knows two words.
   const word = level === "warning" ? "WARNING" : "CRITICAL";
-  const text = `CONTEXT ${word}: ${usedPct}% of the context window is used, ${remainingPct}% remains. ${LEVEL_TABLE[level].agent}`;
+  const advice = planClause ? LEVEL_TABLE[level].agent.replace(PLAN_CLAUSE, planClause) : LEVEL_TABLE[level].agent;
+  const text = `CONTEXT ${word}: ${usedPct}% of the context window is used, ${remainingPct}% remains. ${advice}`;
   return handoff && level !== "warning" ? `${text} ${handoffForAgent(handoff)}` : text;
 }
 

@@ -3,10 +3,13 @@
  * and the merge that carries a chain forward: each finalize reads the previous
  * twin of its chain and folds its own session into it. Pure.
  */
-import { isResolved } from "./errors.ts";
 import type { ErrorItem, Facts, TaskItem } from "./facts.ts";
+import { chainErrors, chainOpenWork, type Evidence, fieldEvidence, type TwinEvidence } from "./evidence.ts";
 import { mergeTracker, type TrackerState } from "./tracker.ts";
 import { cleanTwin } from "./inert.ts";
+import { mergeTasks } from "./chain-tasks.ts";
+
+export { mergeTasks };
 
 /** A task with the task list it belongs to (ids are only unique within one list). */
 export interface ChainTask extends TaskItem {
@@ -26,6 +29,8 @@ export interface ChainFile {
   from?: string;
   /** A command deleted it. */
   deleted?: boolean;
+  /** Transcript lines of its newest changes, in session `session`. */
+  evidence?: number[];
 }
 
 /** An error no later step resolved. */
@@ -69,10 +74,22 @@ export interface SummaryTwin {
   tracker: TrackerState | null;
   /** ISO-8601. */
   written_at: string;
+  /** Failures that are history, not open: how many in the chain, and the lines of the newest ones (in session `session`). */
+  errors_history?: { count: number; evidence: number[]; session: number };
+  /** Open work that is no failure: an unanswered request, background work still running (this session's). */
+  open_work?: Array<{ text: string; evidence: number[]; session: number }>;
+  /** The transcript lines the single fields came from (list items carry their own `evidence`). */
+  evidence?: TwinEvidence;
+  /** This session began mid-story: a compaction summary or a plan, the earlier transcript it names, and whether it is at hand. */
+  continues?: { kind: string; line: number; transcript: string | null; at_hand: boolean };
 }
+
+export type { Evidence };
 
 /** What one session adds to its chain. */
 export interface SessionPart {
+  /** Whether the earlier transcript a mid-story session names exists here (io decides; absent: not looked at). */
+  previousAtHand?: boolean;
   taskId: string;
   sessionId: string;
   /** The session's task list id (CLAUDE_CODE_TASK_LIST_ID, else the session id). */
@@ -106,6 +123,7 @@ export function mergeChain(prev: SummaryTwin | undefined, part: SessionPart): Su
   const shift = (i: number) => i - cut; // indices of the previous twin are indices of `all`
   const at = sessions.length - 1;
   const goal = prev?.goal ?? f.goal;
+  const goalCarried = prev?.goal != null;
   const latest = f.latestReal ?? prev?.latest_request ?? null;
   const answers = f.latestReal !== null ? f.latestAnswers : (prev?.latest_answers ?? null);
   const tasks = mergeTasks(prev, part);
@@ -116,17 +134,15 @@ export function mergeChain(prev: SummaryTwin | undefined, part: SessionPart): Su
     session: at,
     ...(x.from ? { from: rel(x.from) } : {}),
     ...(x.deleted ? { deleted: true } : {}),
+    ...(x.evidence ? { evidence: x.evidence } : {}),
   }));
   // a file this session moved is shown once, under its new path
   const seen = new Set(mine.flatMap((x) => (x.from ? [x.path, x.from] : [x.path])));
   const older = (prev?.files ?? []).filter((x) => !seen.has(x.path)).map((x) => ({ ...x, session: shift(x.session) }));
   const files = [...mine, ...older].filter((x) => x.session >= 0);
-  const errors: ChainError[] = [
-    ...[...f.unresolved.entries()].reverse().map(([key, e]) => ({ ...e, target: rel(e.target), key, session: at })),
-    ...(prev?.errors ?? [])
-      .filter((e) => !isResolved(e.key, f.succeeded) && !f.unresolved.has(e.key))
-      .map((e) => ({ ...e, session: shift(e.session) })),
-  ].filter((e) => e.session >= 0);
+  const settled = chainErrors(prev, f, at, shift, rel);
+  const errors: ChainError[] = settled.errors;
+  const decisions = [...(prev?.decisions ?? []), ...f.agentTexts.items].slice(-3);
   const step = f.lastStep
     ? { text: rel(f.lastStep), session: at }
     : prev?.last_step
@@ -147,49 +163,28 @@ export function mergeChain(prev: SummaryTwin | undefined, part: SessionPart): Su
     files_dropped: (prev?.files_dropped ?? 0) + f.filesDropped + Math.max(0, files.length - MAX_FILES),
     errors: errors.slice(0, MAX_ERRORS),
     // The newest three of the chain: this session's, topped up with the ones before.
-    decisions: [...(prev?.decisions ?? []), ...f.agentTexts.items].slice(-3),
+    decisions,
     last_step: step && step.session >= 0 ? step : null,
     tracker: mergeTracker(prev?.tracker ?? null, f.tracker),
     written_at: part.writtenAt,
+    errors_history: settled.history,
+    ...(f.midStory
+      ? {
+          continues: {
+            kind: f.midStory.kind,
+            line: f.midStory.line,
+            transcript: f.midStory.previous ?? null,
+            at_hand: part.previousAtHand === true,
+          },
+        }
+      : {}),
+    open_work: chainOpenWork(f, at),
+    evidence: fieldEvidence(prev?.evidence, f, at, shift, {
+      goal: goalCarried,
+      latest: f.latestReal === null,
+      decisionsKept: decisions.length,
+    }),
   });
-}
-
-/**
- * The chain's tasks: the previous open ones, minus those this session completed
- * or deleted (matched by id within the same task list, else by subject), with
- * this session's new subject when it renamed one; then the tasks it created.
- * A task completed earlier in the chain never comes back as open.
- */
-export function mergeTasks(
-  prev: Pick<SummaryTwin, "open_tasks" | "completed_tasks"> | undefined,
-  part: Pick<SessionPart, "tasks" | "listId">,
-): { open: ChainTask[]; completed: ChainTask[] } {
-  const cur: ChainTask[] = part.tasks.map((t) => ({ ...t, list: part.listId }));
-  const used = new Set<ChainTask>();
-  const match = (p: ChainTask) =>
-    cur.find((c) => !used.has(c) && c.list === p.list && c.id === p.id) ??
-    cur.find((c) => !used.has(c) && key(c.subject) === key(p.subject));
-  const open: ChainTask[] = [];
-  const completed = [...(prev?.completed_tasks ?? [])];
-  const doneBefore = new Set(completed.map((t) => key(t.subject)));
-  for (const p of prev?.open_tasks ?? []) {
-    const m = match(p);
-    if (!m) open.push(p);
-    else {
-      used.add(m);
-      // A TaskUpdate of a task this session never saw created carries no subject of its own.
-      const t = m.subject === `task #${m.id}` ? { ...m, subject: p.subject } : m;
-      if (t.status === "completed") {
-        if (!doneBefore.has(key(t.subject))) completed.push(t);
-      } else if (t.status !== "deleted") open.push(t);
-    }
-  }
-  for (const c of cur) {
-    if (used.has(c) || c.status === "deleted" || doneBefore.has(key(c.subject))) continue;
-    if (c.status === "completed") completed.push(c);
-    else open.push(c);
-  }
-  return { open: open.slice(0, MAX_TASKS), completed };
 }
 
 /** `path` relative to `project` when inside it (also inside a text such as `Edit /p/a.ts`). */
@@ -200,10 +195,6 @@ export function relative(text: string, project: string): string {
 }
 
 // --- internal ---
-
-function key(subject: string): string {
-  return subject.replace(/\s+/g, " ").trim().toLowerCase();
-}
 
 function ops(o: Record<string, number>): string {
   return Object.entries(o)

@@ -6,7 +6,7 @@
  * `token_count` right before it is the compaction request's, not the context's.
  */
 import { execExitCode, execOutput, patchFiles, rolloutUsage } from "../agents/codex-rollout.ts";
-import { noteLatest, recordFailure, recordSuccess } from "./collect.ts";
+import { noteLatest, noteStep, recordFailure, recordSuccess } from "./collect.ts";
 import type { Facts } from "./facts.ts";
 import { addFile } from "./files.ts";
 import { isMeaningfulCommand } from "./goal.ts";
@@ -26,7 +26,11 @@ export function addCodexLine(f: Facts, e: Record<string, any>): void {
   if (!p || typeof p !== "object") return;
   if (e.type === "compacted") return onCompacted(f, p);
   if (e.type === "turn_context" && typeof p.model === "string") f.model = p.model;
+  // Each turn's own window (`task_started`, `token_count`): a model switch changes it.
+  const w = e.type === "event_msg" ? rolloutUsage(e)?.windowSize : undefined;
+  if (w) f.windowSize = w;
   if (e.type === "event_msg" && p.type === "token_count") {
+    // The context is the last request's (`last_token_usage`), never the thread's cumulative `total_token_usage`.
     const u = rolloutUsage(e);
     if (u?.usedTokens) {
       f.codexBefore = { peak: f.peakTokens, latest: f.latestTokens, at: f.latestAtMs };
@@ -71,6 +75,8 @@ function onMessage(f: Facts, p: Record<string, any>): void {
   if (p.role === "assistant" && t.trim()) {
     f.lastAgentText = oneLine(t, 400);
     push(f.agentTexts, oneLine(t, 300));
+    push(f.decisionLines, f.line);
+    f.lastAgentLine = f.line;
     f.turnTexts += 1;
   } else if (p.role === "user" && !CODEX_CONTEXT.test(t)) {
     // Codex's own context (environment, instructions, AGENTS.md) comes as user messages: not typed by the user.
@@ -105,7 +111,8 @@ function onCall(f: Facts, p: Record<string, any>): void {
     input = { command: String(input.cmd ?? "") };
   }
   if (f.pending.size >= MAX_SEEN) f.pending.delete(f.pending.keys().next().value!);
-  f.pending.set(`codex:${id}`, { name, input });
+  f.pending.set(`codex:${id}`, { name, input, line: f.line });
+  f.lastAgentLine = f.line;
 }
 
 function onOutput(f: Facts, p: Record<string, any>): void {
@@ -122,10 +129,10 @@ function onOutput(f: Facts, p: Record<string, any>): void {
     (code !== undefined && code !== 0) ||
     (call.name === "apply_patch" && /^\s*(error|failed|verification failed)/im.test(raw));
   if (command) push(f.commands, { command: oneLine(command, 160), ok: !failed });
-  if (failed) return recordFailure(f, call.name, call.input, output);
+  if (failed) return recordFailure(f, call.name, call.input, output, call.line ? [call.line, f.line] : [f.line]);
   recordSuccess(f, call.name, call.input, output);
   if (command) f.tracker = onTrackerCommand(f.tracker, command, output);
-  if (call.name === "apply_patch" || (command && isMeaningfulCommand(command))) f.lastStep = f.lastSuccess;
+  if (call.name === "apply_patch" || (command && isMeaningfulCommand(command))) noteStep(f);
   if (call.name === "apply_patch")
     for (const file of patchFiles(String(call.input.patch ?? ""))) addFile(f, "apply_patch", { file_path: file.path });
 }

@@ -1,5 +1,5 @@
 import { contextTokens } from "../usage.ts";
-import { failureKey, noteFailure, noteSuccess, successKeys } from "./errors.ts";
+import { failureKey, isLookup, noteFailure, noteSuccess, successKeys } from "./errors.ts";
 import { MAX_PENDING, type Facts } from "./facts.ts";
 import { isMeaningfulCommand } from "./goal.ts";
 import { oneLine, push } from "./ring.ts";
@@ -8,11 +8,19 @@ import { addCodexLine } from "./codex.ts";
 import { addOpenCodeRow } from "../agents/opencode-summary.ts";
 import { addGeminiRecord } from "./gemini.ts";
 import { onTaskResult, onTaskUse } from "./tasks.ts";
-import { queuedPrompt, rejection, tailLine } from "./requests.ts";
+import { rejection, tailLine } from "./requests.ts";
 import { addFile, moveFiles } from "./files.ts";
-import { onQueued, onRejected, onUserText } from "./user-turns.ts";
+import { onRejected, onUserText } from "./user-turns.ts";
 import { onTrackerCommand } from "./tracker.ts";
+import { onAgentActs, onQueueLine } from "./queue.ts";
+import { onBackgroundResult, onNotice } from "./open-work.ts";
+import { onFirstUserLine } from "./mid-story.ts";
+import { noteOk } from "./still-failing.ts";
+import { noteRefusal, noteToolsLine } from "../plan-tools.ts";
+import { notePlanText } from "./plan.ts";
 
+/** The shell tools of the clients (Codex's `exec_command` is recorded as Bash). */
+const SHELL = new Set(["Bash", "run_shell_command"]);
 /** Tools whose successful calls modify a file. */
 const FILE_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
 
@@ -28,7 +36,10 @@ const DECODERS: { readonly [K in AgentName]: (f: Facts, e: Record<string, any>) 
  * Adds one parsed transcript line to the facts (in place) with the decoder of the client that claims
  * it (`decodeLine`, core/agents/); a line no client claims is only counted (`unclaimedLines`).
  */
-export function addEntry(f: Facts, e: Record<string, unknown>): void {
+export function addEntry(f: Facts, e: Record<string, unknown>, line = 0): void {
+  f.line = line;
+  const at = typeof e.timestamp === "string" ? Date.parse(e.timestamp) : Number.NaN;
+  if (Number.isFinite(at)) f.lineAt = at;
   const ev = decodeLine(e);
   if (ev) DECODERS[ev.agent](f, ev.record);
   else f.unclaimedLines += 1;
@@ -36,8 +47,7 @@ export function addEntry(f: Facts, e: Record<string, unknown>): void {
 
 /** A Claude Code transcript line. */
 function addClaudeLine(f: Facts, e: Record<string, any>): void {
-  const queued = queuedPrompt(e);
-  if (queued !== null) return onQueued(f, queued);
+  if (onQueueLine(f, e) || noteToolsLine(f.tools, e)) return;
   const side = e.isSidechain === true;
   if (side) f.sidechainLines += 1;
   if (e.type === "system" && e.subtype === "compact_boundary") {
@@ -47,13 +57,21 @@ function addClaudeLine(f: Facts, e: Record<string, any>): void {
     return;
   }
   const content = e.message?.content;
-  if (e.type === "assistant" && !side) noteUsage(f, e.message, e.timestamp);
+  if (e.type === "assistant" && !side) {
+    noteUsage(f, e.message, e.timestamp);
+    if (e.message?.model !== "<synthetic>") {
+      f.lastAgentLine = f.line;
+      onAgentActs(f);
+    }
+  }
   if (e.type === "assistant" && Array.isArray(content)) {
     for (const block of content) {
       if (block?.type === "tool_use" && typeof block.id === "string") onToolUse(f, block);
       else if (!side && block?.type === "text" && typeof block.text === "string" && block.text.trim()) {
         f.lastAgentText = tailLine(block.text, 4000);
+        notePlanText(f, block.text);
         push(f.agentTexts, oneLine(block.text, 300));
+        push(f.decisionLines, f.line);
         f.turnTexts += 1;
       }
     }
@@ -61,8 +79,11 @@ function addClaudeLine(f: Facts, e: Record<string, any>): void {
     if (Array.isArray(content))
       for (const block of content)
         if (block?.type === "tool_result")
-          onToolResult(f, block, e.toolUseResult, typeof e.cwd === "string" ? e.cwd : "");
-    if (!side && !e.isMeta && !e.isCompactSummary) onUserText(f, content);
+          onToolResult(f, block, e.toolUseResult, typeof e.cwd === "string" ? e.cwd : "", side);
+    if (side) return;
+    onNotice(f, content);
+    if (onFirstUserLine(f, e)) return;
+    if (!e.isMeta && !e.isCompactSummary) onUserText(f, content);
   }
 }
 
@@ -106,11 +127,12 @@ function onToolUse(f: Facts, block: Record<string, any>): void {
   const input = block.input && typeof block.input === "object" ? (block.input as Record<string, unknown>) : {};
   const name = typeof block.name === "string" ? block.name : "unknown";
   if (f.pending.size >= MAX_PENDING) f.pending.delete(f.pending.keys().next().value!);
-  f.pending.set(block.id, { name, input });
+  f.pending.set(block.id, { name, input, line: f.line });
+  if (name === "ExitPlanMode" && typeof input.plan === "string") notePlanText(f, input.plan);
   onTaskUse(f, name, input, block.id);
 }
 
-function onToolResult(f: Facts, block: Record<string, any>, structured: unknown, cwd: string): void {
+function onToolResult(f: Facts, block: Record<string, any>, structured: unknown, cwd: string, side = false): void {
   const call = f.pending.get(block.tool_use_id);
   if (!call) return;
   f.pending.delete(block.tool_use_id);
@@ -121,10 +143,14 @@ function onToolResult(f: Facts, block: Record<string, any>, structured: unknown,
   if (call.name === "Bash") push(f.commands, { command: oneLine(String(call.input.command ?? ""), 160), ok: !failed });
   if (call.name === "Bash" && !failed)
     f.tracker = onTrackerCommand(f.tracker, String(call.input.command ?? ""), resultText(block.content));
-  if (failed) return recordFailure(f, call.name, call.input, resultText(block.content));
+  const lines = call.line ? [call.line, f.line] : [f.line];
+  if (failed) noteRefusal(f.tools, resultText(block.content));
+  if (failed) return recordFailure(f, call.name, call.input, resultText(block.content), lines);
   recordSuccess(f, call.name, call.input, resultText(block.content));
+  onBackgroundResult(f, block.tool_use_id, call.name, call.input, resultText(block.content));
+  if ((call.name === "Task" || call.name === "Agent") && !side) f.subagentRuns += 1;
   if (FILE_TOOLS.has(call.name) || (call.name === "Bash" && isMeaningfulCommand(String(call.input.command ?? ""))))
-    f.lastStep = f.lastSuccess;
+    noteStep(f);
   if (FILE_TOOLS.has(call.name)) addFile(f, call.name, call.input);
   if (call.name === "Bash") moveFiles(f, String(call.input.command ?? ""), cwd);
   onTaskResult(f, call.name, call.input, block.tool_use_id, resultText(block.content), structured);
@@ -134,17 +160,47 @@ function onToolResult(f: Facts, block: Record<string, any>, structured: unknown,
  * A failed tool call (either agent's transcript): listed among the errors, and the newest
  * attempt of its intent until a later call achieves it (errors.ts).
  */
-export function recordFailure(f: Facts, tool: string, input: Record<string, unknown>, output: string): void {
-  const error = { tool, target: toolTarget(tool, input), message: oneLine(output, 240) };
+export function recordFailure(
+  f: Facts,
+  tool: string,
+  input: Record<string, unknown>,
+  output: string,
+  evidence: number[] = [f.line],
+): void {
+  const key = failureKey(tool, input, output);
+  if (!isLookup(tool, input)) f.workSteps += 1;
+  const error = {
+    tool,
+    target: toolTarget(tool, input),
+    message: oneLine(output, 240),
+    evidence: evidence.filter((n) => n > 0),
+    step: f.workSteps,
+    said: f.agentTexts.total,
+    ...(key !== null ? { attempt: true } : {}),
+  };
   push(f.errors, error);
-  noteFailure(f, failureKey(tool, input, output), error);
+  if (key !== null) f.attempts += 1;
+  noteFailure(f, key, error);
+}
+
+/** The newest step that changed something is the last success, on the line being read. */
+export function noteStep(f: Facts): void {
+  f.lastStep = f.lastSuccess;
+  f.lastStepLine = f.line;
 }
 
 /** A tool call that succeeded (either agent's transcript): counted, the last success, what it achieved noted. */
 export function recordSuccess(f: Facts, tool: string, input: Record<string, unknown>, output = ""): void {
   f.successes += 1;
+  if (!isLookup(tool, input)) f.workSteps += 1;
   f.lastSuccess = describeTool(tool, input);
-  noteSuccess(f, successKeys(tool, input, output));
+  if (SHELL.has(tool) && /(?:^|[\s;&|(])git\s+(?:-C\s+\S+\s+)?commit\b/.test(String(input.command ?? "")))
+    f.lastCommitLine = f.line;
+  if (tool === "ExitPlanMode") f.planTurnedDown = null;
+  const keys = successKeys(tool, input, output);
+  noteSuccess(f, keys);
+  const path = input.file_path ?? input.notebook_path ?? input.path;
+  if (!isLookup(tool, input)) noteOk(f, keys, typeof path === "string" ? path.split(", ").filter(Boolean) : []);
 }
 
 /** The text of a tool_result's content (a string or text blocks). */

@@ -25,9 +25,27 @@ const LOOKUP_TOOLS = new Set([
   "list_directory",
 ]);
 const SHELL_TOOLS = new Set(["Bash", "run_shell_command"]);
-/** A call the user refused or interrupted, or one cancelled because a parallel call failed: nothing of its own to fix. */
+/** Tools whose failure leaves no work open: a question, a search for tools or pages, a look at a background task. */
+const NO_WORK_TOOLS = new Set([
+  "AskUserQuestion",
+  "ToolSearch",
+  "WebFetch",
+  "WebSearch",
+  "BashOutput",
+  "TaskOutput",
+  "KillShell",
+  "TaskStop",
+  "EnterPlanMode",
+  "ExitPlanMode",
+  "ListMcpResourcesTool",
+]);
+/**
+ * A call the user refused or interrupted, one cancelled because a parallel call failed, or one the
+ * client refused before it ran (a malformed call: `InputValidationError`, `No such tool available`):
+ * nothing of its own to fix.
+ */
 const NOT_A_FAILURE =
-  /^(?:<tool_use_error>Sibling tool call errored|The user doesn't want to proceed with this tool use|\[Request interrupted by user)/;
+  /^(?:<tool_use_error>(?:Sibling tool call errored|(?:Error: )?(?:InputValidationError|No such tool available|Invalid tool parameters))|The user doesn't want to proceed with this tool use|\[Request interrupted by user|(?:Error: )?No such tool available)/;
 /** A redirection that writes a file (not `2>&1`, not `/dev/null`). */
 const WRITES_FILE = /(?:^|[^<>])>{1,2}[ \t]*(?!&|\/dev\/null\b)[^\s&|;<>]/;
 /** A failure that says its goal already holds: a commit with everything committed. */
@@ -42,6 +60,15 @@ const MAX_OPEN = 300;
 const MAX_ACHIEVED = 5000;
 
 /**
+ * True for a call that only looks (a lookup tool, a read-only command, a question, a search for
+ * tools): it moves no work on, so it is no step of the work ("the session's final steps").
+ */
+export function isLookup(tool: string, input: Record<string, unknown>): boolean {
+  if (LOOKUP_TOOLS.has(tool) || NO_WORK_TOOLS.has(tool)) return true;
+  return SHELL_TOOLS.has(tool) && !isMeaningfulCommand(String(input.command ?? ""));
+}
+
+/**
  * The key a failed call is listed under (failures with the same key are one
  * intent, the newest shown), or null when the failure leaves nothing open: a
  * lookup (Read, Glob, Grep, a read-only command such as `ls`, `cat`, `git log`),
@@ -49,7 +76,15 @@ const MAX_ACHIEVED = 5000;
  * sibling, a commit with nothing to commit, a line of only set-up and checks.
  */
 export function failureKey(tool: string, input: Record<string, unknown>, output: string): string | null {
-  if (NOT_A_FAILURE.test(output.trim()) || ALREADY_DONE.test(output) || LOOKUP_TOOLS.has(tool)) return null;
+  if (
+    NOT_A_FAILURE.test(output.trim()) ||
+    ALREADY_DONE.test(output) ||
+    LOOKUP_TOOLS.has(tool) ||
+    NO_WORK_TOOLS.has(tool)
+  )
+    return null;
+  // A tool name the client never had (`Task<parameter …>` written into the name) is a malformed call.
+  if (!/^[\w.:-]+$/.test(tool)) return null;
   // A skill whose own `!` command failed is judged by that command: a lookup there (`git log …`) leaves nothing open.
   const inSkill = SKILL_COMMAND.exec(output);
   if (inSkill && !SHELL_TOOLS.has(tool)) return failureKey("Bash", { command: inSkill[1] }, "");

@@ -1,43 +1,49 @@
+import { emptySessionTools, type SessionTools } from "../plan-tools.ts";
 import { ring, type Ring } from "./ring.ts";
 import type { TrackerState } from "./tracker.ts";
 
-/** A task from TaskCreate/TaskUpdate, TodoWrite or ~/.claude/tasks. */
-export interface TaskItem {
-  /** Task id (`#1`), or the TodoWrite position. */
-  id: string;
-  subject: string;
-  /** pending, in_progress, completed or deleted. */
-  status: string;
-}
-
-/** A failed tool call. */
-export interface ErrorItem {
-  tool: string;
-  /** The command, file or other argument that failed. */
-  target: string;
-  /** The first part of the error output. */
-  message: string;
-}
-
-/** A shell command and whether it succeeded. */
-export interface CommandItem {
-  command: string;
-  ok: boolean;
-}
-
-/** A file changed by Write, Edit, MultiEdit or NotebookEdit. */
-export interface FileItem {
-  path: string;
-  /** Tool name → successful calls. */
-  ops: Record<string, number>;
-  /** The path it had before a command moved it here (`mv`, `git mv`). */
-  from?: string;
-  /** A command deleted it (`rm`, `git rm`) after any change above. */
-  deleted?: boolean;
-}
+export type { CommandItem, ErrorItem, FileItem, TaskItem } from "./items.ts";
+import type { CommandItem, ErrorItem, FileItem, TaskItem } from "./items.ts";
 
 /** Everything the summary says, gathered in one streaming pass over the transcript. */
 export interface Facts {
+  /** The transcript line being read (1-based; 0 when the reader gives none). */
+  line: number;
+  /** The newest `timestamp` seen (ms), the time of a line that has none. */
+  lineAt: number;
+  /** Lines and times (ms) of the goal and of the newest real request (requests are ordered by time). */
+  goalLines: number[];
+  goalAt: number;
+  latestLines: number[];
+  latestAt: number;
+  /** The line of each of `agentTexts`, oldest first. */
+  decisionLines: Ring<number>;
+  /** The line of `lastStep`. */
+  lastStepLine: number;
+  /** The line of the newest main-chain assistant message (text or tool call). */
+  lastAgentLine: number;
+  /** The step (tool results before it) of the newest success per program and subcommand (`prog:git push`) and per target (`target:src/a.ts`). */
+  okAt: Map<string, number>;
+  /** Failed calls that tried to achieve something (a failureKey), shown or not. */
+  attempts: number;
+  /** Subagent calls (Task, Agent) of the main chain that were answered. */
+  subagentRuns: number;
+  /** Tool calls that were steps of the work: not a lookup (errors.ts `isLookup`). */
+  workSteps: number;
+  /** The line of the newest successful `git commit` (0: none). */
+  lastCommitLine: number;
+  /** The newest plan (ExitPlanMode) the user turned down and no later plan was approved, with its line. */
+  planTurnedDown: { title: string; line: number } | null;
+  /** Prompts queued while the agent worked and not delivered yet (queue.ts). */
+  waiting: { text: string; at: number; line: number; removed: boolean }[];
+  /** Background work started and not seen finished: tool_use id → what and where (open-work.ts). */
+  background: Map<string, { what: string; line: number; task?: string }>;
+  /** How the transcript began when it continues earlier work: a compaction summary or a plan to implement. */
+  midStory: { kind: "compaction" | "plan"; line: number; previous?: string } | null;
+  /** The tools the transcript shows the session had (core/plan-tools.ts). */
+  tools: SessionTools;
+  /** The newest agent message (or ExitPlanMode plan) holding a numbered or checkbox list (plan.ts). */
+  planText: { text: string; line: number } | null;
   firstRequest: string | null;
   lastRequest: string | null;
   /** ctx's own prompts (kickstart, update, compact): never a goal (see goal.ts). */
@@ -106,8 +112,10 @@ export interface Facts {
   codexBefore?: { peak: number; latest: number; at: number };
   /** The model of the newest main-chain request. */
   model: string | null;
+  /** The window the transcript itself records for its newest turn (a Codex rollout's `model_context_window`), or 0. */
+  windowSize: number;
   /** Tool calls waiting for their result: id → name and input. */
-  pending: Map<string, { name: string; input: Record<string, unknown> }>;
+  pending: Map<string, { name: string; input: Record<string, unknown>; line?: number }>;
 }
 
 /** Most files remembered; older ones are counted in filesDropped. */
@@ -118,6 +126,26 @@ export const MAX_PENDING = 5000;
 /** Empty facts; `ownPrompts` are ctx's configured prompts, never taken for the goal. */
 export function emptyFacts(ownPrompts: string[] = []): Facts {
   return {
+    line: 0,
+    lineAt: 0,
+    goalLines: [],
+    goalAt: 0,
+    latestLines: [],
+    latestAt: 0,
+    decisionLines: ring(3),
+    lastStepLine: 0,
+    lastAgentLine: 0,
+    okAt: new Map(),
+    attempts: 0,
+    workSteps: 0,
+    subagentRuns: 0,
+    lastCommitLine: 0,
+    planTurnedDown: null,
+    waiting: [],
+    background: new Map(),
+    midStory: null,
+    tools: emptySessionTools(),
+    planText: null,
     firstRequest: null,
     lastRequest: null,
     ownPrompts,
@@ -153,6 +181,7 @@ export function emptyFacts(ownPrompts: string[] = []): Facts {
     latestTokens: 0,
     latestAtMs: 0,
     model: null,
+    windowSize: 0,
     pending: new Map(),
   };
 }

@@ -29,8 +29,9 @@ export function addFile(f: Facts, tool: string, input: Record<string, unknown>):
   putFile(f, item);
 }
 
-/** Puts a file last (newest), dropping the oldest beyond MAX_FILES. */
+/** Puts a file last (newest), with the line being read as evidence, dropping the oldest beyond MAX_FILES. */
 function putFile(f: Facts, item: FileItem): void {
+  if (f.line > 0) item.evidence = [...(item.evidence ?? []).filter((n) => n !== f.line), f.line].slice(-5);
   f.files.delete(item.path);
   f.files.set(item.path, item);
   if (f.files.size > MAX_FILES) {

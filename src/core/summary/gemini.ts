@@ -6,7 +6,7 @@
  * again with `toolCalls` (`name`, `args`, `status`, `result`) once they ran.
  * `$set` patch lines and the header carry no facts.
  */
-import { noteLatest, recordFailure, recordSuccess } from "./collect.ts";
+import { noteLatest, noteStep, recordFailure, recordSuccess } from "./collect.ts";
 import { addFile } from "./files.ts";
 import { onUserText } from "./user-turns.ts";
 import type { Facts } from "./facts.ts";
@@ -43,6 +43,8 @@ export function addGeminiRecord(f: Facts, e: Record<string, any>): void {
   if (typeof e.content === "string" && e.content.trim() && !Array.isArray(e.toolCalls)) {
     f.lastAgentText = oneLine(e.content, 400);
     push(f.agentTexts, oneLine(e.content, 300));
+    push(f.decisionLines, f.line);
+    f.lastAgentLine = f.line;
   }
   if (Array.isArray(e.toolCalls)) for (const call of e.toolCalls) if (call && typeof call === "object") onCall(f, call);
 }
@@ -67,7 +69,7 @@ function onCall(f: Facts, call: Record<string, any>): void {
   }
   recordSuccess(f, name, args, output);
   if (command) f.tracker = onTrackerCommand(f.tracker, command, output);
-  if (GEMINI_FILE_TOOLS.has(name) || (command && isMeaningfulCommand(command))) f.lastStep = f.lastSuccess;
+  if (GEMINI_FILE_TOOLS.has(name) || (command && isMeaningfulCommand(command))) noteStep(f);
   if (GEMINI_FILE_TOOLS.has(name)) addFile(f, name, args);
 }
 

@@ -3,6 +3,7 @@
  * update, compact, the resume prompt) and not `continue`-style one-liners.
  * Pure.
  */
+import { shellParts } from "./shell-parse.ts";
 
 /** Opening words of the prompts `ctx resume` and the resume hook build (core/resume/prompt.ts). */
 const RESUME_MARKERS = [
@@ -24,13 +25,13 @@ function norm(text: string): string {
  * True when `text` is not a real request: one of `ownPrompts` (ctx's configured
  * prompts: kickstart, update, compact; compared without case and extra space,
  * also when the client cut or extended it), a resume prompt, or a one-line
- * "continue".
+ * "continue" (unless `oneLiners` is false: a "yes please" that answers the agent's question).
  */
-export function isOwnPrompt(text: string, ownPrompts: readonly string[]): boolean {
+export function isOwnPrompt(text: string, ownPrompts: readonly string[], oneLiners = true): boolean {
   const t = norm(text);
   if (!t) return true;
   if (RESUME_MARKERS.some((m) => text.includes(m))) return true;
-  if (t.length <= 60 && CONTINUE_ONLY.test(t)) return true;
+  if (oneLiners && t.length <= 60 && CONTINUE_ONLY.test(t)) return true;
   for (const p of ownPrompts) {
     const q = norm(p);
     if (q.length < 4) continue;
@@ -41,7 +42,7 @@ export function isOwnPrompt(text: string, ownPrompts: readonly string[]): boolea
 
 /** Bash commands that only read: they are never "the last meaningful step". */
 const READ_ONLY =
-  /^(?:ls|ll|cat|head|tail|less|more|pwd|echo|printf|wc|grep|egrep|rg|find|fd|tree|stat|file|which|type|whoami|date|env|printenv|du|df|id|uname|true|sleep|git\s+(?:status|diff|log|show|branch|remote|rev-parse|ls-files|blame|grep|describe|config\s+--get))\b/;
+  /^(?:ls|ll|cat|head|tail|less|more|pwd|echo|printf|wc|grep|egrep|fgrep|rg|ag|find|fd|tree|stat|file|which|type|whoami|date|env|printenv|du|df|id|uname|true|sleep|nl|bat|realpath|readlink|basename|dirname|test|\[|sed\s+-n|awk|jq|git\s+(?:status|diff|log|show|branch|remote|rev-parse|ls-files|blame|grep|describe|config\s+--get))(?=\s|$)/;
 
 /**
  * True when a successful Bash command changed something: not a pure read such
@@ -49,10 +50,21 @@ const READ_ONLY =
  * chain must read for the whole to count as a read).
  */
 export function isMeaningfulCommand(command: string): boolean {
-  const parts = command
-    .split(/&&|\|\||;|\|/)
-    .map((p) => p.trim().replace(/^(?:cd\s+\S+|sudo)\s*/, ""))
-    .filter((p) => p !== "");
+  // Quote-aware: a `|` inside a pattern (`grep "a\|b"`) splits nothing.
+  const parts = shellParts(command)
+    .map((p) =>
+      p.words
+        .join(" ")
+        .trim()
+        .replace(/^(?:sudo)\s*/, "")
+        // git's global flags before the subcommand: `git -C dir log` reads like `git log`
+        .replace(/^git\s+(?:(?:-C|-c)\s+\S+\s+|--no-pager\s+)+/, "git "),
+    )
+    .filter((p) => p !== "" && !/^cd(?:\s|$)/.test(p));
   if (parts.length === 0) return false;
-  return parts.some((p) => !READ_ONLY.test(p) || /(?:^|\s)>{1,2}\s*\S/.test(p));
+  const unquoted = command.replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, "''");
+  return parts.some((p) => !READ_ONLY.test(p)) || WRITES.test(unquoted);
 }
+
+/** A redirection that writes a file (not `2>&1`, not `/dev/null`). */
+const WRITES = /(?:^|[^<>&\d])>{1,2}[ \t]*(?!&|\/dev\/null\b)[^\s&|;<>]/;

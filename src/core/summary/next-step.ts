@@ -46,8 +46,55 @@ export function trackerClosedLines(t: TrackerState | null, limit: number): strin
   return [`- Closed in \`${t.tool}\` after its last listing: ${t.closedSince.slice(0, limit * 2).join(", ")}${more}`];
 }
 
-/** "How to continue": the next step the summary's own content points to. */
-export function howToContinue(t: SummaryTwin, gitStatus: string[] | null): string[] {
+/** Under the goal: where a session that began mid-story came from, and the earlier transcript when at hand. */
+export function continuesLines(t: SummaryTwin): string[] {
+  const c = t.continues;
+  if (!c) return [];
+  const from = c.kind === "plan" ? "a plan made in an earlier session" : "the client's compaction summary";
+  const earlier = c.transcript
+    ? c.at_hand
+      ? `; the earlier session's transcript: \`${c.transcript}\``
+      : `; the earlier session's transcript (\`${c.transcript}\`) is not at hand`
+    : "";
+  return [`(this session began from ${from}, transcript line ${c.line}${earlier})`];
+}
+
+/** The failures that are history, as one line under "Unresolved errors" (none when there were none). */
+export function historyLine(t: SummaryTwin): string[] {
+  const n = t.errors_history?.count ?? 0;
+  if (n === 0) return [];
+  return [
+    `- ${n} failure${n === 1 ? "" : "s"} along the way, all followed by a success or reported done (history, not open work)`,
+  ];
+}
+
+/** Open work that is no failure, each said as such, for "Remaining work". */
+export function openWorkLines(t: SummaryTwin, gitStatus: string[] | null): string[] {
+  const out = t.open_tasks.some((x) => x.list === "plan")
+    ? [
+        "- (the plan above is the agent's own list from its messages: the session had no task tool to keep it in; keep it in your replies or a file)",
+      ]
+    : [];
+  out.push(...(t.open_work ?? []).map((w) => `- Open work (not a failure): ${w.text}`));
+  // A commit or push still failing at the end leaves the work unsaved: that is open work too.
+  const last = t.sessions.length - 1;
+  for (const e of t.errors.filter((x) => x.session === last && /^run:git (?:commit|push)\b/.test(x.key)).slice(0, 2))
+    out.push(
+      `- Open: the changes are not ${e.key.startsWith("run:git push") ? "pushed" : "committed"}: the last \`${e.key.slice(4)}\` failed (see Unresolved errors)`,
+    );
+  if (gitStatus && gitStatus.length > 0)
+    out.push(
+      `- Open work (not a failure): ${gitStatus.length} uncommitted change${gitStatus.length === 1 ? "" : "s"} in \`git status\``,
+    );
+  return out;
+}
+
+/**
+ * "How to continue": the next step the summary's own content points to. It never sends the next
+ * agent to redo what a later step did (only failures still open are named), and in a headless leg
+ * (`headless`, a `ctx run` leg) never to a user who is not there.
+ */
+export function howToContinue(t: SummaryTwin, gitStatus: string[] | null, headless = false): string[] {
   const out: string[] = [];
   if (gitStatus && gitStatus.length > 0)
     out.push(
@@ -68,11 +115,22 @@ export function howToContinue(t: SummaryTwin, gitStatus: string[] | null): strin
     out.push(
       `- Tasks are kept in \`${tr.tool}\`: run \`${tr.listHint}\` to see what is open now${openNote(tr)}; keep them there, do not re-create them as client tasks.`,
     );
-  if (!err && !task) {
+  const work = t.open_work ?? [];
+  for (const w of work)
+    out.push(
+      w.text.startsWith("the last request was never answered")
+        ? "- Answer the last request first: the session ended before the agent replied to it."
+        : w.text.startsWith("the last request was not finished")
+          ? "- Finish the last request: the session ended mid-turn; check what its last calls did before running them again."
+          : / was still running when the session ended$/.test(w.text)
+            ? `- Check the ${w.text.replace(/ was still running when the session ended$/, "")}: it was still running when the session ended; read its output before running it again.`
+            : `- Open: ${w.text}.`,
+    );
+  if (!err && !task && work.length === 0) {
     const request = t.latest_request ?? t.goal;
     const report = t.decisions[t.decisions.length - 1];
     out.push(
-      `- No open task or error: the last request was ${request ? `"${oneLine(request, 160)}"` : "not found"}${report ? ` and the agent reported: "${oneLine(report, 200)}"` : ""}. Confirm with the user before starting new work.`,
+      `- No open task or error: the last request was ${request ? `"${oneLine(request, 160)}"` : "not found"}${report ? ` and the agent reported: "${oneLine(report, 200)}"` : ""}. ${headless ? "Check that the request is met; if it is, say so and stop." : "Confirm with the user before starting new work."}`,
     );
   }
   return out;

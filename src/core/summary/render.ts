@@ -1,7 +1,15 @@
-import type { ChainFile, SummaryTwin } from "./chain.ts";
+import type { SummaryTwin } from "./chain.ts";
 import type { Facts } from "./facts.ts";
-import { howToContinue, trackerClosedLines, trackerLines } from "./next-step.ts";
+import {
+  continuesLines,
+  historyLine,
+  howToContinue,
+  openWorkLines,
+  trackerClosedLines,
+  trackerLines,
+} from "./next-step.ts";
 import { fitWithin } from "./fit.ts";
+import { fileOps, gitLines, sessionList } from "./render-parts.ts";
 import { inertDeep } from "./inert.ts";
 import { oneLine } from "./ring.ts";
 
@@ -36,6 +44,8 @@ export interface SummaryInput {
   subagentLine?: string | null;
   /** Files git reports changed since the session started that no tool edited (relative to the project when inside it). */
   commandChanges?: string[];
+  /** A headless leg (`ctx run`): nobody to ask, so "How to continue" never says to confirm with the user. */
+  headless?: boolean;
 }
 
 /** Most characters the summary may take (~2,000 tokens). */
@@ -71,7 +81,7 @@ function renderWith(s: SummaryInput, limit: number): string {
     `- Written: ${s.generatedAt} by ctx finalize${s.transcriptPath ? ` from ${s.transcriptPath}` : ""}`,
     "",
     "## Goal",
-    quote(t.goal),
+    ...[quote(t.goal), ...continuesLines(t)],
     ...(t.latest_request ? ["", "## Latest request", quote(t.latest_request), ...answered(t.latest_answers)] : []),
     "",
     "## Remaining work (open tasks)",
@@ -83,6 +93,7 @@ function renderWith(s: SummaryInput, limit: number): string {
           "open tasks",
         ),
         ...trackerLines(t.tracker, limit, t.open_tasks.length > 0),
+        ...openWorkLines(t, s.gitStatus),
       ],
       "- (no open tasks recorded)",
     ),
@@ -120,13 +131,14 @@ function renderWith(s: SummaryInput, limit: number): string {
     ...gitLines(s.gitStatus, limit),
     "",
     "## Unresolved errors",
-    ...orNone(
-      capped(
+    ...orNone([
+      ...capped(
         t.errors.map((e) => `- ${e.tool}${e.target ? ` \`${e.target}\`` : ""}: ${e.message} (${ago(e.session)})`),
         limit,
         "errors",
       ),
-    ),
+      ...historyLine(t),
+    ]),
     "",
     "## This session",
     `- ${u.toolCalls} tool calls: ${f.successes} succeeded, ${f.errors.total} failed; ${f.files.size + f.filesDropped + (s.commandChanges?.length ?? 0)} files changed; ${f.commands.total} commands; ${f.userRequests} user messages`,
@@ -140,19 +152,10 @@ function renderWith(s: SummaryInput, limit: number): string {
     ),
     "",
     "## How to continue",
-    ...howToContinue(t, s.gitStatus),
+    ...howToContinue(t, s.gitStatus, s.headless === true),
     "",
   ];
   return out.join("\n");
-}
-
-/** The chain's sessions: all when few, else the first, a count and the newest ones. */
-function sessionList(t: SummaryTwin, limit: number): string {
-  const ids = t.sessions;
-  const keep = Math.max(2, Math.floor(limit / 3));
-  if (ids.length + t.sessions_dropped <= keep + 2) return ids.join(" → ");
-  const hidden = ids.length - keep - 1 + t.sessions_dropped;
-  return [ids[0], `… ${hidden} more`, ...ids.slice(-keep)].join(" → ");
 }
 
 function quote(text: string | null): string {
@@ -169,16 +172,6 @@ function capped(lines: string[], limit: number, what: string, alsoDropped = 0): 
 /** The agent message a short latest request answers, as context under it. */
 function answered(text: string | null | undefined): string[] {
   return text ? [`(answering the agent's message: "${oneLine(text, 400)}")`] : [];
-}
-
-/** What happened to a file: the tools that changed it, a move, a deletion. */
-function fileOps(x: ChainFile): string {
-  const parts = [
-    ...(x.from ? [`moved from \`${x.from}\``] : []),
-    ...(x.ops ? [x.ops] : []),
-    ...(x.deleted ? ["deleted"] : []),
-  ];
-  return parts.join(", ") || "changed";
 }
 
 /** The user's own doings this session that are not requests: `!` commands, interrupts, rejections. */
@@ -205,12 +198,4 @@ function more(r: { items: unknown[]; total: number }): string {
 
 function orNone(lines: string[], none = "- (none)"): string[] {
   return lines.length ? lines : [none];
-}
-
-function gitLines(status: string[] | null, limit: number): string[] {
-  if (status === null) return [];
-  if (status.length === 0) return ["", "git status: clean"];
-  const kept = status.slice(0, limit * 2).map((l) => `    ${l}`);
-  const more = status.length > kept.length ? [`    … ${status.length - kept.length} more`] : [];
-  return ["", "git status --short:", "", ...kept, ...more];
 }

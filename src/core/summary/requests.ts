@@ -68,7 +68,7 @@ function plainText(content: unknown): string {
 /** Reads a user message's content for what it is. */
 export function readUserLine(content: unknown): UserLine {
   const text = plainText(content);
-  if (!text) return { kind: "none" };
+  if (!text || isTaskNotice(text)) return { kind: "none" };
   if (text.startsWith("[Request interrupted")) return { kind: "interrupt" };
   const shell = /^<bash-input>([\s\S]*?)<\/bash-input>/.exec(text);
   if (shell) return shell[1]!.trim() ? { kind: "shell", command: shell[1]!.trim() } : { kind: "none" };
@@ -79,8 +79,13 @@ export function readUserLine(content: unknown): UserLine {
     const args = /<command-args>([\s\S]*?)<\/command-args>/.exec(text)?.[1]?.trim() ?? "";
     return { kind: "request", text: args ? `/${command} ${args}` : `/${command}` };
   }
+  // A slash command as plain text (a queued `/clear`): the same rule as the tagged form.
+  const typed = /^\/([\w:.-]+)(?:\s+([\s\S]*))?$/.exec(text);
+  if (typed && LOCAL_COMMANDS.has(typed[1]!.toLowerCase())) return { kind: "none" };
   if (
-    /^<(bash-stdout|bash-stderr|command-|local-command-|session_context>|task-notification>)/.test(text) ||
+    /^<(bash-stdout|bash-stderr|command-|local-command-|session_context>|task-notification>|agent-notification>)/.test(
+      text,
+    ) ||
     text.startsWith("Caveat:")
   )
     return { kind: "none" };
@@ -102,9 +107,26 @@ export function queuedPrompt(e: Record<string, any>): string | null {
     if (a.origin?.kind !== undefined && a.origin.kind !== "human") return null;
     text = plainText(a.prompt);
   } else return null;
-  if (!text || text.startsWith("<task-notification>")) return null;
+  if (!text || isTaskNotice(text)) return null;
   const line = readUserLine(text);
   return line.kind === "request" ? line.text : null;
+}
+
+/**
+ * A background task's notice the client queues like a prompt (2.1.4x): JSON such as
+ * `{"task_id":"b3e1bf6","tool_use_id":"toolu_…","description":"…","task_type":"local_bash"}`,
+ * or a `<task-notification>` (`<agent-notification>` for a background subagent, 2.0.x) opening it.
+ */
+export function isTaskNotice(text: string): boolean {
+  const t = text.trim();
+  if (/^<(?:task|agent)-notification>/.test(t)) return true;
+  if (!t.startsWith("{") || !t.endsWith("}")) return false;
+  try {
+    const v = JSON.parse(t) as Record<string, unknown>;
+    return v !== null && typeof v === "object" && ("task_id" in v || "tool_use_id" in v || "task_type" in v);
+  } catch {
+    return false;
+  }
 }
 
 /** The client's words when the user turned down a tool call (Claude Code 2.x). */

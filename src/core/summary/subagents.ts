@@ -48,17 +48,22 @@ export function addSubagentEntry(w: SubagentWork, e: Record<string, any>): void 
 /**
  * The summary's one line about subagent work, or null when there was none.
  * `tracked` is the session state's `subagent_tool_calls` (hooks seen), used when
- * the transcripts are gone or hold fewer calls.
+ * the transcripts are gone or hold fewer calls; `started` the subagent calls
+ * (Task, Agent) the parent's transcript shows answered, when their own
+ * transcripts are not at hand.
  */
-export function subagentLine(w: SubagentWork, tracked: number): string | null {
+export function subagentLine(w: SubagentWork, tracked: number, started = 0): string | null {
   const calls = Math.max(w.toolCalls, tracked);
-  if (!w.runs && !calls) return null;
+  const runs = Math.max(w.runs, started);
+  if (!runs && !calls) return null;
+  const own = runs > w.runs ? " (counted in the parent transcript: their own transcripts are not at hand)" : "";
   const byTool = Object.entries(w.tools)
     .sort((a, b) => b[1] - a[1])
     .slice(0, 6)
     .map(([name, n]) => (n > 1 ? `${name} ×${n}` : name))
     .join(", ");
-  const runs = w.runs ? `${w.runs} subagent run${w.runs === 1 ? "" : "s"}, ` : "";
+  const ran = runs ? `${runs} subagent run${runs === 1 ? "" : "s"}${calls ? ", " : ""}` : "";
   const failed = w.failed ? `, ${w.failed} failed` : "";
-  return `- Subagents: ${runs}${calls} tool call${calls === 1 ? "" : "s"}${byTool ? ` (${byTool})` : ""}${failed}`;
+  const made = calls ? `${calls} tool call${calls === 1 ? "" : "s"}${byTool ? ` (${byTool})` : ""}${failed}` : "";
+  return `- Subagents: ${ran}${made}${own}`;
 }

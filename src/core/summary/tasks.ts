@@ -1,6 +1,7 @@
 import type { Facts, TaskItem } from "./facts.ts";
 import { isTaskId } from "./inert.ts";
 import { oneLine } from "./ring.ts";
+import { planTasks } from "./plan.ts";
 
 /** Most tasks remembered. */
 const MAX_TASKS = 500;
@@ -22,6 +23,7 @@ export function onTaskUse(f: Facts, name: string, input: Record<string, unknown>
             id: String(i + 1),
             subject: oneLine(subject, 160),
             status: typeof todo.status === "string" ? todo.status : "pending",
+            ...(f.line > 0 ? { evidence: [f.line] } : {}),
           },
         ]
       : [];
@@ -43,7 +45,7 @@ export function onTaskResult(
     const subject =
       typeof input.subject === "string" ? input.subject : typeof s?.task?.subject === "string" ? s.task.subject : "";
     if (isTaskId(id) && f.tasks.size < MAX_TASKS)
-      f.tasks.set(id, { id, subject: oneLine(subject, 160), status: "pending" });
+      f.tasks.set(id, { id, subject: oneLine(subject, 160), status: "pending", ...lineOf(f) });
   } else if (name === "TaskUpdate") {
     const id =
       typeof input.taskId === "string" ? input.taskId : typeof input.taskId === "number" ? String(input.taskId) : "";
@@ -51,6 +53,7 @@ export function onTaskResult(
     const task = f.tasks.get(id) ?? { id, subject: `task #${id}`, status: "pending" };
     if (typeof input.status === "string") task.status = input.status;
     if (typeof input.subject === "string") task.subject = oneLine(input.subject, 160);
+    if (f.line > 0) task.evidence = [...(task.evidence ?? []), f.line].slice(-4);
     if (f.tasks.size < MAX_TASKS || f.tasks.has(id)) f.tasks.set(id, task);
   }
 }
@@ -70,7 +73,14 @@ export function sessionTasks(f: Facts, fromDisk: TaskItem[]): TaskItem[] {
   for (const t of fromDisk) byId.set(t.id, t);
   const tasks = [...byId.values()].sort((a, b) => Number(a.id) - Number(b.id) || a.id.localeCompare(b.id));
   if (tasks.length === 0 && f.todos) return f.todos;
+  // No task tool in the session (2.1.332's default): its plan lives in the agent's messages.
+  if (tasks.length === 0) return planTasks(f);
   return tasks;
+}
+
+/** The line being read, as a task's evidence. */
+function lineOf(f: Facts): { evidence?: number[] } {
+  return f.line > 0 ? { evidence: [f.line] } : {};
 }
 
 /** A task file of `~/.claude/tasks/<session>/<n>.json` as a task, or undefined. */

@@ -22,12 +22,23 @@ export function parseTwin(value: unknown): SummaryTwin | undefined {
   const objs = (x: unknown) => (Array.isArray(x) ? x.flatMap((o) => (asObject(o) ? [asObject(o)!] : [])) : []);
   const s = (x: unknown) => (typeof x === "string" ? x : "");
   const n = (x: unknown) => (Number.isSafeInteger(x) && (x as number) >= 0 ? (x as number) : 0);
+  const lines = (x: unknown) =>
+    Array.isArray(x) ? x.filter((n): n is number => Number.isSafeInteger(n) && n > 0).slice(-20) : [];
+  const withLines = (o: Record<string, unknown>) => (Array.isArray(o.evidence) ? { evidence: lines(o.evidence) } : {});
+  const ev = (x: unknown) => {
+    const o = asObject(x);
+    return o ? { session: n(o.session), lines: lines(o.lines) } : undefined;
+  };
   const task = (o: Record<string, unknown>): ChainTask => ({
     id: s(o.id),
     subject: s(o.subject),
     status: s(o.status) || "pending",
     list: s(o.list),
+    ...withLines(o),
   });
+  const hist = asObject(v.errors_history);
+  const cont = asObject(v.continues);
+  const evid = asObject(v.evidence);
   const step = asObject(v.last_step);
   return cleanTwin({
     version: 1,
@@ -50,6 +61,7 @@ export function parseTwin(value: unknown): SummaryTwin | undefined {
       session: n(o.session),
       ...(typeof o.from === "string" && o.from ? { from: o.from } : {}),
       ...(o.deleted === true ? { deleted: true } : {}),
+      ...withLines(o),
     })),
     files_dropped: n(v.files_dropped),
     errors: objs(v.errors).map((o) => ({
@@ -58,10 +70,50 @@ export function parseTwin(value: unknown): SummaryTwin | undefined {
       message: s(o.message),
       key: s(o.key),
       session: n(o.session),
+      ...withLines(o),
     })),
     decisions: strs(v.decisions).slice(-3),
     last_step: step && typeof step.text === "string" ? { text: step.text, session: n(step.session) } : null,
     tracker: parseTracker(v.tracker),
     written_at: s(v.written_at),
+    ...(cont
+      ? {
+          continues: {
+            kind: s(cont.kind),
+            line: n(cont.line),
+            transcript: typeof cont.transcript === "string" ? cont.transcript : null,
+            at_hand: cont.at_hand === true,
+          },
+        }
+      : {}),
+    ...(hist
+      ? { errors_history: { count: n(hist.count), evidence: lines(hist.evidence), session: n(hist.session) } }
+      : {}),
+    ...(Array.isArray(v.open_work)
+      ? {
+          open_work: objs(v.open_work).map((o) => ({
+            text: s(o.text),
+            evidence: lines(o.evidence),
+            session: n(o.session),
+          })),
+        }
+      : {}),
+    ...(evid
+      ? {
+          evidence: Object.fromEntries(
+            [
+              ["goal", ev(evid.goal)],
+              ["latest_request", ev(evid.latest_request)],
+              ["last_step", ev(evid.last_step)],
+              [
+                "decisions",
+                Array.isArray(evid.decisions)
+                  ? evid.decisions.map((d) => ev(d) ?? { session: 0, lines: [] })
+                  : undefined,
+              ],
+            ].filter(([, x]) => x !== undefined),
+          ),
+        }
+      : {}),
   });
 }

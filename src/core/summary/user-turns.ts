@@ -13,38 +13,54 @@ export function onUserText(f: Facts, content: unknown): void {
   if (line.kind === "shell") push(f.userShell, oneLine(line.command, 160));
   else if (line.kind === "interrupt") f.interrupts += 1;
   else if (line.kind === "request") {
-    // A queued prompt the client later sends as a user line is one request, counted when queued.
+    // A queued prompt the client later sends as a user line is one request, counted when delivered.
     const seen = f.queued.indexOf(norm(line.text));
     if (seen >= 0) f.queued.splice(seen, 1);
-    else noteRequest(f, line.text);
+    else noteRequest(f, line.text, f.lineAt, [f.line]);
   }
 }
 
-/** A prompt the user queued while the agent worked: a request like a typed one. */
-export function onQueued(f: Facts, text: string): void {
+/** A prompt the user queued while the agent worked, delivered to it (queue.ts): a request like a typed one. */
+export function onQueued(f: Facts, text: string, at: number, lines: number[]): void {
   const key = norm(text);
   if (f.queued.includes(key)) return; // the enqueue and the attachment of the same prompt
   f.queued.push(key);
   if (f.queued.length > 20) f.queued.shift();
-  noteRequest(f, text);
+  noteRequest(f, text, at, lines);
 }
 
-/** Counts one user request; the goal and the latest request skip ctx's own prompts and "continue". */
-function noteRequest(f: Facts, text: string): void {
+/**
+ * Counts one user request; the goal and the latest request skip ctx's own prompts and "continue".
+ * Requests are ordered by when they were typed (`at`, ms), not by where the client wrote them.
+ */
+export function noteRequest(f: Facts, text: string, at: number, lines: number[]): void {
   f.userRequests += 1;
   const line = oneLine(text, 600);
   if (f.firstRequest === null) f.firstRequest = line;
   f.lastRequest = line;
   const answers = answeredMessage(line, f.lastAgentText);
   f.turnTexts = 0;
-  if (isOwnPrompt(text, f.ownPrompts)) return;
-  // A slash command without arguments (a workflow that then asks what to do) is completed by the
-  // request that follows it: `/create-tech-spec, then: implement the metrics plugin`.
-  if (f.goal === null) f.goal = line;
-  else if (BARE_COMMAND.test(f.goal) && f.goal === f.latestReal && !BARE_COMMAND.test(line))
-    f.goal = oneLine(`${f.goal}, then: ${line}`, 600);
-  f.latestReal = line;
-  f.latestAnswers = answers;
+  // "yes please" answering the agent's question is the user's decision, not a bare "continue".
+  const answersQuestion = /\?\s*$/.test(f.lastAgentText ?? "");
+  if (isOwnPrompt(text, f.ownPrompts, !answersQuestion)) return;
+  // A slash command run first (a workflow that then asks what to do, `/code-review --fix`) is
+  // completed by the typed request that follows it: `/create-tech-spec, then: implement the plugin`.
+  if (f.goal === null || (at > 0 && f.goalAt > 0 && at < f.goalAt && f.midStory === null)) setGoal(f, line, at, lines);
+  else if (COMMAND.test(f.goal) && f.goal === f.latestReal && !COMMAND.test(line) && f.midStory === null)
+    setGoal(f, oneLine(`${f.goal}, then: ${line}`, 600), f.goalAt, [...f.goalLines, ...lines]);
+  if (at === 0 || f.latestAt === 0 || at >= f.latestAt || f.latestReal === null) {
+    f.latestReal = line;
+    f.latestAnswers = answers;
+    f.latestAt = at;
+    f.latestLines = lines;
+  }
+}
+
+/** Sets the goal, with when it was typed and the lines it came from. */
+export function setGoal(f: Facts, text: string, at: number, lines: number[]): void {
+  f.goal = text;
+  f.goalAt = at;
+  f.goalLines = lines.slice(-6);
 }
 
 /**
@@ -60,6 +76,11 @@ export function onRejected(
   feedback: string,
 ): void {
   const plan = tool === "ExitPlanMode";
+  if (plan)
+    f.planTurnedDown = {
+      title: oneLine(String(input.plan ?? "").match(/^\s*#{1,6}\s+(.+)$/m)?.[1] ?? "the plan", 160),
+      line: f.line,
+    };
   if (!feedback && !plan) {
     f.stoppedAt = described;
     return;
@@ -69,11 +90,11 @@ export function onRejected(
   for (let i = Math.max(0, items.length - f.turnTexts); i < items.length; i++)
     if (!items[i]!.startsWith(REJECTED_MARK)) items[i] = `${REJECTED_MARK}${items[i]}`;
   if (plan && typeof input.plan === "string") push(f.agentTexts, `${REJECTED_MARK}plan: ${oneLine(input.plan, 240)}`);
-  if (feedback) noteRequest(f, feedback);
+  if (feedback) noteRequest(f, feedback, f.lineAt, [f.line]);
 }
 
-/** A slash command with no arguments. */
-const BARE_COMMAND = /^\/[^\s]+$/;
+/** A slash command (a workflow or a skill), with or without arguments. */
+const COMMAND = /^\/[^\s/]+(?:\s|$)/;
 
 /** How a decision the user turned down is marked in the summary. */
 const REJECTED_MARK = "(rejected by the user) ";

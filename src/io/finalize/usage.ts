@@ -39,23 +39,27 @@ export function usageFor(
   // One resolution (core/window.ts) with all the evidence finalize has: this session's status-line
   // payloads (its bridge, fresh or not, or the state's window when one gave it), the transcript's client
   // version, model and automatic compaction, then what the hooks saw of the client.
-  const resolved = sessionWindow(
-    deps.env,
-    cfg,
-    {
-      sessionId: state.session_id,
-      model: seen?.model ?? facts.model ?? state.model ?? undefined,
-      clientVersion: seen?.clientVersion,
-      usedTokens: Math.max(state.peak_tokens, facts.peakTokens),
-      statusline:
-        bridge?.context_window_size ||
-        (state.context_window_source === "statusline" || state.context_window_source === "hook"
-          ? state.window_size
-          : undefined),
-      autoCompaction: seen?.autoCompaction,
-    },
-    { root: stateRoot(deps.env, state.project), project: state.project },
-  );
+  // A transcript that records its window (a Codex rollout's `model_context_window`, per turn) is the truth.
+  const recorded = facts.windowSize > 0 ? { window: facts.windowSize, source: "transcript" as const } : undefined;
+  const resolved =
+    recorded ??
+    sessionWindow(
+      deps.env,
+      cfg,
+      {
+        sessionId: state.session_id,
+        model: seen?.model ?? facts.model ?? state.model ?? undefined,
+        clientVersion: seen?.clientVersion,
+        usedTokens: Math.max(state.peak_tokens, facts.peakTokens),
+        statusline:
+          bridge?.context_window_size ||
+          (state.context_window_source === "statusline" || state.context_window_source === "hook"
+            ? state.window_size
+            : undefined),
+        autoCompaction: seen?.autoCompaction,
+      },
+      { root: stateRoot(deps.env, state.project), project: state.project },
+    );
   const stateWindow = resolved.window;
   debug(deps, `finalize: window ${stateWindow} (${resolved.source})`);
   const window = fresh?.context_window_size || stateWindow;

@@ -67,7 +67,12 @@ export function readSummaryIn(root: string, path: string): string | undefined {
 export function openTaskIdsIn(env: Env, root: string, path: string): string[] {
   const name = fileIn(resolve(layout(root).records), resolve(path));
   if (!name || !isSummaryName(name) || !realDirsUnder(root, STATE_DIRS.records)) return [];
-  return readWrittenTwin(env, path)?.open_tasks.map((t) => t.id) ?? [];
+  // A plan kept in the agent's messages (list `plan`) is no task list's: never re-created with a task tool.
+  return (
+    readWrittenTwin(env, path)
+      ?.open_tasks.filter((t) => t.list !== "plan")
+      .map((t) => t.id) ?? []
+  );
 }
 
 /**

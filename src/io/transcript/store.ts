@@ -24,7 +24,7 @@ export function storeOf(path: string): { store: TranscriptStore; file: string; k
  */
 export function streamStore(
   at: { store: TranscriptStore; file: string; key: string },
-  onEntry: (entry: Record<string, unknown>) => void,
+  onEntry: (entry: Record<string, unknown>, recordNo: number) => void,
   opts: StreamOptions = {},
 ): StreamEnd | undefined {
   let db: import("bun:sqlite").Database | undefined;
@@ -34,10 +34,11 @@ export function streamStore(
     db = new Database(at.file, { readonly: true });
     const rows = db.query(at.store.query).all(at.key) as Array<{ record: string }>;
     const reset = (opts.offset ?? 0) > rows.length;
-    for (const row of rows.slice(reset ? 0 : (opts.offset ?? 0))) {
+    const from = reset ? 0 : (opts.offset ?? 0);
+    rows.slice(from).forEach((row, i) => {
       const v: unknown = JSON.parse(row.record);
-      if (isObject(v)) onEntry(v);
-    }
+      if (isObject(v)) onEntry(v, from + i + 1);
+    });
     return { offset: rows.length, size: rows.length, reset };
   } catch {
     return undefined;

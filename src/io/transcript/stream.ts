@@ -31,7 +31,11 @@ export interface StreamOptions {
  * whatever the file's size, and calls `onLine` with each complete line. A symlink
  * or non-regular file reads as nothing. Returns undefined when the file cannot be opened.
  */
-function streamLines(path: string, onLine: (line: string) => void, opts: StreamOptions = {}): StreamEnd | undefined {
+function streamLines(
+  path: string,
+  onLine: (line: string, lineNo: number) => void,
+  opts: StreamOptions = {},
+): StreamEnd | undefined {
   return withReadFile(path, (fd, st) => {
     const size = st.isFile ? st.size : 0;
     const reset = (opts.offset ?? 0) > size;
@@ -43,26 +47,27 @@ function streamLines(path: string, onLine: (line: string) => void, opts: StreamO
 }
 
 /**
- * Calls `onEntry` with each line of a JSONL file that parses to an object, or each record of a
- * session kept in a client's database (store.ts; the offset then counts records).
+ * Calls `onEntry` with each line of a JSONL file that parses to an object, and its line number
+ * (1-based from the start offset; blank, broken and over-long lines count too), or each record of a
+ * session kept in a client's database (store.ts; the offset and the number then count records).
  */
 export function streamEntries(
   path: string,
-  onEntry: (entry: Record<string, any>) => void,
+  onEntry: (entry: Record<string, any>, lineNo: number) => void,
   opts: StreamOptions = {},
 ): StreamEnd | undefined {
   const store = storeOf(path);
   if (store) return streamStore(store, onEntry, opts);
   return streamLines(
     path,
-    (line) => {
+    (line, lineNo) => {
       let v: unknown;
       try {
         v = JSON.parse(line);
       } catch {
         return; // a broken line (a crash mid-write): skip it
       }
-      if (v && typeof v === "object" && !Array.isArray(v)) onEntry(v as Record<string, any>);
+      if (v && typeof v === "object" && !Array.isArray(v)) onEntry(v as Record<string, any>, lineNo);
     },
     opts,
   );
@@ -74,7 +79,7 @@ function readRange(
   fd: number,
   start: number,
   stop: number,
-  onLine: (line: string) => void,
+  onLine: (line: string, lineNo: number) => void,
   opts: StreamOptions,
 ): number {
   const maxLine = opts.maxLineBytes ?? 16 * 1024 * 1024;
@@ -85,13 +90,15 @@ function readRange(
   let skipping = false; // inside an over-long line
   let pos = start;
   let lineStart = start;
+  let lineNo = 0;
   while (pos < stop) {
     const n = readSync(fd, chunk, 0, Math.min(CHUNK, stop - pos), pos);
     if (n <= 0) break;
     let from = 0;
     for (let nl = chunk.indexOf(10, from); nl >= 0 && nl < n; nl = chunk.indexOf(10, from)) {
       const piece = chunk.subarray(from, nl);
-      if (!skipping) emit(carryLen ? Buffer.concat([...carry, piece]) : piece, onLine, needles);
+      lineNo += 1;
+      if (!skipping) emit(carryLen ? Buffer.concat([...carry, piece]) : piece, lineNo, onLine, needles);
       carry = [];
       carryLen = 0;
       skipping = false;
@@ -112,8 +119,13 @@ function readRange(
   return lineStart;
 }
 
-function emit(line: Buffer, onLine: (line: string) => void, needles: Buffer[] | undefined): void {
+function emit(
+  line: Buffer,
+  lineNo: number,
+  onLine: (line: string, lineNo: number) => void,
+  needles: Buffer[] | undefined,
+): void {
   if (line.length < 2) return;
   if (needles && !needles.some((needle) => line.includes(needle))) return;
-  onLine(line.toString("utf8"));
+  onLine(line.toString("utf8"), lineNo);
 }

@@ -102,7 +102,7 @@ describe("addEntry()", () => {
       result("d", "contents"),
     ]);
     expect([...f.files.keys()]).toEqual(["/y.ts", "/n.ipynb"]);
-    expect(f.errors.items[0]).toEqual({ tool: "Edit", target: "/x.ts", message: "String not found" });
+    expect(f.errors.items[0]).toMatchObject({ tool: "Edit", target: "/x.ts", message: "String not found" });
   });
 
   test("sidechain lines do not change the user's requests or the agent's message, but their edits count", () => {

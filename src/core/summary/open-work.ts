@@ -1,0 +1,108 @@
+/**
+ * Open work that is not a failure (docs/track-finalize.md, "Open work"): background commands and
+ * subagents started and not seen finished, and whether the newest request was ever answered. Pure.
+ */
+import type { Facts } from "./facts.ts";
+import { oneLine } from "./ring.ts";
+
+/** Most background tasks remembered. */
+const MAX_BACKGROUND = 50;
+/** A command the agent or the user (Ctrl+B) sent to the background, and its id (2.1.x). */
+const COMMAND_STARTED = /^\s*Command running in background with ID:\s*([\w-]{3,64})/;
+/** A subagent started in the background (`run_in_background`), and its id. */
+const AGENT_STARTED = /agentId:\s*([\w-]{3,64})/;
+/** A task's status as a notice or an output read reports it. */
+const FINISHED = /<status>\s*(?:completed|failed|killed|stopped|cancelled)\s*<\/status>/i;
+const TASK_ID = /<(?:task|agent)[-_]id>\s*([\w-]{3,64})\s*<\/(?:task|agent)[-_]id>/i;
+
+/** Notes a successful result: a call sent to the background, a read of its output, a stop. */
+export function onBackgroundResult(
+  f: Facts,
+  _id: string,
+  tool: string,
+  input: Record<string, unknown>,
+  output: string,
+): void {
+  const started =
+    COMMAND_STARTED.exec(output) ?? (input.run_in_background === true ? AGENT_STARTED.exec(output) : null);
+  if (started) {
+    if (f.background.size >= MAX_BACKGROUND) f.background.delete(f.background.keys().next().value!);
+    const what =
+      tool === "Bash"
+        ? `background command \`${oneLine(String(input.command ?? ""), 120)}\``
+        : `background subagent "${oneLine(String(input.description ?? input.subagent_type ?? tool), 120)}"`;
+    f.background.set(started[1]!, { what, line: f.line });
+    return;
+  }
+  const s = (k: string) => (typeof input[k] === "string" ? (input[k] as string) : "");
+  if (/^(?:KillShell|KillBash|TaskStop)$/.test(tool)) f.background.delete(s("shell_id") || s("task_id") || s("id"));
+  else if (/^(?:BashOutput|TaskOutput|AgentOutputTool)$/.test(tool) && FINISHED.test(output))
+    f.background.delete(s("bash_id") || s("task_id") || s("agentId") || TASK_ID.exec(output)?.[1] || "");
+}
+
+/** A user line that is a `<task-notification>` (`<agent-notification>`): the task it names has finished. */
+export function onNotice(f: Facts, content: unknown): void {
+  if (f.background.size === 0) return;
+  const text =
+    typeof content === "string"
+      ? content
+      : Array.isArray(content)
+        ? content.map((b) => (b?.type === "text" && typeof b.text === "string" ? b.text : "")).join("\n")
+        : "";
+  if (!/<(?:task|agent)-notification>/.test(text) || !FINISHED.test(text)) return;
+  const id = TASK_ID.exec(text)?.[1];
+  if (id) f.background.delete(id);
+}
+
+/** The line of the agent's newest text message (0: none). */
+function lastWords(f: Facts): number {
+  return f.decisionLines.items.at(-1) ?? 0;
+}
+
+/** Open work that is no failure, each said as such, with the lines it came from. */
+export interface OpenWork {
+  text: string;
+  evidence: number[];
+}
+
+/**
+ * The open work this session left: its newest request unanswered (the session ended mid-turn: no
+ * agent message after it), each background command or subagent still running.
+ */
+export function openWork(f: Facts): OpenWork[] {
+  const out: OpenWork[] = [];
+  const asked = f.latestLines.at(-1) ?? 0;
+  // Calls the agent made after its last words whose results never came: it was cut off mid-turn.
+  const cut = [...f.pending.values()].flatMap((p) =>
+    p.line && p.line > asked && p.line > lastWords(f) ? [p.line] : [],
+  );
+  if (f.latestReal !== null && asked > 0 && f.lastAgentLine < asked)
+    out.push({
+      text: `the last request was never answered (the session ended before the agent replied): "${oneLine(f.latestReal, 160)}"`,
+      evidence: [asked],
+    });
+  else if (f.latestReal !== null && asked > 0 && cut.length > 0)
+    out.push({
+      text: `the last request was not finished: the session ended mid-turn, its last tool calls never returned: "${oneLine(f.latestReal, 160)}"`,
+      evidence: [asked, ...cut.slice(-3)],
+    });
+  if (f.planTurnedDown)
+    out.push({
+      text: `the plan "${f.planTurnedDown.title}" was turned down by the user and no plan was approved after it`,
+      evidence: [f.planTurnedDown.line],
+    });
+  if (f.lastCommitLine > 0) {
+    const after = [...f.files.values()].filter((x) => !x.deleted && (x.evidence?.at(-1) ?? 0) > f.lastCommitLine);
+    if (after.length)
+      out.push({
+        text: `${after.length} file${after.length === 1 ? "" : "s"} changed after the session's last commit and not committed since: ${after
+          .slice(-5)
+          .map((x) => `\`${x.path}\``)
+          .join(", ")}`,
+        evidence: [f.lastCommitLine, ...after.slice(-5).flatMap((x) => x.evidence?.slice(-1) ?? [])],
+      });
+  }
+  for (const b of f.background.values())
+    out.push({ text: `${b.what} was still running when the session ended`, evidence: [b.line] });
+  return out;
+}

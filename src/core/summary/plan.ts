@@ -1,0 +1,41 @@
+/**
+ * The plan of a session that has no task tool (Claude Code 2.1.332 on its default model:
+ * docs/plan-tools.md): the newest numbered or checkbox list in the agent's messages, or the plan it
+ * proposed with ExitPlanMode, carried as the open tasks (ids `p1`, `p2`, … in the list `plan`, never
+ * to be re-created with a task tool). Pure.
+ */
+import type { Facts, TaskItem } from "./facts.ts";
+import { planStore } from "../plan-tools.ts";
+import { oneLine } from "./ring.ts";
+
+/** One item of a plan: `1. x`, `2) x`, `- [ ] x`, `- [x] x`, `* [ ] x`. */
+const ITEM = /^\s{0,6}(?:\d{1,3}[.)]|[-*+]\s*\[( |x|X)\])\s+(.+?)\s*$/;
+/** Most items carried. */
+const MAX_ITEMS = 30;
+
+/** Notes an agent message (or an ExitPlanMode plan) that holds a plan: two items or more. */
+export function notePlanText(f: Facts, text: string): void {
+  let items = 0;
+  for (const line of text.split("\n", 400)) if (ITEM.test(line) && ++items >= 2) break;
+  if (items >= 2) f.planText = { text: text.slice(0, 8000), line: f.line };
+}
+
+/** The plan as tasks, when the session had no task tool and the agent wrote one; else none. */
+export function planTasks(f: Facts): TaskItem[] {
+  if (!f.planText || planStore(f.tools) !== "none") return [];
+  const out: TaskItem[] = [];
+  for (const line of f.planText.text.split("\n")) {
+    const m = ITEM.exec(line);
+    if (!m || out.length >= MAX_ITEMS) continue;
+    const subject = oneLine(m[2]!.replace(/\*\*/g, "").replace(/^~~(.*)~~$/, "$1"), 160);
+    const done = /x/i.test(m[1] ?? "") || /^~~.*~~$/.test(m[2]!.trim()) || /(?:✅|✓|\(done\))\s*$/i.test(m[2]!);
+    out.push({
+      id: `p${out.length + 1}`,
+      subject,
+      status: done ? "completed" : "pending",
+      evidence: [f.planText.line],
+      list: "plan",
+    });
+  }
+  return out;
+}

@@ -1,0 +1,90 @@
+/**
+ * Where a session keeps its plan (issue 27, item 6; docs/plan-tools.md): read from the tools its
+ * transcript shows, on transcripts the real Claude Code 2.1.332 wrote offline against the fake API
+ * (test/fixtures/plan-tools/, see test/fixtures/README.md).
+ */
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { agentText } from "../../src/core/levels.ts";
+import { planClause, planStore } from "../../src/core/plan-tools.ts";
+import { mergeChain } from "../../src/core/summary/chain.ts";
+import { addEntry } from "../../src/core/summary/collect.ts";
+import { emptyFacts, type Facts } from "../../src/core/summary/facts.ts";
+import { openWorkLines } from "../../src/core/summary/next-step.ts";
+import { sessionTasks } from "../../src/core/summary/tasks.ts";
+import { sessionTools } from "../../src/io/transcript/session-tools.ts";
+import { streamEntries } from "../../src/io/transcript/stream.ts";
+
+const FIX = join(import.meta.dir, "..", "fixtures");
+const DEFAULT = join(FIX, "plan-tools", "2.1.332-headless-default.jsonl");
+const ALLOW = join(FIX, "plan-tools", "2.1.332-headless-allow.jsonl");
+const OLDER = join(FIX, "transcripts", "spotter-user-lines.jsonl");
+
+function read(path: string): Facts {
+  const f = emptyFacts();
+  streamEntries(path, (e, n) => addEntry(f, e, n));
+  return f;
+}
+
+describe("the tools a session had, from its transcript", () => {
+  test("2.1.332 on its default model: no task tool (first request, deferred list, the refusal)", () => {
+    const t = sessionTools(DEFAULT);
+    expect(t.known).toBe(true);
+    expect([...t.tools]).toContain("ToolSearch");
+    expect([...t.tools]).toContain("Workflow");
+    expect(t.tools.has("TaskCreate") || t.deferred.has("TaskCreate")).toBe(false);
+    expect(t.refused.has("TaskCreate")).toBe(true);
+    expect(planStore(t)).toBe("none");
+  });
+
+  test("2.1.332 with TaskCreate named in --allowedTools: the task tools are deferred tools", () => {
+    const t = sessionTools(ALLOW);
+    expect([...t.deferred]).toEqual(expect.arrayContaining(["TaskCreate", "TaskUpdate", "TaskList", "TaskGet"]));
+    expect(planStore(t)).toBe("tasks");
+  });
+
+  test("an older client's transcript lists no tools: nothing is claimed", () => {
+    expect(planStore(sessionTools(OLDER))).toBe("unknown");
+    expect(planClause("unknown")).toBe("update the task list with exactly what remains");
+  });
+});
+
+describe("the CRITICAL message says how to save the plan with the session's own tools", () => {
+  test("no task tool: a numbered list in the reply; task tools: TaskCreate / TaskUpdate", () => {
+    const none = agentText("critical", 80, 20, undefined, planClause("none"));
+    expect(none).toContain("this session has no task tool, so write exactly what remains as a numbered list");
+    expect(none).not.toContain("update the task list");
+    expect(agentText("critical", 80, 20, undefined, planClause("tasks"))).toContain("(TaskCreate / TaskUpdate;");
+    expect(agentText("critical", 80, 20)).toContain("update the task list with exactly what remains, and do not");
+  });
+});
+
+describe("the plan of a session without a task tool is carried as its open tasks", () => {
+  test("the agent's numbered list becomes the open tasks, marked as the agent's own list", () => {
+    const f = read(DEFAULT);
+    const tasks = sessionTasks(f, []);
+    expect(tasks.map((t) => [t.id, t.subject, t.status, t.list])).toEqual([
+      ["p1", "parse", "pending", "plan"],
+      ["p2", "test", "pending", "plan"],
+    ]);
+    const twin = mergeChain(undefined, {
+      taskId: "T",
+      sessionId: "s",
+      listId: "s",
+      links: ["s"],
+      facts: f,
+      tasks,
+      project: "/p",
+      writtenAt: "2026-01-01T00:00:00.000Z",
+    });
+    expect(twin.open_tasks.map((t) => t.list)).toEqual(["plan", "plan"]);
+    expect(twin.open_tasks[0]?.evidence?.length).toBe(1);
+    expect(openWorkLines(twin, null)[0]).toContain("the session had no task tool");
+  });
+
+  test("a session that had the task tools keeps its task list, never the text", () => {
+    const f = read(ALLOW); // the same numbered list; TaskCreate (deferred) created task #1 "s"
+    expect(f.planText).not.toBeNull();
+    expect(sessionTasks(f, []).map((t) => [t.id, t.subject, t.list])).toEqual([["1", "s", undefined]]);
+  });
+});
