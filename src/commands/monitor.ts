@@ -1,6 +1,4 @@
 import { decodeHook, type HookEvent } from "../core/agents/index.ts";
-import { planClause, planStore } from "../core/plan-tools.ts";
-import { sessionTools } from "../io/transcript/session-tools.ts";
 import type { Config } from "../core/config-schema.ts";
 import {
   debounceStep,
@@ -50,10 +48,7 @@ export interface MonitorResult {
   plan?: string;
 }
 
-/**
- * `ctx monitor`: a PostToolUse / AfterTool hook. Injects a CONTEXT WARNING or
- * CONTEXT CRITICAL as additionalContext, debounced per session.
- */
+/** `ctx monitor`: a PostToolUse / AfterTool hook: CONTEXT WARNING or CRITICAL as additionalContext, debounced. */
 export async function run(_argv: string[], deps: Deps): Promise<void> {
   const stdin = await deps.readStdin({
     timeoutMs: envConfig(deps.env)["monitor.stdin_timeout_ms"],
@@ -100,13 +95,17 @@ export function monitor(hook: HookEvent, deps: Deps): MonitorResult {
   // At CRITICAL, say where this crossing's handoff stands (no marker yet: run() starts its finalize next).
   const handoff = level === "warning" ? undefined : handoffOf(root, sessionId, now);
   // How this session saves its plan, with the tools its transcript shows it has (docs/plan-tools.md).
-  const plan = level === "warning" ? undefined : planClause(planStore(sessionTools(hook.transcriptPath)));
+  const plan = level === "warning" ? undefined : planOf(hook.transcriptPath);
   const text = warningText(level, reading.usedPct, reading.remainingPct, handoff, plan);
   const output = { hookSpecificOutput: { hookEventName: event, additionalContext: text } };
   return { reading, level, project, output, stop, plan };
 }
 
 // --- internal ---
+
+/** How this session saves its plan, read at CRITICAL only: the transcript reader stays off the hot path. */
+const planOf = (path: string | undefined): string | undefined =>
+  (require("../io/transcript/session-tools.ts") as typeof import("../io/transcript/session-tools.ts")).planFor(path);
 
 /**
  * A tool call inside a subagent: judged by the subagent's own transcript and

@@ -1,4 +1,11 @@
-import { emptySessionTools, noteRefusal, noteToolsLine, type SessionTools } from "../../core/plan-tools.ts";
+import {
+  emptySessionTools,
+  noteRefusal,
+  noteToolsLine,
+  planClause,
+  planStore,
+  type SessionTools,
+} from "../../core/plan-tools.ts";
 import { streamEntries } from "./stream.ts";
 
 /** How much of a transcript's start is read for its tools (the first request's line comes early). */
@@ -23,4 +30,9 @@ export function sessionTools(transcriptPath: string | undefined): SessionTools {
     { maxBytes: HEAD_BYTES, needles: ["api-request-shape", "deferred_tools_delta", "No such tool available"] },
   );
   return t;
+}
+
+/** How the session of this transcript saves its plan, for the CRITICAL message (docs/plan-tools.md). */
+export function planFor(transcriptPath: string | undefined): string | undefined {
+  return planClause(planStore(sessionTools(transcriptPath)));
 }
