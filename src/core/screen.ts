@@ -21,6 +21,8 @@ export interface ScreenState {
   completion?: string;
   /** The input box is visible and empty (nothing typed, no dialog over it). */
   prompt: boolean;
+  /** The input box holds text the user typed and has not sent (a draft): nothing may be typed over it. */
+  draft?: boolean;
   /** A permission prompt, question, plan-approval menu or the usage-limit menu is open. */
   blocker?: Blocker;
 }
@@ -35,12 +37,14 @@ export function classifyScreen(raw: string): ScreenState {
   const blocker = findBlocker(lines);
   const completion = findCompletion(lines);
   const busy = /esc to interrupt/i.test(text) || lines.some((l) => SPINNER_LINE.test(l));
-  const prompt = !blocker && hasEmptyInputBox(lines);
+  const box = blocker ? undefined : inputBox(lines);
+  const prompt = box === "";
   return {
     busy,
     finished: completion !== undefined,
     ...(completion ? { completion } : {}),
     prompt,
+    ...(box ? { draft: true } : {}),
     ...(blocker ? { blocker } : {}),
   };
 }
@@ -124,14 +128,14 @@ function findBlocker(lines: string[]): Blocker | undefined {
 }
 
 /** The last `❯` line sits between two rules and holds nothing typed. */
-function hasEmptyInputBox(lines: string[]): boolean {
+/** The text in the input box (the last `❯` line right below a rule): "" when empty, undefined when none. */
+function inputBox(lines: string[]): string | undefined {
   for (let i = lines.length - 1; i > 0; i--) {
     const line = lines[i]!;
     if (!/^\s*❯/.test(line)) continue;
-    const ruleAbove = /^\s*─{8,}/.test(lines[i - 1] ?? "");
-    return ruleAbove && line.replace(/^\s*❯/, "").trim() === "";
+    return /^\s*─{8,}/.test(lines[i - 1] ?? "") ? line.replace(/^\s*❯/, "").trim() : undefined;
   }
-  return false;
+  return undefined;
 }
 
 /** What a pane shows of a limit: the newest limit line, and whether the client's limit menu is open. */

@@ -173,4 +173,25 @@ describe("item 5: text in a tool's output does not stop the supervisor", () => {
     ]);
     expect(sim.sent()).toEqual([]);
   });
+
+  test("a draft in the input box while a cycle is due is a hold, recorded once; nothing is typed over it", () => {
+    const sim = new Sim();
+    sim.turn(95);
+    sim.screen("typed");
+    sim.wait(60_000);
+    sim.screen("typed");
+    const holds = sim.actions.flatMap((a) => (a.type === "record" && a.event === "hold" ? [a.detail] : []));
+    expect(holds).toEqual(["a draft is in the input box at 95%: nothing is typed until it is sent or cleared"]);
+    expect(sim.sent()).toEqual([]);
+  });
+
+  test("the classifier tells a draft from an empty input box, and a draft only below the rule", () => {
+    const rule = "─".repeat(40);
+    expect(classifyScreen(["● done", rule, "❯ half a sentence", rule].join("\n"))).toMatchObject({
+      prompt: false,
+      draft: true,
+    });
+    expect(classifyScreen(["● done", rule, "❯ ", rule].join("\n")).draft).toBeUndefined();
+    expect(classifyScreen(["❯ echo hi", "● done", rule, "❯ ", rule].join("\n")).draft).toBeUndefined();
+  });
 });

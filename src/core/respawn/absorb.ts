@@ -21,7 +21,7 @@ export function absorb(state: RespawnState, event: RespawnEvent, now: number): T
         lastChangeAt: changed ? now : state.lastChangeAt,
         lastBusyAt: screen.busy ? now : state.lastBusyAt,
       },
-      actions: holdRecord(state, screen.blocker),
+      actions: [...holdRecord(state, screen.blocker), ...draftHold(state, screen.draft === true)],
     };
   }
   if (event.type === "stop_hook") {
@@ -66,4 +66,16 @@ function holdRecord(state: RespawnState, blocker: Blocker | undefined): RespawnA
       ? "Enter after the quiet period (auto_accept_plans)"
       : "nothing is typed until it closes";
   return [{ type: "record", event: "hold", detail: `${DIALOGS[blocker]} is open: ${then}` }];
+}
+
+/**
+ * A draft in the input box while a cycle is due (usage at `compact_at` or `restart_at`) holds the
+ * supervisor, which never types over the user's words: recorded once, when the draft appears.
+ */
+function draftHold(state: RespawnState, draft: boolean): RespawnAction[] {
+  if (!draft || state.screen?.draft === true || !state.usage) return [];
+  const due = [state.settings.compactAt, state.settings.restartAt].filter((t): t is number => t !== false);
+  if (!due.some((t) => state.usage!.pct >= t)) return [];
+  const detail = `a draft is in the input box at ${state.usage.pct}%: nothing is typed until it is sent or cleared`;
+  return [{ type: "record", event: "hold", detail }];
 }

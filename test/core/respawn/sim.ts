@@ -8,7 +8,7 @@ export const SCREENS = {
   busy: { busy: true, finished: false, prompt: true },
   done: { busy: false, finished: true, completion: "✻ Baked for 0s", prompt: true },
   prompt: { busy: false, finished: false, prompt: true },
-  typed: { busy: false, finished: false, prompt: false },
+  typed: { busy: false, finished: false, prompt: false, draft: true },
   permission: { busy: false, finished: false, prompt: false, blocker: "permission" },
   question: { busy: false, finished: false, prompt: false, blocker: "question" },
   plan: { busy: false, finished: false, prompt: false, blocker: "plan" },
