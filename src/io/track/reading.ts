@@ -21,11 +21,12 @@ export function readingFor(job: TrackJob, deps: Deps, cfg: Config): TrackReading
   // turn's last message; a tool hook only near the levels, where one request late matters.
   // A subagent's tool line is never written to the parent's transcript: do not wait for it there.
   const subagent = job.input.agent_id !== undefined && job.input.agent_id !== null;
-  const wait =
-    !subagent && (job.event === "Stop" || nearLevels(job, deps, cfg))
-      ? hookWait(job.input, cfg["track.transcript_wait_ms"], deps.now)
-      : undefined;
-  if (wait) wait.waitMissing = () => false; // past the first turns the transcript exists; a missing one will not appear
+  // With a fresh bridge, currentReading decides from the bridge's figure, as it does for ctx monitor.
+  const wait = subagent ? undefined : hookWait(job.input, cfg["track.transcript_wait_ms"], deps.now);
+  if (wait) {
+    wait.withoutBridge = job.event === "Stop" || nearLevels(job, deps, cfg);
+    wait.waitMissing = () => false; // past the first turns the transcript exists; a missing one will not appear
+  }
   const place = { root: stateRoot(deps.env, job.project), project: job.project };
   const r = currentReading(deps.env, deps.now(), cfg, job.sessionId, job.transcriptPath, wait, place);
   if (r) debug(deps, `track: window ${r.windowSize} (${r.windowSource})`);
