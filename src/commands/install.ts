@@ -21,6 +21,7 @@ import { ensureDir } from "../io/fs/dirs.ts";
 import { rememberStatusline } from "../io/statusline-record.ts";
 import { readHooksFile, trustCtxHooks } from "../io/codex-trust.ts";
 import { withLock } from "../io/fs/lock.ts";
+import { installPlugin } from "./install-plugin.ts";
 import {
   backupSettings,
   createdByCtx,
@@ -67,11 +68,14 @@ export function install(argv: string[], deps: Deps, binary: string | undefined):
   const written = target.project ? "ctx" : binary;
   if (target.project) warnBothLevels(target, deps);
   let previous: Record<string, unknown> | undefined;
+  const plugin = installPlugin(target, deps, binary); // the mod, for clients that run mods
   const code = editSettings(target, deps, (value) => {
     const result = installInto(value, { agent: target.agent, binary: written, otherStatusline: other });
     previous = result.previousStatusline;
-    return { settings: result.settings, report: installReport(result, target) };
+    const report = [...installReport(result, target), ...(plugin?.report ?? [])];
+    return { settings: plugin ? plugin.edit(result.settings) : result.settings, report };
   });
+  plugin?.files();
   // what ctx's statusLine took the place of, for uninstall to put back exactly
   if (previous && !target.dryRun) rememberStatusline(deps.env, target.path, previous);
   // Codex runs a hook only once trusted: record it as Codex does (`codex exec` skips untrusted hooks silently).

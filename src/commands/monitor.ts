@@ -23,10 +23,12 @@ import { envConfig, loadConfig } from "../io/config.ts";
 import { ensureDirUnder } from "../io/fs/dirs.ts";
 import { mtimeMs } from "../io/fs/read.ts";
 import { unlinkQuiet } from "../io/fs/sys.ts";
-import { writeFileAtomic, writeJsonAtomic } from "../io/fs/write.ts";
+import { writeJsonAtomic } from "../io/fs/write.ts";
 import { LockTimeout, withLock } from "../io/fs/lock.ts";
 import { readState } from "../io/fs/state-file.ts";
-import { currentReading, hookWait, subagentReading, type SourcedReading } from "../io/session/usage-source.ts";
+import { subagentReading, type SourcedReading } from "../io/session/usage-source.ts";
+import { readUsage } from "./monitor-read.ts";
+import { MOD_STEP_EVENT, modAnswer, modTake } from "./monitor-mod.ts";
 
 /** ctx's normalised events after which the monitor speaks (each client's name for them: core/agents/). */
 const MONITOR_EVENTS = new Set<string | undefined>(["PostToolUse", "PostToolUseFailure"]);
@@ -43,6 +45,8 @@ export interface MonitorResult {
   output?: { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
   /** A `ctx run` leg at its restart level: end it after this tool call (core/run/stop.ts). */
   stop?: LegStopOutput;
+  /** For a call of ctx's mod: the figure and level it shows the user (commands/monitor-mod.ts). */
+  mod?: ReturnType<typeof modAnswer>;
 }
 
 /**
@@ -59,14 +63,17 @@ export async function run(_argv: string[], deps: Deps): Promise<void> {
   // A subagent's level is about its own window: the parent's finalize crossing is not its business.
   if (result.level && subagentOf(input) === undefined && isValidSessionId(input.session_id))
     await handoff(input, input.session_id, result, deps);
-  if (result.output || result.stop) deps.stdout(`${JSON.stringify({ ...result.stop, ...result.output })}\n`);
+  const out = { ...result.stop, ...result.output, ...(result.mod ? { ctx_mod: result.mod } : {}) };
+  if (Object.keys(out).length > 0) deps.stdout(`${JSON.stringify(out)}\n`);
 }
 
 /** The monitor's decision for one hook input (does the I/O of state, prints nothing). */
 export function monitor(input: Record<string, unknown>, deps: Deps): MonitorResult {
   const hook = normalizeHook(input);
   const sessionId = input.session_id;
-  if (!hook || !MONITOR_EVENTS.has(hook.event) || !isValidSessionId(sessionId)) return {};
+  // A mod's `turn.step` call records the request's figure: no tool use, so no debounce step.
+  const step = input.hook_event_name === MOD_STEP_EVENT;
+  if (!hook || !(step || MONITOR_EVENTS.has(hook.event)) || !isValidSessionId(sessionId)) return {};
   // The output echoes the client's own event name (AfterTool for Gemini CLI).
   const event = hook.rawEvent;
   const project = hookProject(deps.env, input.cwd, deps.cwd);
@@ -76,27 +83,27 @@ export function monitor(input: Record<string, unknown>, deps: Deps): MonitorResu
   const agentId = subagentOf(input);
   if (agentId !== undefined)
     return agentId ? judgeSubagent(input, event, sessionId, agentId, root, cfg, now, deps) : {};
-  const wait = hookWait(input, cfg["monitor.transcript_wait_ms"], deps.now);
-  // A session's first hook may run before its transcript exists: wait for it once; if it never
-  // shows up (transcripts turned off), remember that and stop waiting for it on every tool call.
-  const noTranscript = layout(root).monitorFile(sessionId, ".no-transcript")!;
-  if (wait) wait.waitMissing = () => mtimeMs(noTranscript) === undefined; // only asked without a fresh bridge
-  const reading = currentReading(deps.env, now, cfg, sessionId, str(input, "transcript_path"), wait, { root, project });
-  if (wait?.outcome === "missing" && mtimeMs(noTranscript) === undefined) markNoTranscript(root, noTranscript);
+  const take = modTake(input, root, sessionId, now);
+  if (step && take.kind !== "mod") return {};
+  const reading = take.kind === "none" ? readUsage(input, sessionId, root, project, cfg, now, deps) : take.reading;
   if (!reading) return {};
   const level = levelAt(reading.usedPct, ladderOf(cfg));
   debug(
     deps,
     `monitor: ${reading.usedPct}% used (${reading.source}), window ${reading.windowSize} (${reading.windowSource}), level ${level}`,
   );
+  const mod = take.kind === "mod" ? modAnswer(reading, cfg) : undefined;
+  if (step) return { reading, level, project, mod };
   const stop = legStop(deps.env, event, sessionId, reading.usedPct, cfg["respawn.restart_at"]);
+  // Under a mod the settings hook only ends a `ctx run` leg: the mod's own call warns.
+  if (take.kind === "stand-down") return { reading, level, project, stop };
   const fire = debounced(deps, root, layout(root).monitorFile(sessionId)!, level, cfg, now);
-  if (!fire || level === "ok") return { reading, level, project, stop };
+  if (!fire || level === "ok") return { reading, level, project, stop, mod };
   // At CRITICAL, say where this crossing's handoff stands (no marker yet: run() starts its finalize next).
   const handoff = level === "warning" ? undefined : handoffOf(root, sessionId, now);
   const text = warningText(level, reading.usedPct, reading.remainingPct, handoff);
   const output = { hookSpecificOutput: { hookEventName: event, additionalContext: text } };
-  return { reading, level, project, output, stop };
+  return { reading, level, project, output, stop, mod };
 }
 
 // --- internal ---
@@ -176,15 +183,6 @@ function debounced(deps: Deps, root: string, path: string, level: Level, cfg: Co
     const busy = err instanceof LockTimeout;
     debug(deps, `monitor: debounce not ${busy ? "reached" : "written"} (${(err as Error).message})`);
     return !busy;
-  }
-}
-
-function markNoTranscript(root: string, path: string): void {
-  try {
-    ensureDirUnder(root, STATE_DIRS.monitor);
-    writeFileAtomic(path, "", 0o600);
-  } catch {
-    // a read-only state directory: we will wait again next time, nothing worse
   }
 }
 

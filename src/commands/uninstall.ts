@@ -9,6 +9,7 @@ import { editSettings, parseTarget } from "./install.ts";
 import { terminalSafe } from "../core/terminal.ts";
 import { forgetStatusline, rememberedStatusline } from "../io/statusline-record.ts";
 import { readHooksFile, untrustCtxHooks } from "../io/codex-trust.ts";
+import { uninstallPlugin } from "./install-plugin.ts";
 
 /** Entry point. */
 export async function run(argv: string[], deps: Deps): Promise<number> {
@@ -19,6 +20,7 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
     for (const key of untrustCtxHooks(deps.env, target.path, readHooksFile(target.path)))
       deps.stdout(`untrusted ${key}\n`);
   let restored = false;
+  const plugin = uninstallPlugin(target, deps);
   const code = editSettings(
     target,
     deps,
@@ -26,10 +28,13 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
       const out = removeFrom(value, previous);
       restored = out.restored !== undefined;
       const back = out.restored ? [`restored statusLine: ${terminalSafe(String(out.restored.command ?? ""))}`] : [];
-      return { settings: out.settings, report: [...out.removed.map((l) => `removed ${terminalSafe(l)}`), ...back] };
+      const settings = plugin ? plugin.edit(out.settings) : out.settings;
+      const report = [...out.removed.map((l) => `removed ${terminalSafe(l)}`), ...back, ...(plugin?.report ?? [])];
+      return { settings, report };
     },
     { dropIfCreated: true },
   );
+  plugin?.files();
   if (restored && !target.dryRun) forgetStatusline(deps.env, target.path);
   return code;
 }

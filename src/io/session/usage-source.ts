@@ -41,7 +41,7 @@ export function hookWait(input: Record<string, unknown>, ms: number, now: () => 
 
 /** A context reading with where it came from. */
 export interface SourcedReading extends ContextReading {
-  source: "bridge" | "transcript" | "subagent";
+  source: "bridge" | "transcript" | "subagent" | "client";
   /** Where the window came from (core/window.ts). */
   windowSource: WindowSource;
   model?: string;
