@@ -24,8 +24,20 @@ interface Session {
 }
 
 let session: Session | undefined;
-/** The newest main-thread request's figure, sent with the next tool call. */
-let figure: { tokens: number; window: number; model: string } | undefined;
+/** The newest main-thread request's figure, sent with the next call of ctx. */
+let figure: Figure | undefined;
+/**
+ * The figure of the step under way: main-thread steps run one after another, and a tool call
+ * belongs to the step under way (the client may start it while that step's response streams).
+ */
+let stepFigure: Promise<Figure | undefined> = Promise.resolve(undefined);
+
+/** One request's figure: its context tokens and the window the client reports. */
+interface Figure {
+  tokens: number;
+  window: number;
+  model: string;
+}
 
 /** Runs `ctx monitor` with a payload; never throws (a failed call is no answer). */
 async function callCtx(
@@ -59,8 +71,8 @@ function show($: EngineInterface, answer: CtxAnswer | undefined): void {
   $.ui.status(`ctx ${m.used_pct}% used${level}`);
 }
 
-/** Records one request's usage: the input tokens of the request, in the window the client reports. */
-async function measured(
+/** A request's figure: the input tokens of the request, in the window the client reports. */
+async function figureOf(
   $: EngineInterface,
   usage: {
     input_tokens: number;
@@ -68,12 +80,22 @@ async function measured(
     cache_creation_input_tokens?: number | null;
     model: string;
   },
-): Promise<void> {
-  const context = (await $.session.usage()).context;
-  if (!context.window) return;
+): Promise<Figure | undefined> {
+  const window = (await $.session.usage()).context.window;
+  if (!window) return undefined;
   const tokens = usage.input_tokens + usage.cache_read_input_tokens + (usage.cache_creation_input_tokens ?? 0);
-  figure = { tokens, window: context.window, model: usage.model };
-  show($, await callCtx($, "ModStep", {}));
+  return { tokens, window, model: usage.model };
+}
+
+/** The step's figure, or undefined when it has not come within `ms` (a step with no response). */
+function settled($: EngineInterface, step: Promise<Figure | undefined>, ms: number): Promise<Figure | undefined> {
+  return new Promise((resolve) => {
+    const timer = $.clock.after(ms, () => resolve(undefined));
+    void step.then((f) => {
+      timer.cancel();
+      resolve(f);
+    });
+  });
 }
 
 export const register: Register = (on) => {
@@ -84,17 +106,34 @@ export const register: Register = (on) => {
   });
 
   on("turn.step", async function* ($, e, next) {
-    const r = yield* next(e);
-    if (e.agentId === undefined && r.usage) await measured($, r.usage);
-    return r;
+    if (e.agentId !== undefined) return yield* next(e);
+    let done: (f: Figure | undefined) => void = () => {};
+    stepFigure = new Promise((resolve) => {
+      done = resolve;
+    });
+    try {
+      const r = yield* next(e);
+      const f = r.usage ? await figureOf($, r.usage) : undefined;
+      done(f);
+      // A step that calls no tool (the turn's answer): record it, for the user's line and ctx status.
+      if (f && r.toolUses.length === 0) {
+        figure = f;
+        show($, await callCtx($, "ModStep", {}));
+      }
+      return r;
+    } finally {
+      done(undefined);
+    }
   });
 
   on("tool.call", async ($, e, next) => {
     if (e.agentId !== undefined) return next(e);
-    const asked = callCtx($, "PostToolUse", { tool_name: e.tool, tool_use_id: e.tool_use_id });
-    const ran = await next(e);
-    const answer = await asked;
+    const f = await settled($, stepFigure, 10_000);
+    if (f) figure = f;
+    // Before the tool runs: the figure is recorded before the settings hooks look for it.
+    const answer = await callCtx($, "PostToolUse", { tool_name: e.tool, tool_use_id: e.tool_use_id });
     show($, answer);
+    const ran = await next(e);
     const warning = answer?.hookSpecificOutput?.additionalContext;
     if (!warning || ran.deny !== undefined) return ran;
     return { ...ran, context: [...(ran.context ?? []), warning] };
