@@ -9,14 +9,19 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CTX_BIN, runCtx } from "../helpers/ctx.ts";
 import { CLIENT, CLIENTS, makeSandbox, runClaudeP, type Sandbox } from "./claude.ts";
+import { startClient } from "./client-pane.ts";
 import { lastUserText, startFakeApi, type FakeApi, type Turn } from "./fake-api.ts";
+import { submit } from "./submit.ts";
+import type { TmuxSession } from "./tmux.ts";
 
 let api: FakeApi | undefined;
 let sandbox: Sandbox | undefined;
+let pane: TmuxSession | undefined;
 afterEach(async () => {
+  await pane?.kill().catch(() => {});
   await api?.stop();
   sandbox?.cleanup();
-  api = sandbox = undefined;
+  api = sandbox = pane = undefined;
 });
 
 const MODS = CLIENT.version !== CLIENTS.pinned.version;
@@ -47,14 +52,34 @@ function said(a: FakeApi): string[] {
   });
 }
 
-test(`headless (${CLIENT.version}): one install, the warning on the request after the crossing, debounced`, async () => {
-  // 200k window: 50 %, then 66-68 % (WARNING), then 76 % (CRITICAL).
+/** The fast tool loop: 50 %, then 66-68 % (WARNING), then 76 % (CRITICAL) of a 200k window, and an answer. */
+function toolLoop(): Turn[] {
   const used = [100_000, 132_000, 133_000, 134_000, 135_000, 135_500, 136_000, 152_000];
   const turns: Turn[] = used.map((u, i) => bashTurn(i, u));
   turns.push({
     content: [{ type: "text", text: "All done." }],
     usage: { input_tokens: 100, cache_read_input_tokens: 152_500 },
   });
+  return turns;
+}
+
+test(`interactive (${CLIENT.version}), no status line: the warning on the request after the crossing; the user's line shows the figure`, async () => {
+  const turns = toolLoop();
+  api = await startFakeApi(turns);
+  sandbox = await makeSandbox({ apiUrl: api.url, extraEnv: { NO_COLOR: "1" } });
+  await installWithoutStatusLine(sandbox);
+  pane = await startClient(sandbox);
+  await submit(pane, "run the steps", () => api!.mainRequests().length > 0);
+  const screen = await pane.waitFor(/All done\./, 90_000);
+  expect(api.mainRequests()).toHaveLength(turns.length);
+  expect(said(api)).toEqual(["-", "-", "W", "-", "-", "-", "-", "W", "C"]);
+  // The mod's line under the prompt: the figure of the last request, as the agent was told it.
+  if (MODS) expect(screen).toContain("ctx 76% used CRITICAL");
+  else expect(screen).not.toContain("ctx 76% used");
+}, 180_000);
+
+test(`headless (${CLIENT.version}): one install, the warning on the request after the crossing, debounced`, async () => {
+  const turns = toolLoop();
   api = await startFakeApi(turns);
   sandbox = await makeSandbox({ apiUrl: api.url });
   await installWithoutStatusLine(sandbox);
