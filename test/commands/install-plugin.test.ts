@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { install } from "../../src/commands/install.ts";
 import { run as uninstall } from "../../src/commands/uninstall.ts";
+import { doctor } from "../../src/commands/doctor.ts";
 import { type Home, makeHome } from "../install/settings-home.ts";
 
 const BIN = "/opt/ctx/bin/ctx";
@@ -77,5 +78,49 @@ describe("ctx install: the Claude Code plugin", () => {
     install(["--project"], h.deps, BIN);
     expect(existsSync(pluginDir())).toBe(false);
     expect(JSON.parse(readFileSync(join(h.deps.cwd, ".claude", "settings.json"), "utf8")).env).toBeUndefined();
+  });
+});
+
+describe("ctx doctor: the live Claude Code path", () => {
+  /** A `claude` on PATH that says `version`. */
+  function fakeClaude(version: string): void {
+    const dir = join(h.root, "bin");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "claude"), `#!/bin/sh\necho '${version} (Claude Code)'\n`, { mode: 0o755 });
+    h.deps.env.PATH = `${dir}:/usr/bin:/bin`;
+  }
+  const pathLine = () =>
+    h
+      .out()
+      .split("\n")
+      .find((l) => l.includes("Claude Code path:"));
+
+  test("after ctx install: the mod on a client that runs mods, the hooks on 2.1.197", () => {
+    h = makeHome();
+    install([], h.deps, BIN);
+    fakeClaude("2.1.332");
+    doctor([], h.deps, BIN);
+    expect(pathLine()).toStartWith("ok    Claude Code path: mod (Claude Code 2.1.332 runs ctx's mod");
+    h.cleanup();
+    h = makeHome();
+    install([], h.deps, BIN);
+    fakeClaude("2.1.197");
+    doctor([], h.deps, BIN);
+    expect(pathLine()).toBe(
+      "ok    Claude Code path: settings hooks + status line: Claude Code 2.1.197 runs no mods (2.1.286 and later do)",
+    );
+  });
+
+  test("without the plugin: a warning and the fix", () => {
+    h = makeHome();
+    install([], h.deps, BIN);
+    const file = join(h.home, ".claude", "settings.json");
+    const s = JSON.parse(readFileSync(file, "utf8"));
+    delete s.env;
+    writeFileSync(file, JSON.stringify(s));
+    fakeClaude("2.1.332");
+    doctor([], h.deps, BIN);
+    expect(pathLine()).toBe("warn  Claude Code path: settings hooks + status line: ctx's plugin is not installed");
+    expect(h.out()).toContain("      fix: ctx install");
   });
 });
