@@ -10,11 +10,16 @@ import type { EngineInterface, Register } from "claude-code";
 /** The ctx binary: `ctx install` writes its absolute path here. */
 const CTX_BIN = "ctx";
 
-/** What `ctx monitor` answers a mod's call (src/commands/monitor-mod.ts). */
+/** What `ctx monitor` answers a mod's call (src/commands/monitor-mod.ts, monitor-cycle.ts). */
 interface CtxAnswer {
   hookSpecificOutput?: { additionalContext?: string };
   ctx_mod?: { used_pct: number; level: string };
+  /** The in-client cycle to run (`respawn.in_client`), or null. */
+  ctx_cycle?: { kind: "compact"; instructions: string } | { kind: "restart"; prompt: string } | null;
 }
+
+/** How long the session stays quiet after a turn before the cycle is considered (interactive). */
+const QUIET_MS = 1500;
 
 /** The session as the settings hooks name it: from `classic.SessionStart` (and after each /clear). */
 interface Session {
@@ -31,6 +36,18 @@ let figure: Figure | undefined;
  * belongs to the step under way (the client may start it while that step's response streams).
  */
 let stepFigure: Promise<Figure | undefined> = Promise.resolve(undefined);
+/** Whether the session has a person at a prompt box (`session.start`). */
+let interactive = false;
+/** Main-thread tool calls under way (one waits in a permission or question dialog). */
+let toolsOpen = 0;
+/** Subagent loops under way, by agent id. */
+const agents = new Set<string>();
+/** Prompts submitted so far: one submitted after a turn's end is a prompt the person queued. */
+let prompts = 0;
+/** The usage limit is reached: the client continues by itself after the reset. */
+let limited = false;
+/** A cycle is under way: no other starts. */
+let cycling = false;
 
 /** One request's figure: its context tokens and the window the client reports. */
 interface Figure {
@@ -45,14 +62,14 @@ async function callCtx(
   event: string,
   extra: Record<string, unknown>,
 ): Promise<CtxAnswer | undefined> {
-  if (!session || !figure) return undefined;
+  if (!session) return undefined;
   const payload = {
     session_id: session.id,
     transcript_path: session.transcript,
     cwd: session.cwd,
     hook_event_name: event,
     ...extra,
-    ctx_mod: { v: 1, ...figure },
+    ...(figure ? { ctx_mod: { v: 1, ...figure } } : {}),
   };
   try {
     const ran = await $.process.run([CTX_BIN, "monitor"], { stdin: JSON.stringify(payload), timeoutMs: 20_000 });
@@ -98,7 +115,72 @@ function settled($: EngineInterface, step: Promise<Figure | undefined>, ms: numb
   });
 }
 
+/**
+ * At an idle turn's end: what the mod sees goes to ctx, which answers the cycle to run, if any
+ * (`respawn.in_client`); the mod runs it as the person would, then tells ctx how it went.
+ */
+async function idle($: EngineInterface, turnReason: string, promptsAtEnd: number): Promise<void> {
+  if (cycling || !figure) return;
+  const facts = {
+    turnReason,
+    draft: (await $.prompt.read()).text.trim() !== "",
+    dialogOpen: toolsOpen > 0,
+    queuedPrompt: prompts !== promptsAtEnd,
+    subagentsRunning: agents.size,
+    limited,
+  };
+  const order = (await callCtx($, "ModIdle", { ctx_idle: facts }))?.ctx_cycle;
+  if (!order) return;
+  cycling = true;
+  try {
+    if (order.kind === "compact") await $.command.run({ command: "compact", args: order.instructions });
+    else {
+      await $.command.run({ command: "clear" });
+      if (order.prompt) await $.prompt.submit({ text: order.prompt, asUser: true });
+    }
+    await callCtx($, "ModCycleDone", { ctx_ok: true });
+  } catch (err) {
+    await callCtx($, "ModCycleDone", { ctx_ok: false, ctx_detail: String(err) });
+  } finally {
+    cycling = false;
+  }
+}
+
 export const register: Register = (on) => {
+  on("session.start", async (_$, e, next) => {
+    interactive = e.isInteractive;
+    return next(e);
+  });
+
+  on("session.measure", async (_$, e, next) => {
+    limited = e.rateLimits.some((r) => r.percentUsed >= 100);
+    return next(e);
+  });
+
+  on("prompt.submit", async (_$, e, next) => {
+    prompts++;
+    return next(e);
+  });
+
+  on("turn.start", async (_$, e, next) => {
+    if (e.agentId !== undefined) agents.add(e.agentId);
+    return next(e);
+  });
+
+  on("turn.complete", async ($, e, next) => {
+    const r = await next(e);
+    if (e.agentId !== undefined) {
+      agents.delete(e.agentId);
+      return r;
+    }
+    const mark = prompts;
+    // Interactive: after a quiet moment, from a timer (the turn's own hooks have settled). Under -p the
+    // session ends with this hook: the cycle runs inside it, awaited.
+    if (interactive) $.clock.after(QUIET_MS, () => void idle($, e.reason, mark));
+    else await idle($, e.reason, mark);
+    return r;
+  });
+
   on("classic.SessionStart", async (_$, e, next) => {
     session = { id: e.session_id, transcript: e.transcript_path, cwd: e.cwd };
     figure = undefined;
@@ -131,9 +213,14 @@ export const register: Register = (on) => {
     const f = await settled($, stepFigure, 10_000);
     if (f) figure = f;
     // Before the tool runs: the figure is recorded before the settings hooks look for it.
-    const answer = await callCtx($, "PostToolUse", { tool_name: e.tool, tool_use_id: e.tool_use_id });
+    const answer = figure
+      ? await callCtx($, "PostToolUse", { tool_name: e.tool, tool_use_id: e.tool_use_id })
+      : undefined;
     show($, answer);
-    const ran = await next(e);
+    toolsOpen++;
+    const ran = await next(e).finally(() => {
+      toolsOpen--;
+    });
     const warning = answer?.hookSpecificOutput?.additionalContext;
     if (!warning || ran.deny !== undefined) return ran;
     return { ...ran, context: [...(ran.context ?? []), warning] };

@@ -10,6 +10,11 @@ import { ladderOf, levelAt, type Level } from "../core/levels.ts";
 import { readModRecord, writeModRecord } from "../io/session/mod-record.ts";
 import type { SourcedReading } from "../io/session/usage-source.ts";
 
+/** The mod's call at an idle turn's end (commands/monitor-cycle.ts). */
+export const MOD_IDLE_EVENT = "ModIdle";
+/** The mod's call once it carried a cycle out, or could not. */
+export const MOD_CYCLE_DONE_EVENT = "ModCycleDone";
+
 /** The event of a mod's call that only records the figure of a request (`turn.step`), no tool use. */
 export const MOD_STEP_EVENT = "ModStep";
 
