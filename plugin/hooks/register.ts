@@ -42,8 +42,10 @@ let interactive = false;
 let toolsOpen = 0;
 /** Subagent loops under way, by agent id. */
 const agents = new Set<string>();
-/** Prompts submitted so far: one submitted after a turn's end is a prompt the person queued. */
-let prompts = 0;
+/** Main-thread turns started so far: one started after a turn's end runs a prompt the person queued. */
+let turns = 0;
+/** A main-thread turn is running. */
+let turnRunning = false;
 /** The usage limit is reached: the client continues by itself after the reset. */
 let limited = false;
 /** A cycle is under way: no other starts. */
@@ -119,13 +121,13 @@ function settled($: EngineInterface, step: Promise<Figure | undefined>, ms: numb
  * At an idle turn's end: what the mod sees goes to ctx, which answers the cycle to run, if any
  * (`respawn.in_client`); the mod runs it as the person would, then tells ctx how it went.
  */
-async function idle($: EngineInterface, turnReason: string, promptsAtEnd: number): Promise<void> {
+async function idle($: EngineInterface, turnReason: string, turnsAtEnd: number): Promise<void> {
   if (cycling || !figure) return;
   const facts = {
     turnReason,
     draft: (await $.prompt.read()).text.trim() !== "",
     dialogOpen: toolsOpen > 0,
-    queuedPrompt: prompts !== promptsAtEnd,
+    queuedPrompt: turnRunning || turns !== turnsAtEnd,
     subagentsRunning: agents.size,
     limited,
   };
@@ -157,23 +159,23 @@ export const register: Register = (on) => {
     return next(e);
   });
 
-  on("prompt.submit", async (_$, e, next) => {
-    prompts++;
-    return next(e);
-  });
-
   on("turn.start", async (_$, e, next) => {
     if (e.agentId !== undefined) agents.add(e.agentId);
+    else {
+      turns++;
+      turnRunning = true;
+    }
     return next(e);
   });
 
   on("turn.complete", async ($, e, next) => {
-    const r = await next(e);
     if (e.agentId !== undefined) {
       agents.delete(e.agentId);
-      return r;
+      return next(e);
     }
-    const mark = prompts;
+    turnRunning = false;
+    const mark = turns;
+    const r = await next(e);
     // Interactive: after a quiet moment, from a timer (the turn's own hooks have settled). Under -p the
     // session ends with this hook: the cycle runs inside it, awaited.
     if (interactive) $.clock.after(QUIET_MS, () => void idle($, e.reason, mark));

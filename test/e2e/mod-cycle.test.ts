@@ -10,18 +10,127 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { runCtx } from "../helpers/ctx.ts";
 import { CLIENT, CLIENTS, makeSandbox, runClaudeP, type Sandbox } from "./claude.ts";
-import { allText, lastUserText, startFakeApi, type FakeApi } from "./fake-api.ts";
+import { startClient } from "./client-pane.ts";
+import { allText, lastUserText, startFakeApi, type FakeApi, type Turn } from "./fake-api.ts";
+import { submit } from "./submit.ts";
+import { inInputBox, stripAnsi, type TmuxSession } from "./tmux.ts";
 
 let api: FakeApi | undefined;
 let sandbox: Sandbox | undefined;
+let pane: TmuxSession | undefined;
 afterEach(async () => {
+  await pane?.kill().catch(() => {});
   await api?.stop();
   sandbox?.cleanup();
-  api = sandbox = undefined;
+  api = sandbox = pane = undefined;
 });
 
 const KICKSTART = "Continue the work from the previous session's summary above";
 const IN_CLIENT = { CTX_RESPAWN_IN_CLIENT: "1", CTX_RESPAWN_COMPACT_AT: "off", CTX_RESPAWN_RESTART_AT: "90" };
+const MODS = CLIENT.version !== CLIENTS.pinned.version;
+
+/** A text answer at `used` tokens of the 200k window, after `delayMs`. */
+function answer(text: string, used: number, delayMs = 0): Turn {
+  return {
+    content: [{ type: "text", text }],
+    usage: { input_tokens: 100, cache_read_input_tokens: used - 100 },
+    delayMs,
+  };
+}
+
+/** The in-client supervisor's record (`state/respawn/client-<pid>.json`), once the mod reported an idle turn. */
+function clientRecord(
+  s: Sandbox,
+): { cycles: number; events: { event: string }[]; machine: { usage: unknown } } | undefined {
+  const dir = join(s.project, ".ctx", "state", "respawn");
+  try {
+    const f = readdirSync(dir).find((n) => /^client-\d+\.json$/.test(n));
+    return f ? JSON.parse(readFileSync(join(dir, f), "utf8")) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** An interactive client with ctx installed and the in-client cycle on, before any prompt. */
+async function interactive(script: (i: number) => Turn): Promise<TmuxSession> {
+  api = await startFakeApi((_req, i) => script(i));
+  sandbox = await makeSandbox({ apiUrl: api.url, extraEnv: { ...IN_CLIENT, NO_COLOR: "1" } });
+  expect((await runCtx(["install"], { env: sandbox.env, cwd: sandbox.project })).code).toBe(0);
+  pane = await startClient(sandbox);
+  return pane;
+}
+
+/** Polls until `ok()` holds (the test's own timeout bounds it). */
+async function until(ok: () => boolean | Promise<boolean>): Promise<void> {
+  while (!(await ok())) await Bun.sleep(200);
+}
+
+test.skipIf(!MODS)(
+  "interactive: the full cycle with no keystroke from outside",
+  async () => {
+    const p = await interactive((i) =>
+      i === 0 ? answer("Step one is done.", 184_000) : answer("Continuing.", 10_000),
+    );
+    await submit(p, "build the parser", () => api!.mainRequests().length > 0);
+    await until(() => api!.mainRequests().length === 2);
+    const fresh = api!.mainRequests()[1]!;
+    expect(lastUserText(fresh)).toContain(KICKSTART);
+    expect(allText(fresh)).toContain("<previous-session-summary>");
+    expect(fresh.body.messages.filter((m: { role: string }) => m.role === "assistant")).toHaveLength(0);
+    await p.waitFor(/Continuing\./, 30_000);
+    await until(() => clientRecord(sandbox!)?.events.at(-1)?.event === "cycle_done");
+    // The client still runs: ctx status shows the supervisor watching the fresh session, at its figure.
+    let rows: { respawn: string | null; used_pct: number }[] = [];
+    for (let i = 0; i < 50 && !rows.some((r) => r.respawn === "watching" && r.used_pct === 5); i++) {
+      const status = await runCtx(["status", "--json"], { env: sandbox!.env, cwd: sandbox!.project });
+      rows = JSON.parse(status.stdout).sessions;
+      await Bun.sleep(200);
+    }
+    expect(rows.find((r) => r.respawn === "watching")).toMatchObject({ respawn: "watching", used_pct: 5 });
+  },
+  180_000,
+);
+
+test.skipIf(!MODS)(
+  "interactive: a half-typed draft is left alone",
+  async () => {
+    const p = await interactive((i) =>
+      i === 0 ? answer("Step one is done.", 184_000, 3000) : answer("Next.", 10_000),
+    );
+    await submit(p, "build the parser", () => api!.mainRequests().length > 0);
+    // Typed while the answer is on its way, not sent.
+    await p.tmux("send-keys", "-t", p.name, "-l", "my half typed draft");
+    await p.waitFor(/Step one is done\./, 30_000);
+    await until(() => (clientRecord(sandbox!)?.machine.usage ?? null) !== null); // the mod reported the idle turn
+    await Bun.sleep(500);
+    expect(api!.mainRequests()).toHaveLength(1);
+    expect(clientRecord(sandbox!)?.cycles).toBe(0);
+    expect(inInputBox(stripAnsi(await p.capture()), "my half typed draft")).toBe(true);
+  },
+  180_000,
+);
+
+test.skipIf(!MODS)(
+  "interactive: a prompt queued during the turn runs, and no cycle is mixed in",
+  async () => {
+    const p = await interactive((i) =>
+      i === 0 ? answer("Step one is done.", 184_000, 3000) : answer("Queued one answered.", 100_000),
+    );
+    await submit(p, "build the parser", () => api!.mainRequests().length > 0);
+    // Submitted while the turn runs: the client queues it and runs it next.
+    await p.sendText("QUEUED-PROMPT check the tests");
+    await until(() => api!.mainRequests().length === 2);
+    await p.waitFor(/Queued one answered\./, 30_000);
+    await until(() => (clientRecord(sandbox!)?.events.length ?? 0) >= 0 && clientRecord(sandbox!) !== undefined);
+    await Bun.sleep(2500); // past the quiet moment after the queued prompt's turn
+    const second = api!.mainRequests()[1]!;
+    expect(lastUserText(second)).toContain("QUEUED-PROMPT check the tests");
+    expect(allText(second)).not.toContain("<command-name>/clear</command-name>");
+    expect(api!.mainRequests()).toHaveLength(2);
+    expect(clientRecord(sandbox!)?.cycles).toBe(0);
+  },
+  180_000,
+);
 
 test.skipIf(CLIENT.version === CLIENTS.pinned.version)(
   "headless: finalize, /clear and the continue prompt inside one claude -p process",
