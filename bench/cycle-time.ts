@@ -5,7 +5,7 @@
  * off. The clock starts when the fake API answers the turn that ends at 92 % and stops when the
  * fresh conversation's first request arrives.
  *
- *   CTX_TEST_CLIENT=newest bun bench/cycle-time.ts --runs 5
+ *   CTX_TEST_CLIENT=newest bun bench/cycle-time.ts --runs 5 [--only "ctx run"]
  */
 import { parseArgs } from "node:util";
 import { ALLOWED_TOOLS, CLAUDE_BIN, makeSandbox, runClaudeP, TEST_MODEL } from "../test/e2e/claude.ts";
@@ -15,7 +15,7 @@ import { superviseSession } from "../test/e2e/respawn-harness.ts";
 import { submit } from "../test/e2e/submit.ts";
 import { runCtx } from "../test/helpers/ctx.ts";
 
-const { values } = parseArgs({ options: { runs: { type: "string" } } });
+const { values } = parseArgs({ options: { runs: { type: "string" }, only: { type: "string" } } });
 const runs = Number(values.runs ?? 5);
 const ENV = { CTX_RESPAWN_COMPACT_AT: "off", CTX_RESPAWN_RESTART_AT: "90" };
 
@@ -27,10 +27,10 @@ async function timedApi(tool = false) {
     if (i === 0) answered = performance.now();
     if (i === 1) fresh = performance.now();
     const used = i === 0 ? 184_000 : 10_000;
-    return {
-      content: [{ type: "text", text: i === 0 ? "Step one is done." : "Continuing." }],
-      usage: { input_tokens: 100, cache_read_input_tokens: used - 100 },
-    };
+    const usage = { input_tokens: 100, cache_read_input_tokens: used - 100 };
+    if (tool && i === 0)
+      return { content: [{ type: "tool_use", name: "Bash", input: { command: "echo one" } }], usage };
+    return { content: [{ type: "text", text: i === 0 ? "Step one is done." : "Continuing." }], usage };
   });
   return { api, gap: () => (fresh && answered ? Math.round(fresh - answered) : undefined) };
 }
@@ -96,11 +96,12 @@ async function ctxRunLegs(): Promise<number | undefined> {
   try {
     await runCtx(["install"], { env: sandbox.env, cwd: sandbox.project });
     const args = ["run", "-p", "build the parser", "--restart-at", "90", "--max-legs", "2"];
-    await runCtx([...args, "--", "--model", TEST_MODEL, "--allowedTools", ...ALLOWED_TOOLS], {
+    const r = await runCtx([...args, "--", "--model", TEST_MODEL, "--allowedTools", ...ALLOWED_TOOLS], {
       env: { ...sandbox.env, CTX_CLAUDE: CLAUDE_BIN },
       cwd: sandbox.project,
       timeoutMs: 240_000,
     });
+    if (r.code !== 0) throw new Error(`ctx run exited ${r.code}: ${r.stderr}`);
     return gap();
   } finally {
     await api.stop();
@@ -114,6 +115,7 @@ for (const [name, once] of [
   ["mod, claude -p", modHeadless],
   ["tmux supervisor", tmuxSupervisor],
 ] as const) {
+  if (values.only && !name.startsWith(values.only)) continue;
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     const t = await once().catch((err: Error) => (console.error(`${name}: ${err.message}`), undefined));
