@@ -16,6 +16,10 @@ interface CtxAnswer {
   ctx_mod?: { used_pct: number; level: string };
   /** The in-client cycle to run (`respawn.in_client`), or null. */
   ctx_cycle?: { kind: "compact"; instructions: string } | { kind: "restart"; prompt: string } | null;
+  /** At the usage limit: look again at `at_ms` (the reset and a margin). */
+  ctx_limit?: { at_ms: number; prompt: string };
+  /** After the wait at the limit: the prompt to submit, or null to leave the session alone. */
+  ctx_continue?: string | null;
 }
 
 /** How long the session stays quiet after a turn before the cycle is considered (interactive). */
@@ -48,6 +52,12 @@ let turns = 0;
 let turnRunning = false;
 /** The usage limit is reached: the client continues by itself after the reset. */
 let limited = false;
+/** When the limit resets, in ms since the epoch (`session.measure.rateLimits`). */
+let resetsAtMs = 0;
+/** The client's own auto-continues seen so far (`prompt.submit` from `auto-continuation`). */
+let autoContinues = 0;
+/** The one wait at the usage limit under way (a later report of the same limit replaces it). */
+let limitWait: { cancel: () => void } | undefined;
 /** A cycle is under way: no other starts. */
 let cycling = false;
 
@@ -130,8 +140,18 @@ async function idle($: EngineInterface, turnReason: string, turnsAtEnd: number):
     queuedPrompt: turnRunning || turns !== turnsAtEnd,
     subagentsRunning: agents.size,
     limited,
+    resetsAtMs,
   };
-  const order = (await callCtx($, "ModIdle", { ctx_idle: facts }))?.ctx_cycle;
+  const answer = await callCtx($, "ModIdle", { ctx_idle: facts });
+  if (answer?.ctx_limit && interactive) {
+    const seen = { turns, autoContinues };
+    limitWait?.cancel();
+    limitWait = $.clock.after(Math.max(0, answer.ctx_limit.at_ms - Date.now()), () => {
+      limitWait = undefined;
+      void afterLimit($, seen);
+    });
+  }
+  const order = answer?.ctx_cycle;
   if (!order) return;
   cycling = true;
   try {
@@ -148,6 +168,20 @@ async function idle($: EngineInterface, turnReason: string, turnsAtEnd: number):
   }
 }
 
+/**
+ * The wait at the usage limit is over: ctx says whether the session is continued (only where the
+ * client's own auto-continue did not come and nobody went on), and the mod submits the prompt once.
+ */
+async function afterLimit($: EngineInterface, seen: { turns: number; autoContinues: number }): Promise<void> {
+  const ctx_after = {
+    autoContinued: autoContinues !== seen.autoContinues,
+    turnStarted: turns !== seen.turns || turnRunning,
+    draft: (await $.prompt.read()).text.trim() !== "",
+  };
+  const text = (await callCtx($, "ModLimit", { ctx_after }))?.ctx_continue;
+  if (text) await $.prompt.submit({ text, asUser: true });
+}
+
 export const register: Register = (on) => {
   on("session.start", async (_$, e, next) => {
     interactive = e.isInteractive;
@@ -155,7 +189,15 @@ export const register: Register = (on) => {
   });
 
   on("session.measure", async (_$, e, next) => {
-    limited = e.rateLimits.some((r) => r.percentUsed >= 100);
+    const hit = e.rateLimits.filter((r) => r.percentUsed >= 100);
+    limited = hit.length > 0;
+    const at = hit.map((r) => Date.parse(String(r.resetsAt ?? ""))).filter((t) => Number.isFinite(t));
+    resetsAtMs = at.length > 0 ? Math.max(...at) : 0;
+    return next(e);
+  });
+
+  on("prompt.submit", async (_$, e, next) => {
+    if (e.origin?.kind === "auto-continuation") autoContinues++;
     return next(e);
   });
 

@@ -8,7 +8,14 @@
 import type { Deps } from "../core/deps.ts";
 import { isObject } from "../core/json.ts";
 import { stateRoot } from "../core/paths.ts";
-import { afterCycle, type IdleFacts, inClientDecision, withReading } from "../core/respawn/in-client.ts";
+import {
+  afterCycle,
+  afterLimit,
+  type IdleFacts,
+  inClientDecision,
+  limitPlan,
+  withReading,
+} from "../core/respawn/in-client.ts";
 import { initialState } from "../core/respawn/machine.ts";
 import { appendEvent, buildRecord, indexRespawn, type RespawnLogEntry } from "../core/respawn/record.ts";
 import { settingsFromConfig } from "../core/respawn/settings.ts";
@@ -21,16 +28,22 @@ import { readRecord, writeRecord } from "../io/respawn/store.ts";
 import { writePending } from "../io/resume/state.ts";
 import { setRespawn } from "../io/session/index.ts";
 import { finalize } from "./finalize.ts";
-import { MOD_CYCLE_DONE_EVENT, modTake } from "./monitor-mod.ts";
+import { MOD_CYCLE_DONE_EVENT, MOD_LIMIT_EVENT, modTake } from "./monitor-mod.ts";
 
 /** What the mod is asked to do: `/compact` with instructions, or `/clear` and the continue prompt. */
 export type CycleOrder = { kind: "compact"; instructions: string } | { kind: "restart"; prompt: string };
 
-/** The answer to a `ModIdle` or `ModCycleDone` call, or undefined when ctx has nothing to say. */
+/** What the mod does at the usage limit: look again at `at_ms`, then submit `prompt` unless the session went on. */
+export interface LimitOrder {
+  at_ms: number;
+  prompt: string;
+}
+
+/** The answer to a `ModIdle`, `ModCycleDone` or `ModLimit` call, or undefined when ctx has nothing to say. */
 export async function modCycle(
   input: Record<string, unknown>,
   deps: Deps,
-): Promise<{ ctx_cycle: CycleOrder | null } | undefined> {
+): Promise<{ ctx_cycle: CycleOrder | null; ctx_limit?: LimitOrder; ctx_continue?: string | null } | undefined> {
   const sid = input.session_id;
   if (!isValidSessionId(sid)) return undefined;
   const project = hookProject(deps.env, input.cwd, deps.cwd);
@@ -78,10 +91,31 @@ export async function modCycle(
     );
     return { ctx_cycle: null };
   }
+  if (input.hook_event_name === MOD_LIMIT_EVENT) {
+    const f = isObject(input.ctx_after) ? input.ctx_after : {};
+    const why = afterLimit({
+      autoContinued: f.autoContinued === true,
+      turnStarted: f.turnStarted === true,
+      draft: f.draft === true,
+    });
+    note(why ? "limit_left" : "limit_continue", why ?? "no auto-continue after the reset: the continue prompt, once");
+    save(base);
+    return { ctx_cycle: null, ctx_continue: why ? null : settings.limitContinuePrompt || null };
+  }
   const take = modTake(input, root, sid, now);
   const facts = idleFacts(input.ctx_idle);
   if (take.kind === "none" || !facts) return undefined;
   let state = withReading(base, take.reading.usedPct, now);
+  const resets = isObject(input.ctx_idle) ? input.ctx_idle.resetsAtMs : undefined;
+  const plan = facts.limited ? limitPlan(state, typeof resets === "number" && resets > 0 ? resets : null) : undefined;
+  if (plan) {
+    note(
+      "limit",
+      `waiting for the reset at ${new Date(plan.atMs).toISOString()}; the client's own auto-continue first`,
+    );
+    save(state);
+    return { ctx_cycle: null, ctx_limit: { at_ms: plan.atMs, prompt: plan.prompt } };
+  }
   const d = inClientDecision(state, facts, now);
   if (d.kind === "none") {
     save(state);

@@ -14,6 +14,10 @@ import type { SourcedReading } from "../io/session/usage-source.ts";
 export const MOD_IDLE_EVENT = "ModIdle";
 /** The mod's call once it carried a cycle out, or could not. */
 export const MOD_CYCLE_DONE_EVENT = "ModCycleDone";
+/** The mod's call once the wait at the usage limit is over. */
+export const MOD_LIMIT_EVENT = "ModLimit";
+/** The mod's calls about the cycle in the client (commands/monitor-cycle.ts). */
+export const MOD_CYCLE_EVENTS: ReadonlySet<unknown> = new Set([MOD_IDLE_EVENT, MOD_CYCLE_DONE_EVENT, MOD_LIMIT_EVENT]);
 
 /** The event of a mod's call that only records the figure of a request (`turn.step`), no tool use. */
 export const MOD_STEP_EVENT = "ModStep";

@@ -28,7 +28,7 @@ import { LockTimeout, withLock } from "../io/fs/lock.ts";
 import { readState } from "../io/fs/state-file.ts";
 import { subagentReading, type SourcedReading } from "../io/session/usage-source.ts";
 import { readUsage } from "./monitor-read.ts";
-import { MOD_CYCLE_DONE_EVENT, MOD_IDLE_EVENT, MOD_STEP_EVENT, modAnswer, modTake } from "./monitor-mod.ts";
+import { MOD_CYCLE_EVENTS, MOD_STEP_EVENT, modAnswer, modTake } from "./monitor-mod.ts";
 
 /** ctx's normalised events after which the monitor speaks (each client's name for them: core/agents/). */
 const MONITOR_EVENTS = new Set<string | undefined>(["PostToolUse", "PostToolUseFailure"]);
@@ -59,7 +59,7 @@ export async function run(_argv: string[], deps: Deps): Promise<void> {
     maxBytes: 64 * 1024 * 1024,
   });
   const input = parseHookInput(stdin.text);
-  if (input.hook_event_name === MOD_IDLE_EVENT || input.hook_event_name === MOD_CYCLE_DONE_EVENT) {
+  if (MOD_CYCLE_EVENTS.has(input.hook_event_name)) {
     const { modCycle } = await import("./monitor-cycle.ts");
     const answer = await modCycle(input, deps);
     if (answer) deps.stdout(`${JSON.stringify(answer)}\n`);

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { runCtx } from "../helpers/ctx.ts";
 import { CLIENT, CLIENTS, makeSandbox, runClaudeP, type Sandbox } from "./claude.ts";
 import { startClient } from "./client-pane.ts";
-import { allText, lastUserText, startFakeApi, type FakeApi, type Turn } from "./fake-api.ts";
+import { allText, lastUserText, startFakeApi, usageLimitTurn, type FakeApi, type Turn } from "./fake-api.ts";
 import { submit } from "./submit.ts";
 import { inInputBox, stripAnsi, type TmuxSession } from "./tmux.ts";
 
@@ -180,4 +180,43 @@ test.skipIf(CLIENT.version === CLIENTS.pinned.version)(
     expect(row.respawn_events.map((e) => e.event)).toEqual(["cycle_start", "step", "cycle_done"]);
   },
   180_000,
+);
+
+test.skipIf(!MODS)(
+  "interactive: at the usage limit the session is continued once, after the reset",
+  async () => {
+    // On a minute boundary at least a minute ahead: the client shows the reset to the minute.
+    const resetMs = Math.ceil((Date.now() + 60_000) / 60_000) * 60_000;
+    const GO_ON = "LIMIT-OVER-7731: the usage limit has reset, go on.";
+    api = await startFakeApi((_req, i): Turn => {
+      if (i === 0) return answer("Step one is done.", 100_000);
+      if (Date.now() < resetMs) return usageLimitTurn(resetMs / 1000);
+      return answer("Going on after the limit.", 101_000);
+    });
+    sandbox = await makeSandbox({
+      apiUrl: api.url,
+      extraEnv: {
+        ...IN_CLIENT,
+        NO_COLOR: "1",
+        CLAUDE_CODE_OAUTH_TOKEN: "sk-ant-oat01-e2e-fake-subscription-token-0123456789",
+        CTX_RESPAWN_LIMIT_MARGIN_S: "5",
+        CTX_RESPAWN_LIMIT_CONTINUE_PROMPT: GO_ON,
+      },
+    });
+    delete sandbox.env.ANTHROPIC_API_KEY;
+    expect((await runCtx(["install"], { env: sandbox.env, cwd: sandbox.project })).code).toBe(0);
+    pane = await startClient(sandbox);
+    await submit(pane, "build the parser", () => api!.mainRequests().length > 0);
+    await pane.waitFor(/Step one is done\./, 30_000);
+    await submit(pane, "now the tests", () => api!.mainRequests().length > 1);
+    // Past the reset and the margin, and long enough for a doubled continue to show.
+    await until(() => Date.now() > resetMs + 25_000);
+    const after = api.mainRequests().filter((q) => /LIMIT-OVER-7731|usage limit has reset/i.test(lastUserText(q)));
+    expect(after).toHaveLength(1);
+    const rec = clientRecord(sandbox);
+    const events = rec?.events.map((e) => e.event) ?? [];
+    expect(events).toContain("limit");
+    expect(events.filter((e) => e === "limit_continue")).toHaveLength(1);
+  },
+  240_000,
 );

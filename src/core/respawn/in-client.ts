@@ -82,3 +82,35 @@ export function afterCycle(
     brake: null,
   };
 }
+
+/** At the usage limit: when to look again (the reset plus `respawn.limit_margin_s`) and what to submit then. */
+export function limitPlan(
+  state: RespawnState,
+  resetsAtMs: number | null,
+): { atMs: number; prompt: string } | undefined {
+  const prompt = state.settings.limitContinuePrompt;
+  if (resetsAtMs === null || !prompt) return undefined;
+  return { atMs: resetsAtMs + state.settings.limitMarginMs, prompt };
+}
+
+/** What the mod sees when the wait at the limit is over. */
+export interface AfterLimitFacts {
+  /** The client's own auto-continue came (`prompt.submit` with `origin.kind: "auto-continuation"`). */
+  autoContinued: boolean;
+  /** A main turn started since the limit (the person, or the client, went on). */
+  turnStarted: boolean;
+  /** The prompt box holds a draft. */
+  draft: boolean;
+}
+
+/**
+ * Whether the mod continues after the reset itself: only where the client's own auto-continue did
+ * not come (it fails in a detached tmux pane, claude-code #91535) and nobody went on; undefined
+ * means go on, else the reason to leave it.
+ */
+export function afterLimit(f: AfterLimitFacts): string | undefined {
+  if (f.autoContinued) return "the client continued by itself";
+  if (f.turnStarted) return "the session went on";
+  if (f.draft) return "the person is typing a draft";
+  return undefined;
+}

@@ -1,5 +1,12 @@
 import { describe, expect, test } from "bun:test";
-import { afterCycle, type IdleFacts, inClientDecision, withReading } from "../../../src/core/respawn/in-client.ts";
+import {
+  afterCycle,
+  afterLimit,
+  type IdleFacts,
+  inClientDecision,
+  limitPlan,
+  withReading,
+} from "../../../src/core/respawn/in-client.ts";
 import { initialState } from "../../../src/core/respawn/machine.ts";
 import { settingsFromConfig } from "../../../src/core/respawn/settings.ts";
 import type { Config } from "../../../src/core/config-schema.ts";
@@ -78,5 +85,26 @@ describe("inClientDecision: what the mod does at an idle turn's end", () => {
   });
   test("keep-working mode stays with the tmux supervisor", () => {
     expect(inClientDecision(at(95, { "respawn.mode": "keep-working" }), IDLE, NOW).kind).toBe("none");
+  });
+});
+
+describe("at the usage limit: continued once", () => {
+  const NONE = { autoContinued: false, turnStarted: false, draft: false };
+  test("the client's own auto-continue came: the mod adds nothing", () => {
+    expect(afterLimit({ ...NONE, autoContinued: true })).toBe("the client continued by itself");
+  });
+  test("the session went on, or a draft is typed: left alone", () => {
+    expect(afterLimit({ ...NONE, turnStarted: true })).toBe("the session went on");
+    expect(afterLimit({ ...NONE, draft: true })).toBe("the person is typing a draft");
+  });
+  test("no auto-continue after the reset: the mod continues, at the reset plus the margin", () => {
+    expect(afterLimit(NONE)).toBeUndefined();
+    const s = at(50);
+    expect(limitPlan(s, NOW)).toEqual({
+      atMs: NOW + s.settings.limitMarginMs,
+      prompt: s.settings.limitContinuePrompt,
+    });
+    expect(limitPlan(s, null)).toBeUndefined();
+    expect(limitPlan(at(50, { "respawn.limit_continue_prompt": "off" }), NOW)).toBeUndefined();
   });
 });
