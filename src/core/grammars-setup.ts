@@ -9,7 +9,7 @@ export const SETUP_GRAMMARS = {
     about: `Trusts the project's .ctx/config.yaml as it is now (the project found from
 any subfolder), as direnv allow or mise trust do. A project file may always set
 thresholds and display options; its keys that make ctx act as you (respawn.mode,
-the prompts it types, send_clear, send_init, auto_accept_plans, ai_check) take
+in_client, the prompts it types, send_clear, send_init, auto_accept_plans, ai_check) take
 effect only once you trust the file, and only while its content is unchanged:
 an edit (a pull, a checkout) makes ctx ignore them again until you rerun
 ctx trust. Read the file first: it prints the keys it enables. Recorded per
