@@ -132,6 +132,28 @@ test.skipIf(!MODS)(
   180_000,
 );
 
+test.skipIf(!MODS)(
+  "headless: at respawn.compact_at the mod compacts inside the claude -p process",
+  async () => {
+    api = await startFakeApi((_req, i) =>
+      i === 0 ? answer("Step one is done.", 176_000) : answer("Continuing after the compaction.", 20_000),
+    );
+    sandbox = await makeSandbox({
+      apiUrl: api.url,
+      extraEnv: { CTX_RESPAWN_IN_CLIENT: "1", CTX_RESPAWN_COMPACT_AT: "85", CTX_RESPAWN_RESTART_AT: "95" },
+    });
+    expect((await runCtx(["install"], { env: sandbox.env, cwd: sandbox.project })).code).toBe(0);
+    const r = await runClaudeP(sandbox, "build the parser", { timeoutMs: 120_000 });
+    expect(r.code).toBe(0);
+    // 88 %: the client's compaction ran (a summary request), no finalize and no /clear.
+    expect(api.compactRequests().length).toBeGreaterThan(0);
+    const rec = clientRecord(sandbox)!;
+    expect(rec.events.map((e) => e.event)).toEqual(["cycle_start", "cycle_done"]);
+    expect(api.mainRequests().some((q) => allText(q).includes("<command-name>/clear</command-name>"))).toBe(false);
+  },
+  180_000,
+);
+
 test.skipIf(CLIENT.version === CLIENTS.pinned.version)(
   "headless: finalize, /clear and the continue prompt inside one claude -p process",
   async () => {
