@@ -31,7 +31,8 @@ export async function compile(
   target?: Bun.Build.CompileTarget,
   version: string = pkg.version,
 ): Promise<void> {
-  const define = { CTX_VERSION: JSON.stringify(version) };
+  // The Claude Code plugin rides inside the binary, so `ctx install` writes it out (src/io/plugin/files.ts).
+  const define = { CTX_VERSION: JSON.stringify(version), CTX_PLUGIN_FILES: JSON.stringify(await pluginFiles()) };
   for (const bytecode of [true, false]) {
     const result = await Bun.build({
       entrypoints: ["./src/main.ts"],
@@ -48,6 +49,13 @@ export async function compile(
     if (!bytecode) throw new Error(`build failed for ${target ?? "host"}: ${result.logs.map(String).join("\n")}`);
     console.error(`build: bytecode failed for ${target ?? "host"}, retrying without`);
   }
+}
+
+/** The repository's plugin/ files the binary carries (path → text), as src/core/plugin/claude-plugin.ts lists them. */
+export async function pluginFiles(dir = join(import.meta.dir, "plugin")): Promise<Record<string, string>> {
+  const { PLUGIN_PATHS } = await import("./src/core/plugin/claude-plugin.ts");
+  const entries = await Promise.all(PLUGIN_PATHS.map(async (p) => [p, await Bun.file(join(dir, p)).text()] as const));
+  return Object.fromEntries(entries);
 }
 
 /** One release target: Bun's compile target and the `<os>-<arch>` of its archive. */

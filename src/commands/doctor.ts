@@ -11,6 +11,7 @@ import { pluginCheck, pluginPath } from "../io/plugin-file.ts";
 import { configChecks } from "./doctor-config.ts";
 import { stateChecks } from "./doctor-state.ts";
 import { codexSetup } from "./doctor-codex.ts";
+import { modCheck } from "./doctor-mod.ts";
 import { parseFor } from "./args.ts";
 import { findProject } from "../io/project.ts";
 import { userLayout } from "../core/layout.ts";
@@ -58,6 +59,7 @@ export function doctor(argv: string[], deps: Deps, self: string | undefined): nu
     ...stateChecks(deps.env, project),
     ...(agent === "gemini" ? geminiSetup(deps, settings, project) : []),
     ...(agent === "codex" ? codexSetup(deps, settings, installCmd, project) : []),
+    ...(agent === "claude" ? [modCheck(deps, settings, which(deps.env, "claude"))] : []),
     bridgeCheck(deps),
     tmuxCheck(deps),
     errorCheck(deps),

@@ -22,6 +22,7 @@ import { readHooksFile, trustCtxHooks } from "../io/codex-trust.ts";
 import { foreignReport } from "./doctor-codex.ts";
 import { withLock } from "../io/fs/lock.ts";
 import { pluginSetup } from "../io/plugin-file.ts";
+import { installPlugin } from "./install-plugin.ts";
 import {
   backupSettings,
   createdByCtx,
@@ -66,15 +67,18 @@ export function install(argv: string[], deps: Deps, binary: string | undefined):
   }
   // a project's file is shared: its commands run the ctx on each member's PATH
   const written = target.project ? "ctx" : binary;
-  const plugin = agentAdapter(target.agent).plugin;
-  if (plugin) return pluginSetup(deps, plugin, { ...target, install: true, command: written });
+  const agentPlugin = agentAdapter(target.agent).plugin; // a client that takes a plugin file, not hook entries
+  if (agentPlugin) return pluginSetup(deps, agentPlugin, { ...target, install: true, command: written });
   if (target.project) warnBothLevels(target, deps);
   let previous: Record<string, unknown> | undefined;
+  const plugin = installPlugin(target, deps, binary); // the mod, for clients that run mods
   const code = editSettings(target, deps, (value) => {
     const result = installInto(value, { agent: target.agent, binary: written, otherStatusline: other });
     previous = result.previousStatusline;
-    return { settings: result.settings, report: installReport(result, target) };
+    const report = [...installReport(result, target), ...(plugin?.report ?? [])];
+    return { settings: plugin ? plugin.edit(result.settings) : result.settings, report };
   });
+  plugin?.files();
   // what ctx's statusLine took the place of, for uninstall to put back exactly
   if (previous && !target.dryRun) rememberStatusline(deps.env, target.path, previous);
   // Codex runs a hook only once trusted: record it as Codex does (`codex exec` skips untrusted hooks silently),
@@ -86,10 +90,7 @@ export function install(argv: string[], deps: Deps, binary: string | undefined):
   return code;
 }
 
-/**
- * Parses the flags of install/uninstall into a target; `forInstall` accepts
- * `--force-statusline` and `--keep-statusline`. Throws a usage error on anything else.
- */
+/** Parses install/uninstall flags into a target (`forInstall`: the status-line flags too); else a usage error. */
 export function parseTarget(
   argv: string[],
   deps: Deps,
@@ -205,9 +206,8 @@ function installReport(result: InstallResult, target: SettingsTarget): string[] 
   const other = terminalSafe(result.otherStatusline ?? "");
   if (result.statusline === "chained")
     lines.push(`chained statusLine: ctx statusline shows yours (${other}) beside ctx's; ctx uninstall puts yours back`);
-  if (result.statusline === "kept-other") {
+  if (result.statusline === "kept-other")
     lines.push(`kept your statusLine (${other}) alone; run \`ctx install\` without --keep-statusline to show both`);
-  }
   if (result.statusline === "replaced") lines.push(`replaced statusLine (${other}); ctx uninstall puts it back`);
   if (!target.dryRun && (result.added.length > 0 || result.updated.length > 0)) {
     lines.push(

@@ -23,10 +23,12 @@ import { envConfig, loadConfig } from "../io/config.ts";
 import { ensureDirUnder } from "../io/fs/dirs.ts";
 import { mtimeMs, readFileSafe } from "../io/fs/read.ts";
 import { unlinkQuiet } from "../io/fs/sys.ts";
-import { writeFileAtomic, writeJsonAtomic } from "../io/fs/write.ts";
+import { writeJsonAtomic } from "../io/fs/write.ts";
 import { LockTimeout, withLock } from "../io/fs/lock.ts";
 import { readState } from "../io/fs/state-file.ts";
-import { hookReading, hookWait, subagentReading, type SourcedReading } from "../io/session/usage-source.ts";
+import { subagentReading, type SourcedReading } from "../io/session/usage-source.ts";
+import { planOf, readUsage } from "./monitor-read.ts";
+import { MOD_CYCLE_EVENTS, MOD_STEP_EVENT, modAnswer, modTake } from "./monitor-mod.ts";
 import { reportUnclaimedHook } from "../io/unclaimed.ts";
 
 /** ctx's normalised events after which the monitor speaks (each client's name for them: core/agents/). */
@@ -46,6 +48,8 @@ export interface MonitorResult {
   stop?: LegStopOutput;
   /** At CRITICAL: how this session saves its plan (core/plan-tools.ts). */
   plan?: string;
+  /** For a call of ctx's mod: the figure and level it shows the user (commands/monitor-mod.ts). */
+  mod?: ReturnType<typeof modAnswer>;
 }
 
 /** `ctx monitor`: a PostToolUse / AfterTool hook: CONTEXT WARNING or CRITICAL as additionalContext, debounced. */
@@ -55,19 +59,28 @@ export async function run(_argv: string[], deps: Deps): Promise<void> {
     maxBytes: 64 * 1024 * 1024,
   });
   const input = parseHookInput(stdin.text);
+  if (MOD_CYCLE_EVENTS.has(input.hook_event_name)) {
+    const { modCycle } = await import("./monitor-cycle.ts");
+    const answer = await modCycle(input, deps);
+    if (answer) deps.stdout(`${JSON.stringify(answer)}\n`);
+    return;
+  }
   const hook = decodeHook(input);
   if (!hook) return reportUnclaimedHook(deps, "monitor", input);
   const result = monitor(hook, deps);
   // A subagent's level is about its own window: the parent's finalize crossing is not its business.
   if (result.level && subagentOf(hook.input) === undefined && isValidSessionId(hook.sessionId))
     await handoff(hook, hook.sessionId, result, deps);
-  if (result.output || result.stop) deps.stdout(`${JSON.stringify({ ...result.stop, ...result.output })}\n`);
+  const out = { ...result.stop, ...result.output, ...(result.mod ? { ctx_mod: result.mod } : {}) };
+  if (Object.keys(out).length > 0) deps.stdout(`${JSON.stringify(out)}\n`);
 }
 
 /** The monitor's decision for one decoded hook payload (does the I/O of state, prints nothing). */
 export function monitor(hook: HookEvent, deps: Deps): MonitorResult {
   const sessionId = hook.sessionId;
-  if (!MONITOR_EVENTS.has(hook.event) || !isValidSessionId(sessionId)) return {};
+  // A mod's `turn.step` call records the request's figure: no tool use, so no debounce step.
+  const step = hook.rawEvent === MOD_STEP_EVENT;
+  if (!(step || MONITOR_EVENTS.has(hook.event)) || !isValidSessionId(sessionId)) return {};
   // The output echoes the client's own event name (AfterTool for Gemini CLI).
   const event = hook.rawEvent;
   const project = hookProject(deps.env, hook.cwd, deps.cwd);
@@ -76,36 +89,32 @@ export function monitor(hook: HookEvent, deps: Deps): MonitorResult {
   const root = stateRoot(deps.env, project);
   const agentId = subagentOf(hook.input);
   if (agentId !== undefined) return agentId ? judgeSubagent(hook, sessionId, agentId, root, cfg, now, deps) : {};
-  const wait = hookWait(hook, cfg["monitor.transcript_wait_ms"], deps.now);
-  // A session's first hook may run before its transcript exists: wait for it once; if it never
-  // shows up (transcripts turned off), remember that and stop waiting for it on every tool call.
-  const noTranscript = layout(root).monitorFile(sessionId, ".no-transcript")!;
-  if (wait) wait.waitMissing = () => mtimeMs(noTranscript) === undefined; // only asked without a fresh bridge
-  const reading = hookReading(deps.env, now, cfg, hook, sessionId, wait, { root, project });
-  if (wait?.outcome === "missing" && mtimeMs(noTranscript) === undefined) markNoTranscript(root, noTranscript);
+  const take = modTake(hook.input, root, sessionId, now);
+  if (step && take.kind !== "mod") return {};
+  const reading = take.kind === "none" ? readUsage(hook, sessionId, root, project, cfg, now, deps) : take.reading;
   if (!reading) return {};
   const level = levelAt(reading.usedPct, ladderOf(cfg));
   debug(
     deps,
     `monitor: ${reading.usedPct}% used (${reading.source}), window ${reading.windowSize} (${reading.windowSource}), level ${level}`,
   );
+  const mod = take.kind === "mod" ? modAnswer(reading, cfg) : undefined;
+  if (step) return { reading, level, project, mod };
   const stop = legStop(deps.env, event, sessionId, reading.usedPct, cfg["respawn.restart_at"]);
+  // Under a mod the settings hook only ends a `ctx run` leg: the mod's own call warns.
+  if (take.kind === "stand-down") return { reading, level, project, stop };
   const fire = debounced(deps, root, layout(root).monitorFile(sessionId)!, level, cfg, now);
-  if (!fire || level === "ok") return { reading, level, project, stop };
+  if (!fire || level === "ok") return { reading, level, project, stop, mod };
   // At CRITICAL, say where this crossing's handoff stands (no marker yet: run() starts its finalize next).
   const handoff = level === "warning" ? undefined : handoffOf(root, sessionId, now);
   // How this session saves its plan, with the tools its transcript shows it has (docs/plan-tools.md).
   const plan = level === "warning" ? undefined : planOf(hook.transcriptPath);
   const text = warningText(level, reading.usedPct, reading.remainingPct, handoff, plan);
   const output = { hookSpecificOutput: { hookEventName: event, additionalContext: text } };
-  return { reading, level, project, output, stop, plan };
+  return { reading, level, project, output, stop, plan, mod };
 }
 
 // --- internal ---
-
-/** How this session saves its plan, read at CRITICAL only: the transcript reader stays off the hot path. */
-const planOf = (path: string | undefined): string | undefined =>
-  (require("../io/transcript/session-tools.ts") as typeof import("../io/transcript/session-tools.ts")).planFor(path);
 
 /**
  * A tool call inside a subagent: judged by the subagent's own transcript and
@@ -178,15 +187,6 @@ function debounced(deps: Deps, root: string, path: string, level: Level, cfg: Co
     const busy = err instanceof LockTimeout;
     debug(deps, `monitor: debounce not ${busy ? "reached" : "written"} (${(err as Error).message})`);
     return !busy || (holder !== undefined && readFileSafe(`${path}.lock`, { maxBytes: 4096 }) === holder);
-  }
-}
-
-function markNoTranscript(root: string, path: string): void {
-  try {
-    ensureDirUnder(root, STATE_DIRS.monitor);
-    writeFileAtomic(path, "", 0o600);
-  } catch {
-    // a read-only state directory: we will wait again next time, nothing worse
   }
 }
 

@@ -49,7 +49,8 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
   for (;;) {
     const n = legCount(p) + 1;
     const sid = randomUUID();
-    const legEnv: Env = { ...env, [RUN_SESSION_VAR]: sid };
+    // The run ends and continues its legs itself: the mod's in-client cycle stays off in them (docs/run.md).
+    const legEnv: Env = { ...env, [RUN_SESSION_VAR]: sid, CTX_RESPAWN_IN_CLIENT: "0" };
     if (previous) legEnv.CTX_RESUMED_FROM = previous;
     say(startLine(n, sid, retry));
     const startedAt = deps.now();

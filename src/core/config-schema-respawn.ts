@@ -11,6 +11,12 @@ export const RESPAWN_SCHEMA = {
     ),
   ),
   "respawn.strategy": asUser(str("", "Same as respawn.mode; when set, it wins", ["context", "keep-working"])),
+  "respawn.in_client": asUser(
+    bool(
+      false,
+      "Respawn inside Claude Code (2.1.286+, ctx's mod): at an idle turn's end at compact_at or restart_at, the mod runs the cycle itself (finalize, /clear or /compact, the continue prompt as you); no tmux",
+    ),
+  ),
   "respawn.compact_at": pct(85, "Respawn: send /compact when idle at or above this used % (off = never compact)"),
   "respawn.restart_at": pct(
     90,

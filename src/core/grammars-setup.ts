@@ -9,7 +9,7 @@ export const SETUP_GRAMMARS = {
     about: `Trusts the project's .ctx/config.yaml as it is now (the project found from
 any subfolder), as direnv allow or mise trust do. A project file may always set
 thresholds and display options; its keys that make ctx act as you (respawn.mode,
-the prompts it types, send_clear, send_init, auto_accept_plans, ai_check) take
+in_client, the prompts it types, send_clear, send_init, auto_accept_plans, ai_check) take
 effect only once you trust the file, and only while its content is unchanged:
 an edit (a pull, a checkout) makes ctx ignore them again until you rerun
 ctx trust. It shows the file's path, sha256 and the keys it enables, and asks
@@ -42,6 +42,9 @@ SessionEnd (timeouts in ms, matchers over Gemini tool names).
 Codex CLI (--codex: $CODEX_HOME/hooks.json, or <project>/.codex/hooks.json):
 PostToolUse, SessionStart, UserPromptSubmit, Stop, PreCompact, SessionEnd, and
 each ctx hook trusted as Codex records it (hooks.state in $CODEX_HOME/config.toml).
+Claude Code (user level): also ctx's plugin, written to
+\${XDG_STATE_HOME:-~/.local/state}/ctx/install/claude-plugin/ and named in
+env.CLAUDE_CODE_PLUGIN_DIRS; its mod runs on clients 2.1.286 and later.
 Writes <file>.bak-<UTC stamp> first (a project's: under the user's state, not in
 the project), keeps every other key and hook, refuses a
 file that is not valid JSON (says line:column). Running it twice adds nothing.`,
@@ -56,7 +59,8 @@ file that is not valid JSON (says line:column). Running it twice adds nothing.`,
   uninstall: {
     synopsis: ["[--project] [--gemini | --codex] [--dry-run]"],
     about: `Removes every hook whose command is ctx's (statusline, monitor, track,
-resume --hook) and ctx's statusLine, nothing else, after a timestamped backup.
+resume --hook) and ctx's statusLine, nothing else, after a timestamped backup;
+and ctx's Claude Code plugin (its folder and its env.CLAUDE_CODE_PLUGIN_DIRS entry).
 The statusLine ctx's took the place of (chained or replaced) is put back.
 A settings file ctx created that is left empty is removed.`,
     options: {
@@ -81,6 +85,9 @@ A settings file ctx created that is left empty is removed.`,
 - .ctx/.gitignore ctx's own ('*') and no state file tracked by git;
 - the bridge directory (\${TMPDIR:-/tmp}) writable;
 - tmux available (ctx respawn);
+- which path into Claude Code is live: ctx's mod (2.1.286 and later, the plugin
+  installed) or the settings hooks and status line, and why (managed
+  disableAllHooks, allowManagedHooksOnly, allowManagedModsOnly included);
 - the last hook errors recorded in \${XDG_STATE_HOME:-~/.local/state}/ctx/errors.log.
 The project is found from any subfolder (nearest .ctx/, else the git root).
 Exits 1 when a check fails.`,

@@ -41,6 +41,8 @@ export interface UserLayout {
    * project, which teams commit; `key` as for `statuslineRecord`), or undefined for another key.
    */
   settingsBackups(key: string): string | undefined;
+  /** `<dir>/install/claude-plugin/`: ctx's Claude Code plugin (its mod) as `ctx install` wrote it, or "" without a state directory. */
+  claudePlugin: string;
   /** `<dir>/trust/`: the project config files the user trusted (`ctx trust`). */
   trust: string;
   /** `<dir>/trust/<id>.json`: the record of one file (`id`: the sha256 of its real path), or undefined for a bad id. */
@@ -85,6 +87,7 @@ function buildUserLayout(env: Env): UserLayout {
       unclaimedLog: "",
       statuslineRecord: none,
       settingsBackups: none,
+      claudePlugin: "",
       trust: "",
       trustRecord: none,
       summaryKey: "",
@@ -110,6 +113,7 @@ function buildUserLayout(env: Env): UserLayout {
     statuslineRecord: (key) =>
       /^[0-9a-f]{16}$/.test(key) ? join(dir, "install", `statusline-${key}.json`) : undefined,
     settingsBackups: (key) => (/^[0-9a-f]{16}$/.test(key) ? join(dir, "install", `backups-${key}`) : undefined),
+    claudePlugin: join(dir, "install", "claude-plugin"),
     trust,
     trustRecord: (id) => (hex(id) ? join(trust, `${id}.json`) : undefined),
     summaryKey: join(dir, "summary-key"),

@@ -105,6 +105,8 @@ export interface Layout {
   monitorFile(sessionId: unknown, suffix?: string): string | undefined;
   /** `state/monitor/<sid>.finalize`: a finalize already ran for the current critical crossing. */
   finalizeMarker(sessionId: unknown): string | undefined;
+  /** `state/monitor/<sid>.mod.json`: the newest figure ctx's Claude Code mod gave (the session runs under it). */
+  modFile(sessionId: unknown): string | undefined;
   /** `state/git-start/<sid>.json`, or undefined for an unsafe id. */
   gitStartFile(sessionId: unknown): string | undefined;
   /** `state/window/<sid>.json`, or undefined for an unsafe id. */
@@ -160,6 +162,7 @@ function buildLayout(root: string): Layout {
     finalizeLock: (sid) => sessionFile(sessionsState, sid, ".json.finalize.lock"),
     monitorFile: (sid, suffix = ".json") => sessionFile(monitor, sid, suffix),
     finalizeMarker: (sid) => sessionFile(monitor, sid, ".finalize"),
+    modFile: (sid) => sessionFile(monitor, sid, ".mod.json"),
     gitStartFile: (sid) => sessionFile(gitStart, sid),
     windowFile: (sid) => sessionFile(window, sid),
     pauseLog: (sid) => (isValidSessionId(sid) ? join(records, `ACTIVE-PAUSE-${sid}.jsonl`) : undefined),

@@ -72,9 +72,15 @@ const failureInput = () =>
     tool_use_id: "toolu_failing",
     error: "Exit code 1",
   });
-/** Runs a hook command with CTX_DEBUG (its stderr says when it starts a finalize) and every CRITICAL repeated. */
+/**
+ * Runs a hook command with CTX_DEBUG (its stderr says when it starts a finalize) and every CRITICAL repeated.
+ * The fixture never receives the tool's request line, so track would wait for it the whole
+ * track.transcript_wait_ms while the background finalize writes: 0 keeps track ahead of it, as in a
+ * live session where the line is there at once.
+ */
 async function hookRun(cmd: "monitor" | "track", stdin: string) {
-  const r = await runCtx([cmd], { stdin, env: { ...env, CTX_DEBUG: "1", CTX_MONITOR_DEBOUNCE_CALLS: "1" } });
+  const quick = { CTX_DEBUG: "1", CTX_MONITOR_DEBOUNCE_CALLS: "1", CTX_TRACK_TRANSCRIPT_WAIT_MS: "0" };
+  const r = await runCtx([cmd], { stdin, env: { ...env, ...quick } });
   expect(r.code).toBe(0);
   const started = (r.stderr.match(/finalize: started in the background/g) ?? []).length;
   return { out: r.stdout ? JSON.parse(r.stdout) : undefined, started };

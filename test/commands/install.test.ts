@@ -65,7 +65,8 @@ describe("ctx install", () => {
     expect(s.hooks.Notification).toEqual(original.hooks.Notification);
     expect(s.hooks.PostToolUse[0]).toEqual(original.hooks.PostToolUse[0]);
     expect(s.hooks.PostToolUse[1].hooks.map((x: any) => x.command)).toEqual([`${BIN} monitor`, `${BIN} track`]);
-    expect(Object.keys(s)).toEqual(Object.keys(original));
+    // The one key added: env.CLAUDE_CODE_PLUGIN_DIRS, ctx's mod for clients that run mods.
+    expect(Object.keys(s)).toEqual([...Object.keys(original), "env"]);
     expect(readFileSync(settingsFile(), "utf8")).toContain('\n\t"permissions"'); // the file's tab indentation is kept
     expect(h.out()).toContain(
       "chained statusLine: ctx statusline shows yours (~/bin/my-line) beside ctx's; ctx uninstall puts yours back",

@@ -96,6 +96,36 @@ describe("ctx monitor", () => {
     expect(await monitor()).toBeUndefined();
   });
 
+  test("a fresh bridge one request behind never wins: monitor and track read the same request", async () => {
+    // The status line ran 2 s ago, at 60 %; the tool's request (78 %) reaches the transcript a moment
+    // after the hook starts (the client writes it in batches). Both hooks must wait for it.
+    const toolLine = (used: number, toolId: string, at: number) =>
+      assistantLine(used, {
+        timestamp: new Date(at).toISOString(),
+        message: {
+          id: `msg_${toolId}`,
+          model: "claude-sonnet-4-5",
+          role: "assistant",
+          usage: { input_tokens: 10, cache_read_input_tokens: used - 10, output_tokens: 1 },
+          content: [{ type: "tool_use", id: toolId, name: "Bash", input: {} }],
+        },
+      });
+    for (const [cmd, toolId] of [
+      ["monitor", "toolu_mmmm01"],
+      ["track", "toolu_tttt01"],
+    ] as const) {
+      bridge(60, 2);
+      writeFileSync(transcript, `${toolLine(120_000, `${toolId}a`, Date.now() - 3000)}\n`);
+      const path = transcript;
+      setTimeout(() => appendFileSync(path, `${toolLine(156_000, toolId, Date.now())}\n`), 100);
+      const r = await runCtx([cmd], { stdin: hook({ tool_use_id: toolId }), env });
+      expect(r.code).toBe(0);
+      const out = JSON.parse(r.stdout);
+      if (cmd === "monitor") expect(out.hookSpecificOutput.additionalContext).toStartWith("CONTEXT CRITICAL: 78%");
+      else expect(out.systemMessage).toStartWith("ctx: context 78% used (156000/200000 tokens)");
+    }
+  });
+
   test("debounces: first at once, then every 5th tool use, escalation at once, reset below warning", async () => {
     bridge(70);
     const seen: string[] = [];

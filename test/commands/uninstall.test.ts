@@ -96,7 +96,7 @@ describe("ctx uninstall", () => {
       padding: 2,
     });
     const records = join(h.deps.env.XDG_STATE_HOME!, "ctx", "install");
-    expect(readdirSync(records)).toHaveLength(1);
+    expect(readdirSync(records).sort()).toEqual(["claude-plugin", expect.stringMatching(/^statusline-/)]);
     await uninstall([], h.deps);
     expect(JSON.parse(readFileSync(file(), "utf8")).statusLine).toEqual({
       type: "command",

@@ -42,6 +42,7 @@ const ROWS: Record<string, { member: string; path: string | undefined; folder?: 
     path: L.monitorFile("S1", ".agent-A1.json"),
   },
   "<root>/state/monitor/<sid>.finalize": { member: "finalizeMarker", path: L.finalizeMarker("S1") },
+  "<root>/state/monitor/<sid>.mod.json": { member: "modFile", path: L.modFile("S1") },
   "<root>/state/monitor/<sid>.no-transcript": { member: "monitorFile", path: L.monitorFile("S1", ".no-transcript") },
   "<root>/state/git-start/<sid>.json": { member: "gitStartFile", path: L.gitStartFile("S1") },
   "<root>/state/sessions/<sid>.json": { member: "stateFile", path: L.stateFile("S1") },
@@ -68,6 +69,11 @@ const ROWS: Record<string, { member: string; path: string | undefined; folder?: 
   "${XDG_STATE_HOME:-~/.local/state}/ctx/install/backups-<key>/settings.json.bak-<stamp>": {
     member: "settingsBackups",
     path: U.settingsBackups("0123456789abcdef"),
+    folder: true,
+  },
+  "${XDG_STATE_HOME:-~/.local/state}/ctx/install/claude-plugin/<file>": {
+    member: "claudePlugin",
+    path: U.claudePlugin,
     folder: true,
   },
   "${XDG_STATE_HOME:-~/.local/state}/ctx/install/statusline-<key>.json": {
@@ -126,6 +132,7 @@ test("an unsafe session id never becomes a path", () => {
     expect(L.finalizeLock(sid)).toBeUndefined();
     expect(L.monitorFile(sid)).toBeUndefined();
     expect(L.finalizeMarker(sid)).toBeUndefined();
+    expect(L.modFile(sid)).toBeUndefined();
     expect(L.gitStartFile(sid)).toBeUndefined();
     expect(L.windowFile(sid)).toBeUndefined();
     expect(L.pauseLog(sid)).toBeUndefined();

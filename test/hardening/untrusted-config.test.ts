@@ -71,6 +71,7 @@ test("every key that makes ctx type, accept or run is marked, and no threshold o
     "statusline.chain",
     "respawn.mode",
     "respawn.strategy",
+    "respawn.in_client",
     "respawn.compact_prompt",
     "respawn.update_prompt",
     "respawn.kickstart_prompt",

@@ -18,7 +18,7 @@ beforeAll(async () => {
   box = makeSandbox();
   checkout = join(box.root, "checkout");
   mkdirSync(checkout);
-  for (const f of ["src", "build.ts", "package.json", "tsconfig.json", "install.sh"])
+  for (const f of ["src", "plugin", "build.ts", "package.json", "tsconfig.json", "install.sh"])
     cpSync(join(REPO, f), join(checkout, f), { recursive: true });
   // the pinned bun as an npm package: its real binary, the package.json the registry has (less the
   // per-platform optional packages and the postinstall that picks among them: the binary is in place)

@@ -12,7 +12,7 @@ beforeAll(() => {
   box = makeSandbox();
   checkout = join(box.root, "checkout");
   mkdirSync(checkout);
-  for (const f of ["src", "build.ts", "package.json", "tsconfig.json", "install.sh"]) {
+  for (const f of ["src", "plugin", "build.ts", "package.json", "tsconfig.json", "install.sh"]) {
     cpSync(join(REPO, f), join(checkout, f), { recursive: true, preserveTimestamps: true });
   }
   symlinkSync(join(REPO, "node_modules"), join(checkout, "node_modules"));

@@ -19,6 +19,11 @@ const OWN_EVENTS = new Set([
   "PostCompact",
   "PermissionRequest",
   "Setup",
+  // ctx's own Claude Code mod (plugin/register.ts) calls `ctx monitor` with these (commands/monitor-mod.ts).
+  "ModStep",
+  "ModIdle",
+  "ModCycleDone",
+  "ModLimit",
 ]);
 
 /** Claude Code's adapter. */

@@ -1,4 +1,4 @@
-import { isFresh } from "../../core/bridge.ts";
+import { isFresh, type Bridge } from "../../core/bridge.ts";
 import type { Config } from "../../core/config-schema.ts";
 import { reading, type ContextReading } from "../../core/usage.ts";
 import { resolveWindow, type WindowResolution, type WindowSource } from "../../core/window.ts";
@@ -16,6 +16,8 @@ export interface TranscriptWait {
   now: () => number;
   /** Also wait for a transcript that does not exist yet (default yes); asked only when the transcript is read. */
   waitMissing?: () => boolean;
+  /** Wait without a fresh bridge too (default yes); with one, the bridge's figure decides (half the warning level). */
+  withoutBridge?: boolean;
   /** Set to how the wait ended. */
   outcome?: WaitOutcome;
 }
@@ -30,7 +32,7 @@ export function hookWait(hook: HookEvent, ms: number, now: () => number): Transc
 
 /** A context reading with where it came from. */
 export interface SourcedReading extends ContextReading {
-  source: "bridge" | "transcript" | "subagent" | "hook";
+  source: "bridge" | "transcript" | "subagent" | "hook" | "client";
   /** Where the window came from (core/window.ts). */
   windowSource: WindowSource;
   model?: string;
@@ -75,10 +77,12 @@ export function sessionWindow(env: Env, cfg: Config, q: WindowQuery, place?: Ses
 
 /**
  * The current context usage of a session: the bridge file when it is fresh
- * (it carries Claude Code's own figures), else the transcript's latest
- * main-chain usage (headless `claude -p` runs have no status line). With
- * `wait`, the transcript is first given a moment to receive the line of the
- * request that called the tool, so the reading is not one request behind.
+ * (it carries Claude Code's own figures) and no transcript reading is newer,
+ * else the transcript's latest main-chain usage (headless `claude -p` runs
+ * have no status line). With `wait`, the transcript is first given a moment
+ * to receive the line of the request that called the tool, so the reading is
+ * not one request behind: with a fresh bridge too, from half the warning
+ * level on, since the status line may not have run since that request.
  */
 export function currentReading(
   env: Env,
@@ -91,16 +95,16 @@ export function currentReading(
 ): SourcedReading | undefined {
   const bridge = readBridge(env, sessionId);
   if (bridge && isFresh(bridge, nowMs, cfg["monitor.bridge_max_age_s"])) {
-    // Client 2.1.328 runs the status line less often: during fast tool turns a fresh bridge can be a
-    // request or more behind. A transcript line written since the bridge, with other figures, is newer.
-    const tail = transcriptPath?.startsWith("/") ? latestUsage(transcriptPath, cfg["monitor.tail_bytes"]) : undefined;
+    const path = transcriptPath?.startsWith("/") ? transcriptPath : undefined;
+    const warning = cfg["levels.warning"];
+    // The tool's request line found: the transcript holds the newest request, the bridge at best the same.
+    if (path && wait && wait.ms > 0 && wait.needle.length >= 8 && warning !== false && bridge.used_pct >= warning / 2) {
+      const outcome = waitForLine(path, wait.needle, wait.ms, wait.now, false);
+      if (outcome !== "missing") wait.outcome = outcome; // a missing file here says nothing about later waits
+    }
+    const tail = path ? latestUsage(path, cfg["monitor.tail_bytes"]) : undefined;
     const size = bridge.context_window_size ?? 0;
-    if (
-      tail?.atMs !== undefined &&
-      tail.atMs >= bridge.timestamp * 1000 &&
-      tail.usedTokens !== bridge.used_tokens &&
-      size > 0
-    )
+    if (tail && size > 0 && (wait?.outcome === "found" || newerThanBridge(tail, bridge)))
       return {
         source: "transcript",
         windowSource: "statusline",
@@ -119,7 +123,7 @@ export function currentReading(
     };
   }
   if (!transcriptPath || !transcriptPath.startsWith("/")) return undefined;
-  if (wait && wait.ms > 0 && wait.needle.length >= 8)
+  if (wait && wait.ms > 0 && wait.needle.length >= 8 && wait.withoutBridge !== false)
     wait.outcome = waitForLine(transcriptPath, wait.needle, wait.ms, wait.now, wait.waitMissing?.() ?? true);
   const tail = latestUsage(transcriptPath, cfg["monitor.tail_bytes"]);
   if (!tail) return undefined;
@@ -157,6 +161,17 @@ export function hookReading(
 /** A reading from the usage a hook payload carries, in the window the client's limits give. */
 export function payloadReading(u: PayloadUsage): SourcedReading {
   return { source: "hook", windowSource: "hook", ...reading(u.usedTokens, u.windowSize), model: u.model };
+}
+
+/**
+ * True when the transcript's newest reading is newer than the bridge: written after the bridge's
+ * second (the bridge keeps whole seconds), or within it with other figures. Client 2.1.328 runs
+ * the status line less often, so during fast tool turns a fresh bridge can be a request or more behind.
+ */
+function newerThanBridge(tail: TailUsage, bridge: Bridge): boolean {
+  if (tail.atMs === undefined) return false;
+  const at = bridge.timestamp * 1000;
+  return tail.atMs >= at + 1000 || (tail.atMs >= at && tail.usedTokens !== bridge.used_tokens);
 }
 
 /**

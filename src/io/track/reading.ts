@@ -1,4 +1,4 @@
-/** The usage reading one `ctx track` call applies: from the plain mode's usage, else the bridge or the transcript. */
+/** The usage reading one `ctx track` call applies: from the plain mode's usage, else the mod's figure, the bridge or the transcript. */
 import type { Config } from "../../core/config-schema.ts";
 import { debug, type Deps } from "../../core/deps.ts";
 import { stateRoot } from "../../core/paths.ts";
@@ -7,6 +7,7 @@ import type { TrackReading } from "../../core/track/step.ts";
 import { contextTokens, reading } from "../../core/usage.ts";
 import { layout } from "../../core/layout.ts";
 import { loadState } from "../session/store.ts";
+import { readModRecord } from "../session/mod-record.ts";
 import { currentReading, hookWait, payloadReading, sessionWindow } from "../session/usage-source.ts";
 
 /** The reading for `job`, or undefined when there is none to apply. */
@@ -22,11 +23,22 @@ export function readingFor(job: TrackJob, deps: Deps, cfg: Config): TrackReading
   // turn's last message; a tool hook only near the levels, where one request late matters.
   // A subagent's tool line is never written to the parent's transcript: do not wait for it there.
   const subagent = job.input.agent_id !== undefined && job.input.agent_id !== null;
-  const wait =
-    job.hook && !subagent && (job.event === "Stop" || nearLevels(job, deps, cfg))
-      ? hookWait(job.hook, cfg["track.transcript_wait_ms"], deps.now)
-      : undefined;
-  if (wait) wait.waitMissing = () => false; // past the first turns the transcript exists; a missing one will not appear
+  // Under ctx's Claude Code mod, the client's own figure of the newest request (state/monitor/<sid>.mod.json).
+  const rec = subagent ? undefined : readModRecord(stateRoot(deps.env, job.project), job.sessionId, deps.now());
+  if (rec)
+    return {
+      usedTokens: rec.used_tokens,
+      windowSize: rec.window,
+      usedPct: rec.used_pct,
+      model: rec.model ?? undefined,
+      windowSource: "statusline",
+    };
+  // With a fresh bridge, currentReading decides from the bridge's figure, as it does for ctx monitor.
+  const wait = job.hook && !subagent ? hookWait(job.hook, cfg["track.transcript_wait_ms"], deps.now) : undefined;
+  if (wait) {
+    wait.withoutBridge = job.event === "Stop" || nearLevels(job, deps, cfg);
+    wait.waitMissing = () => false; // past the first turns the transcript exists; a missing one will not appear
+  }
   const place = { root: stateRoot(deps.env, job.project), project: job.project };
   const r = currentReading(deps.env, deps.now(), cfg, job.sessionId, job.transcriptPath, wait, place);
   if (r) debug(deps, `track: window ${r.windowSize} (${r.windowSource})`);
