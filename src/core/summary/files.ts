@@ -14,6 +14,20 @@ export function moveFiles(f: Facts, command: string, cwd: string): void {
   for (const path of deleted) putFile(f, { ...(f.files.get(path) ?? { path, ops: {} }), deleted: true });
 }
 
+/** A file a tool deleted (Codex's `*** Delete File:`): shown as deleted, whatever the session did to it before. */
+export function deleteFile(f: Facts, path: string): void {
+  if (path) putFile(f, { ...(f.files.get(path) ?? { path, ops: {} }), deleted: true });
+}
+
+/** A file a tool moved (Codex's `*** Move to:`): the entry takes its new path, `tool` counted there. */
+export function moveFile(f: Facts, tool: string, from: string, to: string): void {
+  const prev = f.files.get(from);
+  f.files.delete(from);
+  const ops = { ...(prev?.ops ?? {}) };
+  ops[tool] = (ops[tool] ?? 0) + 1;
+  putFile(f, { path: to, ops, from: prev?.from ?? from });
+}
+
 /** Records a file a successful tool call changed (`file_path` or `notebook_path`). */
 export function addFile(f: Facts, tool: string, input: Record<string, unknown>): void {
   const path =
