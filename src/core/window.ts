@@ -78,9 +78,8 @@ const DEFAULT_1M_SINCE = [2, 1, 75] as const;
 /** The first client version that gives the newer models their native 1M window behind any API URL (observed). */
 const NATIVE_1M_SINCE = [2, 1, 328] as const;
 /**
- * Models whose entry in the client's own model table is `context: {window: 1e6, native_1m: true}`
- * (read in 2.1.197 and 2.1.332; docs/track-finalize.md): the client runs them at 1M without `[1m]`
- * on Anthropic's API. Opus 4.6 and the Sonnet 4.x models have 200k there, 1M only with `[1m]`.
+ * Models the client's own model table gives `context: {window: 1e6, native_1m: true}` (2.1.197, 2.1.332;
+ * docs/track-finalize.md): run at 1M without `[1m]`. Opus 4.6 and Sonnet 4.x have 200k there.
  */
 const NATIVE_1M_MODELS =
   /^claude-(opus-4-[78]|opus-5|opus-5-5|sonnet-5|sonnet-5-5|haiku-5-5|fable-5(-\d)?|mythos-5(-\d)?)(-\d{8})?$/;
@@ -195,9 +194,9 @@ function predates1mDefault(version: string | undefined): boolean {
   return /^\d+\.\d+\.\d+/.test(version ?? "") && !versionAtLeast(version, DEFAULT_1M_SINCE);
 }
 
-/** With nothing chosen, the client's default (an Opus model, 1M) serves the session unless the transcript shows another. */
+/** With nothing chosen, the client's default (Opus 4.6 or later, 1M) serves the session unless the transcript shows another. */
 function defaultApplies(sessionModel: string | undefined): boolean {
-  return !sessionModel || /^claude-opus-/i.test(sessionModel);
+  return !sessionModel || /^claude-opus-(4-[6-9]|[5-9])(\b|-|$)/i.test(sessionModel);
 }
 
 function strip1m(model: string): string {

@@ -192,3 +192,11 @@ describe("the window of a transcript whose client is not running (bench/corpus, 
     expect(typedWindow("git-sync/be1a18de-2cb7-4306-972b-1c58b5256718.jsonl", chosen).window).toBe(200_000);
   });
 });
+
+test("the client's default is an Opus 4.6 or later: a /model switch to an older Opus is not served by it", () => {
+  const e = { ...base, clientVersion: "2.1.197", client: found(null) };
+  expect(resolveWindow({ ...e, model: "claude-opus-4-6" })).toEqual({ window: 1_000_000, source: "client_default" });
+  expect(resolveWindow({ ...e, model: "claude-opus-5-5" }).source).toBe("client_default");
+  expect(resolveWindow({ ...e, model: "claude-opus-4-5-20251101" })).toEqual({ window: 200_000, source: "model_name" });
+  expect(resolveWindow({ ...e, model: "claude-opus-4-1" }).window).toBe(200_000);
+});
