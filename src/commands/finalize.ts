@@ -8,11 +8,9 @@ import { gitStatus } from "../io/git/repo.ts";
 import { findProject } from "../io/project.ts";
 import { parseFor } from "./args.ts";
 import { isValidSessionId } from "../core/session-id.ts";
-import { addEntry } from "../core/summary/collect.ts";
 import { reportUnclaimedSync as unclaimed } from "../io/error-log.ts";
 import { mergeChain, relative } from "../core/summary/chain.ts";
 import { emptyFacts } from "../core/summary/facts.ts";
-import { emptyTranscriptWindow, noteWindowLine } from "../core/window-evidence.ts";
 import { buildRecord, recordMarkdown, recordYaml } from "../core/summary/record.ts";
 import { renderSummary } from "../core/summary/render.ts";
 import { sessionTasks } from "../core/summary/tasks.ts";
@@ -25,10 +23,10 @@ import { recordWritten } from "../io/written.ts";
 import { withLock } from "../io/fs/lock.ts";
 import { FINALIZE_LOCK } from "../io/finalize/pending.ts";
 import { loadState, updateStateOnly } from "../io/session/store.ts";
-import { streamEntries } from "../io/transcript/stream.ts";
-import { subagentLine } from "../core/summary/subagents.ts";
+import { subagentCallCount, subagentLine } from "../core/summary/subagents.ts";
 import { twinPathOf } from "../core/summary/twin.ts";
 import { freeStamp, previousTwin, readSubagentWork, readTaskFiles, sessionChain } from "../io/finalize/inputs.ts";
+import { readTranscriptPass } from "../io/finalize/inputs.ts";
 import { type FloorReading, usageFor } from "../io/finalize/usage.ts";
 import { archivePause, readPauseLog } from "../io/finalize/pause-log.ts";
 import { bareState, latestSession } from "../io/finalize/session.ts";
@@ -131,9 +129,8 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
   const state = tracked ?? bareState(opts.sessionId, opts.project, opts.transcriptPath, deps, iso);
   const transcript = opts.transcriptPath ?? state.transcript_path ?? undefined;
   const facts = emptyFacts((["kickstart", "update", "compact"] as const).map((k) => cfg[`respawn.${k}_prompt`]));
-  const seen = emptyTranscriptWindow(); // what the transcript tells about the window (core/window-evidence.ts)
-  if (transcript && !streamEntries(transcript, (e, n) => (addEntry(facts, e, n), noteWindowLine(seen, e))))
-    debug(deps, `finalize: cannot read ${transcript}`);
+  const { ok: read, seen, started } = readTranscriptPass(transcript, facts);
+  if (transcript && !read) debug(deps, `finalize: cannot read ${transcript}`);
   if (facts.unclaimedLines) unclaimed(deps, "finalize", `${facts.unclaimedLines} lines no client claims: skipped`);
   const dir = files.records;
   ensureDirUnder(root, STATE_DIRS.records);
@@ -167,7 +164,7 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
     subagentLine: subagentLine(
       readSubagentWork(transcript, state.session_id),
       state.subagent_tool_calls,
-      facts.subagentRuns,
+      subagentCallCount(started),
     ),
     headless: opts.reason === "run_leg" || deps.env[RUN_SESSION_VAR] === state.session_id,
     commandChanges: (changedSinceStart(root, state.session_id, state.project) ?? [])

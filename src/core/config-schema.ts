@@ -13,7 +13,7 @@ export type { Kind };
 export const SCHEMA = {
   "context.window_size": thr(
     false,
-    "Context window in tokens when neither the status line nor the running client tells it (6th source of 7, see 'How the window is found'; off = from the model name: 1M for [1m] models or usage above 200k, else 200k)",
+    "Context window in tokens when neither the status line nor the running client tells it (6th source of 7, see 'How the window is found'; off = from the model name: 1M for [1m] models, models the client runs natively at 1M or usage above 200k, else 200k)",
   ),
   "levels.warning": pct(
     LEVEL_TABLE.warning.default,

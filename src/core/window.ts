@@ -77,10 +77,14 @@ export interface SettingsModels {
  * the spotter excerpts in test/fixtures/transcripts/spotter-window/).
  */
 const DEFAULT_1M_SINCE = [2, 1, 75] as const;
-/** The first client version whose own model table gives the newer models a native 1M window (observed). */
+/** The first client version that gives the newer models their native 1M window behind any API URL (observed). */
 const NATIVE_1M_SINCE = [2, 1, 328] as const;
-/** Models Claude Code 2.1.328 runs with a 1M window without `[1m]` (observed: test/fixtures/README.md). */
-const NATIVE_1M_MODELS = /^claude-(opus-4-8|opus-5|opus-5-5|sonnet-5|sonnet-5-5|haiku-5-5)(-\d{8})?$/;
+/**
+ * Models the client's own model table gives `context: {window: 1e6, native_1m: true}` (2.1.197, 2.1.332;
+ * docs/track-finalize.md): run at 1M without `[1m]`. Opus 4.6 and Sonnet 4.x have 200k there.
+ */
+const NATIVE_1M_MODELS =
+  /^claude-(opus-4-[78]|opus-5|opus-5-5|sonnet-5|sonnet-5-5|haiku-5-5|fable-5(-\d)?|mythos-5(-\d)?)(-\d{8})?$/;
 const ALIASES = new Set(["opus", "sonnet", "haiku", "best", "opusplan"]);
 const ALIAS_ENV: Record<string, string> = {
   opus: "ANTHROPIC_DEFAULT_OPUS_MODEL",
@@ -101,9 +105,11 @@ const ALIAS_ENV: Record<string, string> = {
  *    `[1m]` means 1M, else the model's own window as the client version knows it;
  * 5. the client's own default when nothing chose a model (`client_default`): a 1M Opus model,
  *    unless the transcript shows a non-Opus model (a `/model` switch) or was written by a client
- *    older than that default (before 2.1.75);
+ *    older than that default (before 2.1.75); with no running client seen, the transcript's
+ *    client stands for it (its version known, 2.1.75 or later, and an Opus model);
  * 6. `context.window_size` (`config`);
- * 7. the model-name rule (`model_name`: 1M for `[1m]` and Gemini models or once usage passed 200k).
+ * 7. the model-name rule (`model_name`: 1M for a model the client's table runs natively at 1M
+ *    when nothing chose another, for `[1m]` and Gemini models or once usage passed 200k).
  */
 export function resolveWindow(e: WindowEvidence): WindowResolution {
   if (e.statusline && e.statusline > 0) return { window: e.statusline, source: "statusline" };
@@ -113,7 +119,9 @@ export function resolveWindow(e: WindowEvidence): WindowResolution {
   // The running client's default describes the session only if the client that wrote it had that default.
   const older = predates1mDefault(e.clientVersion);
   const choice = found?.implicit && older && found.model ? { ...found, model: strip1m(found.model) } : found;
-  const defaulted = !!choice && choice.model === null && defaultApplies(e.model) && !older;
+  // No client seen (a typed finalize, `ctx status`): the transcript's own client, when it had the 1M default.
+  const unseen = !found && !!e.model && versionAtLeast(e.clientVersion, DEFAULT_1M_SINCE);
+  const defaulted = (choice ? choice.model === null && !older : unseen) && defaultApplies(e.model);
   const want1m = (choice?.model ? has1m(choice.model) : false) || defaulted;
   const key = e.model ? `${strip1m(e.model)}${want1m ? "[1m]" : ""}` : undefined;
   const remembered = key ? e.remembered[key] : undefined;
@@ -122,6 +130,8 @@ export function resolveWindow(e: WindowEvidence): WindowResolution {
     return { window: chosenWindow(choice.model, e.model, e.clientVersion, e.usedTokens), source: choice.source };
   if (defaulted) return { window: WINDOW_1M, source: "client_default" };
   if (e.configured !== false && e.configured > 0) return { window: e.configured, source: "config" };
+  if (!choice?.model && e.model && NATIVE_1M_MODELS.test(strip1m(e.model)))
+    return { window: WINDOW_1M, source: "model_name" };
   return { window: windowFor(e.model, e.usedTokens, false), source: "model_name" };
 }
 
@@ -186,9 +196,9 @@ function predates1mDefault(version: string | undefined): boolean {
   return /^\d+\.\d+\.\d+/.test(version ?? "") && !versionAtLeast(version, DEFAULT_1M_SINCE);
 }
 
-/** With nothing chosen, the client's default (an Opus model, 1M) serves the session unless the transcript shows another. */
+/** With nothing chosen, the client's default (Opus 4.6 or later, 1M) serves the session unless the transcript shows another. */
 function defaultApplies(sessionModel: string | undefined): boolean {
-  return !sessionModel || /^claude-opus-/i.test(sessionModel);
+  return !sessionModel || /^claude-opus-(4-[6-9]|[5-9])(\b|-|$)/i.test(sessionModel);
 }
 
 function strip1m(model: string): string {

@@ -1,5 +1,8 @@
 import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { chooseModel, has1m, modelArg, resolveWindow, type WindowEvidence } from "../../src/core/window.ts";
+import { emptyTranscriptWindow, noteWindowLine } from "../../src/core/window-evidence.ts";
 
 const base: WindowEvidence = { remembered: {}, configured: false, usedTokens: 150_000 };
 const found = (model: string | null, source: "client_args" | "client_env" | "settings" | null = null) => ({
@@ -84,8 +87,10 @@ describe("resolveWindow: the sources in the issue's order", () => {
   });
 
   test("5. the model-name rule last", () => {
-    expect(resolveWindow({ ...base, model: "claude-opus-4-8" })).toEqual({ window: 200_000, source: "model_name" });
-    expect(resolveWindow({ ...base, model: "claude-opus-4-8", usedTokens: 250_000 }).window).toBe(1_000_000);
+    expect(resolveWindow({ ...base, model: "claude-sonnet-4-5" })).toEqual({ window: 200_000, source: "model_name" });
+    expect(resolveWindow({ ...base, model: "claude-sonnet-4-5", usedTokens: 250_000 }).window).toBe(1_000_000);
+    // The client's table runs claude-opus-4-8 natively at 1M.
+    expect(resolveWindow({ ...base, model: "claude-opus-4-8" })).toEqual({ window: 1_000_000, source: "model_name" });
     expect(resolveWindow({ ...base, model: "gemini-2.5-flash" }).window).toBe(1_048_576);
   });
 });
@@ -130,4 +135,68 @@ describe("chooseModel: Claude Code's own order", () => {
     expect(has1m("opus[1M]")).toBe(true);
     expect(has1m("opus")).toBe(false);
   });
+});
+
+/** The window evidence of a whole development-half transcript in bench/corpus (its README names each source). */
+function corpusWindow(file: string) {
+  const w = emptyTranscriptWindow();
+  const text = readFileSync(join(import.meta.dir, "..", "..", "bench", "corpus", file), "utf8");
+  for (const line of text.split("\n")) if (line.trim()) noteWindowLine(w, JSON.parse(line));
+  return w;
+}
+
+/** The window a typed finalize resolves for it: no running client, no status line, nothing configured. */
+function typedWindow(file: string, client?: WindowEvidence["client"]) {
+  const w = corpusWindow(file);
+  return resolveWindow({
+    model: w.model,
+    clientVersion: w.clientVersion,
+    autoCompaction: w.autoCompaction,
+    usedTokens: w.peakTokens,
+    remembered: {},
+    configured: false,
+    ...(client ? { client } : {}),
+  });
+}
+
+describe("the window of a transcript whose client is not running (bench/corpus, development half)", () => {
+  test("git-sync be1a18de: 2.1.109, claude-opus-4-6, 22k used: the client's default Opus, 1M", () => {
+    const w = corpusWindow("git-sync/be1a18de-2cb7-4306-972b-1c58b5256718.jsonl");
+    expect([w.clientVersion, w.model]).toEqual(["2.1.109", "claude-opus-4-6"]);
+    expect(typedWindow("git-sync/be1a18de-2cb7-4306-972b-1c58b5256718.jsonl")).toEqual({
+      window: 1_000_000,
+      source: "client_default",
+    });
+  });
+
+  test("git-sync 0dd6955a (2.1.140, claude-opus-4-7) and 665c2e57 (2.1.159, claude-opus-4-8): 1M", () => {
+    expect(typedWindow("git-sync/0dd6955a-aa73-4e84-9d5f-f97ee290332e.jsonl").window).toBe(1_000_000);
+    expect(typedWindow("git-sync/665c2e57-8c9f-4dd8-ba40-05c63f801620.jsonl").window).toBe(1_000_000);
+  });
+
+  test("the reverse: an older client's Opus 4.6 and a Sonnet 4.6 stay at 200k", () => {
+    // 2.1.39, claude-opus-4-6, auto-compacted at 167k: the compaction decides.
+    expect(typedWindow("spotter/258c7280-ae70-4798-800f-63464d01a85d.jsonl")).toEqual({
+      window: 200_000,
+      source: "compaction",
+    });
+    // 2.1.45, claude-opus-4-6, no compaction: before the 1M default (2.1.75).
+    const old = typedWindow("context-evaluator/dbaea254-cab9-44ea-94ba-08b92be95cfd.jsonl");
+    expect(old.window).toBe(200_000);
+    // 2.1.47, claude-sonnet-4-6: 200k in the client's table, 1M only when asked for with [1m].
+    expect(typedWindow("context-evaluator/04f9c6b0-e650-4aec-91c6-74cd2376fecc.jsonl").window).toBe(200_000);
+  });
+
+  test("a client that chose a model explicitly keeps its choice over the transcript's model", () => {
+    const chosen = { found: true, model: "claude-opus-4-6", source: "client_args" as const };
+    expect(typedWindow("git-sync/be1a18de-2cb7-4306-972b-1c58b5256718.jsonl", chosen).window).toBe(200_000);
+  });
+});
+
+test("the client's default is an Opus 4.6 or later: a /model switch to an older Opus is not served by it", () => {
+  const e = { ...base, clientVersion: "2.1.197", client: found(null) };
+  expect(resolveWindow({ ...e, model: "claude-opus-4-6" })).toEqual({ window: 1_000_000, source: "client_default" });
+  expect(resolveWindow({ ...e, model: "claude-opus-5-5" }).source).toBe("client_default");
+  expect(resolveWindow({ ...e, model: "claude-opus-4-5-20251101" })).toEqual({ window: 200_000, source: "model_name" });
+  expect(resolveWindow({ ...e, model: "claude-opus-4-1" }).window).toBe(200_000);
 });

@@ -8,7 +8,8 @@
 import { execExitCode, execOutput, patchFiles, rolloutUsage } from "../agents/codex-rollout.ts";
 import { noteLatest, noteStep, recordFailure, recordSuccess } from "./collect.ts";
 import type { Facts } from "./facts.ts";
-import { addFile } from "./files.ts";
+import { type PatchChange, patchChanges, scriptPatches } from "./codex-patch.ts";
+import { addFile, deleteFile, moveFile } from "./files.ts";
 import { isMeaningfulCommand } from "./goal.ts";
 import { oneLine, push } from "./ring.ts";
 import { onTrackerCommand } from "./tracker.ts";
@@ -110,6 +111,11 @@ function onCall(f: Facts, p: Record<string, any>): void {
     name = "Bash";
     input = { command: String(input.cmd ?? "") };
   }
+  // A patch applied from a script (a shell heredoc, a code-mode `exec` calling tools.apply_patch).
+  const script =
+    name === "Bash" ? String(input.command) : name === "exec" && typeof p.input === "string" ? p.input : "";
+  const patches = script ? scriptPatches(script, name === "Bash" ? "shell" : "code") : [];
+  if (patches.length) input = { ...input, patches };
   if (f.pending.size >= MAX_SEEN) f.pending.delete(f.pending.keys().next().value!);
   f.pending.set(`codex:${id}`, { name, input, line: f.line });
   f.lastAgentLine = f.line;
@@ -133,6 +139,20 @@ function onOutput(f: Facts, p: Record<string, any>): void {
   recordSuccess(f, call.name, call.input, output);
   if (command) f.tracker = onTrackerCommand(f.tracker, command, output);
   if (call.name === "apply_patch" || (command && isMeaningfulCommand(command))) noteStep(f);
-  if (call.name === "apply_patch")
-    for (const file of patchFiles(String(call.input.patch ?? ""))) addFile(f, "apply_patch", { file_path: file.path });
+  // A script's own exit code may hide its patch's failure: Codex's refusal in the output says it.
+  const refused = /apply_patch verification failed|invalid patch|failed to apply patch/i.test(raw);
+  const changes: PatchChange[] =
+    call.name === "apply_patch"
+      ? patchChanges(String(call.input.patch ?? ""))
+      : refused
+        ? []
+        : ((call.input.patches as PatchChange[]) ?? []);
+  for (const c of changes) applyChange(f, c);
+}
+
+/** One file a successful patch changed: added or updated, moved, or deleted. */
+function applyChange(f: Facts, c: PatchChange): void {
+  if (c.op === "delete") return deleteFile(f, c.path);
+  if (c.moveTo) return moveFile(f, "apply_patch", c.path, c.moveTo);
+  addFile(f, "apply_patch", { file_path: c.path });
 }

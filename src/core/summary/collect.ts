@@ -148,7 +148,6 @@ function onToolResult(f: Facts, block: Record<string, any>, structured: unknown,
   if (failed) return recordFailure(f, call.name, call.input, resultText(block.content), lines);
   recordSuccess(f, call.name, call.input, resultText(block.content));
   onBackgroundResult(f, block.tool_use_id, call.name, call.input, resultText(block.content));
-  if ((call.name === "Task" || call.name === "Agent") && !side) f.subagentRuns += 1;
   if (FILE_TOOLS.has(call.name) || (call.name === "Bash" && isMeaningfulCommand(String(call.input.command ?? ""))))
     noteStep(f);
   if (FILE_TOOLS.has(call.name)) addFile(f, call.name, call.input);

@@ -26,8 +26,6 @@ export interface Facts {
   okAt: Map<string, number>;
   /** Failed calls that tried to achieve something (a failureKey), shown or not. */
   attempts: number;
-  /** Subagent calls (Task, Agent) of the main chain that were answered. */
-  subagentRuns: number;
   /** Tool calls that were steps of the work: not a lookup (errors.ts `isLookup`). */
   workSteps: number;
   /** The line of the newest successful `git commit` (0: none). */
@@ -138,7 +136,6 @@ export function emptyFacts(ownPrompts: string[] = []): Facts {
     okAt: new Map(),
     attempts: 0,
     workSteps: 0,
-    subagentRuns: 0,
     lastCommitLine: 0,
     planTurnedDown: null,
     waiting: [],

@@ -2,6 +2,9 @@
 import { MAX_FILES, type Facts, type FileItem } from "./facts.ts";
 import { fileMoves } from "./moves.ts";
 
+/** Temp folders (Linux, macOS's `/private/tmp` and per-user `/var/folders`): scratch space, not the project. */
+const TEMP = /^(?:\/private)?\/(?:tmp|var\/tmp|var\/folders)\//;
+
 /** Files a successful command moved or deleted: a moved entry takes its new path, a deleted one is marked. */
 export function moveFiles(f: Facts, command: string, cwd: string): void {
   if (!cwd.startsWith("/")) return;
@@ -11,7 +14,28 @@ export function moveFiles(f: Facts, command: string, cwd: string): void {
     f.files.delete(from);
     putFile(f, { path: to, ops: prev?.ops ?? {}, from: prev?.from ?? from });
   }
-  for (const path of deleted) putFile(f, { ...(f.files.get(path) ?? { path, ops: {} }), deleted: true });
+  for (const path of deleted) {
+    // A removed folder (`rm -rf dir`) takes the files the session wrote in it along.
+    const inside = [...f.files.values()].filter((x) => x.path.startsWith(`${path}/`));
+    for (const x of inside) putFile(f, { ...x, deleted: true });
+    // A folder whose files are listed, or a scratch path in a temp folder the session never wrote: not a change.
+    if (!f.files.has(path) && (inside.length || TEMP.test(path))) continue;
+    putFile(f, { ...(f.files.get(path) ?? { path, ops: {} }), deleted: true });
+  }
+}
+
+/** A file a tool deleted (Codex's `*** Delete File:`): shown as deleted, whatever the session did to it before. */
+export function deleteFile(f: Facts, path: string): void {
+  if (path) putFile(f, { ...(f.files.get(path) ?? { path, ops: {} }), deleted: true });
+}
+
+/** A file a tool moved (Codex's `*** Move to:`): the entry takes its new path, `tool` counted there. */
+export function moveFile(f: Facts, tool: string, from: string, to: string): void {
+  const prev = f.files.get(from);
+  f.files.delete(from);
+  const ops = { ...(prev?.ops ?? {}) };
+  ops[tool] = (ops[tool] ?? 0) + 1;
+  putFile(f, { path: to, ops, from: prev?.from ?? from });
 }
 
 /** Records a file a successful tool call changed (`file_path` or `notebook_path`). */

@@ -25,6 +25,46 @@ export function isSubagentRun(fileName: string): boolean {
   return /^agent-[A-Za-z0-9_-]{1,128}\.jsonl$/.test(fileName) && !fileName.startsWith("agent-acompact");
 }
 
+/**
+ * The subagents the session's main chain started: Claude Code's `Task` calls (`Agent` from 2.1.1xx
+ * on), background ones (`run_in_background`, "Async agent launched") included, and Codex's
+ * `spawn_agent`. The client's compaction agent is never a call; a call the user rejected started nothing.
+ */
+export interface SubagentCalls {
+  /** Tool-use ids of the calls (each once: one API message spans several lines). */
+  ids: Set<string>;
+  /** Of these, the ones the user rejected. */
+  rejected: Set<string>;
+}
+
+/** No call seen yet. */
+export function emptySubagentCalls(): SubagentCalls {
+  return { ids: new Set(), rejected: new Set() };
+}
+
+/** Adds one parsed line of the session's own transcript (in place); subagent lines say nothing. */
+export function noteSubagentCall(c: SubagentCalls, e: Record<string, any>): void {
+  if (e.isSidechain === true) return;
+  const p = e.payload;
+  if (e.type === "response_item" && p?.type === "function_call" && p.name === "spawn_agent") {
+    if (typeof p.call_id === "string" && c.ids.size < 10_000) c.ids.add(p.call_id);
+    return;
+  }
+  const content = e.message?.content;
+  if (!Array.isArray(content)) return;
+  for (const b of content) {
+    if (e.type === "assistant" && b?.type === "tool_use" && (b.name === "Task" || b.name === "Agent")) {
+      if (typeof b.id === "string" && c.ids.size < 10_000) c.ids.add(b.id);
+    } else if (e.type === "user" && b?.type === "tool_result" && c.ids.has(b.tool_use_id) && rejected(b.content))
+      c.rejected.add(b.tool_use_id);
+  }
+}
+
+/** The subagent runs the main chain started. */
+export function subagentCallCount(c: SubagentCalls): number {
+  return c.ids.size - c.rejected.size;
+}
+
 /** Nothing seen yet. */
 export function emptySubagentWork(): SubagentWork {
   return { runs: 0, toolCalls: 0, failed: 0, tools: {}, seen: new Set() };
@@ -48,22 +88,30 @@ export function addSubagentEntry(w: SubagentWork, e: Record<string, any>): void 
 /**
  * The summary's one line about subagent work, or null when there was none.
  * `tracked` is the session state's `subagent_tool_calls` (hooks seen), used when
- * the transcripts are gone or hold fewer calls; `started` the subagent calls
- * (Task, Agent) the parent's transcript shows answered, when their own
- * transcripts are not at hand.
+ * the transcripts are gone or hold fewer calls. `started` is the runs the main chain
+ * started (`subagentCallCount`): the count of runs when known, as a background run's
+ * transcript may be missing (a copied session) or still being written.
  */
 export function subagentLine(w: SubagentWork, tracked: number, started = 0): string | null {
   const calls = Math.max(w.toolCalls, tracked);
-  const runs = Math.max(w.runs, started);
-  if (!runs && !calls) return null;
-  const own = runs > w.runs ? " (counted in the parent transcript: their own transcripts are not at hand)" : "";
+  const count = started > 0 ? started : w.runs;
+  if (!count && !calls) return null;
   const byTool = Object.entries(w.tools)
     .sort((a, b) => b[1] - a[1])
     .slice(0, 6)
     .map(([name, n]) => (n > 1 ? `${name} ×${n}` : name))
     .join(", ");
-  const ran = runs ? `${runs} subagent run${runs === 1 ? "" : "s"}${calls ? ", " : ""}` : "";
+  const runs = count ? `${count} subagent run${count === 1 ? "" : "s"}` : "";
   const failed = w.failed ? `, ${w.failed} failed` : "";
-  const made = calls ? `${calls} tool call${calls === 1 ? "" : "s"}${byTool ? ` (${byTool})` : ""}${failed}` : "";
-  return `- Subagents: ${ran}${made}${own}`;
+  if (!calls) return `- Subagents: ${runs}`; // their transcripts are not at hand
+  const tools = `${calls} tool call${calls === 1 ? "" : "s"}${byTool ? ` (${byTool})` : ""}${failed}`;
+  return `- Subagents: ${runs ? `${runs}, ` : ""}${tools}`;
+}
+
+// --- internal ---
+
+/** The client's answer to a tool call the user turned down (Claude Code's own wording). */
+function rejected(content: unknown): boolean {
+  const text = typeof content === "string" ? content : Array.isArray(content) ? content[0]?.text : undefined;
+  return typeof text === "string" && text.startsWith("The user doesn't want to proceed with this tool use");
 }

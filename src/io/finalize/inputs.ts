@@ -1,5 +1,16 @@
 import { join } from "node:path";
-import { addSubagentEntry, emptySubagentWork, isSubagentRun, type SubagentWork } from "../../core/summary/subagents.ts";
+import {
+  addSubagentEntry,
+  emptySubagentCalls,
+  emptySubagentWork,
+  isSubagentRun,
+  noteSubagentCall,
+  type SubagentCalls,
+  type SubagentWork,
+} from "../../core/summary/subagents.ts";
+import { addEntry } from "../../core/summary/collect.ts";
+import type { Facts } from "../../core/summary/facts.ts";
+import { emptyTranscriptWindow, noteWindowLine, type TranscriptWindow } from "../../core/window-evidence.ts";
 import { subagentDir } from "../../core/subagent.ts";
 import type { SummaryTwin } from "../../core/summary/chain.ts";
 import { parseTaskFile } from "../../core/summary/tasks.ts";
@@ -101,4 +112,27 @@ export function readSubagentWork(transcriptPath: string | undefined, sessionId: 
   const names = listDir(dir).filter(isSubagentRun).sort().slice(0, 200);
   for (const name of names) if (streamEntries(join(dir, name), (e) => addSubagentEntry(work, e))) work.runs += 1;
   return work;
+}
+
+/** What one pass over the session's transcript gathered beside the facts. */
+export interface TranscriptPass {
+  /** False when the transcript could not be read. */
+  ok: boolean;
+  /** What it tells about the window (core/window-evidence.ts). */
+  seen: TranscriptWindow;
+  /** The subagents its main chain started (core/summary/subagents.ts). */
+  started: SubagentCalls;
+}
+
+/** Streams the transcript once into `facts`, its window evidence and its subagent calls. */
+export function readTranscriptPass(transcript: string | undefined, facts: Facts): TranscriptPass {
+  const seen = emptyTranscriptWindow();
+  const started = emptySubagentCalls();
+  const ok =
+    !!transcript &&
+    !!streamEntries(
+      transcript,
+      (e, n) => (addEntry(facts, e, n), noteWindowLine(seen, e), noteSubagentCall(started, e)),
+    );
+  return { ok, seen, started };
 }

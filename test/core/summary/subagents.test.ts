@@ -1,8 +1,16 @@
 import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { addEntry } from "../../../src/core/summary/collect.ts";
 import { emptyFacts } from "../../../src/core/summary/facts.ts";
-import { addSubagentEntry, emptySubagentWork, subagentLine } from "../../../src/core/summary/subagents.ts";
+import {
+  addSubagentEntry,
+  emptySubagentCalls,
+  emptySubagentWork,
+  noteSubagentCall,
+  subagentCallCount,
+  subagentLine,
+} from "../../../src/core/summary/subagents.ts";
 import { readSubagentWork } from "../../../src/io/finalize/inputs.ts";
 import { streamEntries } from "../../../src/io/transcript/stream.ts";
 import { renderSession } from "../../helpers/summary.ts";
@@ -87,4 +95,79 @@ test("2.1.328's <task-notification> (an async subagent finished) is not a user r
   expect(f.userRequests).toBe(1);
   expect(f.goal).toBe("Ask a subagent for the answer.");
   expect(f.latestReal).toBe("Ask a subagent for the answer.");
+});
+
+/** Whole lines of a development-half transcript in bench/corpus (its README names the source and license). */
+function corpusLines(file: string, from: number, to: number): Array<Record<string, any>> {
+  const text = readFileSync(join(import.meta.dir, "..", "..", "..", "bench", "corpus", file), "utf8").split("\n");
+  return text.slice(from - 1, to).map((l) => JSON.parse(l) as Record<string, any>);
+}
+
+describe("subagent runs: the Task/Agent calls of the main chain", () => {
+  test("entire-cli 847ff7d2 (Claude Code 2.0.76), lines 31-42: six background Task calls, no transcripts at hand", () => {
+    const c = emptySubagentCalls();
+    const lines = corpusLines("entire-cli/2026-01-05-847ff7d2-4a55-44d7-a3f5-a3afd89f1ee1.jsonl", 31, 42);
+    expect(lines[0]!.message.content[0].input.run_in_background).toBe(true);
+    for (const e of lines) noteSubagentCall(c, e);
+    expect(subagentCallCount(c)).toBe(6);
+    // The checkpoint holds no subagents/ folder: the count stands alone.
+    expect(subagentLine(emptySubagentWork(), 0, subagentCallCount(c))).toBe("- Subagents: 6 subagent runs");
+  });
+
+  test("git-sync 4f8f5e9b (Claude Code 2.1.183), lines 450-457: the newer `Agent` tool, four forks", () => {
+    const c = emptySubagentCalls();
+    const lines = corpusLines("git-sync/4f8f5e9b-9f90-4c22-88b9-988c55f45833.jsonl", 450, 457);
+    expect(lines[0]!.message.content[0].name).toBe("Agent");
+    for (const e of [...lines, ...lines]) noteSubagentCall(c, e); // each id once
+    expect(subagentCallCount(c)).toBe(4);
+  });
+
+  test("spotter 258c7280: one Task call; the compaction agent's transcript is no run", () => {
+    const path = join(
+      import.meta.dir,
+      "..",
+      "..",
+      "..",
+      "bench",
+      "corpus",
+      "spotter",
+      "258c7280-ae70-4798-800f-63464d01a85d.jsonl",
+    );
+    const c = emptySubagentCalls();
+    streamEntries(path, (e) => noteSubagentCall(c, e));
+    expect(subagentCallCount(c)).toBe(1);
+    const work = readSubagentWork(path, "258c7280-ae70-4798-800f-63464d01a85d");
+    expect(work.runs).toBe(1); // agent-a881341.jsonl, not agent-acompact-fffbd0.jsonl
+    expect(subagentLine(work, 0, subagentCallCount(c))).toStartWith("- Subagents: 1 subagent run, ");
+  });
+
+  test("a call the user rejected started nothing; a sidechain's call is the subagent's own", () => {
+    const c = emptySubagentCalls();
+    const call = (id: string, sidechain = false) => ({
+      type: "assistant",
+      isSidechain: sidechain,
+      message: { content: [{ type: "tool_use", id, name: "Agent", input: { prompt: "look" } }] },
+    });
+    noteSubagentCall(c, call("a"));
+    noteSubagentCall(c, call("b"));
+    noteSubagentCall(c, call("c", true));
+    // Claude Code's answer to a turned-down call.
+    const rejection =
+      "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.";
+    noteSubagentCall(c, {
+      type: "user",
+      message: { content: [{ type: "tool_result", tool_use_id: "b", is_error: true, content: rejection }] },
+    });
+    expect(subagentCallCount(c)).toBe(1);
+  });
+
+  test("Codex: spawn_agent function calls", () => {
+    const c = emptySubagentCalls();
+    const spawn = (id: string, name = "spawn_agent") => ({
+      type: "response_item",
+      payload: { type: "function_call", name, call_id: id, arguments: "{}" },
+    });
+    for (const e of [spawn("call_1"), spawn("call_2"), spawn("call_3", "exec_command")]) noteSubagentCall(c, e);
+    expect(subagentCallCount(c)).toBe(2);
+  });
 });

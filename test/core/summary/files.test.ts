@@ -1,0 +1,48 @@
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { addEntry } from "../../../src/core/summary/collect.ts";
+import { emptyFacts } from "../../../src/core/summary/facts.ts";
+import { streamEntries } from "../../../src/io/transcript/stream.ts";
+
+describe("files removed by commands", () => {
+  test("git-sync 4f8f5e9b (Claude Code 2.1.183, bench/corpus, development half): temp scratch and a removed folder", () => {
+    // Line 412: rm -rf "<scratchpad>/probe" /tmp/git-sync-helper; line 583: rm -f /tmp/git-sync-helper2 (both
+    // built or written outside the project); the session had written <scratchpad>/probe/main.go.
+    const path = join(
+      import.meta.dir,
+      "..",
+      "..",
+      "..",
+      "bench",
+      "corpus",
+      "git-sync",
+      "4f8f5e9b-9f90-4c22-88b9-988c55f45833.jsonl",
+    );
+    const f = emptyFacts();
+    streamEntries(path, (e) => addEntry(f, e));
+    const shown = [...f.files.values()].map((x) => [
+      x.path.replace(/^.*\/(git-sync|scratchpad)\//, ""),
+      x.deleted === true,
+    ]);
+    expect(shown).not.toContainEqual(["/tmp/git-sync-helper", true]);
+    expect(shown).not.toContainEqual(["/tmp/git-sync-helper2", true]);
+    expect(shown).not.toContainEqual(["probe", true]);
+    expect(shown).toContainEqual(["probe/main.go", true]); // its folder was removed
+    expect(shown).toContainEqual(["internal/gitproto/helper.go", false]);
+    expect(shown).toContainEqual(["README.md", false]);
+  });
+
+  test("a file of the project removed by rm is still shown as deleted", () => {
+    const f = emptyFacts();
+    const bash = (id: string, command: string) => [
+      {
+        type: "assistant",
+        cwd: "/p",
+        message: { content: [{ type: "tool_use", id, name: "Bash", input: { command } }] },
+      },
+      { type: "user", cwd: "/p", message: { content: [{ type: "tool_result", tool_use_id: id, content: "" }] } },
+    ];
+    for (const e of [...bash("a", "rm docs/old.md"), ...bash("b", "rm -f /tmp/build.log")]) addEntry(f, e);
+    expect([...f.files.values()].map((x) => [x.path, x.deleted])).toEqual([["/p/docs/old.md", true]]);
+  });
+});
