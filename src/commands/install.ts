@@ -6,6 +6,7 @@
 import { dirname } from "node:path";
 import { CtxError, type Deps } from "../core/deps.ts";
 import { parseFor } from "./args.ts";
+import { setBudget } from "./config.ts";
 import type { Agent } from "../core/settings/entries.ts";
 import { agent as agentAdapter, flaggedAgent } from "../core/agents/index.ts";
 import { parseSettings, printSettings } from "../core/settings/json-text.ts";
@@ -63,6 +64,9 @@ export function install(argv: string[], deps: Deps, binary: string | undefined):
       "build it with `bun build.ts`, then run `dist/ctx install` (or `sh install.sh --hooks`)",
     );
   }
+  // `--budget 200k`: the context budget goes into the user config file (checked before any hook is written)
+  const budget = parseFor("install", argv).values.budget;
+  if (typeof budget === "string" && !target.dryRun) setBudget(budget, deps);
   // a project's file is shared: its commands run the ctx on each member's PATH
   const written = target.project ? "ctx" : binary;
   if (target.project) warnBothLevels(target, deps);

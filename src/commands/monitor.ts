@@ -15,7 +15,7 @@ import { stateRoot } from "../core/paths.ts";
 import { hookProject } from "../io/project.ts";
 import { isValidSessionId } from "../core/session-id.ts";
 import { subagentOf, subagentTranscript } from "../core/subagent.ts";
-import { ladderOf, levelAt, levelRank, type Level } from "../core/levels.ts";
+import { ladderOf, levelOfReading, levelRank, textFigures, type Level } from "../core/levels.ts";
 import { legStop, type LegStopOutput } from "../core/run/stop.ts";
 import { HOOK_TIMEOUT_S } from "../core/settings/entries.ts";
 import { handoffOf } from "../io/finalize/handoff.ts";
@@ -41,6 +41,8 @@ export interface MonitorResult {
   agentId?: string;
   /** The hook output, when a warning fires. */
   output?: { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+  /** The figures the warning gave: the share of min(window, budget) and the scale when a budget applies. */
+  figures?: ReturnType<typeof textFigures>;
   /** A `ctx run` leg at its restart level: end it after this tool call (core/run/stop.ts). */
   stop?: LegStopOutput;
 }
@@ -84,7 +86,8 @@ export function monitor(input: Record<string, unknown>, deps: Deps): MonitorResu
   const reading = currentReading(deps.env, now, cfg, sessionId, str(input, "transcript_path"), wait, { root, project });
   if (wait?.outcome === "missing" && mtimeMs(noTranscript) === undefined) markNoTranscript(root, noTranscript);
   if (!reading) return {};
-  const level = levelAt(reading.usedPct, ladderOf(cfg));
+  const ladder = ladderOf(cfg);
+  const level = levelOfReading(reading, ladder);
   debug(
     deps,
     `monitor: ${reading.usedPct}% used (${reading.source}), window ${reading.windowSize} (${reading.windowSource}), level ${level}`,
@@ -94,9 +97,10 @@ export function monitor(input: Record<string, unknown>, deps: Deps): MonitorResu
   if (!fire || level === "ok") return { reading, level, project, stop };
   // At CRITICAL, say where this crossing's handoff stands (no marker yet: run() starts its finalize next).
   const handoff = level === "warning" ? undefined : handoffOf(root, sessionId, now);
-  const text = warningText(level, reading.usedPct, reading.remainingPct, handoff);
+  const f = textFigures(reading, ladder);
+  const text = warningText(level, f.usedPct, f.remainingPct, handoff, f.scale);
   const output = { hookSpecificOutput: { hookEventName: event, additionalContext: text } };
-  return { reading, level, project, output, stop };
+  return { reading, level, project, output, stop, figures: f };
 }
 
 // --- internal ---
@@ -123,10 +127,12 @@ function judgeSubagent(
     subagentTranscript(str(input, "transcript_path"), sessionId, agentId),
   );
   if (!reading) return { agentId };
-  const level = levelAt(reading.usedPct, ladderOf(cfg));
+  const ladder = ladderOf(cfg);
+  const level = levelOfReading(reading, ladder);
   const path = layout(root).monitorFile(sessionId, `.agent-${agentId}.json`)!;
   if (!debounced(deps, root, path, level, cfg, now) || level === "ok") return { reading, level, agentId };
-  const text = warningText(level, reading.usedPct, reading.remainingPct);
+  const f = textFigures(reading, ladder);
+  const text = warningText(level, f.usedPct, f.remainingPct, undefined, f.scale);
   return {
     reading,
     level,
@@ -155,12 +161,8 @@ async function handoff(input: Record<string, unknown>, sessionId: string, result
   const hso = result.output?.hookSpecificOutput;
   if (started || !hso || !result.reading || mtimeMs(marker) !== undefined) return;
   const failed = { state: "failed", reason: "ctx finalize could not be started" } as const;
-  hso.additionalContext = warningText(
-    result.level as WarnLevel,
-    result.reading.usedPct,
-    result.reading.remainingPct,
-    failed,
-  );
+  const f = result.figures ?? { usedPct: result.reading.usedPct, remainingPct: result.reading.remainingPct };
+  hso.additionalContext = warningText(result.level as WarnLevel, f.usedPct, f.remainingPct, failed, f.scale);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { levelInRange, parseLevel, parseTokens } from "./budget.ts";
 import { DEPRECATED, SCHEMA, envName, type Config, type ConfigKey } from "./config-schema.ts";
 import { suggestKey } from "./config-check.ts";
 import type { Env } from "./deps.ts";
@@ -160,7 +161,7 @@ export function resolveConfig(layers: Layer[], warn: (msg: string) => void = () 
 
 /** The value wrapped as `{ok}`, or a message saying what is wrong with it. */
 function coerce(key: ConfigKey, raw: unknown, convert?: (n: number) => number): { ok: unknown } | string {
-  const spec = SCHEMA[key] as { kind: string; values?: readonly string[]; max?: number };
+  const spec = SCHEMA[key] as { kind: string; values?: readonly string[]; max?: number; unit?: string };
   const text = typeof raw === "string" ? raw.trim().toLowerCase() : undefined;
   const shown = JSON.stringify(raw) ?? String(raw);
   switch (spec.kind) {
@@ -168,6 +169,7 @@ function coerce(key: ConfigKey, raw: unknown, convert?: (n: number) => number): 
     case "number": {
       const off = raw === false || text === "off" || text === "false" || text === "none";
       if (spec.kind === "threshold" && off) return { ok: false };
+      if (spec.unit) return coerceAmount(spec.unit, raw, text, shown, convert);
       const n = coerceNumber(raw, text);
       if (n === undefined) return `bad value ${shown}: want a number${spec.kind === "threshold" ? " or off" : ""}`;
       const v = convert ? convert(n) : n;
@@ -187,6 +189,24 @@ function coerce(key: ConfigKey, raw: unknown, convert?: (n: number) => number): 
       return spec.values && !spec.values.includes(s) ? `bad value ${shown}: want ${want}` : { ok: s };
     }
   }
+}
+
+/** A level (used % up to 100, tokens above) or a token amount, from a number or a text like `130k` or `65%`. */
+function coerceAmount(
+  unit: string,
+  raw: unknown,
+  text: string | undefined,
+  shown: string,
+  convert?: (n: number) => number,
+): { ok: unknown } | string {
+  const parse = unit === "level" ? parseLevel : parseTokens;
+  const n = typeof raw === "number" ? raw : text !== undefined ? parse(text) : undefined;
+  const want = unit === "level" ? "a used % (0 to 100) or tokens (130k)" : "tokens (200k)";
+  if (n === undefined || !Number.isFinite(n)) return `bad value ${shown}: want ${want} or off`;
+  const v = convert ? convert(n) : n;
+  const bad = unit === "level" ? levelInRange(v) === undefined : v < 0;
+  if (bad) return `out of range: ${shown}${convert ? ` (= ${v})` : ""}; want ${want}`;
+  return { ok: v };
 }
 
 function coerceNumber(raw: unknown, text: string | undefined): number | undefined {

@@ -2,7 +2,8 @@ import type { Bridge } from "./bridge.ts";
 import { asObject } from "./json.ts";
 import { terminalSafe } from "./terminal.ts";
 import type { Config } from "./config-schema.ts";
-import { ladderOf, levelAt, levelColour } from "./levels.ts";
+import { ladderOf, levelColour, levelOfReading, scaleFor } from "./levels.ts";
+import { scaleText, shownPct } from "./budget.ts";
 import {
   contextTokens,
   count,
@@ -111,14 +112,21 @@ export function bar(pct: number, cells = 10): string {
 
 function usageText(c: ContextReading | undefined, cfg: Config, paint: (code: string, s: string) => string): string {
   if (!c) return paint("2", `${bar(0)} --%`);
-  const level = levelAt(c.usedPct, ladderOf(cfg));
+  const ladder = ladderOf(cfg);
+  const level = levelOfReading(c, ladder);
   const colour = levelColour(level);
+  const paused = level === "auto_pause" ? ` ${paint(colour, "paused")}` : "";
+  const scale = scaleFor(c, ladder);
+  if (scale.budget !== null) {
+    // Under a budget the figure is its share: `65% of 200k budget · 1M window (130k)`.
+    const pct = shownPct(c.usedTokens, c.usedPct, scale);
+    return `${paint(colour, `${bar(pct)} ${pct}%`)} of ${scaleText(scale)} (${formatTokens(c.usedTokens)})${paused}`;
+  }
   const usable = usablePct(c.usedTokens, c.windowSize, cfg["statusline.autocompact_buffer_pct"]);
   const display = cfg["statusline.display"];
   const shown =
     display === "usable" ? usable : display === "footer" ? footerPct(c.usedTokens, c.windowSize) : c.usedPct;
   const extra = display === "both" ? ` (${usable}% usable)` : "";
-  const paused = level === "auto_pause" ? ` ${paint(colour, "paused")}` : "";
   return `${paint(colour, `${bar(shown)} ${shown}%`)}${extra} ${formatTokens(c.usedTokens)}/${formatTokens(c.windowSize)}${paused}`;
 }
 

@@ -24,7 +24,13 @@ beforeEach(() => {
   ({ t, env, project } = projectSandbox());
   // A hook call of a current client: Claude Code's variables, and a parent process named `claude`
   // (started without --model: its default is a 1M Opus), whose status line remembered 1M windows.
-  env = { ...env, CLAUDECODE: "1", CLAUDE_CODE_SESSION_ID: "0c8d5c1e-6a55-4c1b-9d1f-3f0e2b7a9c44" };
+  // No context budget: these tests are about which window the levels measure (docs/budget.md).
+  env = {
+    ...env,
+    CLAUDECODE: "1",
+    CLAUDE_CODE_SESSION_ID: "0c8d5c1e-6a55-4c1b-9d1f-3f0e2b7a9c44",
+    CTX_CONTEXT_BUDGET: "off",
+  };
   claude = join(t.dir, "bin", "claude");
   mkdirSync(join(t.dir, "bin"));
   writeFileSync(claude, '#!/bin/sh\n"$@"\nexit $?\n'); // not exec: it stays the hook's parent

@@ -1,4 +1,5 @@
 import { normalizeHook } from "../agents/index.ts";
+import { levelValueText } from "../budget.ts";
 import { levelRank, type Ladder } from "../levels.ts";
 import { limitFromHook } from "../limit.ts";
 import { levelFor, newlyCrossed } from "./levels.ts";
@@ -154,14 +155,14 @@ function applyReading(s: SessionState, ev: TrackEvent, t: Ladder, out: StepResul
       out.finalize = s.auto_pause_active;
     }
   }
-  const level = levelFor(r.usedPct, t);
+  const level = levelFor(r, t);
   out.report = newlyCrossed(s.threshold_reached, level);
   s.threshold_reached = level;
-  const pauseOn = t.auto_pause !== false && r.usedPct >= t.auto_pause;
+  const pauseOn = level === "auto_pause";
   if (pauseOn && !s.auto_pause_active) {
     s.auto_pause_active = true;
     s.pause_started_at = ev.iso;
-    const reason = `Context usage reached ${r.usedPct}% (auto_pause at ${t.auto_pause}%)`;
+    const reason = `Context usage reached ${r.usedPct}% (auto_pause at ${levelValueText(t.auto_pause)})`;
     out.pause.push(
       entry(s, ev.iso, "pause_started", { reason, used_tokens: r.usedTokens, window_size: s.window_size }),
     );

@@ -2,6 +2,7 @@
 import { debug, type Deps } from "../../core/deps.ts";
 import type { TrackJob } from "../../core/track/job.ts";
 import { levelMessage } from "../../core/track/levels.ts";
+import { ladderOf, textFigures } from "../../core/levels.ts";
 import type { Level, SessionState } from "../../core/track/state.ts";
 import type { StepResult } from "../../core/track/step.ts";
 import { levelRank } from "../../core/levels.ts";
@@ -81,13 +82,16 @@ export async function afterUpdate(
     if (critical) result.finalizing = await handoffNow(deps, job, state, step.report);
     const handoff = critical ? handoffOf(root, state.session_id, deps.now()) : undefined;
     const supervised = critical && isSupervised(deps.env, state.session_id);
+    const reading = { usedTokens: state.used_tokens, windowSize: state.window_size, usedPct: state.used_pct };
+    const f = textFigures(reading, ladderOf(cfg));
     const message = levelMessage(
       step.report,
-      state.used_pct,
+      f.usedPct,
       state.used_tokens,
       state.window_size,
       handoff,
       supervised,
+      f.scale,
     );
     debug(deps, `track: level ${step.report} newly crossed`);
     result.output = { systemMessage: message };
