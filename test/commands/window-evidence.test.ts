@@ -85,7 +85,7 @@ describe("the window of a 2.1.39 session under a current client", () => {
     const r = await underClient(["finalize", "--session", SID, "--transcript", AUTO], undefined, { CTX_DEBUG: "1" });
     expect(r.code).toBe(0);
     const md = readFileSync(r.stdout.trim(), "utf8");
-    expect(md).toContain("- Context at handoff: 39% used (77334 / 200000 tokens, peak 83%, 1 compaction)");
+    expect(md).toContain("- Context at handoff: 39% used (77334 / 200000 tokens, peak 83%, 1 compaction: 1 auto)");
     expect(r.stderr).toContain("finalize: window 200000 (compaction)");
     // The client was found and had no model chosen: its 1M default was there to be taken.
     const cache = JSON.parse(readFileSync(join(project, ".ctx", "state", "window", `${SID}.json`), "utf8"));
@@ -100,7 +100,7 @@ describe("the window of a 2.1.39 session under a current client", () => {
     );
     expect(r.code).toBe(0);
     const md = readFileSync(r.stdout.trim(), "utf8");
-    expect(md).toContain("- Context at handoff: 51% used (102168 / 200000 tokens, peak 71%, 1 compaction)");
+    expect(md).toContain("- Context at handoff: 51% used (102168 / 200000 tokens, peak 71%, 1 compaction: 1 manual)");
     expect(r.stderr).toContain("finalize: window 200000 (model_name)");
   });
 

@@ -1,3 +1,4 @@
+import { addCompactionLine, compactSummaryRequest } from "../compaction.ts";
 import { contextTokens } from "../usage.ts";
 import { failureKey, noteFailure, noteSuccess, successKeys } from "./errors.ts";
 import { MAX_PENDING, type Facts } from "./facts.ts";
@@ -27,6 +28,7 @@ export function addEntry(f: Facts, e: Record<string, any>): void {
   if (queued !== null) return onQueued(f, queued);
   const side = e.isSidechain === true;
   if (side) f.sidechainLines += 1;
+  if (!side && e.type === "system") addCompactionLine(f.compactionList, e);
   if (e.type === "system" && e.subtype === "compact_boundary") {
     f.compactions += 1;
     const post = Number(e.compactMetadata?.postTokens);
@@ -50,7 +52,20 @@ export function addEntry(f: Facts, e: Record<string, any>): void {
         if (block?.type === "tool_result")
           onToolResult(f, block, e.toolUseResult, typeof e.cwd === "string" ? e.cwd : "");
     if (!side && !e.isMeta && !e.isCompactSummary) onUserText(f, content);
+    // the client's own handoff of the work before a compaction: what it says was asked for, the goal when
+    // nothing before it is read (a session resumed from a compacted one)
+    if (!side && e.isCompactSummary === true) {
+      f.compactRequest = compactSummaryRequest(contentString(content)) ?? f.compactRequest;
+      if (f.goal === null && f.compactRequest) f.goal = oneLine(f.compactRequest, 600);
+    }
   }
+}
+
+/** A message's text: a string, or its text blocks joined. */
+function contentString(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content.map((b) => (b?.type === "text" && typeof b.text === "string" ? b.text : "")).join("\n");
 }
 
 /** Keeps the peak context and the newest model of main-chain requests (`<synthetic>` messages are not requests). */

@@ -1,3 +1,4 @@
+import type { TranscriptCompaction } from "../compaction.ts";
 import { ring, type Ring } from "./ring.ts";
 import type { TrackerState } from "./tracker.ts";
 
@@ -92,6 +93,10 @@ export interface Facts {
   toolResults: number;
   /** Compaction boundaries seen. */
   compactions: number;
+  /** Each compaction with its trigger (auto, manual, idle), oldest first (core/compaction.ts). */
+  compactionList: TranscriptCompaction[];
+  /** What the client's own compaction summary says was asked for (raw), when the transcript has one. */
+  compactRequest: string | null;
   /** Sidechain (subagent) lines seen. */
   sidechainLines: number;
   /** The largest context of a main-chain request (input + cache creation + cache read). */
@@ -145,6 +150,8 @@ export function emptyFacts(ownPrompts: string[] = []): Facts {
     successes: 0,
     toolResults: 0,
     compactions: 0,
+    compactionList: [],
+    compactRequest: null,
     sidechainLines: 0,
     peakTokens: 0,
     latestTokens: 0,

@@ -10,6 +10,7 @@ import type { TranscriptWindow } from "../../core/window-evidence.ts";
 import { stateRoot } from "../../core/paths.ts";
 import { readBridge } from "../session/bridge.ts";
 import { sessionWindow } from "../session/usage-source.ts";
+import { compactionKinds } from "../../core/compaction.ts";
 import { ladderOf, levelOfReading, scaleFor, usageWords } from "../../core/levels.ts";
 import { isTrackLevel } from "../../core/track/levels.ts";
 
@@ -93,6 +94,7 @@ export function usageFor(
       used.usedPct,
     ),
     compactions: Math.max(state.compactions, facts.compactions),
+    ...(facts.compactionList.length ? { kinds: compactionKinds(facts.compactionList) } : {}),
     model: state.model ?? facts.model,
     toolCalls: Math.max(state.tool_calls, facts.toolResults),
     // The level the track state holds; a session ctx never tracked (or never past ok) by its reading.

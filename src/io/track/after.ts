@@ -6,6 +6,8 @@ import { ladderOf, textFigures } from "../../core/levels.ts";
 import type { Level, SessionState } from "../../core/track/state.ts";
 import type { StepResult } from "../../core/track/step.ts";
 import { levelRank } from "../../core/levels.ts";
+import { layout } from "../../core/layout.ts";
+import { unlinkQuiet } from "../fs/sys.ts";
 import { handoffOf } from "../finalize/handoff.ts";
 import { finalizeOnCritical, startFinalize } from "../finalize/spawn.ts";
 import type { LockOptions } from "../fs/lock.ts";
@@ -57,6 +59,12 @@ export async function afterUpdate(
     }
   };
   if (done.linked) safe("link", () => linkNext(root, done.linked!, state.session_id, nowMs, lock()));
+  // after a compaction the ladder starts over: the monitor warns again at the next crossing
+  if (step.resetDebounce)
+    safe("debounce", () => {
+      unlinkQuiet(layout(root).monitorFile(state.session_id) ?? "");
+      unlinkQuiet(layout(root).finalizeMarker(state.session_id) ?? "");
+    });
   if (step.compactionDone)
     safe("compaction", () =>
       completeCompactionEvent(root, step.compactionDone!.path, step.compactionDone!.tokens_after, iso, lock()),

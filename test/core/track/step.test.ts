@@ -61,14 +61,48 @@ describe("trackStep()", () => {
   });
 
   test("PreCompact counts a compaction, and the next different usage completes it", () => {
-    const rs = run([ev("Stop", 91), ev("PreCompact", 91, { trigger: "auto" })]);
-    expect(rs[1]!.compactionStart).toEqual({ tokens_before: 182000 });
+    const rs = run([ev("PostToolUse", 91), ev("PreCompact", 91, { trigger: "auto" })]);
+    expect(rs[1]!.compactionStart).toEqual({ tokens_before: 182000, trigger: "auto", level: "auto_pause" });
+    expect(rs[1]!.resetDebounce).toBe(true);
+    expect(rs[1]!.state.threshold_reached).toBeNull();
     expect(rs[1]!.finalize).toBe(true);
     const pending = { ...rs[1]!.state, pending_compaction: { path: "/e.json", tokens_before: 182000 } };
     const [same, after] = run([ev("PostToolUse", 91), ev("SessionStart", 12)], pending);
     expect(same!.compactionDone).toBeUndefined();
     expect(after!.compactionDone).toEqual({ path: "/e.json", tokens_after: 24000 });
     expect(after!.state.pending_compaction).toBeNull();
+    expect(after!.state.compactions).toBe(1);
+  });
+
+  test("every compaction is recorded with its trigger: manual, auto inside a turn, idle between turns", () => {
+    const manual = run([ev("UserPromptSubmit", 70), ev("PreCompact", 70, { trigger: "manual" })]);
+    expect(manual[1]!.compactionStart).toMatchObject({ trigger: "manual", level: "warning" });
+    const auto = run([ev("UserPromptSubmit", 70), ev("PreCompact", 70, { trigger: "auto" })]);
+    expect(auto[1]!.compactionStart?.trigger).toBe("auto");
+    // the client compacted a session whose last turn had ended: an idle compaction
+    const idle = run([ev("Stop", 70), ev("PreCompact", 70, { trigger: "auto" })]);
+    expect(idle[1]!.compactionStart?.trigger).toBe("idle");
+  });
+
+  test("a compaction without PreCompact (SessionStart compact) is recorded whole; level and debounce start over", () => {
+    const rs = run([ev("Stop", 80), ev("SessionStart", 10, { source: "compact" }), ev("PostToolUse", 66)]);
+    expect(rs[0]!.state.threshold_reached).toBe("critical");
+    expect(rs[1]!.compression).toEqual({
+      tokens_before: 160000,
+      tokens_after: 20000,
+      trigger: "idle",
+      level: "critical",
+    });
+    expect(rs[1]!.resetDebounce).toBe(true);
+    expect(rs[1]!.state.threshold_reached).toBeNull();
+    expect(rs[1]!.state.compactions).toBe(1);
+    // the ladder starts over: WARNING is reported again
+    expect(rs[2]!.report).toBe("warning");
+    // after a PreCompact, its SessionStart adds no second record
+    const seen = run([ev("UserPromptSubmit", 80), ev("PreCompact", 80, { trigger: "auto" })]);
+    const pending = { ...seen[1]!.state, pending_compaction: { path: "/e.json", tokens_before: 160000 } };
+    const [after] = run([ev("SessionStart", 10, { source: "compact" })], pending);
+    expect(after!.compression).toBeUndefined();
     expect(after!.state.compactions).toBe(1);
   });
 
