@@ -68,7 +68,14 @@ export function trackStep(prev: SessionState, ev: TrackEvent, t: Ladder, onEnd: 
   }
   if (ev.event === "Stop") s.last_stop_at = ev.iso;
   applyLimit(s, ev);
-  if (ev.reading) applyReading(s, ev, t, out);
+  // right after a compaction the transcript may still end at the request before it: a figure that did not fall is
+  // not the compacted context (a compaction always lowers it), so it is no news
+  const stale =
+    ev.event === "SessionStart" &&
+    ev.input.source === "compact" &&
+    !ev.reading?.compacted &&
+    (ev.reading?.usedTokens ?? 0) >= prev.used_tokens;
+  if (ev.reading && !stale) applyReading(s, ev, t, out);
   const item = pauseItem(ev.event, ev.input);
   if (item && s.auto_pause_active) out.pause.push(entry(s, ev.iso, item.type, item.data));
   if (ev.event === "PreCompact") {
@@ -78,11 +85,11 @@ export function trackStep(prev: SessionState, ev: TrackEvent, t: Ladder, onEnd: 
     out.finalize = s.auto_pause_active;
     resetLevel(s, out);
   } else if (ev.event === "SessionStart" && ev.input.source === "compact" && compactedUnseen(prev)) {
-    // A compaction whose PreCompact ctx never saw (an idle one, a client without the hook): recorded whole.
+    // A compaction whose PreCompact ctx never saw (an idle one, a client without the hook): recorded now,
+    // completed by the boundary's or the next request's figure.
     s.compactions += 1;
     const trigger = compactionTrigger(undefined, prev.last_event);
-    const after = s.used_tokens; // this SessionStart's reading, when it had one
-    out.compression = { tokens_before: prev.used_tokens, tokens_after: after, trigger, level: prev.threshold_reached };
+    out.compactionStart = { tokens_before: prev.used_tokens, trigger, level: prev.threshold_reached };
     resetLevel(s, out);
   }
   if (ev.event === "PreCompress" && !s.pending_compress) {

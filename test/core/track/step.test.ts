@@ -55,7 +55,8 @@ describe("trackStep()", () => {
   });
 
   test("a drop below auto_pause ends the pause", () => {
-    const rs = run([ev("Stop", 91), ev("SessionStart", 20, { source: "compact" })]);
+    const boundary = { ...ev("SessionStart", 20, { source: "compact" }), reading: { ...at(20), compacted: true } };
+    const rs = run([ev("Stop", 91), boundary]);
     expect(rs[1]!.state.auto_pause_active).toBe(false);
     expect(rs[1]!.pause.map((p) => p.type)).toEqual(["pause_ended"]);
   });
@@ -84,25 +85,24 @@ describe("trackStep()", () => {
     expect(idle[1]!.compactionStart?.trigger).toBe("idle");
   });
 
-  test("a compaction without PreCompact (SessionStart compact) is recorded whole; level and debounce start over", () => {
-    const rs = run([ev("Stop", 80), ev("SessionStart", 10, { source: "compact" }), ev("PostToolUse", 66)]);
+  test("a compaction without PreCompact (SessionStart compact) is recorded; level and debounce start over", () => {
+    const rs = run([ev("Stop", 80), ev("SessionStart", 80, { source: "compact" }), ev("PostToolUse", 66)]);
     expect(rs[0]!.state.threshold_reached).toBe("critical");
-    expect(rs[1]!.compression).toEqual({
-      tokens_before: 160000,
-      tokens_after: 20000,
-      trigger: "idle",
-      level: "critical",
-    });
+    // the SessionStart's reading is still the request before the compaction: not news, no level from it
+    expect(rs[1]!.compactionStart).toEqual({ tokens_before: 160000, trigger: "idle", level: "critical" });
+    expect(rs[1]!.report).toBeNull();
     expect(rs[1]!.resetDebounce).toBe(true);
     expect(rs[1]!.state.threshold_reached).toBeNull();
     expect(rs[1]!.state.compactions).toBe(1);
     // the ladder starts over: WARNING is reported again
     expect(rs[2]!.report).toBe("warning");
-    // after a PreCompact, its SessionStart adds no second record
+    // after a PreCompact, its SessionStart adds no second record; the boundary's figure completes it
     const seen = run([ev("UserPromptSubmit", 80), ev("PreCompact", 80, { trigger: "auto" })]);
     const pending = { ...seen[1]!.state, pending_compaction: { path: "/e.json", tokens_before: 160000 } };
-    const [after] = run([ev("SessionStart", 10, { source: "compact" })], pending);
-    expect(after!.compression).toBeUndefined();
+    const boundary = { ...ev("SessionStart", 10, { source: "compact" }), reading: { ...at(10), compacted: true } };
+    const [after] = run([boundary], pending);
+    expect(after!.compactionStart).toBeUndefined();
+    expect(after!.compactionDone).toEqual({ path: "/e.json", tokens_after: 20000 });
     expect(after!.state.compactions).toBe(1);
   });
 
