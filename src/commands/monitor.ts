@@ -19,6 +19,7 @@ import { ladderOf, levelOfReading, levelRank, textFigures, type Level } from "..
 import { legStop, type LegStopOutput } from "../core/run/stop.ts";
 import { HOOK_TIMEOUT_S } from "../core/settings/entries.ts";
 import { handoffOf } from "../io/finalize/handoff.ts";
+import { withCheckpoint } from "../io/session/checkpoint.ts";
 import { envConfig, loadConfig } from "../io/config.ts";
 import { ensureDirUnder } from "../io/fs/dirs.ts";
 import { mtimeMs } from "../io/fs/read.ts";
@@ -47,20 +48,17 @@ export interface MonitorResult {
   stop?: LegStopOutput;
 }
 
-/**
- * `ctx monitor`: a PostToolUse / AfterTool hook. Injects a CONTEXT WARNING or
- * CONTEXT CRITICAL as additionalContext, debounced per session.
- */
+/** `ctx monitor`: a PostToolUse / AfterTool hook: CONTEXT WARNING or CRITICAL as additionalContext, debounced. */
 export async function run(_argv: string[], deps: Deps): Promise<void> {
-  const stdin = await deps.readStdin({
-    timeoutMs: envConfig(deps.env)["monitor.stdin_timeout_ms"],
-    maxBytes: 64 * 1024 * 1024,
-  });
+  const stdin = await deps.readStdin({ timeoutMs: envConfig(deps.env)["monitor.stdin_timeout_ms"], maxBytes: 2 ** 26 });
   const input = parseHookInput(stdin.text);
   const result = monitor(input, deps);
   // A subagent's level is about its own window: the parent's finalize crossing is not its business.
   if (result.level && subagentOf(input) === undefined && isValidSessionId(input.session_id))
     await handoff(input, input.session_id, result, deps);
+  // at limits.checkpoint_at of the 5-hour window, once per window, the checkpoint joins (or is) the text
+  if (result.project && result.level && !result.agentId)
+    result.output = withCheckpoint(deps, result.project, input, result.output);
   if (result.output || result.stop) deps.stdout(`${JSON.stringify({ ...result.stop, ...result.output })}\n`);
 }
 

@@ -15,6 +15,7 @@ import { userLayout } from "../core/layout.ts";
 import { parseIndexEntry } from "../core/status/entry.ts";
 import { limitText } from "../core/limit.ts";
 import { readJsonFile } from "../io/fs/read.ts";
+import { recordRateLimits } from "../io/session/rate-limits.ts";
 
 /** The line printed when the payload is unusable: short and sane, never empty. */
 export const FALLBACK_LINE = "ctx │ waiting for usage";
@@ -52,6 +53,13 @@ export async function run(argv: string[], deps: Deps): Promise<void> {
   }
   // Only a payload of a real session (a safe session id) is remembered: a hostile one writes nothing.
   if (isValidSessionId(status.sessionId)) remember(deps, payload, status.modelId);
+  if (isValidSessionId(status.sessionId) && status.rateLimits) {
+    try {
+      recordRateLimits(deps.env, status.rateLimits, deps.now());
+    } catch (err) {
+      debug(deps, `statusline: rate limits not recorded: ${(err as Error).message}`);
+    }
+  }
   const color = !deps.env.NO_COLOR;
   const branch = cfg["statusline.git_branch"] && status.projectDir ? safeBranch(status.projectDir) : undefined;
   const limit = isValidSessionId(status.sessionId) ? limitOf(deps, status.sessionId) : undefined;

@@ -3,7 +3,7 @@
  * the environment variable for `a.b_c` is `CTX_A_B_C`.
  */
 
-import { type Kind, type Spec, asUser, bool, lvl, num, str, thr, tok } from "./config-spec.ts";
+import { type Kind, type Spec, asUser, bool, lvl, num, pct, str, thr, tok } from "./config-spec.ts";
 import { RESPAWN_SCHEMA } from "./config-schema-respawn.ts";
 import { LEVEL_TABLE } from "./levels.ts";
 
@@ -33,6 +33,10 @@ export const SCHEMA = {
   "levels.auto_pause": lvl(
     LEVEL_TABLE.auto_pause.default,
     "Level auto_pause from this used % (or tokens; never after the client's own auto-compact point): actions are captured for the handoff and a supervised session is cycled; red, paused",
+  ),
+  "limits.checkpoint_at": pct(
+    90,
+    "At this used % of the plan's 5-hour usage window (the status line's rate_limits), the agent is told once per window to checkpoint; from it on ctx respawn and ctx run start no cycle or leg before the window resets (off = never)",
   ),
   "statusline.display": str(
     "raw",

@@ -4,6 +4,7 @@ import { terminalSafe } from "./terminal.ts";
 import type { Config } from "./config-schema.ts";
 import { ladderOf, levelColour, levelOfReading, scaleFor } from "./levels.ts";
 import { scaleText, shownPct } from "./budget.ts";
+import { nearReset, parseRateLimits, rateLimitText, type RateLimits } from "./rate-limits.ts";
 import {
   contextTokens,
   count,
@@ -26,6 +27,8 @@ export interface StatusInput {
   transcriptPath?: string;
   /** Undefined when the payload has no usage yet (before the first reply). */
   context?: ContextReading;
+  /** The plan's usage windows (`rate_limits`), when the payload carries them. */
+  rateLimits?: RateLimits;
 }
 
 /**
@@ -45,6 +48,8 @@ export function statusInput(payload: Record<string, any>, cfg: Config): StatusIn
     cwd: strOf(payload.cwd) ?? strOf(ws.current_dir),
     transcriptPath: strOf(payload.transcript_path),
   };
+  const limits = parseRateLimits(payload.rate_limits);
+  if (limits) out.rateLimits = limits;
   const current = cw.current_usage && typeof cw.current_usage === "object" ? cw.current_usage : undefined;
   const used = current ? contextTokens(current) : undefined;
   const size = count(cw.context_window_size) || windowFor(modelId, used ?? 0, cfg["context.window_size"]);
@@ -84,6 +89,8 @@ export interface RenderOptions {
   label?: string;
   /** The usage limit, as `ctx status` writes it (`limit · resets 15:03`), when the session is at it. */
   limit?: string;
+  /** A continued session (`↻ 2`: the chain's second session) until its first reply, else undefined. */
+  continued?: number;
 }
 
 /** Renders the one status line: model │ label │ project (branch) │ bar pct tokens/window. */
@@ -97,7 +104,13 @@ export function renderStatus(input: StatusInput, cfg: Config, opts: RenderOption
     parts.push(
       opts.branch ? `${sanitize(dir, 40)} ${paint("2", `(${sanitize(opts.branch, 40)})`)}` : sanitize(dir, 40),
     );
+  if (opts.continued !== undefined) parts.push(paint("1", `↻ ${opts.continued}`));
   parts.push(usageText(input.context, cfg, paint));
+  const windows = input.rateLimits && rateLimitText(input.rateLimits);
+  if (windows) {
+    const near = nearReset(input.rateLimits, cfg["limits.checkpoint_at"], Number.NEGATIVE_INFINITY);
+    parts.push(paint(near ? "31" : "2", windows));
+  }
   if (opts.limit) parts.push(paint("31", sanitize(opts.limit, 40)));
   return parts.join(paint("2", " │ "));
 }

@@ -68,13 +68,10 @@ export function trackStep(prev: SessionState, ev: TrackEvent, t: Ladder, onEnd: 
   }
   if (ev.event === "Stop") s.last_stop_at = ev.iso;
   applyLimit(s, ev);
-  // right after a compaction the transcript may still end at the request before it: a figure that did not fall is
-  // not the compacted context (a compaction always lowers it), so it is no news
+  // right after a compaction the transcript may still end at the request before it: a figure that did not fall
+  // is not the compacted context (a compaction always lowers it), so it is no news
   const stale =
-    ev.event === "SessionStart" &&
-    ev.input.source === "compact" &&
-    !ev.reading?.compacted &&
-    (ev.reading?.usedTokens ?? 0) >= prev.used_tokens;
+    ev.input.source === "compact" && !ev.reading?.compacted && (ev.reading?.usedTokens ?? 0) >= prev.used_tokens;
   if (ev.reading && !stale) applyReading(s, ev, t, out);
   const item = pauseItem(ev.event, ev.input);
   if (item && s.auto_pause_active) out.pause.push(entry(s, ev.iso, item.type, item.data));
@@ -194,9 +191,8 @@ function applyReading(s: SessionState, ev: TrackEvent, t: Ladder, out: StepResul
     s.auto_pause_active = true;
     s.pause_started_at = ev.iso;
     const reason = `Context usage reached ${r.usedPct}% (auto_pause at ${levelValueText(t.auto_pause)})`;
-    out.pause.push(
-      entry(s, ev.iso, "pause_started", { reason, used_tokens: r.usedTokens, window_size: s.window_size }),
-    );
+    const data = { reason, used_tokens: r.usedTokens, window_size: s.window_size };
+    out.pause.push(entry(s, ev.iso, "pause_started", data));
   } else if (!pauseOn && s.auto_pause_active) {
     out.pause.push(entry(s, ev.iso, "pause_ended", { reason: `Context usage dropped to ${r.usedPct}%` }));
     s.auto_pause_active = false;
