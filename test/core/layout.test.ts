@@ -43,6 +43,8 @@ const ROWS: Record<string, { member: string; path: string | undefined; folder?: 
   },
   "<root>/state/monitor/<sid>.finalize": { member: "finalizeMarker", path: L.finalizeMarker("S1") },
   "<root>/state/monitor/<sid>.no-transcript": { member: "monitorFile", path: L.monitorFile("S1", ".no-transcript") },
+  "<root>/state/monitor/<sid>.checkpoint": { member: "monitorFile", path: L.monitorFile("S1", ".checkpoint") },
+  "<root>/state/monitor/<sid>.continued": { member: "monitorFile", path: L.monitorFile("S1", ".continued") },
   "<root>/state/git-start/<sid>.json": { member: "gitStartFile", path: L.gitStartFile("S1") },
   "<root>/state/sessions/<sid>.json": { member: "stateFile", path: L.stateFile("S1") },
   "<root>/state/sessions/<sid>.json.finalize.lock": { member: "finalizeLock", path: L.finalizeLock("S1") },

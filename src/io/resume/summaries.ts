@@ -167,3 +167,12 @@ function readCapped(fd: number, max: number): Buffer {
   }
   return buf.subarray(0, off);
 }
+
+/** How many sessions the twin of a summary in `<root>/sessions/` covers (checked like readSummaryIn); 0 when unknown. */
+export function sessionsIn(root: string, path: string): number {
+  const name = fileIn(resolve(layout(root).records), resolve(path));
+  if (!name || !isSummaryName(name) || !realDirsUnder(root, STATE_DIRS.records)) return 0;
+  const read = readJsonFile<unknown>(twinPathOf(path), { maxBytes: 4 * 1024 * 1024 });
+  const twin = read.status === "ok" ? parseTwin(read.value) : undefined;
+  return twin ? twin.sessions.length : 0;
+}
