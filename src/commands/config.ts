@@ -6,11 +6,14 @@ import { SCHEMA, envName, type ConfigKey } from "../core/config-schema.ts";
 import type { Deps } from "../core/deps.ts";
 import { problemLocation, readConfig, type ConfigReport } from "../io/config.ts";
 import { findProject } from "../io/project.ts";
+import { setConfigKey } from "../io/config-write.ts";
+import { userConfigPath } from "../core/paths.ts";
 import { parseFor } from "./args.ts";
 
 /** Entry point: prints the table (or JSON); problems go to stderr. Exits 0. */
 export async function run(argv: string[], deps: Deps): Promise<number> {
   const { values } = parseFor("config", argv);
+  if (typeof values.budget === "string") return setBudget(values.budget, deps);
   const project = findProject(deps.env, deps.cwd);
   const r = readConfig(deps.env, project);
   deps.stdout(values.json ? configJson(r, project) : configTable(r));
@@ -80,6 +83,14 @@ function configJson(r: ConfigReport, project: string): string {
     clamped: r.clamped,
   };
   return `${JSON.stringify(doc, null, 2)}\n`;
+}
+
+/** `--budget SIZE`: writes context.budget into the user config file and says what it now is. */
+export function setBudget(size: string, deps: Deps): number {
+  const path = userConfigPath(deps.env);
+  const value = setConfigKey(path, "context.budget", size);
+  deps.stdout(`${path}: context.budget=${show("context.budget", value)}\n`);
+  return 0;
 }
 
 // --- internal ---

@@ -5,17 +5,11 @@
 import { dirname } from "node:path";
 import { CtxError, type Deps } from "../core/deps.ts";
 import { parseFor } from "./args.ts";
+import { setBudget } from "./config.ts";
 import type { Agent } from "../core/settings/entries.ts";
 import { agent as agentAdapter, flaggedAgent } from "../core/agents/index.ts";
 import { parseSettings, printSettings } from "../core/settings/json-text.ts";
-import {
-  installInto,
-  type InstallResult,
-  type OtherStatusline,
-  removeFrom,
-  SettingsShapeError,
-} from "../core/settings/merge.ts";
-import { terminalSafe } from "../core/terminal.ts";
+import { installInto, type OtherStatusline, SettingsShapeError } from "../core/settings/merge.ts";
 import { ensureDir } from "../io/fs/dirs.ts";
 import { rememberStatusline } from "../io/statusline-record.ts";
 import { readHooksFile, trustCtxHooks } from "../io/codex-trust.ts";
@@ -23,6 +17,7 @@ import { foreignReport } from "./doctor-codex.ts";
 import { withLock } from "../io/fs/lock.ts";
 import { pluginSetup } from "../io/plugin-file.ts";
 import { installPlugin } from "./install-plugin.ts";
+import { installReport, warnBothLevels } from "./install-report.ts";
 import {
   backupSettings,
   createdByCtx,
@@ -65,6 +60,9 @@ export function install(argv: string[], deps: Deps, binary: string | undefined):
       "build it with `bun build.ts`, then run `dist/ctx install` (or `sh install.sh --hooks`)",
     );
   }
+  // `--budget 200k`: the context budget goes into the user config file (checked before any hook is written)
+  const budget = parseFor("install", argv).values.budget;
+  if (typeof budget === "string" && !target.dryRun) setBudget(budget, deps);
   // a project's file is shared: its commands run the ctx on each member's PATH
   const written = target.project ? "ctx" : binary;
   const agentPlugin = agentAdapter(target.agent).plugin; // a client that takes a plugin file, not hook entries
@@ -181,40 +179,4 @@ function commit(file: SettingsText, text: string, deps: Deps, backups?: string):
   if (file.exists) deps.stdout(`backup: ${backupSettings(file, deps.now(), backups)}\n`);
   writeSettingsText(file, text);
   deps.stdout(`wrote ${file.path}\n`);
-}
-
-/**
- * Says so when ctx is wired in the user's settings too: the project's portable `ctx …` commands
- * differ from the user's absolute ones, so the client would run each hook twice.
- */
-function warnBothLevels(target: SettingsTarget, deps: Deps): void {
-  try {
-    const user = readSettingsText(settingsPath(deps.env, target.agent));
-    const parsed = user.exists ? parseSettings(user.text) : undefined;
-    if (!parsed?.ok || !removeFrom(parsed.value).removed.some((r) => !r.startsWith("statusLine:"))) return;
-    deps.stdout(
-      `note: ctx is also wired in ${user.path}; with both, the client runs each hook twice. Keep one: \`ctx uninstall\` (user) or \`ctx uninstall --project\`.\n`,
-    );
-  } catch {
-    // an unreadable user file: nothing to compare
-  }
-}
-
-function installReport(result: InstallResult, target: SettingsTarget): string[] {
-  const lines = [...result.added.map((l) => `added   ${l}`), ...result.updated.map((l) => `updated ${l}`)];
-  if (result.statusline === "added") lines.push("added   statusLine: ctx statusline");
-  const other = terminalSafe(result.otherStatusline ?? "");
-  if (result.statusline === "chained")
-    lines.push(`chained statusLine: ctx statusline shows yours (${other}) beside ctx's; ctx uninstall puts yours back`);
-  if (result.statusline === "kept-other")
-    lines.push(`kept your statusLine (${other}) alone; run \`ctx install\` without --keep-statusline to show both`);
-  if (result.statusline === "replaced") lines.push(`replaced statusLine (${other}); ctx uninstall puts it back`);
-  if (!target.dryRun && (result.added.length > 0 || result.updated.length > 0)) {
-    lines.push(
-      target.agent === "claude"
-        ? "Restart Claude Code (or open /hooks) to load the new hooks."
-        : `Restart ${agentAdapter(target.agent).label} to load the new hooks.`,
-    );
-  }
-  return lines;
 }

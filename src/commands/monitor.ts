@@ -1,33 +1,23 @@
 import { decodeHook, type HookEvent } from "../core/agents/index.ts";
 import type { Config } from "../core/config-schema.ts";
-import {
-  debounceStep,
-  initialMonitorState,
-  parseMonitorState,
-  warningText,
-  type MonitorState,
-  type WarnLevel,
-} from "../core/debounce.ts";
+import { warningText, type WarnLevel } from "../core/debounce.ts";
 import { debug, type Deps } from "../core/deps.ts";
 import { parseHookInput } from "../core/hook-input.ts";
-import { layout, STATE_DIRS } from "../core/layout.ts";
+import { layout } from "../core/layout.ts";
 import { stateRoot } from "../core/paths.ts";
 import { hookProject } from "../io/project.ts";
 import { isValidSessionId } from "../core/session-id.ts";
 import { subagentOf, subagentTranscript } from "../core/subagent.ts";
-import { ladderOf, levelAt, levelRank, type Level } from "../core/levels.ts";
+import { ladderOf, levelOfReading, levelRank, textFigures, type Level } from "../core/levels.ts";
 import { legStop, type LegStopOutput } from "../core/run/stop.ts";
-import { HOOK_TIMEOUT_S } from "../core/settings/entries.ts";
 import { handoffOf } from "../io/finalize/handoff.ts";
+import { withCheckpoint } from "../io/session/checkpoint.ts";
 import { envConfig, loadConfig } from "../io/config.ts";
-import { ensureDirUnder } from "../io/fs/dirs.ts";
-import { mtimeMs, readFileSafe } from "../io/fs/read.ts";
+import { mtimeMs } from "../io/fs/read.ts";
 import { unlinkQuiet } from "../io/fs/sys.ts";
-import { writeJsonAtomic } from "../io/fs/write.ts";
-import { LockTimeout, withLock } from "../io/fs/lock.ts";
-import { readState } from "../io/fs/state-file.ts";
 import { subagentReading, type SourcedReading } from "../io/session/usage-source.ts";
 import { planOf, readUsage } from "./monitor-read.ts";
+import { debounced } from "./monitor-debounce.ts";
 import { MOD_CYCLE_EVENTS, MOD_STEP_EVENT, modAnswer, modTake } from "./monitor-mod.ts";
 import { reportUnclaimedHook } from "../io/unclaimed.ts";
 
@@ -44,6 +34,8 @@ export interface MonitorResult {
   agentId?: string;
   /** The hook output, when a warning fires. */
   output?: { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+  /** The figures the warning gave: the share of min(window, budget) and the scale when a budget applies. */
+  figures?: ReturnType<typeof textFigures>;
   /** A `ctx run` leg at its restart level: end it after this tool call (core/run/stop.ts). */
   stop?: LegStopOutput;
   /** At CRITICAL: how this session saves its plan (core/plan-tools.ts). */
@@ -54,10 +46,7 @@ export interface MonitorResult {
 
 /** `ctx monitor`: a PostToolUse / AfterTool hook: CONTEXT WARNING or CRITICAL as additionalContext, debounced. */
 export async function run(_argv: string[], deps: Deps): Promise<void> {
-  const stdin = await deps.readStdin({
-    timeoutMs: envConfig(deps.env)["monitor.stdin_timeout_ms"],
-    maxBytes: 64 * 1024 * 1024,
-  });
+  const stdin = await deps.readStdin({ timeoutMs: envConfig(deps.env)["monitor.stdin_timeout_ms"], maxBytes: 2 ** 26 });
   const input = parseHookInput(stdin.text);
   if (MOD_CYCLE_EVENTS.has(input.hook_event_name)) {
     const { modCycle } = await import("./monitor-cycle.ts");
@@ -71,6 +60,9 @@ export async function run(_argv: string[], deps: Deps): Promise<void> {
   // A subagent's level is about its own window: the parent's finalize crossing is not its business.
   if (result.level && subagentOf(hook.input) === undefined && isValidSessionId(hook.sessionId))
     await handoff(hook, hook.sessionId, result, deps);
+  // at limits.checkpoint_at of the 5-hour window, once per window, the checkpoint joins (or is) the text
+  if (result.project && result.level && !result.agentId && !result.mod)
+    result.output = withCheckpoint(deps, result.project, input, result.output);
   const out = { ...result.stop, ...result.output, ...(result.mod ? { ctx_mod: result.mod } : {}) };
   if (Object.keys(out).length > 0) deps.stdout(`${JSON.stringify(out)}\n`);
 }
@@ -93,7 +85,8 @@ export function monitor(hook: HookEvent, deps: Deps): MonitorResult {
   if (step && take.kind !== "mod") return {};
   const reading = take.kind === "none" ? readUsage(hook, sessionId, root, project, cfg, now, deps) : take.reading;
   if (!reading) return {};
-  const level = levelAt(reading.usedPct, ladderOf(cfg));
+  const ladder = ladderOf(cfg);
+  const level = levelOfReading(reading, ladder);
   debug(
     deps,
     `monitor: ${reading.usedPct}% used (${reading.source}), window ${reading.windowSize} (${reading.windowSource}), level ${level}`,
@@ -109,9 +102,10 @@ export function monitor(hook: HookEvent, deps: Deps): MonitorResult {
   const handoff = level === "warning" ? undefined : handoffOf(root, sessionId, now);
   // How this session saves its plan, with the tools its transcript shows it has (docs/plan-tools.md).
   const plan = level === "warning" ? undefined : planOf(hook.transcriptPath);
-  const text = warningText(level, reading.usedPct, reading.remainingPct, handoff, plan);
+  const f = textFigures(reading, ladder);
+  const text = warningText(level, f.usedPct, f.remainingPct, handoff, plan, f.scale);
   const output = { hookSpecificOutput: { hookEventName: event, additionalContext: text } };
-  return { reading, level, project, output, stop, plan, mod };
+  return { reading, level, project, output, stop, plan, mod, figures: f };
 }
 
 // --- internal ---
@@ -137,10 +131,12 @@ function judgeSubagent(
     subagentTranscript(hook.transcriptPath, sessionId, agentId),
   );
   if (!reading) return { agentId };
-  const level = levelAt(reading.usedPct, ladderOf(cfg));
+  const ladder = ladderOf(cfg);
+  const level = levelOfReading(reading, ladder);
   const path = layout(root).monitorFile(sessionId, `.agent-${agentId}.json`)!;
   if (!debounced(deps, root, path, level, cfg, now) || level === "ok") return { reading, level, agentId };
-  const text = warningText(level, reading.usedPct, reading.remainingPct);
+  const f = textFigures(reading, ladder);
+  const text = warningText(level, f.usedPct, f.remainingPct, undefined, undefined, f.scale);
   return {
     reading,
     level,
@@ -169,50 +165,13 @@ async function handoff(hook: HookEvent, sessionId: string, result: MonitorResult
   const hso = result.output?.hookSpecificOutput;
   if (started || !hso || !result.reading || mtimeMs(marker) !== undefined) return;
   const failed = { state: "failed", reason: "ctx finalize could not be started" } as const;
-  const { usedPct, remainingPct } = result.reading;
-  hso.additionalContext = warningText(result.level as WarnLevel, usedPct, remainingPct, failed, result.plan);
-}
-
-/**
- * The debounce step, or what to do without it: a debounce that cannot be written (read-only, full disk, a
- * symlinked root), or whose lock the same live holder kept all through the wait (hung or planted: it must
- * not silence CONTEXT CRITICAL), warns rather than never. A lock that changed hands meanwhile is a queue of
- * monitor calls of the same moment, which decide in turn: this one stays quiet and the count stays exact.
- */
-function debounced(deps: Deps, root: string, path: string, level: Level, cfg: Config, now: number): boolean {
-  const holder = level === "ok" ? undefined : readFileSafe(`${path}.lock`, { maxBytes: 4096 });
-  try {
-    return step(root, path, level, cfg, now);
-  } catch (err) {
-    const busy = err instanceof LockTimeout;
-    debug(deps, `monitor: debounce not ${busy ? "reached" : "written"} (${(err as Error).message})`);
-    return !busy || (holder !== undefined && readFileSafe(`${path}.lock`, { maxBytes: 4096 }) === holder);
-  }
-}
-
-/** Runs the debounce of one state file (a session's or a subagent's) under its lock, so parallel tool calls count exactly. */
-function step(root: string, path: string, level: Level, cfg: Config, now: number): boolean {
-  if (level === "ok") {
-    // Usage is back below the warning level: forget the debounce (no lock needed to delete).
-    unlinkQuiet(path);
-    return false;
-  }
-  ensureDirUnder(root, STATE_DIRS.monitor);
-  return withLock(
-    `${path}.lock`,
-    () => {
-      // A corrupt state is kept aside as <file>.corrupt-<ms> and the debounce starts over.
-      const prev: MonitorState = readState(path, parseMonitorState, now) ?? initialMonitorState(now);
-      const next = debounceStep(prev, level, cfg["monitor.debounce_calls"], now);
-      writeJsonAtomic(path, next.state);
-      return next.fire;
-    },
-    DEBOUNCE_LOCK,
+  const f = result.figures ?? { usedPct: result.reading.usedPct, remainingPct: result.reading.remainingPct };
+  hso.additionalContext = warningText(
+    result.level as WarnLevel,
+    f.usedPct,
+    f.remainingPct,
+    failed,
+    result.plan,
+    f.scale,
   );
 }
-
-/**
- * The debounce lock's wait: a burst of parallel tool calls on a small machine queues up here, so it
- * may wait long enough to count every call, and still well under the 10 s the hook is registered with.
- */
-const DEBOUNCE_LOCK = { timeoutMs: HOOK_TIMEOUT_S.monitor * 1000 * 0.6 };

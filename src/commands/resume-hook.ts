@@ -6,6 +6,7 @@ import type { Config } from "../core/config-schema.ts";
 import { debug, type Deps } from "../core/deps.ts";
 import { parseHookInput } from "../core/hook-input.ts";
 import { layout } from "../core/layout.ts";
+import { continuedLine } from "../io/resume/notice.ts";
 import { stateRoot } from "../core/paths.ts";
 import { hookProject } from "../io/project.ts";
 import { decideHook, type HookDecision, type HookLimits } from "../core/resume/hook-decision.ts";
@@ -28,9 +29,10 @@ import { listSummaries, openTaskIdsIn, readSummaryIn } from "../io/resume/summar
 import { wasWritten } from "../io/written.ts";
 import { reportUnclaimedHook } from "../io/unclaimed.ts";
 
-/** The hook's output for an injection or a hint. */
+/** The hook's output for an injection or a hint (with the user's one line for an injection). */
 export interface SessionStartOutput {
   hookSpecificOutput: { hookEventName: "SessionStart"; additionalContext: string };
+  systemMessage?: string;
 }
 
 /** Reads stdin, decides, and prints the SessionStart output (if any). Never throws past main's hook guard. */
@@ -53,6 +55,8 @@ export async function resumeHook(deps: Deps): Promise<HookDecision | undefined> 
     const out: SessionStartOutput = {
       hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: decision.text },
     };
+    if (decision.action === "inject")
+      out.systemMessage = continuedLine(deps.env, root, sessionId, decision.summary, decision.rule === "pending");
     deps.stdout(`${JSON.stringify(out)}\n`);
   }
   return decision;

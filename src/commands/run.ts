@@ -16,6 +16,8 @@ import { endLine, nextLine, startLine, type LegReport, type RunReport } from "..
 import { RUN_SESSION_VAR } from "../core/run/stop.ts";
 import { isValidTaskId } from "../core/track/stamp.ts";
 import { loadConfig } from "../io/config.ts";
+import { nearReset, waitText } from "../core/rate-limits.ts";
+import { readRateLimits } from "../io/session/rate-limits.ts";
 import { findProject } from "../io/project.ts";
 import { findClaude } from "../io/resume/claude-launch.ts";
 import { legPrompt, legSession } from "../io/run/chain.ts";
@@ -35,7 +37,8 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
   const opts = parseRunArgs(argv);
   const project = findProject(deps.env, deps.cwd);
   const root = stateRoot(deps.env, project);
-  const restartAt = opts.restartAt ?? loadConfig(deps, project)["respawn.restart_at"];
+  const cfg = loadConfig(deps, project);
+  const restartAt = opts.restartAt ?? cfg["respawn.restart_at"];
   const bin = findClaude(deps.env, deps.cwd);
   const env = chainEnv(deps.env, opts);
   const say = (line: string) => deps.stderr(`${line}\n`);
@@ -52,6 +55,13 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
     // The run ends and continues its legs itself: the mod's in-client cycle stays off in them (docs/run.md).
     const legEnv: Env = { ...env, [RUN_SESSION_VAR]: sid, CTX_RESPAWN_IN_CLIENT: "0" };
     if (previous) legEnv.CTX_RESUMED_FROM = previous;
+    // at limits.checkpoint_at of the 5-hour window no leg starts that could not finish before its reset
+    const near = nearReset(readRateLimits(deps.env)?.limits, cfg["limits.checkpoint_at"], deps.now());
+    if (near?.resetsMs) {
+      say(`ctx run: ${waitText("leg", near)}`);
+      if (!(await waitOut(near.resetsMs - deps.now() + cfg["respawn.limit_margin_s"] * 1000)))
+        return finish(deps, opts, env, reports, p, { type: "failed", detail: "interrupted" });
+    }
     say(startLine(n, sid, retry));
     const startedAt = deps.now();
     const args = claudeArgs(["-p", "--session-id", sid, "--output-format", "json", ...opts.passthrough], prompt);

@@ -12,6 +12,8 @@ import { readBridge } from "../io/session/bridge.ts";
 import { withBridge } from "../core/status/entry.ts";
 import { watchLoop } from "../io/process/watch.ts";
 import { ladderOf } from "../core/levels.ts";
+import { rateLimitText } from "../core/rate-limits.ts";
+import { readRateLimits } from "../io/session/rate-limits.ts";
 import { projectFrom } from "../io/project.ts";
 
 /** What one look at the index shows. */
@@ -82,12 +84,16 @@ const SETTLE_MARGIN_MS = 60_000;
 function render(view: StatusView, opts: StatusOptions, color: boolean, deps: Pick<Deps, "env" | "now">): string {
   // Refreshed JSON is one document per line (NDJSON), so a script can read it line by line.
   if (opts.json) return renderJson(view.rows, view.hiddenStale, deps.now(), opts.watch, view.hiddenEnded);
-  return renderTable(view.rows, {
+  const table = renderTable(view.rows, {
     color,
     hiddenStale: view.hiddenStale,
     hiddenEnded: view.hiddenEnded,
     home: homeDir(deps.env),
   });
+  // the plan's usage windows, as the newest status line saw them (the account's, so one line for all)
+  const recorded = readRateLimits(deps.env);
+  const windows = recorded && rateLimitText(recorded.limits);
+  return windows ? `${table}plan usage: ${windows}\n` : table;
 }
 
 /**

@@ -14,7 +14,10 @@ import { rememberWindow } from "../io/session/window-source.ts";
 import { userLayout } from "../core/layout.ts";
 import { parseIndexEntry } from "../core/status/entry.ts";
 import { limitText } from "../core/limit.ts";
-import { readJsonFile } from "../io/fs/read.ts";
+import { readFileSafe, readJsonFile } from "../io/fs/read.ts";
+import { layout } from "../core/layout.ts";
+import { stateRoot } from "../core/paths.ts";
+import { recordRateLimits } from "../io/session/rate-limits.ts";
 
 /** The line printed when the payload is unusable: short and sane, never empty. */
 export const FALLBACK_LINE = "ctx │ waiting for usage";
@@ -52,10 +55,19 @@ export async function run(argv: string[], deps: Deps): Promise<void> {
   }
   // Only a payload of a real session (a safe session id) is remembered: a hostile one writes nothing.
   if (isValidSessionId(status.sessionId)) remember(deps, payload, status.modelId);
+  if (isValidSessionId(status.sessionId) && status.rateLimits) {
+    try {
+      recordRateLimits(deps.env, status.rateLimits, deps.now());
+    } catch (err) {
+      debug(deps, `statusline: rate limits not recorded: ${(err as Error).message}`);
+    }
+  }
   const color = !deps.env.NO_COLOR;
   const branch = cfg["statusline.git_branch"] && status.projectDir ? safeBranch(status.projectDir) : undefined;
   const limit = isValidSessionId(status.sessionId) ? limitOf(deps, status.sessionId) : undefined;
-  const line = renderStatus(status, cfg, { color, branch, label, ...(limit ? { limit } : {}) });
+  // a session started from a summary shows `↻ N` until its first reply (the resume hook's marker)
+  const continued = !status.context && isValidSessionId(status.sessionId) ? continuedOf(deps, status) : undefined;
+  const line = renderStatus(status, cfg, { color, branch, label, continued, ...(limit ? { limit } : {}) });
   deps.stdout(`${await withChained(line, chain, input.text, cwd, cfg, deps)}\n`);
 }
 
@@ -119,6 +131,14 @@ function limitOf(deps: Deps, sessionId: string): string | undefined {
   const read = path ? readJsonFile<unknown>(path, { maxBytes: 256 * 1024 }) : undefined;
   const entry = read?.status === "ok" ? parseIndexEntry(read.value, sessionId) : undefined;
   return entry?.limit ? limitText(entry.resets_ms) : undefined;
+}
+
+/** The chain's session number the resume hook marked this session with (`state/monitor/<sid>.continued`). */
+function continuedOf(deps: Deps, status: { sessionId?: string; projectDir?: string }): number | undefined {
+  if (!status.projectDir?.startsWith("/")) return undefined;
+  const marker = layout(stateRoot(deps.env, status.projectDir)).monitorFile(status.sessionId, ".continued");
+  const n = marker ? Number(readFileSafe(marker, { maxBytes: 64 })?.trim()) : Number.NaN;
+  return Number.isInteger(n) && n > 1 ? n : undefined;
 }
 
 function projectOf(payload: Record<string, unknown>): string | undefined {

@@ -90,10 +90,9 @@ export async function track(job: TrackJob, deps: Deps): Promise<TrackResult> {
       }
     };
     if (step.compactionStart) {
-      const trigger = typeof job.input.trigger === "string" ? job.input.trigger : null;
-      const before = step.compactionStart.tokens_before;
+      const { trigger, level, tokens_before: before } = step.compactionStart;
       attempt("compaction event", () => {
-        const path = writeCompactionEvent(root, step.state, nowMs, iso, trigger, before);
+        const path = writeCompactionEvent(root, step.state, nowMs, iso, trigger, before, level);
         step.state.pending_compaction = { path, tokens_before: before };
       });
     }
@@ -101,7 +100,7 @@ export async function track(job: TrackJob, deps: Deps): Promise<TrackResult> {
       // Gemini CLI: the compression is known once it happened; its event gets both figures at once.
       const c = step.compression;
       attempt("compaction event", () => {
-        const path = writeCompactionEvent(root, step.state, nowMs, iso, c.trigger, c.tokens_before);
+        const path = writeCompactionEvent(root, step.state, nowMs, iso, c.trigger, c.tokens_before, c.level ?? null);
         step.compactionDone = { path, tokens_after: c.tokens_after };
       });
     }

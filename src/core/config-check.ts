@@ -1,4 +1,5 @@
 /** Checks on a configuration that go beyond one value: key suggestions, the ladder, YAML positions. Pure. */
+import { levelValueText, PERCENT_MAX } from "./budget.ts";
 import { DEPRECATED, SCHEMA, type Config } from "./config-schema.ts";
 import { editDistance as distance } from "./suggest.ts";
 
@@ -30,7 +31,9 @@ export function ladderProblems(cfg: Config): string[] {
   for (let i = 1; i < on.length; i++) {
     const [lowKey, low] = on[i - 1]!;
     const [highKey, high] = on[i]!;
-    if (low >= high) out.push(`${lowKey} (${low}) must be below ${highKey} (${high})`);
+    // a % and a token count compare only on a window: each unit is checked with its own kind
+    if (low > PERCENT_MAX !== high > PERCENT_MAX) continue;
+    if (low >= high) out.push(`${lowKey} (${levelValueText(low)}) must be below ${highKey} (${levelValueText(high)})`);
   }
   const compact = cfg["respawn.compact_at"];
   const restart = cfg["respawn.restart_at"];

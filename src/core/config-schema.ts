@@ -3,11 +3,14 @@
  * the environment variable for `a.b_c` is `CTX_A_B_C`.
  */
 
-import { type Kind, type Spec, asUser, bool, num, pct, str, thr } from "./config-spec.ts";
+import { type Kind, type Spec, asUser, bool, lvl, num, pct, str, thr, tok } from "./config-spec.ts";
 import { RESPAWN_SCHEMA } from "./config-schema-respawn.ts";
 import { LEVEL_TABLE } from "./levels.ts";
 
 export type { Kind };
+
+/** The default context budget: 200k tokens (why: docs/budget.md). */
+export const DEFAULT_BUDGET = 200_000;
 
 /** The schema: one entry per key. The README's configuration table mirrors it. */
 export const SCHEMA = {
@@ -15,17 +18,25 @@ export const SCHEMA = {
     false,
     "Context window in tokens when neither the status line nor the running client tells it (6th source of 7, see 'How the window is found'; off = from the model name: 1M for [1m] models, models the client runs natively at 1M or usage above 200k, else 200k)",
   ),
-  "levels.warning": pct(
+  "context.budget": tok(
+    DEFAULT_BUDGET,
+    "The context budget in tokens (200k, 1.2M): the levels' % are shares of min(window, budget), so a 1M window warns at 65% of 200k = 130k (off = the whole window; see docs/budget.md)",
+  ),
+  "levels.warning": lvl(
     LEVEL_TABLE.warning.default,
-    "Level warning from this used %: the agent is told CONTEXT WARNING (wrap up, no new exploration); yellow for the user",
+    "Level warning from this used % of min(window, context.budget), or from this many tokens (130k): the agent is told CONTEXT WARNING (wrap up, no new exploration); yellow for the user",
   ),
-  "levels.critical": pct(
+  "levels.critical": lvl(
     LEVEL_TABLE.critical.default,
-    "Level critical from this used %: the agent is told CONTEXT CRITICAL (finish the step, leave it resumable) and ctx finalize writes the handoff summary in the background; red",
+    "Level critical from this used % (or tokens, 150k): the agent is told CONTEXT CRITICAL (finish the step, leave it resumable) and ctx finalize writes the handoff summary in the background; red",
   ),
-  "levels.auto_pause": pct(
+  "levels.auto_pause": lvl(
     LEVEL_TABLE.auto_pause.default,
-    "Level auto_pause from this used %: actions are captured for the handoff and a supervised session is cycled; red, paused",
+    "Level auto_pause from this used % (or tokens; never after the client's own auto-compact point): actions are captured for the handoff and a supervised session is cycled; red, paused",
+  ),
+  "limits.checkpoint_at": pct(
+    90,
+    "At this used % of the plan's 5-hour usage window (the status line's rate_limits), the agent is told once per window to checkpoint; from it on ctx respawn and ctx run start no cycle or leg before the window resets (off = never)",
   ),
   "statusline.display": str(
     "raw",

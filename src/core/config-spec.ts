@@ -12,6 +12,8 @@ export interface Spec<K extends Kind, V> {
   values?: readonly string[];
   /** Largest allowed value of a number or threshold (percentages: 100). */
   max?: number;
+  /** A level (`65`, `65%` or `130k`: up to 100 a used %, above it tokens) or a token amount (`200k`). */
+  unit?: "level" | "tokens";
   /** Makes ctx act as the user (types, accepts, runs): a project file sets it only once trusted (`ctx trust`). */
   asUser?: true;
 }
@@ -30,6 +32,20 @@ export const pct = (d: number | false, doc: string): Spec<"threshold", number | 
   default: d,
   doc,
   max: 100,
+});
+/** A level of the ladder: a used % (0-100) or a token count (`130k`, or a number above 100); `off` disables it. */
+export const lvl = (d: number | false, doc: string): Spec<"threshold", number | false> => ({
+  kind: "threshold",
+  default: d,
+  doc,
+  unit: "level",
+});
+/** A token amount (`200k`, `1.2M`, `200000`); `off` disables it. */
+export const tok = (d: number | false, doc: string): Spec<"threshold", number | false> => ({
+  kind: "threshold",
+  default: d,
+  doc,
+  unit: "tokens",
 });
 /** A boolean key. */
 export const bool = (d: boolean, doc: string): Spec<"boolean", boolean> => ({ kind: "boolean", default: d, doc });

@@ -2,6 +2,7 @@ import { DEPRECATED, SCHEMA, envName, type Config, type ConfigKey } from "./conf
 import { asCareful, type Clamp, clampBounds } from "./config-bounds.ts";
 import { suggestKey } from "./config-check.ts";
 import type { Env } from "./deps.ts";
+import { coerce } from "./config-coerce.ts";
 
 /** A raw layer before validation: dotted keys to values, from YAML or the environment. */
 export type Layer = Record<string, unknown>;
@@ -175,39 +176,3 @@ export function resolveConfig(layers: Layer[], warn: (msg: string) => void = () 
 }
 
 // --- internal ---
-
-/** The value wrapped as `{ok}`, or a message saying what is wrong with it. */
-function coerce(key: ConfigKey, raw: unknown, convert?: (n: number) => number): { ok: unknown } | string {
-  const spec = SCHEMA[key] as { kind: string; values?: readonly string[]; max?: number };
-  const text = typeof raw === "string" ? raw.trim().toLowerCase() : undefined;
-  const shown = JSON.stringify(raw) ?? String(raw);
-  switch (spec.kind) {
-    case "threshold":
-    case "number": {
-      const off = raw === false || text === "off" || text === "false" || text === "none";
-      if (spec.kind === "threshold" && off) return { ok: false };
-      const n = coerceNumber(raw, text);
-      if (n === undefined) return `bad value ${shown}: want a number${spec.kind === "threshold" ? " or off" : ""}`;
-      const v = convert ? convert(n) : n;
-      if (v < 0 || (spec.max !== undefined && v > spec.max))
-        return `out of range: ${shown}${convert ? ` (= ${v})` : ""}; want ${spec.max === undefined ? "0 or more" : `0 to ${spec.max}`}`;
-      return { ok: v };
-    }
-    case "boolean":
-      if (typeof raw === "boolean") return { ok: raw };
-      if (text === "true" || text === "on" || text === "yes" || text === "1") return { ok: true };
-      if (text === "false" || text === "off" || text === "no" || text === "0") return { ok: false };
-      return `bad value ${shown}: want true or false`;
-    default: {
-      const want = spec.values ? `one of ${spec.values.join(", ")}` : "a string";
-      if (typeof raw !== "string" && typeof raw !== "number") return `bad value ${shown}: want ${want}`;
-      const s = String(raw);
-      return spec.values && !spec.values.includes(s) ? `bad value ${shown}: want ${want}` : { ok: s };
-    }
-  }
-}
-
-function coerceNumber(raw: unknown, text: string | undefined): number | undefined {
-  const n = typeof raw === "number" ? raw : text !== undefined && text !== "" ? Number(text) : NaN;
-  return Number.isFinite(n) ? n : undefined;
-}

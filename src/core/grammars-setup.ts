@@ -25,7 +25,7 @@ environment says, and without a terminal: trusting is yours to do.`,
     },
   },
   install: {
-    synopsis: ["[--project] [--gemini | --codex] [--dry-run] [--force-statusline | --keep-statusline]"],
+    synopsis: ["[--project] [--gemini | --codex] [--dry-run] [--force-statusline | --keep-statusline] [--budget SIZE]"],
     about: `Merges ctx's entries into ~/.claude/settings.json (<project>/.claude/settings.json
 with --project; ~/.gemini/settings.json with --gemini), with this binary's
 absolute path (with --project plain \`ctx\`: no machine path in a file teams
@@ -54,6 +54,7 @@ file that is not valid JSON (says line:column). Running it twice adds nothing.`,
       "dry-run": { type: "boolean", doc: "print the result, write nothing" },
       "force-statusline": { type: "boolean", doc: "replace another statusLine (uninstall puts it back)" },
       "keep-statusline": { type: "boolean", doc: "leave another statusLine alone (ctx's is not shown)" },
+      budget: { type: "string", arg: "SIZE", doc: "also set context.budget (200k, off) in the user config file" },
     },
   },
   uninstall: {

@@ -115,15 +115,19 @@ taking any lock. Respects NO_COLOR.`,
     },
   },
   config: {
-    synopsis: ["[--json]"],
+    synopsis: ["[--json]", "--budget SIZE"],
     about: `Every configuration key with its effective value and its origin, lowest first:
 default, the user file (\${XDG_CONFIG_HOME:-~/.config}/ctx/config.yaml), the
 project file (<project>/.ctx/config.yaml, the project found from any
 subfolder) and the environment (CTX_*), like git config --show-origin. Values
 read from a deprecated key name it. Problems are listed on stderr (ctx doctor
 checks them and exits 1), and so are the project file's keys that act as you
-while the file is not trusted (ctx trust): those are ignored.`,
-    options: { json: { type: "boolean", doc: "machine-readable output" } },
+while the file is not trusted (ctx trust): those are ignored. --budget SIZE
+sets context.budget (200k, 1M, off) in the user file, keeping its other lines.`,
+    options: {
+      json: { type: "boolean", doc: "machine-readable output" },
+      budget: { type: "string", arg: "SIZE", doc: "set context.budget (200k, off) in the user config file" },
+    },
   },
   ...SETUP_GRAMMARS,
   prune: {

@@ -25,6 +25,8 @@ export interface UserLayout {
   indexEntry(sessionId: unknown): string | undefined;
   /** `<dir>/windows.json`: the window each model id's status-line payload reported. */
   windows: string;
+  /** `<dir>/rate-limits.json`: the plan's usage windows the newest status-line payload carried. */
+  rateLimits: string;
   /** `<dir>/index-digest.json`: what `ctx status` needs of index entries that have not changed for a while. */
   indexDigest: string;
   /** `<dir>/errors.log`: the hooks' errors, for `ctx doctor`. */
@@ -82,6 +84,7 @@ function buildUserLayout(env: Env): UserLayout {
       index: "",
       indexEntry: none,
       windows: "",
+      rateLimits: "",
       indexDigest: "",
       errorLog: "",
       unclaimedLog: "",
@@ -107,6 +110,7 @@ function buildUserLayout(env: Env): UserLayout {
     index,
     indexEntry: (sid) => sessionFile(index, sid),
     windows: join(dir, "windows.json"),
+    rateLimits: join(dir, "rate-limits.json"),
     indexDigest: join(dir, "index-digest.json"),
     errorLog: join(dir, "errors.log"),
     unclaimedLog: join(dir, "unclaimed.log"),

@@ -2,7 +2,9 @@ import type { Bridge } from "./bridge.ts";
 import { asObject } from "./json.ts";
 import { terminalSafe } from "./terminal.ts";
 import type { Config } from "./config-schema.ts";
-import { ladderOf, levelAt, levelColour } from "./levels.ts";
+import { ladderOf, levelColour, levelOfReading, scaleFor } from "./levels.ts";
+import { scaleText, shownPct } from "./budget.ts";
+import { nearReset, parseRateLimits, rateLimitText, type RateLimits } from "./rate-limits.ts";
 import {
   contextTokens,
   count,
@@ -25,6 +27,8 @@ export interface StatusInput {
   transcriptPath?: string;
   /** Undefined when the payload has no usage yet (before the first reply). */
   context?: ContextReading;
+  /** The plan's usage windows (`rate_limits`), when the payload carries them. */
+  rateLimits?: RateLimits;
 }
 
 /**
@@ -44,6 +48,8 @@ export function statusInput(payload: Record<string, any>, cfg: Config): StatusIn
     cwd: strOf(payload.cwd) ?? strOf(ws.current_dir),
     transcriptPath: strOf(payload.transcript_path),
   };
+  const limits = parseRateLimits(payload.rate_limits);
+  if (limits) out.rateLimits = limits;
   const current = cw.current_usage && typeof cw.current_usage === "object" ? cw.current_usage : undefined;
   const used = current ? contextTokens(current) : undefined;
   const size = count(cw.context_window_size) || windowFor(modelId, used ?? 0, cfg["context.window_size"]);
@@ -83,6 +89,8 @@ export interface RenderOptions {
   label?: string;
   /** The usage limit, as `ctx status` writes it (`limit · resets 15:03`), when the session is at it. */
   limit?: string;
+  /** A continued session (`↻ 2`: the chain's second session) until its first reply, else undefined. */
+  continued?: number;
 }
 
 /** Renders the one status line: model │ label │ project (branch) │ bar pct tokens/window. */
@@ -96,7 +104,13 @@ export function renderStatus(input: StatusInput, cfg: Config, opts: RenderOption
     parts.push(
       opts.branch ? `${sanitize(dir, 40)} ${paint("2", `(${sanitize(opts.branch, 40)})`)}` : sanitize(dir, 40),
     );
+  if (opts.continued !== undefined) parts.push(paint("1", `↻ ${opts.continued}`));
   parts.push(usageText(input.context, cfg, paint));
+  const windows = input.rateLimits && rateLimitText(input.rateLimits);
+  if (windows) {
+    const near = nearReset(input.rateLimits, cfg["limits.checkpoint_at"], Number.NEGATIVE_INFINITY);
+    parts.push(paint(near ? "31" : "2", windows));
+  }
   if (opts.limit) parts.push(paint("31", sanitize(opts.limit, 40)));
   return parts.join(paint("2", " │ "));
 }
@@ -111,14 +125,21 @@ export function bar(pct: number, cells = 10): string {
 
 function usageText(c: ContextReading | undefined, cfg: Config, paint: (code: string, s: string) => string): string {
   if (!c) return paint("2", `${bar(0)} --%`);
-  const level = levelAt(c.usedPct, ladderOf(cfg));
+  const ladder = ladderOf(cfg);
+  const level = levelOfReading(c, ladder);
   const colour = levelColour(level);
+  const paused = level === "auto_pause" ? ` ${paint(colour, "paused")}` : "";
+  const scale = scaleFor(c, ladder);
+  if (scale.budget !== null) {
+    // Under a budget the figure is its share: `65% of 200k budget · 1M window (130k)`.
+    const pct = shownPct(c.usedTokens, c.usedPct, scale);
+    return `${paint(colour, `${bar(pct)} ${pct}%`)} of ${scaleText(scale)} (${formatTokens(c.usedTokens)})${paused}`;
+  }
   const usable = usablePct(c.usedTokens, c.windowSize, cfg["statusline.autocompact_buffer_pct"]);
   const display = cfg["statusline.display"];
   const shown =
     display === "usable" ? usable : display === "footer" ? footerPct(c.usedTokens, c.windowSize) : c.usedPct;
   const extra = display === "both" ? ` (${usable}% usable)` : "";
-  const paused = level === "auto_pause" ? ` ${paint(colour, "paused")}` : "";
   return `${paint(colour, `${bar(shown)} ${shown}%`)}${extra} ${formatTokens(c.usedTokens)}/${formatTokens(c.windowSize)}${paused}`;
 }
 

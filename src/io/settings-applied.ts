@@ -33,3 +33,16 @@ export function readAppliedSettings(env: Env, agent: Agent, project: string): Fo
   }
   return settings;
 }
+
+/**
+ * True when Claude Code's own "continue automatically at usage limit" (`autoContinueAtUsageLimit` in its
+ * settings; 2.1.234+) is on in the files that apply to the project, the newest file's word winning.
+ */
+export function nativeAutoContinue(env: Env, project: string): boolean {
+  let on = false;
+  for (const f of readAppliedSettings(env, "claude", project)) {
+    const v = (f.value as Record<string, unknown>).autoContinueAtUsageLimit;
+    if (typeof v === "boolean") on = v;
+  }
+  return on;
+}

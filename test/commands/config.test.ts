@@ -49,7 +49,9 @@ describe("ctx doctor checks both config files", () => {
     expect(r.stdout).toContain(
       `${userFile}:4:3: statusline.display: bad value "weird": want one of raw, usable, footer, both`,
     );
-    expect(r.stdout).toContain(`${userFile}:6:3: levels.critical: out of range: 200; want 0 to 100`);
+    expect(r.stdout).toContain(
+      `${userFile}:6:3: levels.critical: out of range: 200; want a used % (0 to 100) or tokens (130k)`,
+    );
     expect(r.stdout).not.toContain("All good.");
   });
   test("an inconsistent ladder fails; deprecated keys warn with the key to use", async () => {
@@ -57,13 +59,15 @@ describe("ctx doctor checks both config files", () => {
     writeFileSync(userFile, "track:\n  auto_pause: 95\n");
     const r = await doctor();
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain("FAIL  levels: levels.warning (80) must be below levels.critical (70)");
+    expect(r.stdout).toContain("FAIL  levels: levels.warning (80%) must be below levels.critical (70%)");
     expect(r.stdout).toContain(`${userFile}:2:3: track.auto_pause: deprecated: use levels.auto_pause: 95`);
   });
   test("a bad environment variable is named by its variable", async () => {
     const r = await runCtx(["doctor"], { env: { ...env, CTX_LEVELS_WARNING: "lots" }, cwd: sub });
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('CTX_LEVELS_WARNING: levels.warning: bad value "lots": want a number or off');
+    expect(r.stdout).toContain(
+      'CTX_LEVELS_WARNING: levels.warning: bad value "lots": want a used % (0 to 100) or tokens (130k) or off',
+    );
   });
   test("valid files pass the config checks", async () => {
     writeFileSync(projectFile, "levels:\n  warning: 60\n");

@@ -159,7 +159,9 @@ describe("ctx finalize", () => {
     const r = await runCtx(["finalize", "--transcript", compacted], { env, cwd: project });
     expect(r.code).toBe(0);
     // 151,050 tokens before /compact on a 200k window: peak 76 %; the model is the session's.
-    expect(readFileSync(r.stdout.trim(), "utf8")).toMatch(/peak 76%, 1 compaction\), model claude-sonnet-4-5/);
+    expect(readFileSync(r.stdout.trim(), "utf8")).toMatch(
+      /peak 76%, 1 compaction: 1 manual\), model claude-sonnet-4-5/,
+    );
   });
 
   test("without a session says what to pass and exits 2", async () => {

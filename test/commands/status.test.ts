@@ -130,7 +130,8 @@ describe("ctx status", () => {
     expect(byId.w1m).toMatchObject({ window_size: 1_000_000, context_window_source: "client_default" });
     expect(byId.wold.context_window_source).toBeNull();
     const r = await status([]);
-    expect(r.stdout).toMatch(/w1m\s.*150k\/1M/);
+    // the default budget (200k) applies to the 1M window: 150k of 200k, 75 %
+    expect(r.stdout).toMatch(/w1m\s.*75%\s+150k\/200k·1M/);
   });
 
   test("--project keeps that directory and below, resolved against the working directory", async () => {

@@ -24,7 +24,13 @@ beforeEach(() => {
   ({ t, env, project } = projectSandbox());
   // A hook call of a current client: Claude Code's variables, and a parent process named `claude`
   // (started without --model: its default is a 1M Opus), whose status line remembered 1M windows.
-  env = { ...env, CLAUDECODE: "1", CLAUDE_CODE_SESSION_ID: "0c8d5c1e-6a55-4c1b-9d1f-3f0e2b7a9c44" };
+  // No context budget: these tests are about which window the levels measure (docs/budget.md).
+  env = {
+    ...env,
+    CLAUDECODE: "1",
+    CLAUDE_CODE_SESSION_ID: "0c8d5c1e-6a55-4c1b-9d1f-3f0e2b7a9c44",
+    CTX_CONTEXT_BUDGET: "off",
+  };
   claude = join(t.dir, "bin", "claude");
   mkdirSync(join(t.dir, "bin"));
   writeFileSync(claude, '#!/bin/sh\n"$@"\nexit $?\n'); // not exec: it stays the hook's parent
@@ -79,7 +85,7 @@ describe("the window of a 2.1.39 session under a current client", () => {
     const r = await underClient(["finalize", "--session", SID, "--transcript", AUTO], undefined, { CTX_DEBUG: "1" });
     expect(r.code).toBe(0);
     const md = readFileSync(r.stdout.trim(), "utf8");
-    expect(md).toContain("- Context at handoff: 39% used (77334 / 200000 tokens, peak 83%, 1 compaction)");
+    expect(md).toContain("- Context at handoff: 39% used (77334 / 200000 tokens, peak 83%, 1 compaction: 1 auto)");
     expect(r.stderr).toContain("finalize: window 200000 (compaction)");
     // The client was found and had no model chosen: its 1M default was there to be taken.
     const cache = JSON.parse(readFileSync(join(project, ".ctx", "state", "window", `${SID}.json`), "utf8"));
@@ -94,7 +100,7 @@ describe("the window of a 2.1.39 session under a current client", () => {
     );
     expect(r.code).toBe(0);
     const md = readFileSync(r.stdout.trim(), "utf8");
-    expect(md).toContain("- Context at handoff: 51% used (102168 / 200000 tokens, peak 71%, 1 compaction)");
+    expect(md).toContain("- Context at handoff: 51% used (102168 / 200000 tokens, peak 71%, 1 compaction: 1 manual)");
     expect(r.stderr).toContain("finalize: window 200000 (model_name)");
   });
 

@@ -128,14 +128,14 @@ describe("checks", () => {
     expect(r.config["levels.warning"]).toBe(65);
     expect(r.problems.map((p) => p.message)).toEqual([
       'bad value "weird": want one of raw, usable, footer, both',
-      "out of range: 200; want 0 to 100",
+      "out of range: 200; want a used % (0 to 100) or tokens (130k)",
       "out of range: -1; want 0 or more",
     ]);
   });
   test("an inconsistent ladder is named", () => {
     const cfg = resolveConfig([{ "levels.warning": 80, "levels.critical": 70, "respawn.compact_at": 95 }]);
     expect(ladderProblems(cfg)).toEqual([
-      "levels.warning (80) must be below levels.critical (70)",
+      "levels.warning (80%) must be below levels.critical (70%)",
       "respawn.compact_at (95) must not be above respawn.restart_at (90)",
     ]);
     expect(ladderProblems(defaults())).toEqual([]);

@@ -44,6 +44,8 @@ const ROWS: Record<string, { member: string; path: string | undefined; folder?: 
   "<root>/state/monitor/<sid>.finalize": { member: "finalizeMarker", path: L.finalizeMarker("S1") },
   "<root>/state/monitor/<sid>.mod.json": { member: "modFile", path: L.modFile("S1") },
   "<root>/state/monitor/<sid>.no-transcript": { member: "monitorFile", path: L.monitorFile("S1", ".no-transcript") },
+  "<root>/state/monitor/<sid>.checkpoint": { member: "monitorFile", path: L.monitorFile("S1", ".checkpoint") },
+  "<root>/state/monitor/<sid>.continued": { member: "monitorFile", path: L.monitorFile("S1", ".continued") },
   "<root>/state/git-start/<sid>.json": { member: "gitStartFile", path: L.gitStartFile("S1") },
   "<root>/state/sessions/<sid>.json": { member: "stateFile", path: L.stateFile("S1") },
   "<root>/state/sessions/<sid>.json.finalize.lock": { member: "finalizeLock", path: L.finalizeLock("S1") },
@@ -66,6 +68,7 @@ const ROWS: Record<string, { member: string; path: string | undefined; folder?: 
   "${XDG_STATE_HOME:-~/.local/state}/ctx/errors.log": { member: "errorLog", path: U.errorLog },
   "${XDG_STATE_HOME:-~/.local/state}/ctx/unclaimed.log": { member: "unclaimedLog", path: U.unclaimedLog },
   "${XDG_STATE_HOME:-~/.local/state}/ctx/windows.json": { member: "windows", path: U.windows },
+  "${XDG_STATE_HOME:-~/.local/state}/ctx/rate-limits.json": { member: "rateLimits", path: U.rateLimits },
   "${XDG_STATE_HOME:-~/.local/state}/ctx/install/backups-<key>/settings.json.bak-<stamp>": {
     member: "settingsBackups",
     path: U.settingsBackups("0123456789abcdef"),

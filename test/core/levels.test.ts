@@ -18,7 +18,7 @@ const LADDER = ladderOf(defaults());
 
 describe("the one ladder", () => {
   test("defaults: warning 65, critical 75, auto_pause 90 (used %)", () => {
-    expect(LADDER).toEqual({ warning: 65, critical: 75, auto_pause: 90 });
+    expect(LADDER).toEqual({ warning: 65, critical: 75, auto_pause: 90, budget: 200_000 });
     expect(LEVELS).toEqual(["ok", "warning", "critical", "auto_pause"]);
   });
   test.each([

@@ -141,7 +141,8 @@ const COMPACT_MARKER = /CRITICAL: Respond with TEXT ONLY|Your task is to create 
 /** True when a /v1/messages body is a compaction (summary) request. */
 export function isCompactBody(body: any): boolean {
   const msgs: any[] = Array.isArray(body?.messages) ? body.messages : [];
-  const last = msgs[msgs.length - 1];
+  // 2.1.332 may append its own `role: system` message after the user message that asks for the summary
+  const last = msgs.findLast((m) => m?.role !== "system");
   return last?.role === "user" && COMPACT_MARKER.test(contentText(last.content));
 }
 

@@ -109,7 +109,7 @@ test("e2e: status lists sessions that real runs tracked: table, JSON, --min, end
     used_pct: 86,
     used_tokens: 172_000,
     window_size: 200_000,
-    level: "critical", // 86 % is past levels.critical (75)
+    level: "auto_pause", // 172k (86 %) is past the 200k window's auto-compact point, 167k: auto_pause lands there
     ended: false,
     stale: false,
   });
@@ -131,7 +131,7 @@ test("e2e: status lists sessions that real runs tracked: table, JSON, --min, end
   expect(table).toHaveLength(3);
   expect(table[1]).toMatch(
     new RegExp(
-      `${shown.sessions[0].session_id.slice(0, 8)}\\s+Sonnet 4\\.5\\s+█████████░  86%\\s+172k/200k\\s+critical\\s+-\\s+\\d+s ago$`,
+      `${shown.sessions[0].session_id.slice(0, 8)}\\s+Sonnet 4\\.5\\s+█████████░  86%\\s+172k/200k\\s+auto_pause\\s+paused\\s+\\d+s ago$`,
     ),
   );
   expect(table[2]).toBe("2 ended sessions hidden (--all shows them)");

@@ -66,7 +66,7 @@ test(`under the real client ${CLIENT.version} (1M default), a 2.1.39 session kee
   const choice = JSON.parse(readFileSync(join(sandbox.project, ".ctx", "state", "window", `${SID}.json`), "utf8"));
   expect(choice.choice).toEqual({ found: true, model: null, source: null });
   const md = readFileSync(readFileSync(join(out, "finalize.txt"), "utf8").trim(), "utf8");
-  expect(md).toContain("- Context at handoff: 39% used (77334 / 200000 tokens, peak 83%, 1 compaction)");
+  expect(md).toContain("- Context at handoff: 39% used (77334 / 200000 tokens, peak 83%, 1 compaction: 1 auto)");
   expect(readFileSync(join(out, "finalize.err"), "utf8")).toContain("finalize: window 200000 (compaction)");
   const warned = JSON.parse(readFileSync(join(out, "monitor.json"), "utf8")).hookSpecificOutput.additionalContext;
   expect(warned).toStartWith("CONTEXT WARNING: 83% of the context window is used");

@@ -2,12 +2,16 @@
  * Issue 16 with the real Claude Code client and the fake API: the context
  * window comes from evidence (the client's default, its --model, its settings,
  * the status line and what it remembered), so a 1M session is not told
- * CONTEXT CRITICAL at 15 %, and a 200k one still is at 75 %.
+ * CONTEXT CRITICAL at 15 %, and a 200k one still is at 75 %. These tests are about the window: the
+ * context budget (docs/budget.md) is off in them (NO_BUDGET), so the levels are shares of the window.
  */
 import { afterEach, expect, test } from "bun:test";
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { CTX_BIN, runCtx } from "../helpers/ctx.ts";
+
+/** The whole window, no context budget. */
+const NO_BUDGET = { CTX_CONTEXT_BUDGET: "off" };
 import { CLAUDE_BIN, CLIENT, hookEntry, makeSandbox, runClaudeP, TEST_MODEL, type Sandbox } from "./claude.ts";
 import { contentText, startFakeApi, type FakeApi, type LoggedRequest, type Turn } from "./fake-api.ts";
 import { startTmux, type TmuxSession } from "./tmux.ts";
@@ -82,6 +86,7 @@ test("headless, no --model, the user's own status line: the client's 1M default,
   sandbox = await makeSandbox({
     apiUrl: api.url,
     settings: { statusLine: { type: "command", command: "echo mine" }, hooks: HOOKS },
+    extraEnv: NO_BUDGET,
   });
   const r = await runClaudeP(sandbox, "run the steps", { model: null, timeoutMs: 90_000 });
   expect(r.code).toBe(0);
@@ -129,6 +134,7 @@ for (const how of ["args", "settings"] as const) {
     sandbox = await makeSandbox({
       apiUrl: api.url,
       settings: { hooks: HOOKS, ...(how === "settings" ? { model: "opus[1m]" } : {}) },
+      extraEnv: NO_BUDGET,
     });
     const r = await runClaudeP(sandbox, "run the steps", {
       model: how === "args" ? "opus[1m]" : null,
@@ -197,6 +203,7 @@ test("interactive, no --model, the user's own status line: the client's 1M defau
   sandbox = await makeSandbox({
     apiUrl: api.url,
     settings: { statusLine: { type: "command", command: "echo mine" }, hooks: HOOKS },
+    extraEnv: NO_BUDGET,
   });
   tmux = await startTmux({ dir: sandbox.tmp, command: [CLAUDE_BIN], env: sandbox.env, cwd: sandbox.project });
   await tmux.waitFor(/for shortcuts|❯/, 30_000);

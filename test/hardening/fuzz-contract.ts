@@ -55,11 +55,17 @@ export function checkTrack(out: string): string | undefined {
   );
 }
 
-/** resume --hook prints nothing or a SessionStart additionalContext. */
+/** resume --hook prints nothing or a SessionStart additionalContext (an injection adds the user's one-line systemMessage). */
 export function checkResumeHook(out: string): string | undefined {
   return checkJson(out, (v) => {
     const h = v.hookSpecificOutput as Record<string, unknown> | undefined;
-    if (Object.keys(v).join() !== "hookSpecificOutput" || !h) return "unexpected keys";
+    const keys = Object.keys(v).join();
+    if ((keys !== "hookSpecificOutput" && keys !== "hookSpecificOutput,systemMessage") || !h) return "unexpected keys";
+    if (
+      v.systemMessage !== undefined &&
+      (typeof v.systemMessage !== "string" || /[\n\r\x00-\x1f]/.test(v.systemMessage))
+    )
+      return "systemMessage is not one clean line";
     return h.hookEventName === "SessionStart" &&
       typeof h.additionalContext === "string" &&
       h.additionalContext.length > 0

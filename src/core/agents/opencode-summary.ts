@@ -6,7 +6,8 @@
  * context, and compactions.
  */
 import { isObject } from "../json.ts";
-import { noteLatest, recordFailure, recordSuccess } from "../summary/collect.ts";
+import { noteLatest } from "../summary/collect.ts";
+import { recordFailure, recordSuccess } from "../summary/steps.ts";
 import type { Facts } from "../summary/facts.ts";
 import { addFile, moveFiles } from "../summary/files.ts";
 import { isMeaningfulCommand } from "../summary/goal.ts";

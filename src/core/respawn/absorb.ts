@@ -34,6 +34,7 @@ export function absorb(state: RespawnState, event: RespawnEvent, now: number): T
       state,
       actions: event.summaryPath ? [{ type: "record", event: "summary", detail: event.summaryPath }] : [],
     };
+  if (event.type === "usage_window") return { state: { ...state, usageWindow: event.window }, actions: [] };
   if (event.type !== "usage") return { state, actions: [] };
   const changedAt = state.usage?.pct === event.pct ? state.usageChangedAt : now;
   const progress = checkProgress(state, event.pct, event.at);

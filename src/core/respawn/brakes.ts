@@ -1,4 +1,5 @@
 /** The brakes: hourly cap, cooldown and the no-progress breaker. */
+import { waitText } from "../rate-limits.ts";
 import type { RespawnAction, RespawnState } from "./types.ts";
 
 const HOUR_MS = 3_600_000;
@@ -11,7 +12,7 @@ export interface Brake {
   /** `wait` (cooldown, hourly cap) or `halt` (no progress). */
   kind: "wait" | "halt";
   /** A short machine-readable name. */
-  name: "cooldown" | "max_cycles_per_hour" | "no_progress";
+  name: "cooldown" | "max_cycles_per_hour" | "no_progress" | "usage_window";
   /** What the user is told (the driver shows it as `ctx respawn: <message>`). */
   message: string;
 }
@@ -34,6 +35,9 @@ export function activeBrake(state: RespawnState, now: number): Brake | null {
       message: `${recent.length} cycles in the last hour (respawn.max_cycles_per_hour); waiting.`,
     };
   }
+  const w = state.usageWindow;
+  if (w && w.resetsMs !== null && now < w.resetsMs)
+    return { kind: "wait", name: "usage_window", message: `${waitText("cycle", w)}.` };
   if (now < state.cooldownUntil) {
     return {
       kind: "wait",

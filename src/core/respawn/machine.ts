@@ -198,7 +198,7 @@ function onIdle(s: RespawnState, now: number): Transition {
     state: { ...s, brake: brake.name },
     actions: [
       { type: "record", event: "brake", detail: brake.name },
-      ...(brake.name === "max_cycles_per_hour" ? [{ type: "notify" as const, message: brake.message }] : []),
+      ...(brake.name !== "cooldown" ? [{ type: "notify" as const, message: brake.message }] : []),
     ],
   };
 }

@@ -28,6 +28,7 @@ export function settingsFromConfig(cfg: Config): RespawnSettings {
     stuckTimeoutMs: s(cfg["respawn.stuck_timeout_s"]),
     progressWaitMs: cfg["respawn.quiet_ms"] + PROGRESS_WAIT_EXTRA_MS,
     limitMarginMs: s(cfg["respawn.limit_margin_s"]),
+    checkpointAt: cfg["limits.checkpoint_at"],
     limitContinuePrompt: prompt(cfg["respawn.limit_continue_prompt"]),
   };
 }

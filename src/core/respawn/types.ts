@@ -48,11 +48,10 @@ export interface RespawnSettings {
   stepTimeoutMs: number;
   /** A cycle (or AI check) lasting longer than this is abandoned: recovery back to watching. */
   stuckTimeoutMs: number;
-  /**
-   * After a compaction, how long to wait for a usage reading newer than it; then
-   * the latest reading decides (a refused or no-op `/compact` writes none).
-   */
+  /** After a compaction, the wait for a newer usage reading; then the latest decides (a no-op `/compact` writes none). */
   progressWaitMs: number;
+  /** `limits.checkpoint_at`: from this % of the 5-hour usage window no cycle starts before its reset (false = off). */
+  checkpointAt?: number | false;
   /** At the usage limit: nothing is typed before the reset plus this margin. */
   limitMarginMs: number;
   /** Typed at the idle input box once the limit has reset ("" = type nothing). */
@@ -168,6 +167,8 @@ export interface RespawnState {
   noProgress: number;
   /** No new cycle before this time (ms). */
   cooldownUntil: number;
+  /** The 5-hour usage window at `limits.checkpoint_at` and not yet reset: no cycle before its reset. */
+  usageWindow?: { usedPct: number; resetsMs: number | null } | null;
   /** The brake currently holding a cycle back (reported once), or null. */
   brake: string | null;
   /** AI check bookkeeping. */
@@ -187,6 +188,7 @@ export type RespawnEvent =
   | { type: "screen"; screen: ScreenState; changed: boolean }
   | { type: "stop_hook"; at: number }
   | { type: "usage"; pct: number; at: number }
+  | { type: "usage_window"; window: { usedPct: number; resetsMs: number | null } | null }
   // The usage limit, from the hooks' state (StopFailure) or the pane (the limit menu opened).
   | { type: "limit"; message: string; resetsAt: number | null }
   | { type: "tick" }

@@ -65,12 +65,14 @@ export function renderJson(
 
 /** The cells of one row, in HEADERS order, without colour. */
 export function cellsOf(r: StatusRow, home?: string): string[] {
-  const used =
-    r.used_pct === null ? `${bar(0)}   --` : `${bar(r.used_pct)} ${`${Math.round(r.used_pct)}%`.padStart(4)}`;
+  // under a budget the % is its share, and the tokens read `130k/200k·1M` (budget · window)
+  const pct = r.budget_pct ?? r.used_pct;
+  const used = pct === null ? `${bar(0)}   --` : `${bar(pct)} ${`${Math.round(pct)}%`.padStart(4)}`;
+  const of = r.budget === null ? "" : `${formatTokens(r.budget)}·`;
   const tokens =
     r.used_tokens === null || (r.used_tokens === 0 && !r.window_size)
       ? "--"
-      : `${formatTokens(r.used_tokens)}/${r.window_size === null ? "?" : formatTokens(r.window_size)}`;
+      : `${formatTokens(r.used_tokens)}/${of}${r.window_size === null ? "?" : formatTokens(r.window_size)}`;
   return [
     truncateLeft(terminalSafe(tildify(r.project, home)) || "?", 32),
     terminalSafe(r.label) || r.session_id.slice(0, 8),

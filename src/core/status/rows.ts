@@ -1,7 +1,8 @@
 /** From index entries to the rows `ctx status` shows: level, state, staleness, filters, order. Pure. */
 import type { IndexEntry } from "./entry.ts";
 
-import { LEVELS, levelAt, type Ladder, type Level } from "../levels.ts";
+import { shownPct } from "../budget.ts";
+import { LEVELS, levelAt, levelOfReading, scaleFor, type Ladder, type Level } from "../levels.ts";
 import { canonicalModel } from "../model-name.ts";
 import { shortId } from "../label.ts";
 
@@ -21,6 +22,10 @@ export interface StatusRow {
   used_pct: number | null;
   used_tokens: number | null;
   window_size: number | null;
+  /** The context budget the levels measure against, when it applies (below the window); else null. */
+  budget: number | null;
+  /** The used share of that budget, in % (null without one). */
+  budget_pct: number | null;
   /** Where the window came from (statusline, remembered, client_args, …), null when unknown. */
   context_window_source: string | null;
   level: Level;
@@ -89,6 +94,7 @@ export function toRow(
     used_pct: e.used_pct,
     used_tokens: e.used_tokens,
     window_size: e.window_size,
+    ...budgetOf(e, thresholds),
     context_window_source: e.context_window_source || null,
     level: levelOf(e, thresholds),
     auto_pause_active: e.auto_pause_active,
@@ -108,11 +114,25 @@ export function toRow(
  * The entry's own level when it names one of the ladder, else the level of its used % under `t`
  * (an entry written before the one ladder may say `caution`: its figure decides).
  */
-export function levelOf(e: Pick<IndexEntry, "threshold_reached" | "used_pct">, t: Ladder): Level {
+export function levelOf(
+  e: Pick<IndexEntry, "threshold_reached" | "used_pct"> & Partial<Pick<IndexEntry, "used_tokens" | "window_size">>,
+  t: Ladder,
+): Level {
   if (typeof e.threshold_reached === "string" && (LEVELS as readonly string[]).includes(e.threshold_reached))
     return e.threshold_reached as Level;
   if (e.threshold_reached === null || e.used_pct === null) return "ok";
+  if (typeof e.used_tokens === "number" && typeof e.window_size === "number" && e.window_size > 0)
+    return levelOfReading({ usedTokens: e.used_tokens, windowSize: e.window_size, usedPct: e.used_pct }, t);
   return levelAt(e.used_pct, t);
+}
+
+/** The budget and its used % for an entry, when one applies to its window. */
+function budgetOf(e: IndexEntry, t: Ladder): { budget: number | null; budget_pct: number | null } {
+  if (e.used_tokens === null || e.window_size === null || e.used_pct === null)
+    return { budget: null, budget_pct: null };
+  const scale = scaleFor({ usedTokens: e.used_tokens, windowSize: e.window_size, usedPct: e.used_pct }, t);
+  if (scale.budget === null) return { budget: null, budget_pct: null };
+  return { budget: scale.budget, budget_pct: shownPct(e.used_tokens, e.used_pct, scale) };
 }
 
 /** The respawn field in one word: a string as is, an object's state/status/phase, else "on". */

@@ -6,7 +6,8 @@
  * `token_count` right before it is the compaction request's, not the context's.
  */
 import { execExitCode, execOutput, patchFiles, rolloutUsage } from "../agents/codex-rollout.ts";
-import { noteLatest, noteStep, recordFailure, recordSuccess } from "./collect.ts";
+import { noteLatest } from "./collect.ts";
+import { noteStep, recordFailure, recordSuccess } from "./steps.ts";
 import type { Facts } from "./facts.ts";
 import { type PatchChange, patchChanges, scriptPatches } from "./codex-patch.ts";
 import { addFile, deleteFile, moveFile } from "./files.ts";

@@ -1,5 +1,5 @@
+import { addCompactionLine, compactSummaryRequest } from "../compaction.ts";
 import { contextTokens } from "../usage.ts";
-import { failureKey, isLookup, noteFailure, noteSuccess, successKeys } from "./errors.ts";
 import { MAX_PENDING, type Facts } from "./facts.ts";
 import { isMeaningfulCommand } from "./goal.ts";
 import { oneLine, push } from "./ring.ts";
@@ -15,12 +15,10 @@ import { onTrackerCommand } from "./tracker.ts";
 import { onAgentActs, onQueueLine } from "./queue.ts";
 import { onBackgroundResult, onNotice } from "./open-work.ts";
 import { onFirstUserLine } from "./mid-story.ts";
-import { noteOk } from "./still-failing.ts";
 import { noteRefusal, noteToolsLine } from "../plan-tools.ts";
 import { notePlanText } from "./plan.ts";
+import { describeTool, noteStep, recordFailure, recordSuccess, resultText } from "./steps.ts";
 
-/** The shell tools of the clients (Codex's `exec_command` is recorded as Bash). */
-const SHELL = new Set(["Bash", "run_shell_command"]);
 /** Tools whose successful calls modify a file. */
 const FILE_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
 
@@ -50,6 +48,7 @@ function addClaudeLine(f: Facts, e: Record<string, any>): void {
   if (onQueueLine(f, e) || noteToolsLine(f.tools, e)) return;
   const side = e.isSidechain === true;
   if (side) f.sidechainLines += 1;
+  if (!side && e.type === "system") addCompactionLine(f.compactionList, e);
   if (e.type === "system" && e.subtype === "compact_boundary") {
     f.compactions += 1;
     const post = Number(e.compactMetadata?.postTokens);
@@ -84,7 +83,20 @@ function addClaudeLine(f: Facts, e: Record<string, any>): void {
     onNotice(f, content);
     if (onFirstUserLine(f, e)) return;
     if (!e.isMeta && !e.isCompactSummary) onUserText(f, content);
+    // the client's own handoff of the work before a compaction: what it says was asked for, the goal when
+    // nothing before it is read (a session resumed from a compacted one)
+    if (!side && e.isCompactSummary === true) {
+      f.compactRequest = compactSummaryRequest(contentString(content)) ?? f.compactRequest;
+      if (f.goal === null && f.compactRequest) f.goal = oneLine(f.compactRequest, 600);
+    }
   }
+}
+
+/** A message's text: a string, or its text blocks joined. */
+function contentString(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content.map((b) => (b?.type === "text" && typeof b.text === "string" ? b.text : "")).join("\n");
 }
 
 /** Keeps the peak context and the newest model of main-chain requests (`<synthetic>` messages are not requests). */
@@ -103,24 +115,6 @@ export function noteLatest(f: Facts, tokens: number, timestamp: unknown): void {
   f.latestAtMs = Number.isFinite(at) ? at : 0;
 }
 
-/** A short description of a tool call: `Edit src/a.ts`, `Bash: npm test`. */
-function describeTool(name: string, input: Record<string, unknown>): string {
-  const target = toolTarget(name, input);
-  return target ? `${name} ${target}` : name;
-}
-
-/** The argument that says what a tool call worked on. */
-function toolTarget(name: string, input: Record<string, unknown>): string {
-  const s = (k: string) => (typeof input[k] === "string" ? (input[k] as string) : "");
-  if (name === "Bash" || name === "run_shell_command") return oneLine(s("command"), 160);
-  if (name === "TaskUpdate") return `#${s("taskId")}${s("status") ? ` → ${s("status")}` : ""}`;
-  if (name === "TaskCreate") return oneLine(s("subject"), 120);
-  return oneLine(
-    s("file_path") || s("notebook_path") || s("path") || s("pattern") || s("url") || s("description"),
-    160,
-  );
-}
-
 // --- internal ---
 
 function onToolUse(f: Facts, block: Record<string, any>): void {
@@ -132,7 +126,7 @@ function onToolUse(f: Facts, block: Record<string, any>): void {
   onTaskUse(f, name, input, block.id);
 }
 
-function onToolResult(f: Facts, block: Record<string, any>, structured: unknown, cwd: string, side = false): void {
+function onToolResult(f: Facts, block: Record<string, any>, structured: unknown, cwd: string, _side = false): void {
   const call = f.pending.get(block.tool_use_id);
   if (!call) return;
   f.pending.delete(block.tool_use_id);
@@ -153,62 +147,4 @@ function onToolResult(f: Facts, block: Record<string, any>, structured: unknown,
   if (FILE_TOOLS.has(call.name)) addFile(f, call.name, call.input);
   if (call.name === "Bash") moveFiles(f, String(call.input.command ?? ""), cwd);
   onTaskResult(f, call.name, call.input, block.tool_use_id, resultText(block.content), structured);
-}
-
-/**
- * A failed tool call (either agent's transcript): listed among the errors, and the newest
- * attempt of its intent until a later call achieves it (errors.ts).
- */
-export function recordFailure(
-  f: Facts,
-  tool: string,
-  input: Record<string, unknown>,
-  output: string,
-  evidence: number[] = [f.line],
-): void {
-  const key = failureKey(tool, input, output);
-  if (!isLookup(tool, input)) f.workSteps += 1;
-  const error = {
-    tool,
-    target: toolTarget(tool, input),
-    message: oneLine(output, 240),
-    evidence: evidence.filter((n) => n > 0),
-    step: f.workSteps,
-    said: f.agentTexts.total,
-    ...(key !== null ? { attempt: true } : {}),
-  };
-  push(f.errors, error);
-  if (key !== null) f.attempts += 1;
-  noteFailure(f, key, error);
-}
-
-/** The newest step that changed something is the last success, on the line being read. */
-export function noteStep(f: Facts): void {
-  f.lastStep = f.lastSuccess;
-  f.lastStepLine = f.line;
-}
-
-/** A tool call that succeeded (either agent's transcript): counted, the last success, what it achieved noted. */
-export function recordSuccess(f: Facts, tool: string, input: Record<string, unknown>, output = ""): void {
-  f.successes += 1;
-  if (!isLookup(tool, input)) f.workSteps += 1;
-  f.lastSuccess = describeTool(tool, input);
-  if (SHELL.has(tool) && /(?:^|[\s;&|(])git\s+(?:-C\s+\S+\s+)?commit\b/.test(String(input.command ?? "")))
-    f.lastCommitLine = f.line;
-  if (tool === "ExitPlanMode") f.planTurnedDown = null;
-  const keys = successKeys(tool, input, output);
-  noteSuccess(f, keys);
-  const path = input.file_path ?? input.notebook_path ?? input.path;
-  if (!isLookup(tool, input)) noteOk(f, keys, typeof path === "string" ? path.split(", ").filter(Boolean) : []);
-}
-
-/** The text of a tool_result's content (a string or text blocks). */
-function resultText(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (Array.isArray(content))
-    return content
-      .filter((b) => b?.type === "text")
-      .map((b) => String(b.text ?? ""))
-      .join("\n");
-  return "";
 }

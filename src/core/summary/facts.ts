@@ -1,3 +1,4 @@
+import type { TranscriptCompaction } from "../compaction.ts";
 import { emptySessionTools, type SessionTools } from "../plan-tools.ts";
 import { ring, type Ring } from "./ring.ts";
 import type { TrackerState } from "./tracker.ts";
@@ -96,6 +97,10 @@ export interface Facts {
   toolResults: number;
   /** Compaction boundaries seen. */
   compactions: number;
+  /** Each compaction with its trigger (auto, manual, idle), oldest first (core/compaction.ts). */
+  compactionList: TranscriptCompaction[];
+  /** What the client's own compaction summary says was asked for (raw), when the transcript has one. */
+  compactRequest: string | null;
   /** Sidechain (subagent) lines seen. */
   sidechainLines: number;
   /** Transcript lines no client's decoder claimed (reported, never read as another client's). */
@@ -172,6 +177,8 @@ export function emptyFacts(ownPrompts: string[] = []): Facts {
     successes: 0,
     toolResults: 0,
     compactions: 0,
+    compactionList: [],
+    compactRequest: null,
     sidechainLines: 0,
     unclaimedLines: 0,
     peakTokens: 0,

@@ -6,7 +6,8 @@
  * again with `toolCalls` (`name`, `args`, `status`, `result`) once they ran.
  * `$set` patch lines and the header carry no facts.
  */
-import { noteLatest, noteStep, recordFailure, recordSuccess } from "./collect.ts";
+import { noteLatest } from "./collect.ts";
+import { noteStep, recordFailure, recordSuccess } from "./steps.ts";
 import { addFile } from "./files.ts";
 import { onUserText } from "./user-turns.ts";
 import type { Facts } from "./facts.ts";

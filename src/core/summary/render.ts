@@ -34,6 +34,10 @@ export interface SummaryInput {
     toolCalls: number;
     /** The level of the ladder the session is at (ok, warning, critical, auto_pause). */
     level?: string;
+    /** The transcript's compactions by trigger: `1 auto, 1 idle`. */
+    kinds?: string;
+    /** Under a context budget, what the levels measured: `75% of 200k budget · 1M window`. */
+    budget?: string;
   };
   /** ISO-8601 time of writing. */
   generatedAt: string;
@@ -77,7 +81,7 @@ function renderWith(s: SummaryInput, limit: number): string {
     `- Team: ${s.team ?? "(none)"}`,
     `- Sessions (${t.sessions.length + t.sessions_dropped}, oldest first): ${sessionList(t, limit)}`,
     ...(s.previousSummary ? [`- Previous summary: \`${s.previousSummary}\``] : []),
-    `- Context at handoff: ${u.usedPct}% used (${u.usedTokens} / ${u.windowSize} tokens, peak ${u.peakPct}%, ${u.compactions} compaction${u.compactions === 1 ? "" : "s"})${u.model ? `, model ${u.model}` : ""}${u.level ? `, level ${u.level}` : ""}`,
+    `- Context at handoff: ${u.usedPct}% used (${u.usedTokens} / ${u.windowSize} tokens, peak ${u.peakPct}%, ${u.compactions} compaction${u.compactions === 1 ? "" : "s"}${u.kinds ? `: ${u.kinds}` : ""})${u.budget ? `, ${u.budget}` : ""}${u.model ? `, model ${u.model}` : ""}${u.level ? `, level ${u.level}` : ""}`,
     `- Written: ${s.generatedAt} by ctx finalize${s.transcriptPath ? ` from ${s.transcriptPath}` : ""}`,
     "",
     "## Goal",

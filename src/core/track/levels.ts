@@ -1,12 +1,21 @@
 import { type Handoff, handoffForUser } from "../handoff.ts";
-import { isWarnLevel, levelAt, levelRank, userText, type Ladder, type WarnLevel } from "../levels.ts";
+import type { Scale } from "../budget.ts";
+import {
+  isWarnLevel,
+  type LevelReading,
+  levelOfReading,
+  levelRank,
+  userText,
+  type Ladder,
+  type WarnLevel,
+} from "../levels.ts";
 
 /** A level of the ladder above ok, as track records it. */
 type Level = WarnLevel;
 
-/** The highest level whose threshold `usedPct` has reached, or null below the warning level. */
-export function levelFor(usedPct: number, t: Ladder): Level | null {
-  const level = levelAt(usedPct, t);
+/** The highest level a reading has reached (its share of min(window, budget)), or null below the warning level. */
+export function levelFor(r: LevelReading, t: Ladder): Level | null {
+  const level = levelOfReading(r, t);
   return level === "ok" ? null : level;
 }
 
@@ -31,8 +40,9 @@ export function levelMessage(
   windowSize: number,
   handoff?: Handoff,
   supervised = false,
+  scale?: Scale,
 ): string {
-  const text = userText(level, usedPct, usedTokens, windowSize);
+  const text = userText(level, usedPct, usedTokens, windowSize, scale);
   return handoff && level !== "warning"
     ? `${text} Handoff: ${handoffForUser(handoff)}. ${userNextStep(handoff, supervised)}`
     : text;

@@ -1,3 +1,5 @@
+import { levelValueText } from "../budget.ts";
+import { type CompactionTrigger, compactionTrigger } from "../compaction.ts";
 import { levelRank, type Ladder } from "../levels.ts";
 import { limitFromHook } from "../limit.ts";
 import { levelFor, newlyCrossed } from "./levels.ts";
@@ -41,12 +43,14 @@ export interface StepResult {
   pause: PauseEntry[];
   /** Start `ctx finalize` in the background. */
   finalize: boolean;
-  /** PreCompact: record a compaction event with these tokens before. */
-  compactionStart?: { tokens_before: number };
+  /** PreCompact: record a compaction event with these tokens before, its trigger and the level it left. */
+  compactionStart?: { tokens_before: number; trigger: CompactionTrigger; level: Level | null };
+  /** A compaction began or happened: forget the monitor's debounce and the CRITICAL crossing's marker. */
+  resetDebounce?: boolean;
   /** The first usage after a compaction: fill in the event's tokens after. */
   compactionDone?: { path: string; tokens_after: number };
-  /** A Gemini CLI compression seen in the usage: record it whole (before and after). */
-  compression?: { tokens_before: number; tokens_after: number; trigger: string | null };
+  /** A compression or compaction known once it happened: record it whole (before and after). */
+  compression?: { tokens_before: number; tokens_after: number; trigger: string | null; level?: Level | null };
 }
 
 /** Tool events: they count as tool calls. */
@@ -63,13 +67,26 @@ export function trackStep(prev: SessionState, ev: TrackEvent, t: Ladder, onEnd: 
   }
   if (ev.event === "Stop") s.last_stop_at = ev.iso;
   applyLimit(s, ev);
-  if (ev.reading) applyReading(s, ev, t, out);
+  // right after a compaction the transcript may still end at the request before it: a figure that did not fall
+  // is not the compacted context (a compaction always lowers it), so it is no news
+  const stale =
+    ev.input.source === "compact" && !ev.reading?.compacted && (ev.reading?.usedTokens ?? 0) >= prev.used_tokens;
+  if (ev.reading && !stale) applyReading(s, ev, t, out);
   const item = pauseItem(ev.event, ev.input);
   if (item && s.auto_pause_active) out.pause.push(entry(s, ev.iso, item.type, item.data));
   if (ev.event === "PreCompact") {
     s.compactions += 1;
-    out.compactionStart = { tokens_before: s.used_tokens };
+    const trigger = compactionTrigger(ev.input.trigger, prev.last_event);
+    out.compactionStart = { tokens_before: s.used_tokens, trigger, level: prev.threshold_reached };
     out.finalize = s.auto_pause_active;
+    resetLevel(s, out);
+  } else if (ev.event === "SessionStart" && ev.input.source === "compact" && compactedUnseen(prev)) {
+    // A compaction whose PreCompact ctx never saw (an idle one, a client without the hook): recorded now,
+    // completed by the boundary's or the next request's figure.
+    s.compactions += 1;
+    const trigger = compactionTrigger(undefined, prev.last_event);
+    out.compactionStart = { tokens_before: prev.used_tokens, trigger, level: prev.threshold_reached };
+    resetLevel(s, out);
   }
   if (ev.event === "PreCompress" && !s.pending_compress) {
     // Gemini CLI fires it before every request: only the next reading tells whether anything was compressed.
@@ -105,6 +122,18 @@ export function handoffRefreshPending(s: SessionState, doneSince?: number): bool
 }
 
 // --- internal ---
+
+/** After a compaction the ladder starts over: the level is forgotten, and so are the monitor's debounce and marker. */
+function resetLevel(s: SessionState, out: StepResult): void {
+  s.threshold_reached = null;
+  out.report = null;
+  out.resetDebounce = true;
+}
+
+/** True when ctx has not recorded the compaction a SessionStart `compact` announces (no PreCompact came before it). */
+function compactedUnseen(prev: SessionState): boolean {
+  return prev.pending_compaction === null && prev.last_event !== "PreCompact";
+}
 
 /** Events of a turn that went through: the limit is over. */
 const PAST_LIMIT = new Set(["Stop", "PostToolUse", "PostToolUseFailure", "SessionStart"]);
@@ -153,17 +182,16 @@ function applyReading(s: SessionState, ev: TrackEvent, t: Ladder, out: StepResul
       out.finalize = s.auto_pause_active;
     }
   }
-  const level = levelFor(r.usedPct, t);
+  const level = levelFor(r, t);
   out.report = newlyCrossed(s.threshold_reached, level);
   s.threshold_reached = level;
-  const pauseOn = t.auto_pause !== false && r.usedPct >= t.auto_pause;
+  const pauseOn = level === "auto_pause";
   if (pauseOn && !s.auto_pause_active) {
     s.auto_pause_active = true;
     s.pause_started_at = ev.iso;
-    const reason = `Context usage reached ${r.usedPct}% (auto_pause at ${t.auto_pause}%)`;
-    out.pause.push(
-      entry(s, ev.iso, "pause_started", { reason, used_tokens: r.usedTokens, window_size: s.window_size }),
-    );
+    const reason = `Context usage reached ${r.usedPct}% (auto_pause at ${levelValueText(t.auto_pause)})`;
+    const data = { reason, used_tokens: r.usedTokens, window_size: s.window_size };
+    out.pause.push(entry(s, ev.iso, "pause_started", data));
   } else if (!pauseOn && s.auto_pause_active) {
     out.pause.push(entry(s, ev.iso, "pause_ended", { reason: `Context usage dropped to ${r.usedPct}%` }));
     s.auto_pause_active = false;

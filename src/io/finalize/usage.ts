@@ -10,7 +10,8 @@ import type { TranscriptWindow } from "../../core/window-evidence.ts";
 import { stateRoot } from "../../core/paths.ts";
 import { readBridge } from "../session/bridge.ts";
 import { sessionWindow } from "../session/usage-source.ts";
-import { ladderOf, levelAt } from "../../core/levels.ts";
+import { compactionKinds } from "../../core/compaction.ts";
+import { ladderOf, levelOfReading, scaleFor, usageWords } from "../../core/levels.ts";
 import { isTrackLevel } from "../../core/track/levels.ts";
 
 /** A reading given on the command line (`--used-tokens`, `--used-pct`, `--window-size`). */
@@ -89,6 +90,7 @@ export function usageFor(
   );
   const used = picked ?? cand(0, window, 0, "state");
   const peakTokens = Math.max(state.peak_tokens, facts.peakTokens, used.usedTokens);
+  const ladder = ladderOf(cfg);
   return {
     usedPct: used.usedPct,
     usedTokens: used.usedTokens,
@@ -99,9 +101,12 @@ export function usageFor(
       used.usedPct,
     ),
     compactions: Math.max(state.compactions, facts.compactions),
+    ...(facts.compactionList.length ? { kinds: compactionKinds(facts.compactionList) } : {}),
     model: state.model ?? facts.model,
     toolCalls: Math.max(state.tool_calls, facts.toolResults),
     // The level the track state holds; a session ctx never tracked (or never past ok) by its reading.
-    level: isTrackLevel(state.threshold_reached) ? state.threshold_reached : levelAt(used.usedPct, ladderOf(cfg)),
+    level: isTrackLevel(state.threshold_reached) ? state.threshold_reached : levelOfReading(used, ladder),
+    // under a budget the levels measured a share of it: the summary says so
+    ...(scaleFor(used, ladder).budget !== null ? { budget: usageWords(used, ladder) } : {}),
   };
 }

@@ -4,6 +4,9 @@
  * events, carries out the actions, and persists the record. Every decision is
  * the machine's (`core/respawn/`): the driver only reads, types and writes.
  */
+import { nativeAutoContinue } from "../settings-applied.ts";
+import { nearReset } from "../../core/rate-limits.ts";
+import { readRateLimits } from "../session/rate-limits.ts";
 import { type HookMemory, observeHooks, startMemory } from "../../core/respawn/hooks.ts";
 import { initialState, transition } from "../../core/respawn/machine.ts";
 import { statusChanged } from "../../core/respawn/record.ts";
@@ -80,7 +83,9 @@ class Driver {
   private limitShown = false;
 
   constructor(private readonly o: DriverOptions) {
-    this.state = initialState(o.settings, o.now());
+    // the client's own "continue automatically at usage limit" is on: ctx never continues a second time
+    const native = nativeAutoContinue(o.env, o.project) ? { limitContinuePrompt: "" } : {};
+    this.state = initialState({ ...o.settings, ...native }, o.now());
     const who = { name: o.name, pid: process.pid, target: o.target, project: o.project, root: o.root };
     this.recorder = new Recorder({ ...who, started_at: new Date(o.now()).toISOString() }, o.env, o.now, o.log);
   }
@@ -115,6 +120,9 @@ class Driver {
     const shown = pane.menu || pane.notice;
     if (shown && !this.limitShown) this.queue.push(paneLimit(pane.message, this.o.now()));
     this.limitShown = shown;
+    // the 5-hour window at limits.checkpoint_at holds back any cycle until its reset (the brake usage_window)
+    const near = nearReset(readRateLimits(this.o.env)?.limits, this.o.settings.checkpointAt ?? false, this.o.now());
+    this.queue.push({ type: "usage_window", window: near ?? null });
     this.readHooks();
     for (let ev = this.queue.shift(); ev && !this.done; ev = this.queue.shift()) await this.feed(ev);
     if (!this.done) await this.feed({ type: "tick" });

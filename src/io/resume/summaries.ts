@@ -172,3 +172,10 @@ function readCapped(fd: number, max: number): Buffer {
   }
   return buf.subarray(0, off);
 }
+
+/** How many sessions the twin of a summary in `<root>/sessions/` covers (checked like readSummaryIn, and as ctx wrote it); 0 when unknown. */
+export function sessionsIn(env: Env, root: string, path: string): number {
+  const name = fileIn(resolve(layout(root).records), resolve(path));
+  if (!name || !isSummaryName(name) || !realDirsUnder(root, STATE_DIRS.records)) return 0;
+  return readWrittenTwin(env, path)?.sessions.length ?? 0;
+}

@@ -17,8 +17,12 @@ export interface CompactionEvent {
   session_id: string;
   /** When PreCompact fired (ISO-8601). */
   timestamp: string;
-  /** `manual` or `auto`, as the hook said. */
+  /** `auto`, `manual` (the client's words) or `idle` (an automatic one of an idle session); Gemini CLI's own word. */
   trigger: string | null;
+  /** The level the session had reached before it (null: ok); the ladder and the debounce start over after it. */
+  level_before: string | null;
+  /** Always true: the monitor's debounce and the CRITICAL marker were reset for it. */
+  debounce_reset: boolean;
   /** Context tokens before the compaction. */
   tokens_before: number;
   /** Context tokens of the first usage after it; null until seen. */
@@ -36,6 +40,7 @@ export function writeCompactionEvent(
   iso: string,
   trigger: string | null,
   tokensBefore: number,
+  levelBefore: string | null = null,
 ): string {
   const dir = layout(root).events;
   ensureDirUnder(root, STATE_DIRS.events);
@@ -45,6 +50,8 @@ export function writeCompactionEvent(
     session_id: state.session_id,
     timestamp: iso,
     trigger,
+    level_before: levelBefore,
+    debounce_reset: true,
     tokens_before: tokensBefore,
     tokens_after: null,
     window_size: state.window_size,

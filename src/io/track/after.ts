@@ -2,9 +2,12 @@
 import { debug, type Deps } from "../../core/deps.ts";
 import type { TrackJob } from "../../core/track/job.ts";
 import { levelMessage } from "../../core/track/levels.ts";
+import { ladderOf, textFigures } from "../../core/levels.ts";
 import type { Level, SessionState } from "../../core/track/state.ts";
 import type { StepResult } from "../../core/track/step.ts";
 import { levelRank } from "../../core/levels.ts";
+import { layout } from "../../core/layout.ts";
+import { unlinkQuiet } from "../fs/sys.ts";
 import { handoffOf } from "../finalize/handoff.ts";
 import { finalizeOnCritical, startFinalize } from "../finalize/spawn.ts";
 import type { LockOptions } from "../fs/lock.ts";
@@ -56,6 +59,12 @@ export async function afterUpdate(
     }
   };
   if (done.linked) safe("link", () => linkNext(root, done.linked!, state.session_id, nowMs, lock()));
+  // after a compaction the ladder starts over: the monitor warns again at the next crossing
+  if (step.resetDebounce)
+    safe("debounce", () => {
+      unlinkQuiet(layout(root).monitorFile(state.session_id) ?? "");
+      unlinkQuiet(layout(root).finalizeMarker(state.session_id) ?? "");
+    });
   if (step.compactionDone)
     safe("compaction", () =>
       completeCompactionEvent(root, step.compactionDone!.path, step.compactionDone!.tokens_after, iso, lock()),
@@ -81,13 +90,16 @@ export async function afterUpdate(
     if (critical) result.finalizing = await handoffNow(deps, job, state, step.report);
     const handoff = critical ? handoffOf(root, state.session_id, deps.now()) : undefined;
     const supervised = critical && isSupervised(deps.env, state.session_id);
+    const reading = { usedTokens: state.used_tokens, windowSize: state.window_size, usedPct: state.used_pct };
+    const f = textFigures(reading, ladderOf(cfg));
     const message = levelMessage(
       step.report,
-      state.used_pct,
+      f.usedPct,
       state.used_tokens,
       state.window_size,
       handoff,
       supervised,
+      f.scale,
     );
     debug(deps, `track: level ${step.report} newly crossed`);
     result.output = { systemMessage: message };

@@ -6,6 +6,7 @@ import type { TrackJob } from "../../core/track/job.ts";
 import type { TrackReading } from "../../core/track/step.ts";
 import { contextTokens, reading } from "../../core/usage.ts";
 import { layout } from "../../core/layout.ts";
+import { scaleOf, thresholdTokens } from "../../core/budget.ts";
 import { loadState } from "../session/store.ts";
 import { readModRecord } from "../session/mod-record.ts";
 import { currentReading, hookWait, payloadReading, sessionWindow } from "../session/usage-source.ts";
@@ -66,7 +67,8 @@ export function readingFor(job: TrackJob, deps: Deps, cfg: Config): TrackReading
 function nearLevels(job: TrackJob, deps: Deps, cfg: Config): boolean {
   const path = layout(stateRoot(deps.env, job.project)).stateFile(job.sessionId);
   const s = path ? loadState(path, deps.now()) : undefined;
-  const warning = cfg["levels.warning"];
+  // half the warning level, in tokens on the session's scale (a % of min(window, budget), or tokens)
+  const warning = thresholdTokens(cfg["levels.warning"], scaleOf(s?.window_size ?? 0, cfg["context.budget"]));
   // No reading yet (its first tool hooks ran before the client wrote a line): unknown is not far from the levels.
-  return !!s && warning !== false && (s.used_tokens === 0 || s.used_pct >= warning / 2);
+  return !!s && warning !== false && (s.used_tokens === 0 || s.used_tokens >= warning / 2);
 }

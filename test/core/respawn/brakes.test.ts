@@ -64,6 +64,25 @@ describe("brakes", () => {
     expect(sim.sent()).toEqual(["continue", "continue"]);
   });
 
+  test("usage_window: at limits.checkpoint_at of the 5-hour window no cycle starts before its reset; it says so once", () => {
+    const sim = new Sim({ compactAt: false });
+    const resetsMs = sim.now + 120_000;
+    sim.feed({ type: "usage_window", window: { usedPct: 91, resetsMs } });
+    sim.turn(95); // a restart cycle is due
+    const out = sim.wait(60_000);
+    expect(sim.state.brake).toBe("usage_window");
+    expect(sim.sent()).toEqual([]);
+    const told = out.filter((a) => a.type === "notify");
+    expect(told.map((a) => (a.type === "notify" ? a.message : ""))).toEqual([
+      expect.stringMatching(
+        /^waiting for the 5-hour usage window to reset at \d\d:\d\d \(91% used\): a cycle started now could not finish before it\.$/,
+      ),
+    ]);
+    sim.wait(61_000); // past the reset: the cycle starts
+    expect(sim.state.phase).not.toBe("watching");
+    expect(sim.events()).toContain("cycle_start");
+  });
+
   test("max_cycles_per_hour: the cap holds cycles back, reports once, and frees up as the hour rolls", () => {
     const sim = new Sim({ mode: "keep-working", updatePrompt: "", sendClear: false, maxCyclesPerHour: 2 });
     for (let i = 0; i < 2; i++) {

@@ -137,6 +137,8 @@ describe("renderJson", () => {
       context_window_source: "client_args",
       level: "warning",
       auto_pause_active: false,
+      budget: null,
+      budget_pct: null,
       limit: null,
       resets_at: null,
       respawn: null,

@@ -14,8 +14,15 @@ describe("levelFor()", () => {
     [90, "auto_pause"],
     [130, "auto_pause"],
   ];
-  for (const [pct, level] of cases) test(`${pct}% is ${level}`, () => expect(levelFor(pct, T)).toBe(level as never));
-  test("a level switched off is skipped", () => expect(levelFor(91, { ...T, auto_pause: false })).toBe("critical"));
+  // a 1M window without a budget: its auto-compact point (967k) is above every level
+  const at = (pct: number) => ({ usedTokens: pct * 10_000, windowSize: 1_000_000, usedPct: pct });
+  for (const [pct, level] of cases)
+    test(`${pct}% is ${level}`, () => expect(levelFor(at(pct), T)).toBe(level as never));
+  test("a level switched off is skipped", () => expect(levelFor(at(91), { ...T, auto_pause: false })).toBe("critical"));
+  test("a 200k window's auto_pause comes at its auto-compact point, 167k", () => {
+    expect(levelFor({ usedTokens: 166_999, windowSize: 200_000, usedPct: 83 }, T)).toBe("critical");
+    expect(levelFor({ usedTokens: 167_000, windowSize: 200_000, usedPct: 84 }, T)).toBe("auto_pause");
+  });
 });
 
 describe("newlyCrossed()", () => {

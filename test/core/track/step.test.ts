@@ -32,10 +32,10 @@ describe("trackStep()", () => {
   });
 
   test("reports each level once while climbing, and again after a drop", () => {
-    const rs = run([ev("Stop", 66), ev("Stop", 67), ev("Stop", 86), ev("Stop", 30), ev("Stop", 70)]);
+    const rs = run([ev("Stop", 66), ev("Stop", 67), ev("Stop", 80), ev("Stop", 30), ev("Stop", 70)]);
     expect(rs.map((r) => r.report)).toEqual(["warning", null, "critical", null, "warning"]);
     expect(rs[3]!.state.threshold_reached).toBeNull();
-    expect(rs.at(-1)!.state.peak_pct).toBe(86);
+    expect(rs.at(-1)!.state.peak_pct).toBe(80);
   });
 
   test("auto-pause starts at 90% and captures tool calls, prompts and responses", () => {
@@ -56,20 +56,54 @@ describe("trackStep()", () => {
   });
 
   test("a drop below auto_pause ends the pause", () => {
-    const rs = run([ev("Stop", 91), ev("SessionStart", 20, { source: "compact" })]);
+    const boundary = { ...ev("SessionStart", 20, { source: "compact" }), reading: { ...at(20), compacted: true } };
+    const rs = run([ev("Stop", 91), boundary]);
     expect(rs[1]!.state.auto_pause_active).toBe(false);
     expect(rs[1]!.pause.map((p) => p.type)).toEqual(["pause_ended"]);
   });
 
   test("PreCompact counts a compaction, and the next different usage completes it", () => {
-    const rs = run([ev("Stop", 91), ev("PreCompact", 91, { trigger: "auto" })]);
-    expect(rs[1]!.compactionStart).toEqual({ tokens_before: 182000 });
+    const rs = run([ev("PostToolUse", 91), ev("PreCompact", 91, { trigger: "auto" })]);
+    expect(rs[1]!.compactionStart).toEqual({ tokens_before: 182000, trigger: "auto", level: "auto_pause" });
+    expect(rs[1]!.resetDebounce).toBe(true);
+    expect(rs[1]!.state.threshold_reached).toBeNull();
     expect(rs[1]!.finalize).toBe(true);
     const pending = { ...rs[1]!.state, pending_compaction: { path: "/e.json", tokens_before: 182000 } };
     const [same, after] = run([ev("PostToolUse", 91), ev("SessionStart", 12)], pending);
     expect(same!.compactionDone).toBeUndefined();
     expect(after!.compactionDone).toEqual({ path: "/e.json", tokens_after: 24000 });
     expect(after!.state.pending_compaction).toBeNull();
+    expect(after!.state.compactions).toBe(1);
+  });
+
+  test("every compaction is recorded with its trigger: manual, auto inside a turn, idle between turns", () => {
+    const manual = run([ev("UserPromptSubmit", 70), ev("PreCompact", 70, { trigger: "manual" })]);
+    expect(manual[1]!.compactionStart).toMatchObject({ trigger: "manual", level: "warning" });
+    const auto = run([ev("UserPromptSubmit", 70), ev("PreCompact", 70, { trigger: "auto" })]);
+    expect(auto[1]!.compactionStart?.trigger).toBe("auto");
+    // the client compacted a session whose last turn had ended: an idle compaction
+    const idle = run([ev("Stop", 70), ev("PreCompact", 70, { trigger: "auto" })]);
+    expect(idle[1]!.compactionStart?.trigger).toBe("idle");
+  });
+
+  test("a compaction without PreCompact (SessionStart compact) is recorded; level and debounce start over", () => {
+    const rs = run([ev("Stop", 80), ev("SessionStart", 80, { source: "compact" }), ev("PostToolUse", 66)]);
+    expect(rs[0]!.state.threshold_reached).toBe("critical");
+    // the SessionStart's reading is still the request before the compaction: not news, no level from it
+    expect(rs[1]!.compactionStart).toEqual({ tokens_before: 160000, trigger: "idle", level: "critical" });
+    expect(rs[1]!.report).toBeNull();
+    expect(rs[1]!.resetDebounce).toBe(true);
+    expect(rs[1]!.state.threshold_reached).toBeNull();
+    expect(rs[1]!.state.compactions).toBe(1);
+    // the ladder starts over: WARNING is reported again
+    expect(rs[2]!.report).toBe("warning");
+    // after a PreCompact, its SessionStart adds no second record; the boundary's figure completes it
+    const seen = run([ev("UserPromptSubmit", 80), ev("PreCompact", 80, { trigger: "auto" })]);
+    const pending = { ...seen[1]!.state, pending_compaction: { path: "/e.json", tokens_before: 160000 } };
+    const boundary = { ...ev("SessionStart", 10, { source: "compact" }), reading: { ...at(10), compacted: true } };
+    const [after] = run([boundary], pending);
+    expect(after!.compactionStart).toBeUndefined();
+    expect(after!.compactionDone).toEqual({ path: "/e.json", tokens_after: 20000 });
     expect(after!.state.compactions).toBe(1);
   });
 
