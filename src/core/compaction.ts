@@ -63,13 +63,3 @@ export function compactionKinds(list: readonly TranscriptCompaction[]): string {
   for (const c of list) counts.set(c.trigger, (counts.get(c.trigger) ?? 0) + 1);
   return [...counts].map(([k, n]) => `${n} ${k}`).join(", ");
 }
-
-/**
- * The work the client's own compaction summary (the user line with `isCompactSummary: true`) says was asked
- * for: the first lines of its "Primary Request and Intent" section, as raw text (the caller makes it inert).
- */
-export function compactSummaryRequest(text: string): string | null {
-  const m = /Primary Request and Intent:?\s*\n?([\s\S]*?)(?:\n\s*\d+\.\s+[A-Z][^\n]*:|\n<\/summary>|$)/i.exec(text);
-  const body = m?.[1]?.replace(/\s+/g, " ").trim();
-  return body ? body.slice(0, 600) : null;
-}

@@ -5,11 +5,11 @@ import {
   addCompactionLine,
   compactionKinds,
   compactionTrigger,
-  compactSummaryRequest,
   type TranscriptCompaction,
 } from "../../src/core/compaction.ts";
 import { addEntry } from "../../src/core/summary/collect.ts";
 import { emptyFacts } from "../../src/core/summary/facts.ts";
+import { summaryIntent } from "../../src/core/summary/mid-story.ts";
 
 const FIXTURES = join(import.meta.dir, "..", "fixtures", "transcripts");
 const lines = (name: string) =>
@@ -55,19 +55,18 @@ describe("the client's own compaction summary", () => {
   test("its Primary Request and Intent is what was asked for", () => {
     const text =
       "<summary>\n1. Primary Request and Intent:\n   Port the billing report\n   to the new API.\n\n2. Key Technical Concepts:\n   - x\n</summary>";
-    expect(compactSummaryRequest(text)).toBe("Port the billing report to the new API.");
-    expect(compactSummaryRequest("no sections here")).toBeNull();
+    expect(summaryIntent(text)).toBe("Port the billing report to the new API.");
   });
   test("a summary of the transcript keeps the goal from before the idle compaction and counts it as idle", () => {
     const f = emptyFacts([]);
     for (const e of lines("idle-compaction.jsonl")) addEntry(f, e);
     expect(f.goal).toBe("Port the billing report to the new API");
-    expect(f.compactRequest).toBe("Port the billing report to the new API.");
     expect(f.compactionList.map((c) => c.trigger)).toEqual(["idle"]);
   });
   test("a transcript that starts at the compaction takes its goal from the client's summary", () => {
     const f = emptyFacts([]);
     for (const e of lines("idle-compaction.jsonl").slice(3)) addEntry(f, e);
-    expect(f.goal).toBe("Port the billing report to the new API.");
+    // the mid-story goal (summary/mid-story.ts) says it continues earlier work
+    expect(f.goal).toBe("(continued) Port the billing report to the new API.");
   });
 });

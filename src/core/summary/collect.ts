@@ -1,4 +1,4 @@
-import { addCompactionLine, compactSummaryRequest } from "../compaction.ts";
+import { addCompactionLine } from "../compaction.ts";
 import { contextTokens } from "../usage.ts";
 import { MAX_PENDING, type Facts } from "./facts.ts";
 import { isMeaningfulCommand } from "./goal.ts";
@@ -83,12 +83,6 @@ function addClaudeLine(f: Facts, e: Record<string, any>): void {
     onNotice(f, content);
     if (onFirstUserLine(f, e)) return;
     if (!e.isMeta && !e.isCompactSummary) onUserText(f, content);
-    // the client's own handoff of the work before a compaction: what it says was asked for, the goal when
-    // nothing before it is read (a session resumed from a compacted one)
-    if (!side && e.isCompactSummary === true) {
-      f.compactRequest = compactSummaryRequest(contentString(content)) ?? f.compactRequest;
-      if (f.goal === null && f.compactRequest) f.goal = oneLine(f.compactRequest, 600);
-    }
   }
 }
 

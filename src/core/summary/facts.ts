@@ -99,8 +99,6 @@ export interface Facts {
   compactions: number;
   /** Each compaction with its trigger (auto, manual, idle), oldest first (core/compaction.ts). */
   compactionList: TranscriptCompaction[];
-  /** What the client's own compaction summary says was asked for (raw), when the transcript has one. */
-  compactRequest: string | null;
   /** Sidechain (subagent) lines seen. */
   sidechainLines: number;
   /** Transcript lines no client's decoder claimed (reported, never read as another client's). */
@@ -178,7 +176,6 @@ export function emptyFacts(ownPrompts: string[] = []): Facts {
     toolResults: 0,
     compactions: 0,
     compactionList: [],
-    compactRequest: null,
     sidechainLines: 0,
     unclaimedLines: 0,
     peakTokens: 0,

@@ -43,11 +43,9 @@ describe("subagent work in the handoff summary", () => {
     expect(subagentLine(w, 0)).toBe("- Subagents: 2 subagent runs, 3 tool calls (Bash ×2, Write), 1 failed");
     expect(subagentLine(emptySubagentWork(), 0)).toBeNull();
     expect(subagentLine(emptySubagentWork(), 4)).toBe("- Subagents: 4 tool calls");
-    // Runs the parent transcript shows (Task/Agent calls answered) when their own transcripts are not at hand.
-    expect(subagentLine(emptySubagentWork(), 0, 4)).toBe(
-      "- Subagents: 4 subagent runs (counted in the parent transcript: their own transcripts are not at hand)",
-    );
-    expect(subagentLine(w, 0, 1)).toBe("- Subagents: 2 subagent runs, 3 tool calls (Bash ×2, Write), 1 failed");
+    // The runs the main chain started (its Task/Agent calls) count when known, their transcripts or not.
+    expect(subagentLine(emptySubagentWork(), 0, 4)).toBe("- Subagents: 4 subagent runs");
+    expect(subagentLine(w, 0, 1)).toBe("- Subagents: 1 subagent run, 3 tool calls (Bash ×2, Write), 1 failed");
   });
 
   test("no subagent directory, or an unusable session id: nothing", () => {
