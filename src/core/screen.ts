@@ -1,6 +1,6 @@
 /**
  * Reads a Claude Code pane (tmux capture-pane text) and says what the client is
- * doing. Patterns observed on client 2.1.197 (see /work/shared/PROTOCOL.md):
+ * doing. Patterns observed on the clients (docs/clients.md, "The interactive screen"):
  * the spinner line `✢ Galloping…` and the footer `esc to interrupt` while busy,
  * the completion line `✻ <Verb> for <duration>` with a verb that rotates from
  * turn to turn, and the input box `❯ ` between two rules.

@@ -67,7 +67,7 @@ describe("a transcript line is given to one decoder", () => {
 });
 
 describe("Codex's used %", () => {
-  // W = 258,400 (gpt-5.5); the figure Codex's TUI shows, from PROTOCOL.md's formula.
+  // W = 258,400 (gpt-5.5); the figure Codex's TUI shows, from Codex's formula (docs/clients.md).
   test.each([
     [12_000, 0],
     [100_010, 36],
