@@ -24,9 +24,9 @@ Respects NO_COLOR. Always exits 0.`,
   },
   monitor: {
     synopsis: [""],
-    about: `A PostToolUse (Claude Code) or AfterTool (Gemini CLI) hook. Reads the hook JSON
-on stdin, takes usage from the bridge file when fresh or else from the
-transcript, and injects CONTEXT WARNING (from levels.warning, 65% used) or
+    about: `A PostToolUse (Claude Code, Codex CLI) or AfterTool (Gemini CLI) hook. Reads
+the hook JSON on stdin, takes usage from the bridge file when fresh or else
+from the transcript, and injects CONTEXT WARNING (from levels.warning, 65% used) or
 CONTEXT CRITICAL (from levels.critical, 75%; at levels.auto_pause, 90%, it says
 auto_pause) as additionalContext, debounced (monitor.debounce_calls).
 Always exits 0.`,
@@ -39,9 +39,9 @@ Always exits 0.`,
       "--session ID [--model M] < usage.json",
     ],
     about: `As a hook for SessionStart, UserPromptSubmit, PostToolUse, PostToolUseFailure,
-Stop, PreCompact and SessionEnd, keeps <project>/.ctx/state/sessions/<sid>.json
-(usage, peak, per-model tokens, tool_calls, level, /clear chain), the copy
-state/context-usage.json and the per-user index entry. The levels warning 65,
+Stop, StopFailure (the usage limit: limit, resets_at), PreCompact and SessionEnd,
+keeps <project>/.ctx/state/sessions/<sid>.json (usage, peak, per-model tokens,
+tool_calls, level, /clear chain), the copy state/context-usage.json and the per-user index entry. The levels warning 65,
 critical 75, auto_pause 90 (levels.*, used %) are reported once when crossed
 as a systemMessage. From auto_pause on, actions go to
 sessions/ACTIVE-PAUSE-<sid>.jsonl. PreCompact writes events/session-compressed-*.json;

@@ -5,6 +5,7 @@
  */
 import type { Config } from "./config-schema.ts";
 import { type Handoff, handoffForAgent } from "./handoff.ts";
+import { formatTokens } from "./usage.ts";
 
 /** What a level is, in one row: its default threshold, its colour and the texts the agent and the user read. */
 export interface LevelRow {
@@ -114,7 +115,7 @@ export function agentText(level: WarnLevel, usedPct: number, remainingPct: numbe
   return handoff && level !== "warning" ? `${text} ${handoffForAgent(handoff)}` : text;
 }
 
-/** The user's message for a newly crossed level, without the handoff: `ctx: context 76% used (…), CRITICAL. …`. */
+/** The user's message for a newly crossed level, without the handoff: `ctx: context 76% used (152k/200k tokens), CRITICAL. …` (tokens as the status line shows them). */
 export function userText(level: WarnLevel, usedPct: number, usedTokens: number, windowSize: number): string {
-  return `ctx: context ${usedPct}% used (${usedTokens}/${windowSize} tokens), ${levelWord(level)}. ${LEVEL_TABLE[level].user}`;
+  return `ctx: context ${usedPct}% used (${formatTokens(usedTokens)}/${formatTokens(windowSize)} tokens), ${levelWord(level)}. ${LEVEL_TABLE[level].user}`;
 }

@@ -13,6 +13,8 @@ export interface IndexEntry {
   session_id: string;
   /** The chain's task id (tells two sessions of one project apart), or "" when the entry has none. */
   task_id: string;
+  /** The session this one continues (a /clear, a resume), or "" (its label is this one's until its own status line). */
+  previous_session_id: string;
   /** Absolute project directory. */
   project: string;
   /** The project's state root (`<project>/.ctx` or CTX_DIR). */
@@ -56,6 +58,7 @@ export function parseIndexEntry(value: unknown, fileSessionId?: string): IndexEn
   return {
     session_id: sid,
     task_id: text(r.task_id),
+    previous_session_id: isValidSessionId(r.previous_session_id) ? r.previous_session_id : "",
     project: text(r.project),
     root: text(r.root),
     state_path: text(r.state_path),

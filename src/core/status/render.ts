@@ -84,12 +84,13 @@ export function cellsOf(r: StatusRow, home?: string): string[] {
   ];
 }
 
-/** Pause, limit and respawn state in a few words: `paused`, `limit · resets 15:03`, `respawn:watching`, `ended`, or `-`. */
+/** Pause, limit and respawn state in a few words: `paused`, `limit · resets 15:03`, `respawn:watching`, `-`; or only `ended`. */
 export function stateText(
   r: Pick<StatusRow, "auto_pause_active" | "respawn" | "ended"> & Partial<Pick<StatusRow, "limit" | "resets_at">>,
 ): string {
+  // an ended session is only that: its pause, limit and supervisor were its own and ended with it
+  if (r.ended) return "ended";
   const parts: string[] = [];
-  if (r.ended) parts.push("ended");
   if (r.auto_pause_active) parts.push("paused");
   if (r.limit) parts.push(limitText(r.resets_at ? Date.parse(r.resets_at) : null));
   if (r.respawn) parts.push(`respawn:${truncateRight(terminalSafe(r.respawn), 16)}`);

@@ -129,7 +129,7 @@ function renderWith(s: SummaryInput, limit: number): string {
     ),
     "",
     "## This session",
-    `- ${u.toolCalls} tool calls: ${f.successes} succeeded, ${f.errors.total} failed; ${f.files.size + f.filesDropped + (s.commandChanges?.length ?? 0)} files changed; ${f.commands.total} commands; ${f.userRequests} user messages`,
+    `- ${n(u.toolCalls, "tool call")}: ${f.successes} succeeded, ${f.errors.total} failed; ${n(f.files.size + f.filesDropped + (s.commandChanges?.length ?? 0), "file")} changed; ${n(f.commands.total, "command")}; ${n(f.userRequests, "user message")}`,
     ...(s.subagentLine ? [s.subagentLine] : []),
     ...userLines(f),
     ...capped(
@@ -214,3 +214,6 @@ function gitLines(status: string[] | null, limit: number): string[] {
   const more = status.length > kept.length ? [`    … ${status.length - kept.length} more`] : [];
   return ["", "git status --short:", "", ...kept, ...more];
 }
+
+/** `1 command`, `2 commands`. */
+const n = (count: number, word: string): string => `${count} ${word}${count === 1 ? "" : "s"}`;

@@ -101,6 +101,7 @@ function stub(sid: string, it: Item): IndexEntry {
   return {
     session_id: sid,
     task_id: "",
+    previous_session_id: "",
     project: it.p,
     root: "",
     state_path: "",
