@@ -1,7 +1,7 @@
 import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Config } from "../core/config-schema.ts";
-import type { Deps, Env } from "../core/deps.ts";
+import type { Deps } from "../core/deps.ts";
 import { homeDir } from "../core/paths.ts";
 import { parseStatusArgs, type StatusOptions } from "../core/status/args.ts";
 import { renderJson, renderTable } from "../core/status/render.ts";
@@ -9,7 +9,8 @@ import { filterRows, toRow, uniqueLabels, type StatusRow } from "../core/status/
 import { loadConfig } from "../io/config.ts";
 import { readIndex } from "../io/session/index.ts";
 import { readBridge } from "../io/session/bridge.ts";
-import { type IndexEntry, withBridge } from "../core/status/entry.ts";
+import { withBridge } from "../core/status/entry.ts";
+import { labelBefore } from "../io/session/entry-label.ts";
 import { watchLoop } from "../io/process/watch.ts";
 import { ladderOf } from "../core/levels.ts";
 import { projectFrom } from "../io/project.ts";
@@ -64,7 +65,8 @@ function statusView(opts: StatusOptions, cfg: Config, deps: Pick<Deps, "env" | "
       s.supervisor,
       cfg["status.ended_visible_s"],
     );
-    const label = bridge?.label ?? labelBefore(deps.env, s.entry, settledBeforeMs);
+    const label =
+      bridge?.label ?? (settled(s.entry.updated_ms, settledBeforeMs) ? undefined : labelBefore(deps.env, s.entry));
     return label ? { ...row, label } : row;
   });
   const projects = opts.project === undefined ? undefined : spellings(opts.project, deps.cwd);
@@ -73,19 +75,6 @@ function statusView(opts: StatusOptions, cfg: Config, deps: Pick<Deps, "env" | "
 }
 
 // --- internal ---
-
-/**
- * The label of a session before its own status line ran: the one it continues (a /clear keeps the
- * pane), else its supervisor's name (`ctx respawn`), else none (the row keeps the short id).
- */
-function labelBefore(env: Env, e: IndexEntry, settledBeforeMs: number | undefined): string | undefined {
-  if (settled(e.updated_ms, settledBeforeMs)) return undefined;
-  const before = e.previous_session_id ? readBridge(env, e.previous_session_id)?.label : undefined;
-  if (before) return before;
-  const r = e.respawn;
-  const name = r && typeof r === "object" ? (r as Record<string, unknown>).name : undefined;
-  return typeof name === "string" && /^[A-Za-z0-9_-]{1,64}$/.test(name) ? name : undefined;
-}
 
 function settled(updatedMs: number, beforeMs: number | undefined): boolean {
   return beforeMs !== undefined && updatedMs < beforeMs;

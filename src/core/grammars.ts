@@ -126,6 +126,20 @@ while the file is not trusted (ctx trust): those are ignored.`,
     options: { json: { type: "boolean", doc: "machine-readable output" } },
   },
   ...SETUP_GRAMMARS,
+  metrics: {
+    synopsis: ["[--textfile DIR]"],
+    about: `Prints every live session of this machine (not ended, not stale) in the
+Prometheus text format: ctx_context_used_ratio, ctx_context_used_tokens,
+ctx_context_window_tokens, ctx_context_level, ctx_usage_limit_reset_timestamp_seconds,
+ctx_summary_age_seconds, ctx_warnings_sent_total, ctx_respawn_cycles_total, labelled
+agent, project (its name only), session (its label) and host. No prompt text, no
+paths. --textfile writes DIR/ctx.prom atomically for node_exporter's textfile
+collector; with metrics.textfile_dir set, the hooks refresh it in the background
+at most once a minute. See docs/metrics.md.`,
+    options: {
+      textfile: { type: "string", arg: "DIR", doc: "write DIR/ctx.prom (node_exporter's textfile directory)" },
+    },
+  },
   prune: {
     synopsis: ["[--project DIR] [--dry-run]"],
     about: `Applies the retention (retention.max_age_days, default 30; retention.keep_per_chain,

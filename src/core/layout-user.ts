@@ -29,6 +29,8 @@ export interface UserLayout {
   indexDigest: string;
   /** `<dir>/errors.log`: the hooks' errors, for `ctx doctor`. */
   errorLog: string;
+  /** `<dir>/metrics-refresh.json`: when the background job last refreshed the metrics textfile (docs/metrics.md). */
+  metricsRefresh: string;
   /**
    * `<dir>/install/statusline-<key>.json`: the statusLine ctx's took the place of in one settings
    * file (`key`: 16 hex digits naming that file), or undefined for another key.
@@ -80,6 +82,7 @@ function buildUserLayout(env: Env): UserLayout {
       windows: "",
       indexDigest: "",
       errorLog: "",
+      metricsRefresh: "",
       statuslineRecord: none,
       settingsBackups: none,
       trust: "",
@@ -103,6 +106,7 @@ function buildUserLayout(env: Env): UserLayout {
     windows: join(dir, "windows.json"),
     indexDigest: join(dir, "index-digest.json"),
     errorLog: join(dir, "errors.log"),
+    metricsRefresh: join(dir, "metrics-refresh.json"),
     statuslineRecord: (key) =>
       /^[0-9a-f]{16}$/.test(key) ? join(dir, "install", `statusline-${key}.json`) : undefined,
     settingsBackups: (key) => (/^[0-9a-f]{16}$/.test(key) ? join(dir, "install", `backups-${key}`) : undefined),

@@ -60,6 +60,7 @@ describe("a mistyped command or option", () => {
       "trust",
       "uninstall",
       "finalize",
+      "metrics",
       "prune",
       "statusline",
       "monitor",

@@ -13,6 +13,8 @@ export interface IndexEntry {
   session_id: string;
   /** The chain's task id (tells two sessions of one project apart), or "" when the entry has none. */
   task_id: string;
+  /** The client (`claude`, `codex`, `gemini`), or "" when the entry does not say. */
+  agent: string;
   /** The session this one continues (a /clear, a resume), or "" (its label is this one's until its own status line). */
   previous_session_id: string;
   /** Absolute project directory. */
@@ -58,6 +60,7 @@ export function parseIndexEntry(value: unknown, fileSessionId?: string): IndexEn
   return {
     session_id: sid,
     task_id: text(r.task_id),
+    agent: /^[a-z]{1,16}$/.test(text(r.agent)) ? text(r.agent) : "",
     previous_session_id: isValidSessionId(r.previous_session_id) ? r.previous_session_id : "",
     project: text(r.project),
     root: text(r.root),

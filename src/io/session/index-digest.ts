@@ -102,6 +102,7 @@ function stub(sid: string, it: Item): IndexEntry {
     session_id: sid,
     task_id: "",
     previous_session_id: "",
+    agent: "",
     project: it.p,
     root: "",
     state_path: "",

@@ -99,6 +99,7 @@ export function writeEntry(env: Env, root: string, state: SessionState, lock: Lo
     session_id: state.session_id,
     task_id: state.task_id,
     previous_session_id: state.previous_session_id,
+    agent: state.agent,
     project: state.project,
     root,
     state_path: layout(root).stateFile(state.session_id),

@@ -8,6 +8,7 @@ import { initialState, type SessionState } from "../../core/track/state.ts";
 import { addLineUsage, totalsOf } from "../../core/track/tokens.ts";
 import { findClaudePid, ownTty } from "../process/proc.ts";
 import { terminalId } from "../../core/terminal-id.ts";
+import { hookAgent } from "../../core/agents/index.ts";
 import { layout } from "../../core/layout.ts";
 import { findPreviousSession, loadState } from "../session/store.ts";
 import { readNewUsage } from "../transcript/stream-usage.ts";
@@ -31,6 +32,7 @@ export function prepare(
   if (deps.env.CTX_TEAM?.trim()) s.team = deps.env.CTX_TEAM.trim();
   if (job.event !== "usage" && (s.claude_pid === null || job.event === "SessionStart"))
     s.claude_pid = findClaudePid() ?? s.claude_pid;
+  if (job.event !== "usage") s.agent = hookAgent(job.input);
   if (job.event !== "usage" && (s.terminal === null || job.event === "SessionStart"))
     s.terminal = terminalId(deps.env, ownTty()) ?? s.terminal;
   if (!prev && job.event === "SessionStart") {
