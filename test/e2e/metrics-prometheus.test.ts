@@ -164,9 +164,9 @@ test("two sessions in ctx_context_used_ratio with their values and labels; an en
     return r && r.length === 2 ? r : undefined;
   });
   expect(both).toBeDefined();
-  const seen: Array<Record<string, unknown>> = both!
-    .map((s) => ({ ...s.metric, value: Number(s.value[1]) }))
-    .sort((a, b) => (a.project ?? "").localeCompare(b.project ?? ""));
+  const seen: Array<Record<string, unknown>> = [...both!]
+    .sort((a, b) => (a.metric.project ?? "").localeCompare(b.metric.project ?? ""))
+    .map((s) => ({ ...s.metric, value: Number(s.value[1]) }));
   const host = hostname();
   expect(seen).toEqual([
     {
