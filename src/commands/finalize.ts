@@ -29,6 +29,7 @@ import { streamEntries } from "../io/transcript/stream.ts";
 import { subagentLine } from "../core/summary/subagents.ts";
 import { twinPathOf } from "../core/summary/twin.ts";
 import { freeStamp, previousTwin, readSubagentWork, readTaskFiles, sessionChain } from "../io/finalize/inputs.ts";
+import { plannedStamp } from "../io/finalize/spawn.ts";
 import { type FloorReading, usageFor } from "../io/finalize/usage.ts";
 import { archivePause, readPauseLog } from "../io/finalize/pause-log.ts";
 import { bareState, latestSession } from "../io/finalize/session.ts";
@@ -135,7 +136,8 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
     debug(deps, `finalize: cannot read ${transcript}`);
   const dir = files.records;
   ensureDirUnder(root, STATE_DIRS.records);
-  const stamp = state.finalized_stamp ?? freeStamp(dir, state.session_id, nowMs);
+  const stamp =
+    state.finalized_stamp ?? plannedStamp(root, state.session_id) ?? freeStamp(dir, state.session_id, nowMs);
   const name = STATE_NAMES.record(stamp);
   const links = sessionChain(root, state.session_id, nowMs);
   const team = deps.env.CTX_TEAM?.trim() || state.team || null;

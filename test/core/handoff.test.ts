@@ -28,7 +28,13 @@ describe("no message claims a summary that does not exist", () => {
       "ctx: context 76% used (152k/200k tokens), CRITICAL. The agent is told to finish its step and leave the " +
         "work resumable. Handoff: ctx finalize is writing the handoff summary now. " +
         "You: when the agent has finished its step, type /clear; the fresh session starts from the summary " +
-        "(or quit and run 'ctx resume --latest').",
+        "(or quit and run 'ctx resume --latest' in this terminal).",
+    );
+    // the path planned by the crossing's finalize, before the summary exists: the exact command
+    const planned = { state: "writing", path: "/p/.ctx/sessions/summary-chain-a-20261201-120000.md" } as const;
+    expect(levelMessage("critical", 76, 152000, 200000, planned)).toContain(
+      `writing the handoff summary now (${planned.path}). You: when the agent has finished its step, type /clear; ` +
+        `the fresh session starts from the summary (or quit and run 'ctx resume ${planned.path}').`,
     );
     expect(levelMessage("critical", 76, 152000, 200000, written)).toContain(
       `Handoff: the handoff summary is written: ${written.path}. You:`,

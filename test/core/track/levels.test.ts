@@ -38,10 +38,10 @@ describe("the user's CRITICAL message says what to do", () => {
     expect(m).toStartWith("ctx: context 76% used (152k/200k tokens), CRITICAL.");
     expect(m).toContain("Handoff: ctx finalize is writing the handoff summary now.");
     expect(m).toEndWith(
-      "You: when the agent has finished its step, type /clear; the fresh session starts from the summary (or quit and run 'ctx resume --latest').",
+      "You: when the agent has finished its step, type /clear; the fresh session starts from the summary (or quit and run 'ctx resume --latest' in this terminal).",
     );
     expect(levelMessage("auto_pause", 91, 182000, 200000, { state: "written", path: "/p/s.md" })).toContain(
-      "type /clear",
+      "type /clear; the fresh session starts from the summary (or quit and run 'ctx resume /p/s.md').",
     );
   });
   test("under ctx respawn: nothing to do", () => {
