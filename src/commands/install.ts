@@ -9,16 +9,12 @@ import { parseFor } from "./args.ts";
 import type { Agent } from "../core/settings/entries.ts";
 import { agent as agentAdapter, flaggedAgent } from "../core/agents/index.ts";
 import { parseSettings, printSettings } from "../core/settings/json-text.ts";
-import {
-  installInto,
-  type InstallResult,
-  type OtherStatusline,
-  removeFrom,
-  SettingsShapeError,
-} from "../core/settings/merge.ts";
+import { installInto, type InstallResult, type OtherStatusline, SettingsShapeError } from "../core/settings/merge.ts";
 import { terminalSafe } from "../core/terminal.ts";
 import { ensureDir } from "../io/fs/dirs.ts";
 import { rememberStatusline } from "../io/statusline-record.ts";
+import { recordInstall } from "../io/install-record.ts";
+import { warnBothLevels } from "./install-warn.ts";
 import { readHooksFile, trustCtxHooks } from "../io/codex-trust.ts";
 import { withLock } from "../io/fs/lock.ts";
 import {
@@ -67,16 +63,22 @@ export function install(argv: string[], deps: Deps, binary: string | undefined):
   const written = target.project ? "ctx" : binary;
   if (target.project) warnBothLevels(target, deps);
   let previous: Record<string, unknown> | undefined;
-  const code = editSettings(target, deps, (value) => {
-    const result = installInto(value, { agent: target.agent, binary: written, otherStatusline: other });
-    previous = result.previousStatusline;
-    return { settings: result.settings, report: installReport(result, target) };
-  });
+  const code = editSettings(
+    target,
+    deps,
+    (value) => {
+      const result = installInto(value, { agent: target.agent, binary: written, otherStatusline: other });
+      previous = result.previousStatusline;
+      return { settings: result.settings, report: installReport(result, target) };
+    },
+    { record: true },
+  );
   // what ctx's statusLine took the place of, for uninstall to put back exactly
   if (previous && !target.dryRun) rememberStatusline(deps.env, target.path, previous);
   // Codex runs a hook only once trusted: record it as Codex does (`codex exec` skips untrusted hooks silently).
   if (target.agent === "codex" && !target.dryRun)
-    for (const key of trustCtxHooks(deps.env, target.path, readHooksFile(target.path))) deps.stdout(`trusted ${key}\n`);
+    for (const key of trustCtxHooks(deps.env, target.path, readHooksFile(target.path), (l) => deps.stdout(`${l}\n`)))
+      deps.stdout(`trusted ${key}\n`);
   return code;
 }
 
@@ -113,7 +115,7 @@ export function editSettings(
   target: SettingsTarget,
   deps: Deps,
   transform: (value: Record<string, unknown>) => { settings: Record<string, unknown>; report: string[] },
-  opts: { dropIfCreated?: boolean } = {},
+  opts: { dropIfCreated?: boolean; record?: boolean } = {},
 ): number {
   let dropped: string | undefined;
   const body = (): number => {
@@ -139,7 +141,7 @@ export function editSettings(
       removeSettingsFile(file);
       dropped = dirname(file.realPath);
       deps.stdout(`removed ${file.realPath} (ctx created it, and nothing else is left in it)\n`);
-    } else commit(file, text, deps, backups);
+    } else commit(file, text, deps, backups, opts.record);
     return 0;
   };
   if (target.dryRun) return body();
@@ -170,27 +172,13 @@ function applyTransform(
   }
 }
 
-function commit(file: SettingsText, text: string, deps: Deps, backups?: string): void {
-  if (file.exists) deps.stdout(`backup: ${backupSettings(file, deps.now(), backups)}\n`);
+function commit(file: SettingsText, text: string, deps: Deps, backups?: string, record?: boolean): void {
+  const backup = file.exists ? backupSettings(file, deps.now(), backups) : undefined;
+  if (backup) deps.stdout(`backup: ${backup}\n`);
   writeSettingsText(file, text);
+  // what install wrote and where the user's bytes are, for uninstall to restore them exactly
+  if (record) recordInstall(deps.env, file.realPath, file.exists ? file.text : undefined, text, backup);
   deps.stdout(`wrote ${file.path}\n`);
-}
-
-/**
- * Says so when ctx is wired in the user's settings too: the project's portable `ctx …` commands
- * differ from the user's absolute ones, so the client would run each hook twice.
- */
-function warnBothLevels(target: SettingsTarget, deps: Deps): void {
-  try {
-    const user = readSettingsText(settingsPath(deps.env, target.agent));
-    const parsed = user.exists ? parseSettings(user.text) : undefined;
-    if (!parsed?.ok || !removeFrom(parsed.value).removed.some((r) => !r.startsWith("statusLine:"))) return;
-    deps.stdout(
-      `note: ctx is also wired in ${user.path}; with both, the client runs each hook twice. Keep one: \`ctx uninstall\` (user) or \`ctx uninstall --project\`.\n`,
-    );
-  } catch {
-    // an unreadable user file: nothing to compare
-  }
 }
 
 function installReport(result: InstallResult, target: SettingsTarget): string[] {

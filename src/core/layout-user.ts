@@ -37,6 +37,11 @@ export interface UserLayout {
    */
   statuslineRecord(key: string): string | undefined;
   /**
+   * `<dir>/install/installed-<key>.json`: what `ctx install` wrote to one settings file and the backup of
+   * the user's bytes before it (`key` as for `statuslineRecord`), so uninstall restores them exactly.
+   */
+  installRecord(key: string): string | undefined;
+  /**
    * `<dir>/install/backups-<key>/`: the backups of a project's settings file (kept out of the
    * project, which teams commit; `key` as for `statuslineRecord`), or undefined for another key.
    */
@@ -84,6 +89,7 @@ function buildUserLayout(env: Env): UserLayout {
       errorLog: "",
       metricsRefresh: "",
       statuslineRecord: none,
+      installRecord: none,
       settingsBackups: none,
       trust: "",
       trustRecord: none,
@@ -109,6 +115,7 @@ function buildUserLayout(env: Env): UserLayout {
     metricsRefresh: join(dir, "metrics-refresh.json"),
     statuslineRecord: (key) =>
       /^[0-9a-f]{16}$/.test(key) ? join(dir, "install", `statusline-${key}.json`) : undefined,
+    installRecord: (key) => (/^[0-9a-f]{16}$/.test(key) ? join(dir, "install", `installed-${key}.json`) : undefined),
     settingsBackups: (key) => (/^[0-9a-f]{16}$/.test(key) ? join(dir, "install", `backups-${key}`) : undefined),
     trust,
     trustRecord: (id) => (hex(id) ? join(trust, `${id}.json`) : undefined),

@@ -70,6 +70,10 @@ const ROWS: Record<string, { member: string; path: string | undefined; folder?: 
     path: U.settingsBackups("0123456789abcdef"),
     folder: true,
   },
+  "${XDG_STATE_HOME:-~/.local/state}/ctx/install/installed-<key>.json": {
+    member: "installRecord",
+    path: U.installRecord("0123456789abcdef"),
+  },
   "${XDG_STATE_HOME:-~/.local/state}/ctx/install/statusline-<key>.json": {
     member: "statuslineRecord",
     path: U.statuslineRecord("0123456789abcdef"),
