@@ -10,6 +10,7 @@ import { flaggedAgent } from "../core/agents/index.ts";
 import { configChecks } from "./doctor-config.ts";
 import { stateChecks } from "./doctor-state.ts";
 import { codexSetup } from "./doctor-codex.ts";
+import { chainCannotRun } from "./doctor-chain.ts";
 import { parseFor } from "./args.ts";
 import { findProject } from "../io/project.ts";
 import { userLayout } from "../core/layout.ts";
@@ -130,7 +131,8 @@ function hookChecks(
   const found = which(deps.env, "ctx");
   const onPath = (found && realpath(found)) || undefined;
   const binary = (self && realpath(self)) || onPath;
-  return checkHooks({ agent, settings, binary, onPath, installCmd, realpath });
+  const cannotRun = (command: string) => chainCannotRun(deps.env, command);
+  return checkHooks({ agent, settings, binary, onPath, installCmd, realpath, cannotRun });
 }
 
 /** What Gemini CLI needs besides the hooks: hooks on, an auth method and a trusted folder for headless runs. */

@@ -4,7 +4,7 @@ import { CtxError, debug, type Deps } from "../core/deps.ts";
 import { layout, STATE_DIRS, STATE_NAMES } from "../core/layout.ts";
 import { stateRoot } from "../core/paths.ts";
 import { changedSinceStart } from "../io/git/changes.ts";
-import { gitStatus } from "../io/git/repo.ts";
+import { gitStatus, withoutFiles } from "../io/git/repo.ts";
 import { findProject } from "../io/project.ts";
 import { parseFor } from "./args.ts";
 import { isValidSessionId } from "../core/session-id.ts";
@@ -47,6 +47,8 @@ export interface FinalizeOptions {
   reason?: string;
   /** The reading that started it (the monitor at CRITICAL): the summary never reports less. */
   floor?: FloorReading;
+  /** Files that are no work of the session (`ctx run`'s own output files): left out of "changed by commands". */
+  ignore?: string[];
 }
 
 /** What a finalize wrote. */
@@ -162,10 +164,10 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
     usage: usageFor(state, tracked !== undefined, facts, deps, cfg, opts.floor, seen),
     generatedAt: iso,
     transcriptPath: transcript ?? null,
-    gitStatus: gitStatus(state.project),
+    gitStatus: withoutFiles(gitStatus(state.project), opts.ignore, state.project),
     subagentLine: subagentLine(readSubagentWork(transcript, state.session_id), state.subagent_tool_calls),
     commandChanges: (changedSinceStart(root, state.session_id, state.project) ?? [])
-      .filter((p) => !facts.files.has(p))
+      .filter((p) => !facts.files.has(p) && !opts.ignore?.includes(p))
       .map((p) => relative(p, state.project)),
   });
   // The twin first: a summary on disk always has its twin next to it; recorded before it appears.

@@ -32,7 +32,7 @@ export const RESPAWN_SCHEMA = {
   ),
   "respawn.kickstart_prompt": asUser(
     str(
-      "Continue the work from the previous session's summary above: pick up the remaining tasks, starting with the next step.",
+      "Continue the work from the handoff summary ctx gave you when this session started (its file is in .ctx/sessions/): pick up the remaining tasks, starting with the next step.",
       "Respawn: prompt sent after /clear to continue (empty = skip)",
     ),
   ),

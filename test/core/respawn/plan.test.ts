@@ -115,3 +115,11 @@ describe("settingsFromConfig", () => {
     ).toBe("context");
   });
 });
+
+describe("the kickstart prompt", () => {
+  test("names what the agent was given, never a summary 'above' that the user cannot see", () => {
+    const s = settingsFromConfig(resolveConfig([]));
+    expect(s.kickstartPrompt).not.toContain("above");
+    expect(s.kickstartPrompt).toContain("handoff summary ctx gave you when this session started");
+  });
+});
