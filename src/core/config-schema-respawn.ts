@@ -36,6 +36,12 @@ export const RESPAWN_SCHEMA = {
       "Respawn: prompt sent after /clear to continue (empty = skip)",
     ),
   ),
+  "respawn.compact_continue_prompt": asUser(
+    str(
+      "Next: continue the work from where the compaction left it, starting with the next step of your task list.",
+      "Respawn: prompt sent once /compact is done, so the agent goes on with its next step (empty = leave it idle)",
+    ),
+  ),
   "respawn.send_clear": asUser(bool(true, "Respawn (keep-working): send /clear in the cycle")),
   "respawn.send_init": asUser(bool(false, "Respawn: send /init after /clear")),
   "respawn.auto_accept_plans": asUser(

@@ -28,6 +28,8 @@ export interface RespawnSettings {
   updatePrompt: string;
   /** The prompt sent last, after `/clear` ("" = skip the step). */
   kickstartPrompt: string;
+  /** The prompt sent once `/compact` is done, so the agent goes on with its next step ("" = skip the step). */
+  compactContinuePrompt: string;
   /** Keep-working: send `/clear` in the cycle. */
   sendClear: boolean;
   /** Send `/init` after `/clear`. */

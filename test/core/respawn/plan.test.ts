@@ -54,10 +54,17 @@ describe("buildSteps", () => {
       buildSteps("restart", settings({ sendInit: true, kickstartPrompt: "" })).map((s) => s.text ?? s.kind),
     ).toEqual(["finalize", "/clear", "/init"]);
   });
-  test("compact sends the configured command line", () => {
-    expect(buildSteps("compact", settings({ compactPrompt: "/compact keep X" }))).toEqual([
+  test("compact sends the configured command line, then the continue prompt (none when empty)", () => {
+    expect(buildSteps("compact", settings({ compactPrompt: "/compact keep X", compactContinuePrompt: "" }))).toEqual([
       { kind: "compact", text: "/compact keep X" },
     ]);
+    expect(
+      buildSteps("compact", settings({ compactPrompt: "/compact keep X", compactContinuePrompt: "Next: go" })),
+    ).toEqual([
+      { kind: "compact", text: "/compact keep X" },
+      { kind: "kickstart", text: "Next: go" },
+    ]);
+    expect(settingsFromConfig(resolveConfig([])).compactContinuePrompt).toStartWith("Next: continue the work");
   });
 });
 
