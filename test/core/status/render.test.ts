@@ -96,6 +96,7 @@ describe("stateText", () => {
     [{ auto_pause_active: true, respawn: null, ended: false }, "paused"],
     [{ auto_pause_active: true, respawn: "watching", ended: false }, "paused,respawn:watching"],
     [{ auto_pause_active: false, respawn: null, ended: true }, "ended"],
+    [{ auto_pause_active: true, respawn: "watching", ended: true }, "ended"], // never `ended,paused`
   ])("%j → %s", (r, want) => {
     expect(stateText(r)).toBe(want);
   });
