@@ -116,11 +116,25 @@ detect_arch() {
 
 # --- helpers ----------------------------------------------------------------
 
-fetch() { # fetch URL FILE [WHY]: WHY says what a failure most likely means
+# WHY (a missing release) only when the server answered; a host that cannot be reached says so.
+offline_hint="no network? install offline with --binary FILE or --from-source"
+fetch() { # fetch URL FILE [WHY]: WHY says what an answer of the server (404) most likely means
+  host=$(printf '%s\n' "$1" | sed -n 's|^[a-z]*://\([^/:]*\).*|\1|p')
   if command -v curl >/dev/null 2>&1; then
-    curl -fsSL --retry 2 -o "$2" "$1" || die "download failed: $1${3:+ ($3)}"
+    rc=0; curl -fsSL --retry 2 -o "$2" "$1" || rc=$?
+    case $rc in
+      0) ;;
+      5|6) die "cannot reach $host: its name does not resolve (DNS, curl exit $rc); $offline_hint" ;;
+      7|28|35|52|56) die "cannot reach $host (curl exit $rc: no connection); $offline_hint" ;;
+      *) die "download failed: $1${3:+ ($3)}" ;;
+    esac
   elif command -v wget >/dev/null 2>&1; then
-    wget -q -O "$2" "$1" || die "download failed: $1${3:+ ($3)}"
+    rc=0; wget -q -O "$2" "$1" || rc=$?
+    case $rc in
+      0) ;;
+      4) die "cannot reach $host (wget exit 4: network failure, DNS included); $offline_hint" ;;
+      *) die "download failed: $1${3:+ ($3)}" ;;
+    esac
   else
     die "neither curl nor wget is installed: install one of them, or use --binary FILE / --from-source"
   fi
@@ -169,8 +183,13 @@ build_bun() {
     command -v npm >/dev/null 2>&1 || die "--from-source needs npm (Node.js) to fetch bun $want"
     say "npm install bun@$want into $prefix (only what the build needs)"
     mkdir -p "$prefix"
-    npm install --prefix "$prefix" --no-save --no-package-lock --no-audit --no-fund "bun@$want" >&2 ||
+    # npm's own notices (npm 11 warns about allowScripts) would land in the middle of the install's
+    # lines: its output is kept aside and shown only when it fails.
+    npm_log="$tmp/npm.log"
+    if ! npm install --prefix "$prefix" --no-save --no-package-lock --no-audit --no-fund --loglevel=error "bun@$want" >"$npm_log" 2>&1; then
+      cat "$npm_log" >&2
       die "npm could not install bun@$want"
+    fi
   fi
   [ -x "$prefix/node_modules/.bin/bun" ] || die "no bun in $prefix after npm install"
   echo "$prefix/node_modules/.bin/bun"

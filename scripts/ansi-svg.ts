@@ -181,6 +181,15 @@ export function parseAnsi(capture: string): Run[] {
 
 const esc = (s: string): string => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
+/**
+ * Glyphs many fonts lack, drawn as one every monospace font has: Claude Code's `⎿` (U+23BF, the
+ * corner under a tool call) becomes the box-drawing `└` (U+2514), the same shape in the same cell.
+ */
+export const GLYPHS: Readonly<Record<string, string>> = { "⎿": "└" };
+
+/** A cell's text with the glyphs of GLYPHS replaced. */
+export const portable = (s: string): string => s.replace(/[⎿]/g, (c) => GLYPHS[c] ?? c);
+
 /** Renders a capture (ANSI text) as a standalone SVG document. */
 export function ansiToSvg(capture: string, opts: SvgOptions = {}): string {
   const runs = parseAnsi(capture);
@@ -219,7 +228,7 @@ export function ansiToSvg(capture: string, opts: SvgOptions = {}): string {
     if (r.style.dim) attrs.push(`opacity="0.6"`);
     if (r.style.italic) attrs.push(`font-style="italic"`);
     if (r.style.underline) attrs.push(`text-decoration="underline"`);
-    out.push(`<text ${attrs.join(" ")}>${esc(r.text)}</text>`);
+    out.push(`<text ${attrs.join(" ")}>${esc(portable(r.text))}</text>`);
   }
   out.push("</g>", "</svg>");
   return `${out.join("\n")}\n`;

@@ -19,7 +19,7 @@ export async function main(argv: string[], deps: Deps): Promise<number> {
     deps.stdout(globalHelp());
     return name === undefined ? 2 : 0;
   }
-  if (name === "--version" || name === "-V" || name === "version") {
+  if (name === "--version" || name === "-V" || name === "-v" || name === "version") {
     deps.stdout(`ctx ${VERSION}\n`);
     return 0;
   }
@@ -108,7 +108,7 @@ ${list(true)}
 
 Options:
   -h, --help     Show help (also 'ctx <command> --help')
-  -V, --version  Show the version
+  -v, --version  Show the version
 
 Set CTX_DEBUG=1 for diagnostics on stderr.
 `;

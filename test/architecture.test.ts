@@ -93,3 +93,14 @@ test("state paths and file names are spelled out only in core/layout.ts (and its
     );
   expect(offenders).toEqual([]);
 });
+
+test("source comments point at docs/ in the repository, never at a file outside it", () => {
+  const outside = /shared\/PROTOCOL|PROTOCOL\.md|\/work\/shared|\.\.\/shared\//;
+  expect(files.filter((f) => outside.test(readFileSync(f, "utf8"))).map(rel)).toEqual([]);
+  // every docs/ file a comment names exists
+  const named = new Set(
+    files.flatMap((f) => [...readFileSync(f, "utf8").matchAll(/\bdocs\/([a-z-]+\.md)/g)].map((m) => m[1]!)),
+  );
+  const docs = new Set(readdirSync(join(SRC, "..", "docs")));
+  expect([...named].filter((n) => !docs.has(n))).toEqual([]);
+});

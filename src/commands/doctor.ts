@@ -1,8 +1,4 @@
-/**
- * `ctx doctor [--gemini | --codex] [--project]`: checks the wiring (binary on PATH and in
- * the settings, hooks and their timeouts, both config files, bridge directory, tmux,
- * recent hook errors) and prints what is wrong with the fix. Exits 1 when a check fails.
- */
+/** `ctx doctor [--<agent>] [--project]`: checks the wiring and prints what is wrong with the fix; exit 1 on a failure. */
 import { accessSync, constants, realpathSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { CtxError, type Deps } from "../core/deps.ts";
@@ -12,6 +8,7 @@ import { configChecks } from "./doctor-config.ts";
 import { stateChecks } from "./doctor-state.ts";
 import { codexSetup } from "./doctor-codex.ts";
 import { modCheck } from "./doctor-mod.ts";
+import { chainCannotRun } from "./doctor-chain.ts";
 import { parseFor } from "./args.ts";
 import { findProject } from "../io/project.ts";
 import { userLayout } from "../core/layout.ts";
@@ -144,7 +141,8 @@ function hookChecks(
   const found = which(deps.env, "ctx");
   const onPath = (found && realpath(found)) || undefined;
   const binary = (self && realpath(self)) || onPath;
-  return checkHooks({ agent, settings, binary, onPath, installCmd, realpath });
+  const cannotRun = (command: string) => chainCannotRun(deps.env, command);
+  return checkHooks({ agent, settings, binary, onPath, installCmd, realpath, cannotRun });
 }
 
 /** What Gemini CLI needs besides the hooks: hooks on, an auth method and a trusted folder for headless runs. */

@@ -4,7 +4,7 @@ import { CtxError, debug, type Deps } from "../core/deps.ts";
 import { layout, STATE_DIRS, STATE_NAMES } from "../core/layout.ts";
 import { stateRoot } from "../core/paths.ts";
 import { changedSinceStart } from "../io/git/changes.ts";
-import { gitStatus } from "../io/git/repo.ts";
+import { gitStatus, withoutFiles } from "../io/git/repo.ts";
 import { findProject } from "../io/project.ts";
 import { parseFor } from "./args.ts";
 import { isValidSessionId } from "../core/session-id.ts";
@@ -27,6 +27,7 @@ import { subagentCallCount, subagentLine } from "../core/summary/subagents.ts";
 import { twinPathOf } from "../core/summary/twin.ts";
 import { freeStamp, previousTwin, readSubagentWork, readTaskFiles, sessionChain } from "../io/finalize/inputs.ts";
 import { readTranscriptPass } from "../io/finalize/inputs.ts";
+import { plannedStamp } from "../io/finalize/spawn.ts";
 import { type FloorReading, usageFor } from "../io/finalize/usage.ts";
 import { archivePause, readPauseLog } from "../io/finalize/pause-log.ts";
 import { bareState, latestSession } from "../io/finalize/session.ts";
@@ -45,6 +46,8 @@ export interface FinalizeOptions {
   reason?: string;
   /** The reading that started it (the monitor at CRITICAL): the summary never reports less. */
   floor?: FloorReading;
+  /** Files that are no work of the session (`ctx run`'s own output files): left out of "changed by commands". */
+  ignore?: string[];
 }
 
 /** What a finalize wrote. */
@@ -90,10 +93,7 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
   return 0;
 }
 
-/**
- * Streams the transcript into a rule-based summary and writes every record file.
- * Idempotent: a second run for the same session rewrites the same files.
- */
+/** Streams the transcript into a rule-based summary and writes every record file; a second run rewrites the same. */
 export function finalize(opts: FinalizeOptions, deps: Deps): FinalizeResult {
   const root = stateRoot(deps.env, opts.project);
   const tracked = existsSync(layout(root).stateFile(opts.sessionId)!);
@@ -134,7 +134,8 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
   if (facts.unclaimedLines) unclaimed(deps, "finalize", `${facts.unclaimedLines} lines no client claims: skipped`);
   const dir = files.records;
   ensureDirUnder(root, STATE_DIRS.records);
-  const stamp = state.finalized_stamp ?? freeStamp(dir, state.session_id, nowMs);
+  const stamp =
+    state.finalized_stamp ?? plannedStamp(root, state.session_id) ?? freeStamp(dir, state.session_id, nowMs);
   const name = STATE_NAMES.record(stamp);
   const links = sessionChain(root, state.session_id, nowMs);
   const team = deps.env.CTX_TEAM?.trim() || state.team || null;
@@ -160,7 +161,7 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
     usage: usageFor(state, tracked !== undefined, facts, deps, cfg, opts.floor, seen),
     generatedAt: iso,
     transcriptPath: transcript ?? null,
-    gitStatus: gitStatus(state.project),
+    gitStatus: withoutFiles(gitStatus(state.project), opts.ignore, state.project),
     subagentLine: subagentLine(
       readSubagentWork(transcript, state.session_id),
       state.subagent_tool_calls,
@@ -168,7 +169,7 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
     ),
     headless: opts.reason === "run_leg" || deps.env[RUN_SESSION_VAR] === state.session_id,
     commandChanges: (changedSinceStart(root, state.session_id, state.project) ?? [])
-      .filter((p) => !facts.files.has(p))
+      .filter((p) => !facts.files.has(p) && !opts.ignore?.includes(p))
       .map((p) => relative(p, state.project)),
   });
   // The twin first: a summary on disk always has its twin next to it; each recorded before it appears.

@@ -80,6 +80,12 @@ export const COMMANDS: Record<string, CommandSpec> = {
     hook: false,
     load: () => import("./finalize.ts"),
   },
+  metrics: {
+    summary: "Prometheus text format for every live session on this machine (--textfile for node_exporter)",
+    grammar: GRAMMARS.metrics,
+    hook: false,
+    load: () => import("./metrics.ts"),
+  },
   prune: {
     summary: "Applies the retention: removes old session state, summaries and records (a SessionStart runs it daily)",
     grammar: GRAMMARS.prune,

@@ -1,4 +1,4 @@
-/** What `ctx install` tells the user: what it changed, and a warning when ctx is wired at both levels. */
+/** What `ctx install` tells the user it changed, and the restart hint. */
 import type { SettingsTarget } from "./install.ts";
 import type { Deps } from "../core/deps.ts";
 import { agent as agentAdapter } from "../core/agents/index.ts";
@@ -6,23 +6,6 @@ import { parseSettings } from "../core/settings/json-text.ts";
 import { type InstallResult, removeFrom } from "../core/settings/merge.ts";
 import { terminalSafe } from "../core/terminal.ts";
 import { readSettingsText, settingsPath } from "../io/settings-file.ts";
-
-/**
- * Says so when ctx is wired in the user's settings too: the project's portable `ctx …` commands
- * differ from the user's absolute ones, so the client would run each hook twice.
- */
-export function warnBothLevels(target: SettingsTarget, deps: Deps): void {
-  try {
-    const user = readSettingsText(settingsPath(deps.env, target.agent));
-    const parsed = user.exists ? parseSettings(user.text) : undefined;
-    if (!parsed?.ok || !removeFrom(parsed.value).removed.some((r) => !r.startsWith("statusLine:"))) return;
-    deps.stdout(
-      `note: ctx is also wired in ${user.path}; with both, the client runs each hook twice. Keep one: \`ctx uninstall\` (user) or \`ctx uninstall --project\`.\n`,
-    );
-  } catch {
-    // an unreadable user file: nothing to compare
-  }
-}
 
 /** What install says it added, updated or chained, and the restart hint. */
 export function installReport(result: InstallResult, target: SettingsTarget): string[] {

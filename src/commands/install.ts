@@ -12,12 +12,14 @@ import { parseSettings, printSettings } from "../core/settings/json-text.ts";
 import { installInto, type OtherStatusline, SettingsShapeError } from "../core/settings/merge.ts";
 import { ensureDir } from "../io/fs/dirs.ts";
 import { rememberStatusline } from "../io/statusline-record.ts";
+import { recordInstall } from "../io/install-record.ts";
+import { warnBothLevels } from "./install-warn.ts";
 import { readHooksFile, trustCtxHooks } from "../io/codex-trust.ts";
 import { foreignReport } from "./doctor-codex.ts";
 import { withLock } from "../io/fs/lock.ts";
 import { pluginSetup } from "../io/plugin-file.ts";
 import { installPlugin } from "./install-plugin.ts";
-import { installReport, warnBothLevels } from "./install-report.ts";
+import { installReport } from "./install-report.ts";
 import {
   backupSettings,
   createdByCtx,
@@ -70,19 +72,25 @@ export function install(argv: string[], deps: Deps, binary: string | undefined):
   if (target.project) warnBothLevels(target, deps);
   let previous: Record<string, unknown> | undefined;
   const plugin = installPlugin(target, deps, binary); // the mod, for clients that run mods
-  const code = editSettings(target, deps, (value) => {
-    const result = installInto(value, { agent: target.agent, binary: written, otherStatusline: other });
-    previous = result.previousStatusline;
-    const report = [...installReport(result, target), ...(plugin?.report ?? [])];
-    return { settings: plugin ? plugin.edit(result.settings) : result.settings, report };
-  });
+  const code = editSettings(
+    target,
+    deps,
+    (value) => {
+      const result = installInto(value, { agent: target.agent, binary: written, otherStatusline: other });
+      previous = result.previousStatusline;
+      const report = [...installReport(result, target), ...(plugin?.report ?? [])];
+      return { settings: plugin ? plugin.edit(result.settings) : result.settings, report };
+    },
+    { record: true },
+  );
   plugin?.files();
   // what ctx's statusLine took the place of, for uninstall to put back exactly
   if (previous && !target.dryRun) rememberStatusline(deps.env, target.path, previous);
   // Codex runs a hook only once trusted: record it as Codex does (`codex exec` skips untrusted hooks silently),
   // for ctx's own entries only (exact command, where ctx wrote it); every other one is the user's to review.
   if (target.agent === "codex" && !target.dryRun) {
-    const out = trustCtxHooks(deps.env, target.path, readHooksFile(target.path), (b) => b === written);
+    const say = (l: string) => deps.stdout(`${l}\n`);
+    const out = trustCtxHooks(deps.env, target.path, readHooksFile(target.path), (b) => b === written, say);
     deps.stdout(out.trusted.map((key) => `trusted ${key}\n`).join("") + foreignReport(out.foreign).join(""));
   }
   return code;
@@ -118,7 +126,7 @@ export function editSettings(
   target: SettingsTarget,
   deps: Deps,
   transform: (value: Record<string, unknown>) => { settings: Record<string, unknown>; report: string[] },
-  opts: { dropIfCreated?: boolean } = {},
+  opts: { dropIfCreated?: boolean; record?: boolean } = {},
 ): number {
   let dropped: string | undefined;
   const body = (): number => {
@@ -144,7 +152,7 @@ export function editSettings(
       removeSettingsFile(file);
       dropped = dirname(file.realPath);
       deps.stdout(`removed ${file.realPath} (ctx created it, and nothing else is left in it)\n`);
-    } else commit(file, text, deps, backups);
+    } else commit(file, text, deps, backups, opts.record);
     return 0;
   };
   if (target.dryRun) return body();
@@ -175,8 +183,11 @@ function applyTransform(
   }
 }
 
-function commit(file: SettingsText, text: string, deps: Deps, backups?: string): void {
-  if (file.exists) deps.stdout(`backup: ${backupSettings(file, deps.now(), backups)}\n`);
+function commit(file: SettingsText, text: string, deps: Deps, backups?: string, record?: boolean): void {
+  const backup = file.exists ? backupSettings(file, deps.now(), backups) : undefined;
+  if (backup) deps.stdout(`backup: ${backup}\n`);
   writeSettingsText(file, text);
+  // what install wrote and where the user's bytes are, for uninstall to restore them exactly
+  if (record) recordInstall(deps.env, file.realPath, file.exists ? file.text : undefined, text, backup);
   deps.stdout(`wrote ${file.path}\n`);
 }

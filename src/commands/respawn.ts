@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
  */
 import { basename } from "node:path";
 import { CtxError, type Deps, type Env } from "../core/deps.ts";
-import { parseFor } from "./args.ts";
+import { parseRespawnArgs, type RespawnArgs } from "./respawn-args.ts";
 import { layout, STATE_DIRS } from "../core/layout.ts";
 import { stateRoot } from "../core/paths.ts";
 import { findProject } from "../io/project.ts";
@@ -15,49 +15,15 @@ import { latestUsage } from "../io/transcript/tail.ts";
 import { sessionWindow } from "../io/session/usage-source.ts";
 import { findClaude } from "../io/resume/claude-launch.ts";
 import { isValidTaskId } from "../core/track/stamp.ts";
+import { shellQuote } from "../core/shell.ts";
 import { loadConfig } from "../io/config.ts";
 import { realDirsUnder } from "../io/fs/dirs.ts";
 import { runDriver } from "../io/respawn/driver.ts";
 import { checkPaneClient } from "../io/respawn/foreground.ts";
 import { daemonFailure, daemonize, liveConflict, stopSupervisors } from "../io/respawn/process.ts";
-import { isValidName } from "../io/respawn/store.ts";
 import { tmuxClient } from "../io/respawn/tmux.ts";
 
-/** Parsed `ctx respawn` arguments. */
-export interface RespawnArgs {
-  /** The subcommand. */
-  action: "start" | "attach" | "stop";
-  /** Supervisor (and, for start, tmux session) name. */
-  name?: string;
-  /** The pane to supervise (attach). */
-  target?: string;
-  /** Run in the background. */
-  daemon: boolean;
-  /** Arguments after `--`, passed to claude (start). */
-  claudeArgs: string[];
-}
-
-/** Parses argv (after `respawn`); throws CtxError(2) on misuse. */
-export function parseRespawnArgs(argv: string[]): RespawnArgs {
-  const parsed = parseFor("respawn", argv, { positionals: Number.POSITIVE_INFINITY });
-  const claudeArgs = parsed.passthrough;
-  const [action, ...extra] = parsed.positionals;
-  if (action !== "start" && action !== "attach" && action !== "stop")
-    throw new CtxError(2, `expected start, attach or stop, got '${action ?? ""}'`);
-  if (extra.length)
-    throw new CtxError(
-      2,
-      `unexpected argument '${extra[0]}'`,
-      action === "start" ? "put claude's arguments after '--'" : undefined,
-    );
-  const { name, target, daemon = false } = parsed.values as { name?: string; target?: string; daemon?: boolean };
-  if (name !== undefined && !isValidName(name))
-    throw new CtxError(2, `bad --name '${name}': use letters, digits, '-' and '_'`);
-  if (action === "attach" && !target)
-    throw new CtxError(2, "attach needs --target <tmux target>", "e.g. ctx respawn attach --target work:0.1");
-  if (action !== "start" && claudeArgs.length) throw new CtxError(2, "only start takes claude arguments after '--'");
-  return { action, ...(name ? { name } : {}), ...(target ? { target } : {}), daemon, claudeArgs };
-}
+export { parseRespawnArgs, type RespawnArgs } from "./respawn-args.ts";
 
 /** `ctx respawn`. Returns the exit code. */
 export async function run(argv: string[], deps: Deps): Promise<number> {
@@ -78,7 +44,7 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
         args.name ? `no running supervisor '${args.name}'` : "no running supervisor in this project",
         "list them in <project>/.ctx/state/respawn/",
       );
-    deps.stdout(stopped.map((n) => `stopped ${n}\n`).join(""));
+    deps.stdout(stopped.map((s) => stoppedText(s.name, s.target)).join(""));
     return 0;
   }
   const name = args.name ?? defaultName(args, project);
@@ -106,8 +72,10 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
         `its log: ${d.log}`,
       );
     }
+    const pane = args.action === "start" ? name : args.target!;
     deps.stdout(
-      `ctx respawn: supervising '${name}' in the background (pid ${d.pid}); state in ${layout(root).respawnRecord(name)}\n`,
+      `ctx respawn: supervising '${name}' in the background (pid ${d.pid}); state in ${layout(root).respawnRecord(name)}\n` +
+        `see the session with: tmux attach -t ${shellQuote(pane)}\n`,
     );
     return 0;
   }
@@ -115,6 +83,15 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
 }
 
 // --- internal ---
+
+/** What `stop` did, and what it left: the client runs on in its pane until the user ends it. */
+function stoppedText(name: string, target: string): string {
+  const t = shellQuote(target);
+  return (
+    `stopped ${name}: supervision only; the client keeps running in tmux pane ${target}\n` +
+    `  see it with 'tmux attach -t ${t}'; end it with /exit there, or 'tmux kill-pane -t ${t}'\n`
+  );
+}
 
 function defaultName(args: RespawnArgs, project: string): string {
   const base = args.action === "attach" ? `attach-${args.target}` : `ctx-${basename(project)}`;

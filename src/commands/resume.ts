@@ -9,7 +9,8 @@ import { stateRoot } from "../core/paths.ts";
 import { findProject } from "../io/project.ts";
 import { findClaude, runInherited } from "../io/resume/claude-launch.ts";
 import { markConsumedByCli } from "../io/resume/state.ts";
-import { latestSummary, loadSummaryForCli } from "../io/resume/summaries.ts";
+import { loadSummaryForCli } from "../io/resume/summaries.ts";
+import { isTerminalFd, pickLatest, terminalAsker } from "../io/resume/latest.ts";
 import { resumeHook } from "./resume-hook.ts";
 import { taskOfSummary } from "../core/resume/hook-decision.ts";
 import { isValidTaskId } from "../core/track/stamp.ts";
@@ -38,7 +39,7 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
 async function launch(opts: Exclude<ResumeOptions, { mode: "hook" }>, deps: Deps): Promise<number> {
   const root = stateRoot(deps.env, findProject(deps.env, deps.cwd));
   // --latest takes only a summary ctx wrote; a file the user names is theirs to choose
-  const file = opts.latest ? latestSummary(root, deps.now(), (text) => wasWritten(deps.env, text)).path : opts.summary!;
+  const file = opts.latest ? latest(root, deps) : opts.summary!;
   const summary = loadSummaryForCli(file, deps.cwd);
   const { env, openTasks } = chainEnv(summary.path, deps);
   const prompt = buildResumePrompt(summary.text, summary.path, "prompt", taskListState(env), openTasks);
@@ -74,6 +75,12 @@ function chainEnv(summaryPath: string, deps: Deps): { env: Env; openTasks: strin
   else delete env.CTX_RESUMED_FROM;
   debug(deps, `resume: chain ${env.CTX_TASK_ID ?? "none"}, resumed from ${env.CTX_RESUMED_FROM ?? "unknown"}`);
   return { env, openTasks: twin?.open_tasks.filter((t) => t.list !== "plan").map((t) => t.id) ?? [] };
+}
+
+/** `--latest`: the newest summary of this terminal's chain, or the one the user picks (io/resume/latest.ts). */
+function latest(root: string, deps: Deps): string {
+  const ask = terminalAsker(isTerminalFd(0) && isTerminalFd(2), deps.stderr);
+  return pickLatest(root, deps.env, deps.now(), (text) => wasWritten(deps.env, text), ask).path;
 }
 
 function binForDisplay(deps: Deps): string {

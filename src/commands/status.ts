@@ -5,11 +5,12 @@ import type { Deps } from "../core/deps.ts";
 import { homeDir } from "../core/paths.ts";
 import { parseStatusArgs, type StatusOptions } from "../core/status/args.ts";
 import { renderJson, renderTable } from "../core/status/render.ts";
-import { filterRows, toRow, type StatusRow } from "../core/status/rows.ts";
+import { filterRows, toRow, uniqueLabels, type StatusRow } from "../core/status/rows.ts";
 import { loadConfig } from "../io/config.ts";
 import { readIndex } from "../io/session/index.ts";
 import { readBridge } from "../io/session/bridge.ts";
 import { withBridge } from "../core/status/entry.ts";
+import { labelBefore } from "../io/session/entry-label.ts";
 import { watchLoop } from "../io/process/watch.ts";
 import { ladderOf } from "../core/levels.ts";
 import { rateLimitText } from "../core/rate-limits.ts";
@@ -66,10 +67,13 @@ function statusView(opts: StatusOptions, cfg: Config, deps: Pick<Deps, "env" | "
       s.supervisor,
       cfg["status.ended_visible_s"],
     );
-    return bridge?.label ? { ...row, label: bridge.label } : row;
+    const label =
+      bridge?.label ?? (settled(s.entry.updated_ms, settledBeforeMs) ? undefined : labelBefore(deps.env, s.entry));
+    return label ? { ...row, label } : row;
   });
   const projects = opts.project === undefined ? undefined : spellings(opts.project, deps.cwd);
-  return filterRows(rows, { all: opts.all, minPct: opts.minPct, projects });
+  const view = filterRows(rows, { all: opts.all, minPct: opts.minPct, projects });
+  return { ...view, rows: uniqueLabels(view.rows) };
 }
 
 // --- internal ---

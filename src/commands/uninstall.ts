@@ -5,7 +5,16 @@
  */
 import type { Deps } from "../core/deps.ts";
 import { removeFrom } from "../core/settings/merge.ts";
-import { editSettings, parseTarget } from "./install.ts";
+import { editSettings, parseTarget, type SettingsTarget } from "./install.ts";
+import { forgetInstall, originalBytes } from "../io/install-record.ts";
+import { withLock } from "../io/fs/lock.ts";
+import {
+  backupSettings,
+  projectBackupDir,
+  readSettingsText,
+  settingsLockPath,
+  writeSettingsText,
+} from "../io/settings-file.ts";
 import { terminalSafe } from "../core/terminal.ts";
 import { forgetStatusline, rememberedStatusline } from "../io/statusline-record.ts";
 import { readHooksFile, untrustCtxHooks } from "../io/codex-trust.ts";
@@ -21,8 +30,12 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
   const previous = rememberedStatusline(deps.env, target.path);
   // Codex's trust of ctx's hooks goes first, while the file still says which hooks were ctx's.
   if (target.agent === "codex" && !target.dryRun)
-    for (const key of untrustCtxHooks(deps.env, target.path, readHooksFile(target.path)))
+    for (const key of untrustCtxHooks(deps.env, target.path, readHooksFile(target.path), (l) => deps.stdout(`${l}\n`)))
       deps.stdout(`untrusted ${key}\n`);
+  if (!target.dryRun && restoreExactly(target, deps)) {
+    forgetStatusline(deps.env, target.path);
+    return 0;
+  }
   let restored = false;
   const plugin = uninstallPlugin(target, deps);
   const code = editSettings(
@@ -40,5 +53,26 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
   );
   plugin?.files();
   if (restored && !target.dryRun) forgetStatusline(deps.env, target.path);
+  if (!target.dryRun) forgetInstall(deps.env, readSettingsText(target.path).realPath);
   return code;
+}
+
+/**
+ * While the settings file is exactly what `ctx install` wrote, puts the user's bytes from before it
+ * back as they were (key order, inline objects, final newline), after a backup of ctx's version.
+ */
+function restoreExactly(target: SettingsTarget, deps: Deps): boolean {
+  const first = readSettingsText(target.path);
+  if (!first.exists) return false;
+  return withLock(settingsLockPath(first), () => {
+    const file = readSettingsText(target.path);
+    const original = file.exists ? originalBytes(deps.env, file.realPath, file.text) : undefined;
+    if (!original) return false;
+    const backups = target.project ? projectBackupDir(deps.env, file.realPath) : undefined;
+    deps.stdout(`backup: ${backupSettings(file, deps.now(), backups)}\n`);
+    writeSettingsText(file, original.text);
+    forgetInstall(deps.env, file.realPath);
+    deps.stdout(`restored ${file.path} byte for byte from ${original.backup} (unchanged since ctx install)\n`);
+    return true;
+  });
 }

@@ -70,7 +70,9 @@ export function parseCommandLine(g: Grammar, argv: readonly string[]): Parsed {
 
 /** parseArgs' error in ctx's words; an unknown long option gets the nearest known one. */
 function explain(err: Error & { code?: string }, known: readonly string[]): string {
-  const opt = /'(-[^' ]+)/.exec(err.message)?.[1];
+  // parseArgs quotes the option as `'-p, --pane <value>'` or `'--pane'`: name it by its long form
+  const quoted = /'(-[^']+)'/.exec(err.message)?.[1] ?? "";
+  const opt = /--[^\s,=<']+/.exec(quoted)?.[0] ?? /-[^\s,=<']+/.exec(quoted)?.[0];
   switch (err.code) {
     case "ERR_PARSE_ARGS_UNKNOWN_OPTION": {
       const guess = opt?.startsWith("--") ? nearest(opt.slice(2).split("=")[0]!, known) : undefined;

@@ -38,8 +38,14 @@ export const RESPAWN_SCHEMA = {
   ),
   "respawn.kickstart_prompt": asUser(
     str(
-      "Continue the work from the previous session's summary above: pick up the remaining tasks, starting with the next step.",
+      "Continue the work from the handoff summary ctx gave you when this session started (its file is in .ctx/sessions/): pick up the remaining tasks, starting with the next step.",
       "Respawn: prompt sent after /clear to continue (empty = skip)",
+    ),
+  ),
+  "respawn.compact_continue_prompt": asUser(
+    str(
+      "Next: continue the work from where the compaction left it, starting with the next step of your task list.",
+      "Respawn: prompt sent once /compact is done, so the agent goes on with its next step (empty = leave it idle)",
     ),
   ),
   "respawn.send_clear": asUser(bool(true, "Respawn (keep-working): send /clear in the cycle")),

@@ -122,6 +122,12 @@ export const SCHEMA = {
     24,
     "Retention: a SessionStart starts the background pruning (ctx prune) at most once per this many hours per project",
   ),
+  "metrics.textfile_dir": asUser(
+    str(
+      "",
+      "ctx metrics: a directory (node_exporter's --collector.textfile.directory) that hooks refresh ctx.prom in, at most once a minute, in the background (empty = off)",
+    ),
+  ),
   ...RESPAWN_SCHEMA,
 } as const satisfies Record<string, Spec<Kind, unknown>>;
 

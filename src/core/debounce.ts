@@ -14,11 +14,13 @@ export interface MonitorState {
   fired: number;
   /** When the state was last written (ms). */
   updated_ms: number;
+  /** Warnings sent in the session's life, never reset (`ctx_warnings_sent_total`, docs/metrics.md). */
+  sent_total: number;
 }
 
 /** A fresh state: nothing fired yet. */
 export function initialMonitorState(nowMs: number): MonitorState {
-  return { version: 1, last_level: null, calls_since: 0, fired: 0, updated_ms: nowMs };
+  return { version: 1, last_level: null, calls_since: 0, fired: 0, updated_ms: nowMs, sent_total: 0 };
 }
 
 /**
@@ -33,12 +35,16 @@ export function debounceStep(
   debounceCalls: number,
   nowMs: number,
 ): { state: MonitorState; fire: boolean } {
-  if (level === "ok") return { state: initialMonitorState(nowMs), fire: false };
+  if (level === "ok") return { state: { ...initialMonitorState(nowMs), sent_total: state.sent_total }, fire: false };
   const calls = state.calls_since + 1;
   const escalated = state.last_level !== null && levelRank(level) > levelRank(state.last_level);
   const fire = state.last_level === null || escalated || calls >= debounceCalls;
   if (!fire) return { state: { ...state, calls_since: calls, updated_ms: nowMs }, fire };
-  return { state: { version: 1, last_level: level, calls_since: 0, fired: state.fired + 1, updated_ms: nowMs }, fire };
+  const sent_total = state.sent_total + 1;
+  return {
+    state: { version: 1, last_level: level, calls_since: 0, fired: state.fired + 1, updated_ms: nowMs, sent_total },
+    fire,
+  };
 }
 
 /** Accepts a parsed state file, or returns undefined when it is not one. */
@@ -53,6 +59,8 @@ export function parseMonitorState(v: unknown): MonitorState | undefined {
     calls_since: Math.max(0, s.calls_since),
     fired: Number(s.fired) || 0,
     updated_ms: Number(s.updated_ms) || 0,
+    // older files have only `fired` (reset when usage fell below the warning level)
+    sent_total: Math.max(0, Math.floor(Number(s.sent_total) || Number(s.fired) || 0)),
   };
 }
 

@@ -24,9 +24,9 @@ Respects NO_COLOR. Always exits 0.`,
   },
   monitor: {
     synopsis: [""],
-    about: `A PostToolUse (Claude Code) or AfterTool (Gemini CLI) hook. Reads the hook JSON
-on stdin, takes usage from the bridge file when fresh or else from the
-transcript, and injects CONTEXT WARNING (from levels.warning, 65% used) or
+    about: `A PostToolUse (Claude Code, Codex CLI) or AfterTool (Gemini CLI) hook. Reads
+the hook JSON on stdin, takes usage from the bridge file when fresh or else
+from the transcript, and injects CONTEXT WARNING (from levels.warning, 65% used) or
 CONTEXT CRITICAL (from levels.critical, 75%; at levels.auto_pause, 90%, it says
 auto_pause) as additionalContext, debounced (monitor.debounce_calls).
 Always exits 0.`,
@@ -39,9 +39,9 @@ Always exits 0.`,
       "--session ID [--model M] < usage.json",
     ],
     about: `As a hook for SessionStart, UserPromptSubmit, PostToolUse, PostToolUseFailure,
-Stop, PreCompact and SessionEnd, keeps <project>/.ctx/state/sessions/<sid>.json
-(usage, peak, per-model tokens, tool_calls, level, /clear chain), the copy
-state/context-usage.json and the per-user index entry. The levels warning 65,
+Stop, StopFailure (the usage limit: limit, resets_at), PreCompact and SessionEnd,
+keeps <project>/.ctx/state/sessions/<sid>.json (usage, peak, per-model tokens,
+tool_calls, level, /clear chain), the copy state/context-usage.json and the per-user index entry. The levels warning 65,
 critical 75, auto_pause 90 (levels.*, used %) are reported once when crossed
 as a systemMessage. From auto_pause on, actions go to
 sessions/ACTIVE-PAUSE-<sid>.jsonl. PreCompact writes events/session-compressed-*.json;
@@ -130,6 +130,20 @@ sets context.budget (200k, 1M, off) in the user file, keeping its other lines.`,
     },
   },
   ...SETUP_GRAMMARS,
+  metrics: {
+    synopsis: ["[--textfile DIR]"],
+    about: `Prints every live session of this machine (not ended, not stale) in the
+Prometheus text format: ctx_context_used_ratio, ctx_context_used_tokens,
+ctx_context_window_tokens, ctx_context_level, ctx_usage_limit_reset_timestamp_seconds,
+ctx_summary_age_seconds, ctx_warnings_sent_total, ctx_respawn_cycles_total, labelled
+agent, project (its name only), session (its label) and host. No prompt text, no
+paths. --textfile writes DIR/ctx.prom atomically for node_exporter's textfile
+collector; with metrics.textfile_dir set, the hooks refresh it in the background
+at most once a minute. See docs/metrics.md.`,
+    options: {
+      textfile: { type: "string", arg: "DIR", doc: "write DIR/ctx.prom (node_exporter's textfile directory)" },
+    },
+  },
   prune: {
     synopsis: ["[--project DIR] [--dry-run]"],
     about: `Applies the retention (retention.max_age_days, default 30; retention.keep_per_chain,

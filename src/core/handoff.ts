@@ -4,7 +4,10 @@
  */
 
 /** The handoff summary of the current CRITICAL crossing: being written, written (with its path), or failed. */
-export type Handoff = { state: "writing" } | { state: "written"; path: string } | { state: "failed"; reason: string };
+export type Handoff =
+  | { state: "writing"; path?: string }
+  | { state: "written"; path: string }
+  | { state: "failed"; reason: string };
 
 /** The sentence the agent reads about the handoff, at the end of CONTEXT CRITICAL. */
 export function handoffForAgent(h: Handoff): string {
@@ -22,5 +25,7 @@ export function handoffForAgent(h: Handoff): string {
 export function handoffForUser(h: Handoff): string {
   if (h.state === "written") return `the handoff summary is written: ${h.path}`;
   if (h.state === "failed") return `the handoff summary could not be written (${h.reason}); see 'ctx doctor'`;
-  return "ctx finalize is writing the handoff summary now";
+  return h.path
+    ? `ctx finalize is writing the handoff summary now (${h.path})`
+    : "ctx finalize is writing the handoff summary now";
 }

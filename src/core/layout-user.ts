@@ -33,11 +33,18 @@ export interface UserLayout {
   errorLog: string;
   /** `<dir>/unclaimed.log`: hook payloads and transcript lines no client's adapter claimed, for `ctx doctor`. */
   unclaimedLog: string;
+  /** `<dir>/metrics-refresh.json`: when the background job last refreshed the metrics textfile (docs/metrics.md). */
+  metricsRefresh: string;
   /**
    * `<dir>/install/statusline-<key>.json`: the statusLine ctx's took the place of in one settings
    * file (`key`: 16 hex digits naming that file), or undefined for another key.
    */
   statuslineRecord(key: string): string | undefined;
+  /**
+   * `<dir>/install/installed-<key>.json`: what `ctx install` wrote to one settings file and the backup of
+   * the user's bytes before it (`key` as for `statuslineRecord`), so uninstall restores them exactly.
+   */
+  installRecord(key: string): string | undefined;
   /**
    * `<dir>/install/backups-<key>/`: the backups of a project's settings file (kept out of the
    * project, which teams commit; `key` as for `statuslineRecord`), or undefined for another key.
@@ -88,7 +95,9 @@ function buildUserLayout(env: Env): UserLayout {
       indexDigest: "",
       errorLog: "",
       unclaimedLog: "",
+      metricsRefresh: "",
       statuslineRecord: none,
+      installRecord: none,
       settingsBackups: none,
       claudePlugin: "",
       trust: "",
@@ -114,8 +123,10 @@ function buildUserLayout(env: Env): UserLayout {
     indexDigest: join(dir, "index-digest.json"),
     errorLog: join(dir, "errors.log"),
     unclaimedLog: join(dir, "unclaimed.log"),
+    metricsRefresh: join(dir, "metrics-refresh.json"),
     statuslineRecord: (key) =>
       /^[0-9a-f]{16}$/.test(key) ? join(dir, "install", `statusline-${key}.json`) : undefined,
+    installRecord: (key) => (/^[0-9a-f]{16}$/.test(key) ? join(dir, "install", `installed-${key}.json`) : undefined),
     settingsBackups: (key) => (/^[0-9a-f]{16}$/.test(key) ? join(dir, "install", `backups-${key}`) : undefined),
     claudePlugin: join(dir, "install", "claude-plugin"),
     trust,

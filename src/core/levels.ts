@@ -167,8 +167,9 @@ export function agentText(
 }
 
 /**
- * The user's message for a newly crossed level, without the handoff: `ctx: context 76% used (…), CRITICAL. …`;
- * under a budget `ctx: context 65% of 200k budget · 1M window used (…), WARNING. …`.
+ * The user's message for a newly crossed level, without the handoff: `ctx: context 76% used (152k/200k tokens),
+ * CRITICAL. …` (tokens as the status line shows them); under a budget `ctx: context 65% of 200k budget · 1M window
+ * used (…), WARNING. …`.
  */
 export function userText(
   level: WarnLevel,
@@ -178,7 +179,8 @@ export function userText(
   scale?: Scale,
 ): string {
   const pct = scale && scale.budget !== null ? `${usedPct}% of ${scaleText(scale)}` : `${usedPct}%`;
-  return `ctx: context ${pct} used (${usedTokens}/${windowSize} tokens), ${levelWord(level)}. ${LEVEL_TABLE[level].user}`;
+  const tokens = `${formatTokens(usedTokens)}/${formatTokens(windowSize)} tokens`;
+  return `ctx: context ${pct} used (${tokens}), ${levelWord(level)}. ${LEVEL_TABLE[level].user}`;
 }
 
 /** A reading's figures for the texts: its % and remaining % of the basis, and the scale when a budget applies. */

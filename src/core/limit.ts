@@ -1,7 +1,7 @@
 /**
  * The usage limit (Claude Code subscriptions, and a bare 429 for API keys): recognised in every
  * source the client gives, and when to try again. Pure; the reset time itself is read by
- * `limit-time.ts`. Facts: docs/respawn.md "At the usage limit".
+ * `limit-time.ts`. Facts: docs/clients.md, "Usage limits".
  *
  * API, for every caller (`ctx track`, `ctx respawn`, `ctx run`):
  * - `limitFromHook(input)`, `limitFromTranscriptLine(line)`, `limitFromResult(json)` (a pane: `limitFromPane` in screen.ts):

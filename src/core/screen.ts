@@ -1,6 +1,6 @@
 /**
  * Reads a Claude Code pane (tmux capture-pane text) and says what the client is
- * doing. Patterns observed on clients 2.1.197 and 2.1.332 (docs/respawn.md, "Reading the pane"):
+ * doing. Patterns observed on the clients (docs/clients.md, "The interactive screen"):
  * the spinner line `✢ Galloping…` and the footer `esc to interrupt` while busy,
  * the completion line `✻ <Verb> for <duration>` with a verb that rotates from
  * turn to turn, and the input box `❯ ` between two rules.

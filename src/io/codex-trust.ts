@@ -20,9 +20,9 @@ import type { Env } from "../core/deps.ts";
 import { usableDir } from "../core/paths.ts";
 import { parseSettings } from "../core/settings/json-text.ts";
 import { withLock } from "./fs/lock.ts";
-import { readSettingsText } from "./settings-file.ts";
 import { readFileSafe } from "./fs/read.ts";
 import { writeFileAtomic } from "./fs/write.ts";
+import { backupSettings, projectBackupDir, readSettingsText } from "./settings-file.ts";
 
 /** The trust of one ctx hook. */
 export interface HookTrust {
@@ -48,35 +48,52 @@ export type OwnBinary = (binary: string) => boolean;
 /**
  * Trusts ctx's own hooks of the parsed hooks.json at `hooksPath` (core/agents/codex-trust.ts
  * `hookOwnership`: exact command, at the position ctx writes it), never a foreign one; returns the
- * keys newly trusted or refreshed and the foreign hooks, for install to report.
+ * keys newly trusted or refreshed and the foreign hooks, for install to report. The backup of the
+ * user's config.toml is said through `say`.
  */
 export function trustCtxHooks(
   env: Env,
   hooksPath: string,
   settings: unknown,
   ownBinary: OwnBinary,
+  say?: (line: string) => void,
 ): { trusted: string[]; foreign: ForeignHook[] } {
   const { own, foreign } = hookOwnership(hooksPath, settings, ownBinary);
   const ids = own.map((id) => ({ key: id.key, hash: codexHash(id.identity) }));
   const path = codexConfigPath(env);
   if (!path || ids.length === 0) return { trusted: [], foreign };
-  const trusted = editConfig(path, (text) => {
-    const have = readTrust(text);
-    const wanted = ids.filter((id) => have.get(id.key) !== id.hash);
-    return { text: withTrust(text, wanted), changed: wanted.map((w) => w.key) };
-  });
+  const trusted = editConfig(
+    path,
+    (text) => {
+      const have = readTrust(text);
+      const wanted = ids.filter((id) => have.get(id.key) !== id.hash);
+      return { text: withTrust(text, wanted), changed: wanted.map((w) => w.key) };
+    },
+    say,
+    env,
+  );
   return { trusted, foreign };
 }
 
 /** Removes the trust tables of the ctx hooks of the parsed hooks.json at `hooksPath` (as it was before uninstall). */
-export function untrustCtxHooks(env: Env, hooksPath: string, settings: unknown): string[] {
+export function untrustCtxHooks(
+  env: Env,
+  hooksPath: string,
+  settings: unknown,
+  say?: (line: string) => void,
+): string[] {
   const keys = new Set(ctxHookIds(hooksPath, settings).map((id) => id.key));
   const path = codexConfigPath(env);
   if (!path || keys.size === 0) return [];
-  return editConfig(path, (text) => {
-    const gone = [...readTrust(text).keys()].filter((k) => keys.has(k));
-    return { text: withoutTrust(text, keys), changed: gone };
-  });
+  return editConfig(
+    path,
+    (text) => {
+      const gone = [...readTrust(text).keys()].filter((k) => keys.has(k));
+      return { text: withoutTrust(text, keys), changed: gone };
+    },
+    say,
+    env,
+  );
 }
 
 /** The trust of ctx's own hooks and of every foreign hook of the parsed hooks.json at `hooksPath`, as Codex will judge it. */
@@ -125,13 +142,26 @@ export function readHooksFile(path: string): unknown {
 
 // --- internal ---
 
-/** A read-modify-write of config.toml under a lock, atomic; a file left empty that ctx created is removed. */
-function editConfig(path: string, edit: (text: string) => { text: string; changed: string[] }): string[] {
+/**
+ * A read-modify-write of config.toml under a lock, atomic, after a backup of the user's file (in the
+ * per-user state, `install/backups-<key>/config.toml.bak-<stamp>`, said through `say`); a file left
+ * empty that ctx created is removed.
+ */
+function editConfig(
+  path: string,
+  edit: (text: string) => { text: string; changed: string[] },
+  say: ((line: string) => void) | undefined,
+  env: Env,
+): string[] {
   const lock = join(path, "..", ".config.toml.ctx-lock");
   return withLock(lock, () => {
     const before = readFileSafe(path, { maxBytes: 4 << 20 });
     const out = edit(before ?? "");
     if (out.changed.length === 0 || out.text === before) return out.changed;
+    // the backup goes to the per-user state, not into $CODEX_HOME (Codex's own folder stays as it was)
+    const file = readSettingsText(path);
+    if (before !== undefined)
+      say?.(`backup: ${backupSettings(file, Date.now(), projectBackupDir(env, file.realPath))}`);
     if (out.text === "" && before !== undefined) unlinkSync(path);
     else writeFileAtomic(path, out.text, modeOf(path));
     return out.changed;

@@ -40,6 +40,12 @@ describe("a mistyped command or option", () => {
       stderr: "ctx status: unknown option --jsno (did you mean --json?)\nRun 'ctx status --help'.\n",
     });
   });
+  test("ctx -v, -V, --version and version all print the version", async () => {
+    for (const flag of ["-v", "-V", "--version", "version"]) {
+      const r = await runCtx([flag], { env: sb.env, cwd: sb.project });
+      expect({ flag, code: r.code, out: /^ctx \d+\.\d+\.\d+/.test(r.stdout) }).toEqual({ flag, code: 0, out: true });
+    }
+  });
   test("ctx --help lists the commands people type before the hooks", async () => {
     const r = await runCtx(["--help"], { env: sb.env, cwd: sb.project });
     const names = [...r.stdout.matchAll(/^ {2}([a-z]+) {2,}/gm)].map((m) => m[1]);
@@ -54,6 +60,7 @@ describe("a mistyped command or option", () => {
       "trust",
       "uninstall",
       "finalize",
+      "metrics",
       "prune",
       "statusline",
       "monitor",
@@ -78,9 +85,11 @@ describe("every command the same way", () => {
     ["status", "--min"],
     ["respawn", "stop --name"],
     ["track", "--session"],
+    ["run", "-p"],
   ])("ctx %s %s without the value: exit 2, option needs a value", async (cmd: string, rest: string) => {
     const args = rest.split(" ");
-    const flag = args.at(-1)!;
+    // a short option is named by its long form (`-p` is `--prompt`), never as `-p,`
+    const flag = args.at(-1) === "-p" ? "--prompt" : args.at(-1)!;
     const r = await runCtx([cmd, ...args], { env: sb.env, cwd: sb.project });
     expect({ code: r.code, stderr: r.stderr }).toEqual({
       code: 2,
@@ -113,5 +122,14 @@ describe("every command the same way", () => {
     expect(r.stdout).toStartWith(`Usage: ctx ${cmd}`);
     const listed = [...r.stdout.matchAll(/^ {2}(?:-\w, | {4})--([a-z-]+)/gm)].map((m) => m[1]);
     expect(listed).toEqual([...Object.keys(GRAMMARS[cmd as keyof typeof GRAMMARS].options), "help"]);
+  });
+});
+
+describe("help names every client and event", () => {
+  test("track --help names StopFailure; monitor --help names Codex CLI", async () => {
+    const track = await runCtx(["track", "--help"], { env: sb.env, cwd: sb.project });
+    expect(track.stdout).toContain("StopFailure");
+    const monitor = await runCtx(["monitor", "--help"], { env: sb.env, cwd: sb.project });
+    expect(monitor.stdout).toContain("Codex CLI");
   });
 });

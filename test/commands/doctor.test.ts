@@ -2,6 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { doctor } from "../../src/commands/doctor.ts";
+import { chainCannotRun } from "../../src/commands/doctor-chain.ts";
 import { install } from "../../src/commands/install.ts";
 import { userLayout } from "../../src/core/layout.ts";
 import { formatErrorLine, readRecentErrors, recordHookError } from "../../src/io/error-log.ts";
@@ -39,6 +40,37 @@ describe("ctx doctor", () => {
     expect(lines()).toContain(`ok    binary on PATH: ${bin}`);
     expect(lines()).toContain("ok    hook PostToolUse: ctx monitor: timeout 10 s");
     expect(lines()).toContain("ok    hook errors: none recorded");
+  });
+
+  test("a chained status line that cannot run fails, instead of ok (the user would lose theirs silently)", () => {
+    const { bin } = wiredHome();
+    const script = join(h.home, ".claude", "statusline.sh");
+    mkdirSync(join(h.home, ".claude"), { recursive: true });
+    writeFileSync(
+      join(h.home, ".claude", "settings.json"),
+      JSON.stringify({ statusLine: { type: "command", command: "~/.claude/statusline.sh" } }),
+    );
+    writeFileSync(script, "#!/bin/sh\necho mine\n"); // not executable
+    install([], h.deps, bin);
+    doctor([], h.deps, bin);
+    expect(h.out()).toContain(
+      `FAIL  statusLine: chained with your own (~/.claude/statusline.sh), which cannot run: ${script} is not executable (chmod +x ${script}); your status line is not shown`,
+    );
+    chmodSync(script, 0o755);
+    const before = h.out().length;
+    doctor([], h.deps, bin);
+    expect(h.out().slice(before)).toContain(
+      "ok    statusLine: ctx statusline, chained with your own (~/.claude/statusline.sh)",
+    );
+  });
+
+  test("chainCannotRun: a missing program, a missing script of an interpreter; shell syntax is not judged", () => {
+    wiredHome();
+    const env = { ...h.deps.env, PATH: `${h.deps.env.PATH}:/bin:/usr/bin` };
+    expect(chainCannotRun(env, "no-such-prog --x")).toBe("no-such-prog is not on PATH");
+    expect(chainCannotRun(env, `sh ${join(h.home, "gone.sh")}`)).toBe(`${join(h.home, "gone.sh")}: no such file`);
+    expect(chainCannotRun(env, "sh -c 'echo hi'")).toBeUndefined();
+    expect(chainCannotRun(env, "cat | head")).toBeUndefined();
   });
 
   test("--project counts the user's hooks too, as the client does, found from a subfolder", () => {

@@ -140,7 +140,11 @@ test("track's CRITICAL tells the user what to do: /clear, or nothing when ctx re
   bridge(80);
   const alone = await hookRun("track", hookInput());
   expect(alone.out.systemMessage).toContain("You: when the agent has finished its step, type /clear;");
-  expect(alone.out.systemMessage).toContain("'ctx resume --latest'");
+  // the exact summary the crossing's finalize writes, named before it exists
+  const named = /\(or quit and run 'ctx resume ([^']+)'\)/.exec(alone.out.systemMessage)?.[1];
+  expect(named).toMatch(/\/\.ctx\/sessions\/summary-[^/]+-\d{8}-\d{6}\.md$/);
+  for (let i = 0; i < 100 && !existsSync(named!); i++) await Bun.sleep(100);
+  expect(existsSync(named!)).toBe(true);
   // a running supervisor's record, named by the session's index entry (as ctx respawn's recorder writes them)
   const root = join(project, ".ctx");
   mkdirSync(join(root, "state", "respawn"), { recursive: true });

@@ -56,6 +56,7 @@ test("one supervisor per name and per pane: a second start, attach or foreground
   const first = await ctx("start", "--name", "a1", "--daemon");
   expect(first.code).toBe(0);
   expect(first.stdout).toContain("supervising 'a1' in the background");
+  expect(first.stdout).toContain("see the session with: tmux attach -t a1\n");
   const pane = (await tmuxClient(env).paneInfo("a1")).id;
 
   for (const args of [
@@ -81,9 +82,13 @@ test("one supervisor per name and per pane: a second start, attach or foreground
 
   // stop catches the one supervisor; then the pane can be supervised again under any name.
   const stop = await ctx("stop", "--name", "a1");
-  expect(stop.stdout).toBe("stopped a1\n");
+  expect(stop.stdout).toBe(
+    `stopped a1: supervision only; the client keeps running in tmux pane ${pane}\n` +
+      `  see it with 'tmux attach -t ${pane}'; end it with /exit there, or 'tmux kill-pane -t ${pane}'\n`,
+  );
   const again = await ctx("attach", "--name", "b2", "--target", pane, "--daemon");
   expect(again.code).toBe(0);
-  expect((await ctx("stop")).stdout).toBe("stopped b2\n");
+  expect(again.stdout).toContain(`see the session with: tmux attach -t ${pane}\n`);
+  expect((await ctx("stop")).stdout).toStartWith("stopped b2: supervision only; the client keeps running");
   expect((await ctx("stop")).code).toBe(1); // nothing left running
 }, 30_000);

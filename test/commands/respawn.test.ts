@@ -18,6 +18,9 @@ describe("parseRespawnArgs", () => {
   test.each([
     [[], "expected start"],
     [["restart"], "expected start"],
+    [["strt"], "got 'strt' (did you mean 'start'?)"],
+    [["stpo"], "(did you mean 'stop'?)"],
+    [["atach", "--target", "w:0"], "(did you mean 'attach'?)"],
     [["attach"], "--target"],
     [["start", "--name", "../x"], "bad --name"],
     [["stop", "--", "x"], "only start"],

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runCtx } from "../helpers/ctx.ts";
+import { CTX_BIN, runCtx } from "../helpers/ctx.ts";
 import { isolatedEnv, tempDir } from "../helpers/tmp.ts";
 import { writeOwnSummary, writeOwnTwin } from "../helpers/written.ts";
 
@@ -79,12 +79,72 @@ describe("ctx resume <summary>", () => {
     expect(claudeArgv()[1]).toContain("rel body");
   });
 
-  test("--latest picks the newest summary of the project (by its stamp)", async () => {
-    summary("summary-b-20250101-100000.md", "older", 0);
+  test("--latest picks the newest summary of the project's one chain (by its stamp)", async () => {
+    summary("summary-a-20250101-100000.md", "older", 0);
     summary("summary-a-20250102-100000.md", "newest", 100);
     expect((await resume(["--latest"])).code).toBe(0);
     expect(claudeArgv()[1]).toContain("newest");
   });
+
+  /** A session state of the project as `ctx track` writes it, run in `terminal`. */
+  function sessionIn(sid: string, task: string, terminal: string | null, updatedAt = new Date().toISOString()): void {
+    const dir = join(project, ".ctx", "state", "sessions");
+    mkdirSync(dir, { recursive: true });
+    const state = { version: 1, session_id: sid, project, task_id: task, terminal, updated_at: updatedAt };
+    writeFileSync(join(dir, `${sid}.json`), JSON.stringify(state));
+  }
+
+  test("--latest with two chains picks the chain of the session last run in this tmux pane, not the newest", async () => {
+    summary("summary-mine-20250101-100000.md", "my task", 0);
+    summary("summary-other-20250102-100000.md", "the other session's task", 0);
+    sessionIn("s-mine", "mine", "tmux:%7");
+    sessionIn("s-other", "other", "tmux:%9");
+    const pane = { TMUX: "/tmp/tmux-1/default,1,0", TMUX_PANE: "%7" };
+    expect((await resume(["--latest"], pane)).code).toBe(0);
+    expect(claudeArgv()[1]).toContain("my task");
+    expect((await resume(["--print", "--latest"], { ...pane, TMUX_PANE: "%9" })).stdout).toContain(
+      "the other session's task",
+    );
+  });
+
+  test("--latest, ambiguous and not on a terminal: exit 2 with the candidates, nothing started", async () => {
+    const a = summary("summary-alpha-20250101-100000.md", "alpha", 0);
+    const b = summary("summary-beta-20250102-100000.md", "beta", 0);
+    const r = await resume(["--latest"], { TMUX: "x", TMUX_PANE: "%3" });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      "--latest is ambiguous: 2 chains have summaries and no session of this project ran in this terminal",
+    );
+    expect(r.stderr).toContain(`  1. ${b}  (chain beta, 2025-01-02 10:00)`);
+    expect(r.stderr).toContain(`  2. ${a}  (chain alpha, 2025-01-01 10:00)`);
+    expect(r.stderr).toContain("ctx resume <path>");
+    expect(existsSync(argvFile)).toBe(false);
+    // this pane's chain without a summary is no reason to take another chain's, even the only one
+    sessionIn("s-here", "here", "tmux:%3");
+    const only = await resume(["--latest"], { TMUX: "x", TMUX_PANE: "%3" });
+    expect(only.code).toBe(2);
+    expect(only.stderr).toContain("the session last run in this terminal (chain here) has no summary");
+  });
+
+  test("--latest, ambiguous on a terminal: lists the candidates and asks which", async () => {
+    summary("summary-alpha-20250101-100000.md", "alpha body", 0);
+    summary("summary-beta-20250102-100000.md", "beta body", 0);
+    // script(1) gives ctx a terminal on stdin and stderr; the answer "2" picks the older chain
+    const cmd = `'${CTX_BIN}' resume --print --latest`;
+    const proc = Bun.spawn(["script", "-qec", cmd, "/dev/null"], {
+      cwd: project,
+      env: { ...env, TERM: "dumb" },
+      stdin: new TextEncoder().encode("2\n"),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const out = await new Response(proc.stdout).text();
+    expect(await proc.exited).toBe(0);
+    expect(out).toContain("2 chains have summaries");
+    expect(out).toContain("Which one? [1-2]");
+    expect(out).toContain("alpha body");
+    expect(out).not.toContain("beta body");
+  }, 20_000);
 
   test("--latest honours CTX_DIR", async () => {
     const other = join(t.dir, "elsewhere");

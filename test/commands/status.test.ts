@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CTX_BIN, runCtx } from "../helpers/ctx.ts";
 import { isolatedEnv, tempDir } from "../helpers/tmp.ts";
@@ -17,7 +17,11 @@ afterEach(() => t.cleanup());
 
 /** Writes an index entry in the documented format (docs/state.md), updated `ageS` ago. */
 function entry(sid: string, project: string, usedPct: number, ageS = 5, over: Record<string, unknown> = {}): void {
-  const root = join(project, ".ctx");
+  // the state root is real (a session whose state is gone shows as ended), the project a name only
+  const root = project.startsWith(t.dir) ? join(project, ".ctx") : join(t.dir, "roots", project, ".ctx");
+  const state = join(root, "state", "sessions", `${sid}.json`);
+  mkdirSync(join(root, "state", "sessions"), { recursive: true });
+  if (!existsSync(state)) writeFileSync(state, JSON.stringify({ version: 1, session_id: sid, project }));
   writeFileSync(
     join(index, `${sid}.json`),
     JSON.stringify(
@@ -95,6 +99,45 @@ describe("ctx status", () => {
     expect((await status([], { CTX_STATUS_ENDED_VISIBLE_S: "0" })).stdout).toContain(
       "1 ended session hidden (--all shows it)",
     );
+  });
+
+  test("a session whose project's .ctx/ is gone shows as ended, only 'ended' (no paused, no limit), and prune removes its entry", async () => {
+    const project = join(t.dir, "cleaned");
+    entry("dead1", project, 92, 5, {
+      threshold_reached: "auto_pause",
+      auto_pause_active: true,
+      limit: "You've hit your session limit · resets 3:03pm (UTC)",
+      resets_at: new Date(Date.now() + 3600_000).toISOString(),
+    });
+    expect((await json([])).sessions[0]).toMatchObject({ session_id: "dead1", ended: false });
+    rmSync(join(project, ".ctx"), { recursive: true }); // git clean -fdx
+    expect((await json([])).sessions[0]).toMatchObject({ session_id: "dead1", ended: true, stale: false });
+    const row = (await status([])).stdout.split("\n").find((l) => l.includes("dead1"))!;
+    expect(row).toMatch(/\sended\s/);
+    expect(row).not.toContain("paused");
+    expect(row).not.toContain("limit");
+    const dry = await runCtx(["prune", "--dry-run"], { env, cwd: t.dir });
+    expect(dry.stdout).toContain("1 index entr");
+    expect((await runCtx(["prune"], { env, cwd: t.dir })).code).toBe(0);
+    expect(existsSync(join(index, "dead1.json"))).toBe(false);
+  });
+
+  test("after /clear the new session has its pane's label at once; a supervised one its supervisor's name; no two rows share a label", async () => {
+    const old = "5015b560-0000-4000-8000-000000000001";
+    const next = "77aa0000-0000-4000-8000-000000000002";
+    const bridge = { session_id: old, used_pct: 40, timestamp: Date.now() / 1000, label: "api" };
+    mkdirSync(env.TMPDIR!, { recursive: true });
+    writeFileSync(join(env.TMPDIR!, `claude-ctx-${old}.json`), JSON.stringify(bridge));
+    entry(old, "/work/app", 40);
+    entry(next, "/work/app", 0, 1, { previous_session_id: old, used_tokens: 0 });
+    entry("99990000-0000-4000-8000-000000000003", "/work/web", 10, 1, {
+      respawn: { name: "ctx-web", state: "watching", cycles: 0 },
+    });
+    const rows = (await json([])).sessions as Array<{ session_id: string; label: string }>;
+    const labelOf = (sid: string) => rows.find((r) => r.session_id === sid)?.label;
+    expect(labelOf(old)).toBe("api (5015b560)");
+    expect(labelOf(next)).toBe("api (77aa0000)");
+    expect(labelOf("99990000-0000-4000-8000-000000000003")).toBe("ctx-web");
   });
 
   test("--json gives every field; --min filters at or above", async () => {

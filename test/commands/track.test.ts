@@ -49,10 +49,39 @@ describe("ctx track: one chain, one task id", () => {
   });
 });
 
+describe("ctx track: the terminal and what a continued session inherits", () => {
+  test("the session records its tmux pane; the one it continues gives its model and window until the first reading", async () => {
+    const pane = { TMUX: "/tmp/tmux-1/default,1,0", TMUX_PANE: "%4" };
+    await track(hook("SessionStart", { source: "startup" }), pane);
+    expect(state().terminal).toBe("tmux:%4");
+    const first = join(root(), "state", "sessions", "s1.json");
+    writeFileSync(
+      first,
+      JSON.stringify({
+        ...state(),
+        model: "claude-opus-5-5",
+        window_size: 1_000_000,
+        context_window_source: "statusline",
+      }),
+    );
+    const none = join(project, "no-transcript-yet.jsonl");
+    await track(hook("SessionStart", { session_id: "s2", source: "startup", transcript_path: none }), {
+      ...pane,
+      CTX_RESUMED_FROM: "s1",
+    });
+    expect(state("s2")).toMatchObject({
+      terminal: "tmux:%4",
+      model: "claude-opus-5-5",
+      window_size: 1_000_000,
+      context_window_source: "statusline",
+    });
+  });
+});
+
 describe("ctx track (hook)", () => {
   test("keeps the state, the latest copy, the index entry and the ledger from a recorded transcript", async () => {
     const r = await track(hook("SessionStart", { source: "startup" }), { CTX_TASK_ID: "T-7" });
-    expect(JSON.parse(r.stdout).systemMessage).toContain("93% used (185000/200000 tokens), AUTO-PAUSE");
+    expect(JSON.parse(r.stdout).systemMessage).toContain("93% used (185k/200k tokens), AUTO-PAUSE");
     const s = state();
     expect(s).toMatchObject({
       version: 1,
@@ -225,7 +254,7 @@ describe("ctx track (hook)", () => {
       countWaits: true,
     });
     expect(r.waited!.sleptMs).toBeGreaterThan(0);
-    expect(JSON.parse(r.stdout).systemMessage).toStartWith("ctx: context 66% used (132000/200000 tokens), WARNING.");
+    expect(JSON.parse(r.stdout).systemMessage).toStartWith("ctx: context 66% used (132k/200k tokens), WARNING.");
     expect(state()).toMatchObject({ used_tokens: 132000, used_pct: 66 });
   });
 

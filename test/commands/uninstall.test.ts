@@ -76,6 +76,8 @@ describe("ctx uninstall", () => {
     seed(USER);
     install(["--force-statusline"], h.deps, BIN);
     install([], h.deps, "/moved/ctx"); // a second install from elsewhere only refreshes paths
+    // the user touched the file since (compacted it): no byte-for-byte restore, ctx's entries are taken out
+    writeFileSync(file(), JSON.stringify(JSON.parse(readFileSync(file(), "utf8"))));
     expect(await uninstall([], h.deps)).toBe(0);
     const { statusLine, ...rest } = JSON.parse(readFileSync(file(), "utf8"));
     expect(rest).toEqual({ model: USER.model, hooks: USER.hooks }); // the look-alike `ctx finalize` hook stays
@@ -96,7 +98,8 @@ describe("ctx uninstall", () => {
       padding: 2,
     });
     const records = join(h.deps.env.XDG_STATE_HOME!, "ctx", "install");
-    expect(readdirSync(records).sort()).toEqual(["claude-plugin", expect.stringMatching(/^statusline-/)]);
+    expect(readdirSync(records).filter((n) => n.startsWith("statusline-"))).toHaveLength(1);
+    expect(readdirSync(records)).toContain("claude-plugin");
     await uninstall([], h.deps);
     expect(JSON.parse(readFileSync(file(), "utf8")).statusLine).toEqual({
       type: "command",
@@ -156,5 +159,68 @@ describe("ctx uninstall", () => {
       hooks: { AfterTool: [{ matcher: "write_file", hooks: [{ type: "command", command: "audit" }] }] },
     });
     expect(JSON.parse(readFileSync(file(), "utf8")).hooks.Stop).toHaveLength(1);
+  });
+});
+
+describe("ctx uninstall gives the user's bytes back", () => {
+  // the user's own layout: statusLine first, an inline object, no final newline
+  const OWN =
+    '{"statusLine": {"type": "command", "command": "~/.claude/statusline.sh"},\n  "env": {"A": "1", "B": "2"},\n  "model": "opus"}';
+
+  test("install then uninstall: the file is byte for byte what it was; a re-install keeps the first backup", async () => {
+    h = makeHome();
+    mkdirSync(join(h.home, ".claude"), { recursive: true });
+    writeFileSync(file(), OWN);
+    expect(install([], h.deps, BIN)).toBe(0);
+    expect(readFileSync(file(), "utf8")).not.toBe(OWN);
+    expect(install(["--force-statusline"], h.deps, BIN)).toBe(0); // ctx rewrites its own file
+    expect(await uninstall([], h.deps)).toBe(0);
+    expect(readFileSync(file(), "utf8")).toBe(OWN);
+    expect(h.out()).toContain(`restored ${file()} byte for byte from ${file()}.bak-`);
+    // nothing left to restore: a second uninstall changes nothing
+    expect(await uninstall([], h.deps)).toBe(0);
+    expect(readFileSync(file(), "utf8")).toBe(OWN);
+  });
+
+  test("a file the user changed after install is not restored from the backup: only ctx's entries go", async () => {
+    h = makeHome();
+    mkdirSync(join(h.home, ".claude"), { recursive: true });
+    writeFileSync(file(), OWN);
+    expect(install([], h.deps, BIN)).toBe(0);
+    const edited = JSON.parse(readFileSync(file(), "utf8"));
+    edited.model = "sonnet"; // the user's later change is kept
+    writeFileSync(file(), JSON.stringify(edited, null, 2));
+    expect(await uninstall([], h.deps)).toBe(0);
+    const after = JSON.parse(readFileSync(file(), "utf8"));
+    expect(after).toEqual({
+      statusLine: { type: "command", command: "~/.claude/statusline.sh" },
+      env: { A: "1", B: "2" },
+      model: "sonnet",
+    });
+    expect(h.out()).not.toContain("byte for byte");
+  });
+
+  test("install --codex backs up config.toml before recording the hooks' trust", () => {
+    h = makeHome();
+    const codex = join(h.home, ".codex");
+    mkdirSync(codex, { recursive: true });
+    const own = '# mine\nmodel = "gpt-5.5"\n';
+    writeFileSync(join(codex, "config.toml"), own);
+    expect(install(["--codex"], h.deps, BIN)).toBe(0);
+    // out of $CODEX_HOME (Codex's folder stays as it was), in the per-user state
+    expect(readdirSync(codex).filter((n) => n.includes(".bak-"))).toEqual([]);
+    const backup = /backup: (\S+config\.toml\.bak-\S+)/.exec(h.out())?.[1];
+    expect(backup).toStartWith(join(h.deps.env.XDG_STATE_HOME!, "ctx", "install", "backups-"));
+    expect(readFileSync(backup!, "utf8")).toBe(own);
+    expect(readFileSync(join(codex, "config.toml"), "utf8")).toContain("trusted_hash");
+  });
+
+  test("install --project over a user-level install warns at install time that hooks would run twice", () => {
+    h = makeHome();
+    expect(install([], h.deps, BIN)).toBe(0);
+    mkdirSync(join(h.deps.cwd, ".git"), { recursive: true });
+    expect(install(["--project"], h.deps, BIN)).toBe(0);
+    expect(h.out()).toContain("ctx is also wired in");
+    expect(h.out()).toContain("the client runs each hook twice");
   });
 });

@@ -47,8 +47,19 @@ describe("debounceStep()", () => {
 
 describe("parseMonitorState()", () => {
   test("accepts a written state", () => {
-    const s = { version: 1, last_level: "warning", calls_since: 3, fired: 1, updated_ms: 5 };
+    const s = { version: 1, last_level: "warning", calls_since: 3, fired: 1, updated_ms: 5, sent_total: 4 };
     expect(parseMonitorState(s)).toEqual(s as MonitorState);
+    // an older file without the total: its `fired` counts
+    expect(parseMonitorState({ ...s, sent_total: undefined })?.sent_total).toBe(1);
+  });
+  test("sent_total counts every warning sent and survives usage falling back to ok", () => {
+    let s = initialMonitorState(0);
+    s = debounceStep(s, "warning", 5, 1).state;
+    s = debounceStep(s, "critical", 5, 2).state;
+    s = debounceStep(s, "ok", 5, 3).state;
+    expect({ fired: s.fired, sent_total: s.sent_total }).toEqual({ fired: 0, sent_total: 2 });
+    s = debounceStep(s, "warning", 5, 4).state;
+    expect(s.sent_total).toBe(3);
   });
   test.each([[null], ["x"], [{}], [{ calls_since: "3" }], [{ calls_since: Number.NaN }]])("rejects %j", (v) => {
     expect(parseMonitorState(v)).toBeUndefined();

@@ -25,10 +25,16 @@ describe("no message claims a summary that does not exist", () => {
   });
   test("the user's CRITICAL message says the same; WARNING says nothing of a summary", () => {
     expect(levelMessage("critical", 76, 152000, 200000, { state: "writing" })).toBe(
-      "ctx: context 76% used (152000/200000 tokens), CRITICAL. The agent is told to finish its step and leave the " +
+      "ctx: context 76% used (152k/200k tokens), CRITICAL. The agent is told to finish its step and leave the " +
         "work resumable. Handoff: ctx finalize is writing the handoff summary now. " +
         "You: when the agent has finished its step, type /clear; the fresh session starts from the summary " +
-        "(or quit and run 'ctx resume --latest').",
+        "(or quit and run 'ctx resume --latest' in this terminal).",
+    );
+    // the path planned by the crossing's finalize, before the summary exists: the exact command
+    const planned = { state: "writing", path: "/p/.ctx/sessions/summary-chain-a-20261201-120000.md" } as const;
+    expect(levelMessage("critical", 76, 152000, 200000, planned)).toContain(
+      `writing the handoff summary now (${planned.path}). You: when the agent has finished its step, type /clear; ` +
+        `the fresh session starts from the summary (or quit and run 'ctx resume ${planned.path}').`,
     );
     expect(levelMessage("critical", 76, 152000, 200000, written)).toContain(
       `Handoff: the handoff summary is written: ${written.path}. You:`,

@@ -67,6 +67,7 @@ const ROWS: Record<string, { member: string; path: string | undefined; folder?: 
   "${XDG_STATE_HOME:-~/.local/state}/ctx/sessions/<sid>.json": { member: "indexEntry", path: U.indexEntry("S1") },
   "${XDG_STATE_HOME:-~/.local/state}/ctx/errors.log": { member: "errorLog", path: U.errorLog },
   "${XDG_STATE_HOME:-~/.local/state}/ctx/unclaimed.log": { member: "unclaimedLog", path: U.unclaimedLog },
+  "${XDG_STATE_HOME:-~/.local/state}/ctx/metrics-refresh.json": { member: "metricsRefresh", path: U.metricsRefresh },
   "${XDG_STATE_HOME:-~/.local/state}/ctx/windows.json": { member: "windows", path: U.windows },
   "${XDG_STATE_HOME:-~/.local/state}/ctx/rate-limits.json": { member: "rateLimits", path: U.rateLimits },
   "${XDG_STATE_HOME:-~/.local/state}/ctx/install/backups-<key>/settings.json.bak-<stamp>": {
@@ -78,6 +79,10 @@ const ROWS: Record<string, { member: string; path: string | undefined; folder?: 
     member: "claudePlugin",
     path: U.claudePlugin,
     folder: true,
+  },
+  "${XDG_STATE_HOME:-~/.local/state}/ctx/install/installed-<key>.json": {
+    member: "installRecord",
+    path: U.installRecord("0123456789abcdef"),
   },
   "${XDG_STATE_HOME:-~/.local/state}/ctx/install/statusline-<key>.json": {
     member: "statuslineRecord",

@@ -3,7 +3,7 @@
  * (fake API, ctx installed by `ctx install`) crosses CRITICAL on a tool call; the client shows
  * `ctx track`'s systemMessage under it, with where the handoff stands and the instruction: type
  * /clear once the agent has finished its step (the fresh session starts from the summary), or
- * `ctx resume --latest`.
+ * `ctx resume <the summary's path>`.
  */
 import { afterEach, expect, test } from "bun:test";
 import { runCtx } from "../helpers/ctx.ts";
@@ -50,8 +50,13 @@ test("e2e: the user's CRITICAL message says to type /clear (or ctx resume)", asy
   });
   await tmux.waitFor(/for shortcuts|❯/, 30_000);
   await tmux.sendText("run the steps");
-  const screen = unwrapped(await tmux.waitFor((s) => unwrapped(s).includes("ctx resume --latest"), 60_000));
-  expect(screen).toMatch(
-    /says: ctx: context 76% used \(15\d{4}\/200000 tokens\), CRITICAL\. The agent is told to finish its step and leave the work resumable\. Handoff: (ctx finalize is writing the handoff summary now|the handoff summary is written: \S+)\. You: when the agent has finished its step, type \/clear; the fresh session starts from the summary \(or quit and run 'ctx resume --latest'\)\./,
-  );
+  const screen = unwrapped(await tmux.waitFor((s) => unwrapped(s).includes("(or quit and run 'ctx resume "), 60_000));
+  // the exact summary, named while it is being written: the command resumes this session's work
+  const m =
+    /says: ctx: context 76% used \(15\dk\/200k tokens\), CRITICAL\. The agent is told to finish its step and leave the work resumable\. Handoff: (?:ctx finalize is writing the handoff summary now \((\S+)\)|the handoff summary is written: (\S+))\. You: when the agent has finished its step, type \/clear; the fresh session starts from the summary \(or quit and run 'ctx resume (\S+)'\)\./.exec(
+      screen,
+    );
+  expect(m).not.toBeNull();
+  expect(m![3]).toBe(m![1] ?? m![2]);
+  expect(m![3]).toMatch(/\/\.ctx\/sessions\/summary-\S+-\d{8}-\d{6}\.md$/);
 }, 120_000);

@@ -39,7 +39,7 @@ export interface Turn {
 }
 
 /**
- * The subscription's usage limit as the API answers it (PROTOCOL.md "Usage limits"): 429 with the
+ * The subscription's usage limit as the API answers it (docs/clients.md, "Usage limits"): 429 with the
  * unified rate-limit headers, the five-hour window rejected until `resetUnixS`, no retry.
  */
 export function usageLimitTurn(resetUnixS: number): Turn {

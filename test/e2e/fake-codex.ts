@@ -1,6 +1,6 @@
 /**
  * A fake OpenAI Responses API for driving the real Codex CLI (`@openai/codex` 0.169.0) offline
- * (`[model_providers.fake] base_url = "http://127.0.0.1:<port>/v1"`, see /work/shared/PROTOCOL.md).
+ * (`[model_providers.fake] base_url = "http://127.0.0.1:<port>/v1"`, see docs/clients.md).
  *
  * Codex POSTs `/v1/responses` (JSON, `stream: true`); the reply is SSE: `response.created`, one
  * `response.output_item.done` per item, `response.completed` with `usage`. The header

@@ -1,6 +1,6 @@
 /**
  * A fake Gemini API (generativelanguage `v1beta`) for driving the real Gemini CLI offline
- * (`GOOGLE_GEMINI_BASE_URL=http://127.0.0.1:<port>`, see /work/shared/PROTOCOL.md).
+ * (`GOOGLE_GEMINI_BASE_URL=http://127.0.0.1:<port>`, see docs/clients.md, "Gemini CLI").
  *
  * Main requests are `POST /v1beta/models/<model>:streamGenerateContent?alt=sse`; the reply is
  * SSE `data: {json}` events (one chunk per part, usage on the last). The script's turn is chosen

@@ -133,7 +133,7 @@ test("gemini: install keeps the user's keys; monitor warns at 65 %/75 % of 1,048
   expect(summary).toContain("## Unresolved errors\n- (none)");
   expect(summary).toContain("- FAIL `ls /nonexistent-ctx-gemini`");
   expect(summary).toContain("- ok   `echo four`");
-  expect(summary).toContain("5 tool calls: 4 succeeded, 1 failed; 1 files changed; 3 commands; 1 user messages");
+  expect(summary).toContain("5 tool calls: 4 succeeded, 1 failed; 1 file changed; 3 commands; 1 user message");
   expect(summary).toContain("## Decisions and reasons (the agent's last messages)\n- All done with the notes.");
   expect(summary).toContain("## Last meaningful step\n- replace notes.md (this session)");
 }, 150_000);

@@ -44,10 +44,12 @@ test("e2e respawn: at compact_at the idle session is compacted with the configur
     90_000,
     describe,
   );
-  expect(rec.events.filter((e: any) => e.event === "step").map((e: any) => e.detail)).toEqual(["compact"]);
+  // after the compaction the agent is sent on with its Next: prompt, not left idle
+  expect(rec.events.filter((e: any) => e.event === "step").map((e: any) => e.detail)).toEqual(["compact", "kickstart"]);
   expect(rec.events.find((e: any) => e.event === "cycle_start").detail).toContain("compact at 87%");
   // The client ran the compaction with our instructions.
   expect(api.requests.some((r) => r.method === "POST" && allText(r).includes("KEEP-STATE-5521"))).toBe(true);
+  expect(api.requests.some((r) => r.method === "POST" && allText(r).includes("Next: continue the work"))).toBe(true);
   // A compaction, not a restart: no finalize, no /clear.
   await Bun.sleep(3000);
   expect(sup.record().events.some((e: any) => e.detail === "finalize" || e.detail === "clear")).toBe(false);

@@ -7,7 +7,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { runCtx } from "../helpers/ctx.ts";
+import { CTX_BIN, runCtx } from "../helpers/ctx.ts";
 import { ALLOWED_TOOLS, makeSandbox, CLAUDE_BIN, TEST_MODEL, type Sandbox } from "./claude.ts";
 import { allText, startFakeApi, type Block, type FakeApi, type LoggedRequest, type Turn } from "./fake-api.ts";
 
@@ -125,10 +125,14 @@ async function setUp(limitUntil?: number, legsOf: (project: string) => Turn[][] 
   return { served };
 }
 
-async function ctxRun(extra: string[] = []) {
+/** The command line of `ctx run` the tests give, the binary first. */
+function ctxRunArgv(extra: string[] = []): string[] {
   const args = ["run", "-p", GOAL, "--restart-at", String(RESTART_AT), "--limit-margin", "1", ...extra];
-  const passthrough = ["--", "--model", TEST_MODEL, "--allowedTools", ...ALLOWED_TOOLS];
-  return runCtx([...args, ...passthrough], {
+  return [CTX_BIN, ...args, "--", "--model", TEST_MODEL, "--allowedTools", ...ALLOWED_TOOLS];
+}
+
+async function ctxRun(extra: string[] = []) {
+  return runCtx(ctxRunArgv(extra).slice(1), {
     env: { ...sandbox!.env, CTX_CLAUDE: CLAUDE_BIN },
     cwd: sandbox!.project,
     timeoutMs: 240_000,
@@ -156,11 +160,24 @@ function checkRestartLevel(served: Served[]): void {
 
 test("ctx run: a task that needs three legs completes, each leg from the summary of the last", async () => {
   const { served } = await setUp();
-  const r = await ctxRun(["--json"]);
+  // as a workflow runs it: in a git repository, its report and stderr redirected to files in it
+  expect(Bun.spawnSync(["git", "init", "-q"], { cwd: sandbox!.project }).exitCode).toBe(0);
+  const out = join(sandbox!.project, "ctx-run.json");
+  const err = join(sandbox!.project, "ctx-run.err");
+  const shell = await runCtx(["--version"], { env: sandbox!.env, cwd: sandbox!.project });
+  const sh = Bun.spawn(["sh", "-c", `"$0" "$@" > '${out}' 2> '${err}'`, ...ctxRunArgv(["--json"])], {
+    cwd: sandbox!.project,
+    env: { ...sandbox!.env, CTX_CLAUDE: CLAUDE_BIN },
+  });
+  const r = { code: await sh.exited, stdout: readFileSync(out, "utf8"), stderr: readFileSync(err, "utf8") };
   console.log(r.stderr);
   expect(r.code).toBe(0);
   const report = JSON.parse(r.stdout);
   expect(report.outcome).toBe("done");
+  expect([report.version, report.ctx_version]).toEqual([1, shell.stdout.trim().replace(/^ctx /, "")]);
+  // the last leg leaves a summary too; no summary names the run's own output files
+  expect(existsSync(report.summary)).toBe(true);
+  for (const leg of report.legs) expect(readFileSync(leg.summary, "utf8")).not.toContain("ctx-run.");
   expect(report.legs.map((l: { end: string }) => l.end)).toEqual(["stopped", "stopped", "finished"]);
   expect(report.result).toContain("RESULT-OK");
   expect(report.legs[0].summary).toMatch(new RegExp(`/\\.ctx/sessions/summary-${report.task_id}-`));
@@ -187,7 +204,12 @@ test("ctx run: a usage limit in the second leg is waited out and the run complet
   );
   expect(r.stderr).toMatch(/ctx run: waiting \d+ s for the usage limit/);
   expect(r.stderr).toMatch(/ctx run: leg 2 started again after the usage limit/);
-  expect(r.stderr).toMatch(/ctx run: done after 3 legs in \d+ s\n$/);
+  // .legs has the leg run again after the limit too, and the closing line counts as it does
+  // (the limit resets to the minute: leg 2 may be run again more than once)
+  const done = /ctx run: done after (\d+) legs \((\d+) runs? again after a usage limit\) in \d+ s\n$/.exec(r.stderr);
+  expect(done).not.toBeNull();
+  expect(Number(done![1])).toBe(3 + Number(done![2]));
+  expect(r.stderr.match(/started again after the usage limit/g)).toHaveLength(Number(done![2]));
   // Leg 2 went on only after the reset.
   const second = served.find((s) => s.leg === 2 && s.step === 0)!;
   expect(second.at / 1000).toBeGreaterThanOrEqual(until);
@@ -230,6 +252,14 @@ test("ctx run: --max-time ends a leg still running at the deadline and gives up 
   const report = JSON.parse(r.stdout);
   expect([report.outcome, report.brake]).toEqual(["brake", "max_time"]);
   expect(report.legs).toHaveLength(1);
-  expect([report.legs[0].end, report.legs[0].detail]).toEqual(["failed", "ended at --max-time"]);
-  expect(r.stderr).toMatch(/ctx run: gave up at a brake \(max_time\): the wall time ran out during a leg/);
+  expect([report.legs[0].end, report.legs[0].detail]).toEqual([
+    "brake",
+    "the wall time ran out during the leg (--max-time)",
+  ]);
+  expect(r.stderr).toContain("ctx run: leg 1 ended at a brake: the wall time ran out during the leg (--max-time)");
+  expect(r.stderr).not.toMatch(/leg 1 failed/);
+  expect(r.stderr).toMatch(/ctx run: gave up at a brake \(max_time\): the wall time ran out during the leg/);
+  // a leg ended by --max-time still leaves its summary for the workflow to upload
+  expect(report.legs[0].summary).toMatch(/\/\.ctx\/sessions\/summary-/);
+  expect(existsSync(report.summary)).toBe(true);
 }, 240_000);

@@ -137,5 +137,6 @@ test("e2e: status lists sessions that real runs tracked: table, JSON, --min, end
   expect(table[2]).toBe("2 ended sessions hidden (--all shows them)");
   const full = (await status([])).trimEnd().split("\n");
   expect(full).toHaveLength(4);
-  expect(full[2]).toMatch(/92%\s+184k\/200k\s+auto_pause\s+ended,paused/);
+  // an ended session is only ended: its pause ended with it (never `ended,paused`)
+  expect(full[2]).toMatch(/92%\s+184k\/200k\s+auto_pause\s+ended\s+\d+s ago$/);
 }, 150_000);

@@ -92,6 +92,11 @@ describe("an index entry updated in 2099", () => {
       respawn: null,
       updated_at: "2099-12-31T00:00:00.000Z",
     });
+    // their sessions' state is there (a session whose state is gone is ended, not stale)
+    const states = join(sb.project, ".ctx", "state", "sessions");
+    mkdirSync(states, { recursive: true });
+    for (const sid of ["skewed", "cloned"])
+      writeFileSync(join(states, `${sid}.json`), JSON.stringify({ version: 1, session_id: sid, project: sb.project }));
     writeFileSync(join(dir, "skewed.json"), JSON.stringify(entry("skewed")));
     utimesSync(join(dir, "skewed.json"), FUTURE, FUTURE);
     writeFileSync(join(dir, "cloned.json"), JSON.stringify(entry("cloned")));

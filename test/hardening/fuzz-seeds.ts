@@ -11,7 +11,7 @@ type Json = Record<string, unknown>;
 
 const FIXTURES = join(import.meta.dir, "..", "fixtures");
 
-/** The statusLine payload recorded from client v2.1.197 (docs/PROTOCOL). */
+/** The statusLine payload recorded from client v2.1.197 (docs/clients.md). */
 const RECORDED_STATUSLINE: Json = {
   session_id: "3b0c2a6e-0000-4000-8000-000000000001",
   transcript_path: "/root/.claude/projects/-p/3b0c2a6e.jsonl",

@@ -69,12 +69,14 @@ test("every key that makes ctx type, accept or run is marked, and no threshold o
   const marked = Object.keys(SCHEMA).filter(actsAsUser);
   expect(marked).toEqual([
     "statusline.chain",
+    "metrics.textfile_dir",
     "respawn.mode",
     "respawn.strategy",
     "respawn.in_client",
     "respawn.compact_prompt",
     "respawn.update_prompt",
     "respawn.kickstart_prompt",
+    "respawn.compact_continue_prompt",
     "respawn.send_clear",
     "respawn.send_init",
     "respawn.auto_accept_plans",

@@ -50,3 +50,30 @@ test("README quick start: `sh install.sh --hooks` in a checkout builds, installs
   // no terminal to ask on: the profile is left alone and the line to add is printed
   expect(r.stderr).toContain(`add it with: export PATH="${join(box.home, ".local", "bin")}:$PATH"`);
 }, 120_000);
+
+test("--from-source without a bun in the checkout: npm's own notices (npm 11's allowScripts) stay out of the install's lines", async () => {
+  const sb = makeSandbox();
+  try {
+    const copy = join(sb.root, "checkout");
+    mkdirSync(copy);
+    for (const f of ["src", "build.ts", "package.json", "tsconfig.json", "install.sh"])
+      cpSync(join(REPO, f), join(copy, f), { recursive: true, preserveTimestamps: true });
+    // a stand-in npm: warns as npm 11 does, then puts the real bun where `npm install bun@…` would
+    const bin = join(sb.root, "fake-bin");
+    mkdirSync(bin);
+    const realBun = join(REPO, "node_modules", ".bin", "bun");
+    writeFileSync(
+      join(bin, "npm"),
+      `#!/bin/sh\necho 'npm warn config allowScripts: lifecycle scripts need approval' >&2\n` +
+        `while [ "$1" != "--prefix" ]; do shift; done\nmkdir -p "$2/node_modules/.bin"\nln -sf '${realBun}' "$2/node_modules/.bin/bun"\n`,
+      { mode: 0o755 },
+    );
+    const env = { ...sb.env, PATH: `${bin}:${sb.env.PATH}` };
+    const r = await runInstallSh("install.sh", ["--from-source"], env, copy);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("npm install bun@");
+    expect(r.stderr).not.toContain("allowScripts");
+  } finally {
+    sb.cleanup();
+  }
+}, 120_000);

@@ -125,6 +125,19 @@ describe("install.sh from a release URL", () => {
     }
   }, 60_000);
 
+  test("a host that does not resolve (offline, DNS) says it cannot reach it, not that there is no release", async () => {
+    const u = user("good", { CTX_RELEASE_URL: "http://ctx-release.invalid/download" });
+    try {
+      const r = await runInstallSh(SCRIPT, [], u.env, u.root);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/cannot reach ctx-release\.invalid/);
+      expect(r.stderr).toContain("install offline with --binary FILE or --from-source");
+      expect(r.stderr).not.toContain("no ctx release");
+    } finally {
+      u.cleanup();
+    }
+  }, 30_000);
+
   test("an unknown version is a clear error", async () => {
     const u = user();
     try {

@@ -92,3 +92,10 @@ describe("the README's screenshots", () => {
     for (const heading of ["## Goal", "## How to continue"]) expect(summary).toContain(heading);
   });
 });
+
+describe("glyphs every font has", () => {
+  test("Claude Code's ⎿ is drawn as └: no SVG holds a glyph a viewer may lack", () => {
+    expect(ansiToSvg("\x1b[37m  ⎿  says: ok\x1b[0m\n", { cols: 20 })).toContain("  └  says: ok");
+    for (const name of SHOTS) expect(readFileSync(join(SCREENS, `${name}.svg`), "utf8")).not.toContain("⎿");
+  });
+});

@@ -1,7 +1,7 @@
 /**
  * Codex CLI (`@openai/codex`): hooks in Claude Code's shape in `$CODEX_HOME/hooks.json`, trusted
  * by hash in config.toml (io/codex-trust.ts), the rollout as transcript (codex-rollout.ts), and a
- * used % its UI computes against the window minus a 12k baseline. PROTOCOL.md, "Codex CLI".
+ * used % its UI computes against the window minus a 12k baseline. docs/clients.md, "The context figure".
  */
 import { ROLLOUT_NEEDLES, rolloutRequest, rolloutUsage } from "./codex-rollout.ts";
 import type { AgentAdapter, LineUsage } from "./types.ts";

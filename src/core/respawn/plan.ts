@@ -35,7 +35,11 @@ export function buildSteps(kind: CycleKind, s: RespawnSettings): Step[] {
   const kick: Step[] = s.kickstartPrompt ? [{ kind: "kickstart", text: s.kickstartPrompt }] : [];
   switch (kind) {
     case "compact":
-      return [{ kind: "compact", text: s.compactPrompt }];
+      // after the compaction the agent is idle: the continue prompt sends it on to its next step
+      return [
+        { kind: "compact", text: s.compactPrompt },
+        ...(s.compactContinuePrompt ? [{ kind: "kickstart", text: s.compactContinuePrompt } as Step] : []),
+      ];
     case "restart":
       return [{ kind: "finalize" }, { kind: "clear", text: "/clear" }, ...init, ...kick];
     case "keep-working":

@@ -16,6 +16,7 @@ export function settingsFromConfig(cfg: Config): RespawnSettings {
     compactPrompt: prompt(cfg["respawn.compact_prompt"]) || "/compact",
     updatePrompt: prompt(cfg["respawn.update_prompt"]),
     kickstartPrompt: prompt(cfg["respawn.kickstart_prompt"]),
+    compactContinuePrompt: prompt(cfg["respawn.compact_continue_prompt"]),
     sendClear: cfg["respawn.send_clear"],
     sendInit: cfg["respawn.send_init"],
     autoAcceptPlans: cfg["respawn.auto_accept_plans"],

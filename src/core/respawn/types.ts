@@ -1,7 +1,6 @@
 /**
- * Types of the respawn supervisor's state machine. The machine is a pure
- * function `transition(state, event, now) -> { state, actions }` (machine.ts);
- * the driver (src/io/respawn/driver.ts) feeds it events and carries out actions.
+ * Types of the respawn supervisor's state machine `transition(state, event, now) -> { state, actions }`
+ * (machine.ts); the driver (src/io/respawn/driver.ts) feeds it events and carries out actions.
  */
 import type { ScreenState } from "../screen.ts";
 import type { Verdict } from "./ai-check.ts";
@@ -28,6 +27,8 @@ export interface RespawnSettings {
   updatePrompt: string;
   /** The prompt sent last, after `/clear` ("" = skip the step). */
   kickstartPrompt: string;
+  /** The prompt sent once `/compact` is done, so the agent goes on with its next step ("" = skip the step). */
+  compactContinuePrompt: string;
   /** Keep-working: send `/clear` in the cycle. */
   sendClear: boolean;
   /** Send `/init` after `/clear`. */

@@ -13,6 +13,8 @@ export type LegEnd =
   | { kind: "stopped" }
   /** The usage limit. */
   | { kind: "limit"; hit: LimitHit }
+  /** ctx ended it at a brake while it ran (--max-time): not a failure of the leg. */
+  | { kind: "brake"; detail: string }
   /** Anything else: a non-zero exit, an error result, no result. */
   | { kind: "failed"; detail: string };
 
@@ -83,6 +85,7 @@ export function nextAfter(
   const end = leg.end;
   if (end.kind === "finished") return { next: { type: "done" }, p };
   if (end.kind === "failed") return { next: { type: "failed", detail: end.detail }, p };
+  if (end.kind === "brake") return { next: { type: "brake", name: "max_time", message: end.detail }, p };
   const elapsed = now - p.startedAt;
   if (end.kind === "limit") {
     const ms = limitWaitMs(end.hit, now, p.limitsInARow, limits.limitMarginMs, limits.backoffMs);

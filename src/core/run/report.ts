@@ -6,7 +6,7 @@ export interface LegReport {
   /** The leg's number: a leg started again after a usage limit keeps it. */
   n: number;
   session_id: string;
-  /** finished (on its own), stopped (by ctx at the restart level), limit, failed. */
+  /** finished (on its own), stopped (by ctx at the restart level), limit, brake (ended by --max-time), failed. */
   end: LegEnd["kind"];
   exit_code: number | null;
   used_pct: number;
@@ -25,6 +25,10 @@ export interface LegReport {
 
 /** The `--json` report of a whole run. */
 export interface RunReport {
+  /** The report's format version (1). */
+  version: 1;
+  /** The ctx that ran it, as `ctx --version` prints it. */
+  ctx_version: string;
   /** done, failed, brake, limit. */
   outcome: "done" | "failed" | "brake" | "limit";
   exit_code: number;
@@ -36,6 +40,16 @@ export interface RunReport {
   message?: string;
   /** The final leg's result text. */
   result?: string;
+  /** The summary of the last leg, written when the run ended (always, so a workflow has one to upload). */
+  summary?: string;
+}
+
+/** The closing line: legs counted as `.legs` counts them (a leg run again after a usage limit is one more). */
+export function doneLine(legs: readonly { n: number }[], elapsedS: number): string {
+  const distinct = new Set(legs.map((l) => l.n)).size;
+  const again = legs.length - distinct;
+  const runs = `${legs.length} leg${legs.length === 1 ? "" : "s"}`;
+  return `ctx run: done after ${runs}${again > 0 ? ` (${again} run again after a usage limit)` : ""} in ${elapsedS} s`;
 }
 
 /** How a later leg is reminded of the run's goal (the user's own words, as given). */
@@ -57,6 +71,8 @@ export function endLine(n: number, end: LegEnd, usedPct: number, restartAt: numb
       return `ctx run: leg ${n} ended at ${usedPct}% used (restart at ${restartAt}%)`;
     case "limit":
       return `ctx run: leg ${n} hit the usage limit: ${end.hit.text || "429"}`;
+    case "brake":
+      return `ctx run: leg ${n} ended at a brake: ${end.detail}`;
     case "failed":
       return `ctx run: leg ${n} failed: ${end.detail}`;
   }

@@ -8,7 +8,7 @@ import type { Env } from "../deps.ts";
 /** The variable `ctx run` sets for a leg: the leg's own session id. */
 export const RUN_SESSION_VAR = "CTX_RUN_SESSION";
 
-/** The hook output that ends `claude -p` after this tool call (PROTOCOL.md: PostToolUse `continue: false`). */
+/** The hook output that ends `claude -p` after this tool call (docs/clients.md, "Hook outputs": PostToolUse `continue: false`). */
 export interface LegStopOutput {
   continue: false;
   stopReason: string;

@@ -40,6 +40,8 @@ export interface HookFacts {
   installCmd?: string;
   /** Resolves a path to its real path (undefined when it does not exist). */
   realpath: (path: string) => string | undefined;
+  /** Why the user's chained status-line command cannot run, or undefined when it can. */
+  cannotRun?: (command: string) => string | undefined;
 }
 
 /**
@@ -202,6 +204,14 @@ function statuslineCheck(settings: FoundSettings[], facts: HookFacts, fix: strin
         ? `${parsed.binary} does not exist`
         : "runs `ctx`, and there is no ctx on PATH",
       fix,
+    };
+  const broken = parsed.chain ? facts.cannotRun?.(parsed.chain) : undefined;
+  if (broken)
+    return {
+      level: "fail",
+      name: "statusLine",
+      detail: `chained with your own (${parsed.chain}), which cannot run: ${broken}; your status line is not shown`,
+      fix: "fix that command (or the statusline.chain key); ctx uninstall puts your statusLine back",
     };
   const chained = parsed.chain ? `ctx statusline, chained with your own (${parsed.chain})` : String(command);
   return { level: "ok", name: "statusLine", detail: chained };

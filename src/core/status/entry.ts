@@ -13,14 +13,16 @@ export interface IndexEntry {
   session_id: string;
   /** The chain's task id (tells two sessions of one project apart), or "" when the entry has none. */
   task_id: string;
+  /** The client (`claude`, `gemini`, `codex`, `opencode`), or "" when the entry does not say. */
+  agent: string;
+  /** The session this one continues (a /clear, a resume), or "" (its label is this one's until its own status line). */
+  previous_session_id: string;
   /** Absolute project directory. */
   project: string;
   /** The project's state root (`<project>/.ctx` or CTX_DIR). */
   root: string;
   /** The session's full state file, or "" when the entry has none. */
   state_path: string;
-  /** The client (claude, gemini, codex, opencode), or "" when the entry does not say. */
-  agent: string;
   /** Model id, or "" when unknown. */
   model: string;
   /** Used share of the window (0-100+), or null before the first usage. */
@@ -58,10 +60,11 @@ export function parseIndexEntry(value: unknown, fileSessionId?: string): IndexEn
   return {
     session_id: sid,
     task_id: text(r.task_id),
+    agent: /^[a-z]{1,16}$/.test(text(r.agent)) ? text(r.agent) : "",
+    previous_session_id: isValidSessionId(r.previous_session_id) ? r.previous_session_id : "",
     project: text(r.project),
     root: text(r.root),
     state_path: text(r.state_path),
-    agent: /^[a-z]{1,16}$/.test(text(r.agent)) ? text(r.agent) : "",
     model: text(r.model),
     used_pct: percentage(r.used_pct) ?? null,
     used_tokens: tokens(r.used_tokens),

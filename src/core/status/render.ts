@@ -41,8 +41,16 @@ export function renderTable(rows: readonly StatusRow[], o: TableOptions): string
     coloured[6] = paint(levelColour(r.level), coloured[6]!);
     out.push(coloured.join("  "));
   });
-  return `${out.join("\n")}\n${footer}`;
+  return `${out.join("\n")}\n${footer}${rows.some(isCodex) ? CODEX_NOTE : ""}`;
 }
+
+/** Codex CLI's rows: the window comes from its rollout (`transcript`), the used % from Codex's own formula. */
+const isCodex = (r: StatusRow): boolean => r.context_window_source === "transcript";
+
+/** Why a Codex row's USED does not add up by eye from its TOKENS (docs/clients.md, "The context figure"). */
+export const CODEX_NOTE =
+  "Codex rows: USED is Codex's own figure, which leaves a 12k baseline out of both tokens and window\n" +
+  "  (182k/258k shows 69%, as Codex's footer does), so it is not TOKENS divided by the window.\n";
 
 /** The JSON document of `--json`: the rows (with the model's display name), plus the counts. */
 export function renderJson(
@@ -86,12 +94,13 @@ export function cellsOf(r: StatusRow, home?: string): string[] {
   ];
 }
 
-/** Pause, limit and respawn state in a few words: `paused`, `limit · resets 15:03`, `respawn:watching`, `ended`, or `-`. */
+/** Pause, limit and respawn state in a few words: `paused`, `limit · resets 15:03`, `respawn:watching`, `-`; or only `ended`. */
 export function stateText(
   r: Pick<StatusRow, "auto_pause_active" | "respawn" | "ended"> & Partial<Pick<StatusRow, "limit" | "resets_at">>,
 ): string {
+  // an ended session is only that: its pause, limit and supervisor were its own and ended with it
+  if (r.ended) return "ended";
   const parts: string[] = [];
-  if (r.ended) parts.push("ended");
   if (r.auto_pause_active) parts.push("paused");
   if (r.limit) parts.push(limitText(r.resets_at ? Date.parse(r.resets_at) : null));
   if (r.respawn) parts.push(`respawn:${truncateRight(terminalSafe(r.respawn), 16)}`);

@@ -172,6 +172,17 @@ export function filterRows(rows: readonly StatusRow[], f: RowFilter): FilteredRo
   return { rows: sortRows(out), hiddenStale, hiddenEnded };
 }
 
+/** Rows whose labels clash (a /clear's two sessions in one pane, two panes of one name) get their short id too. */
+export function uniqueLabels(rows: readonly StatusRow[]): StatusRow[] {
+  const seen = new Map<string, number>();
+  for (const r of rows) seen.set(r.label, (seen.get(r.label) ?? 0) + 1);
+  return rows.map((r) =>
+    (seen.get(r.label) ?? 0) > 1 && r.label !== shortId(r.session_id)
+      ? { ...r, label: `${r.label} (${shortId(r.session_id)})` }
+      : r,
+  );
+}
+
 /** A row shown greyed: stale, or ended long ago (both only with --all). */
 export function faded(r: Pick<StatusRow, "stale" | "ended_long_ago">): boolean {
   return r.stale || r.ended_long_ago;

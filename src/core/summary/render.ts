@@ -145,7 +145,7 @@ function renderWith(s: SummaryInput, limit: number): string {
     ]),
     "",
     "## This session",
-    `- ${u.toolCalls} tool calls: ${f.successes} succeeded, ${f.errors.total} failed; ${f.files.size + f.filesDropped + (s.commandChanges?.length ?? 0)} files changed; ${f.commands.total} commands; ${f.userRequests} user messages`,
+    `- ${n(u.toolCalls, "tool call")}: ${f.successes} succeeded, ${f.errors.total} failed; ${n(f.files.size + f.filesDropped + (s.commandChanges?.length ?? 0), "file")} changed; ${n(f.commands.total, "command")}; ${n(f.userRequests, "user message")}`,
     ...(s.subagentLine ? [s.subagentLine] : []),
     ...userLines(f),
     ...capped(
@@ -203,3 +203,6 @@ function more(r: { items: unknown[]; total: number }): string {
 function orNone(lines: string[], none = "- (none)"): string[] {
   return lines.length ? lines : [none];
 }
+
+/** `1 command`, `2 commands`. */
+const n = (count: number, word: string): string => `${count} ${word}${count === 1 ? "" : "s"}`;

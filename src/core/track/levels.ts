@@ -9,6 +9,7 @@ import {
   type Ladder,
   type WarnLevel,
 } from "../levels.ts";
+import { shellQuote } from "../shell.ts";
 
 /** A level of the ladder above ok, as track records it. */
 type Level = WarnLevel;
@@ -51,16 +52,19 @@ export function levelMessage(
 /**
  * What the user does now, at CRITICAL and above: nothing under `ctx respawn`; else `/clear` once the agent has
  * finished its step (the resume hook injects the summary, waiting for one still being written), or
- * `ctx resume --latest`; when the summary could not be written, the work is saved first.
+ * `ctx resume <the summary's path>` (`--latest` when no path is known); when the summary could not be
+ * written, the work is saved first.
  */
 export function userNextStep(handoff: Handoff, supervised: boolean): string {
   if (supervised)
     return "You: nothing to do, ctx respawn supervises this session and continues it in a fresh context when it is idle.";
   if (handoff.state === "failed")
     return "You: have the agent note what remains and commit, then type /clear to continue in a fresh context.";
+  // the exact summary when its path is known (written, or planned by the crossing's finalize)
+  const path = handoff.path ? shellQuote(handoff.path) : undefined;
   return (
     "You: when the agent has finished its step, type /clear; the fresh session starts from the summary " +
-    "(or quit and run 'ctx resume --latest')."
+    `(or quit and run 'ctx resume ${path ?? "--latest"}'${path ? "" : " in this terminal"}).`
   );
 }
 

@@ -80,6 +80,11 @@ export interface SessionState {
   last_stop_at: string | null;
   /** The Claude Code process (same across /clear). */
   claude_pid: number | null;
+  /**
+   * The terminal the client runs in (core/terminal-id.ts): `tmux:%3` for a tmux pane, `tty:34816` for a
+   * terminal's device, null when neither is known. `ctx resume --latest` finds the chain of its own terminal.
+   */
+  terminal: string | null;
   /** The session this one continues: the one a /clear replaced, or the one `ctx resume` resumed. */
   previous_session_id: string | null;
   /** The session that replaced this one after /clear. */
@@ -142,6 +147,7 @@ export function initialState(sessionId: string, project: string, taskId: string,
     last_event: null,
     last_stop_at: null,
     claude_pid: null,
+    terminal: null,
     previous_session_id: null,
     next_session_id: null,
     compactions: 0,
@@ -182,7 +188,8 @@ export function parseState(value: unknown): SessionState | undefined {
   // Names built from these (summary-<task_id>-<stamp>.md) must stay one file name: a planted state
   // with `"task_id": "../../x"` would otherwise make finalize write outside <root>/sessions.
   out.task_id = taskIdFor(out.task_id, v.session_id);
-  for (const k of ["limit", "limit_at", "resets_at", "agent"] as const) if (typeof out[k] !== "string") out[k] = null;
+  for (const k of ["limit", "limit_at", "resets_at", "terminal", "agent"] as const)
+    if (typeof out[k] !== "string") out[k] = null;
   if (out.finalized_stamp !== null && !/^\d{8}-\d{6}$/.test(String(out.finalized_stamp))) out.finalized_stamp = null;
   return out;
 }

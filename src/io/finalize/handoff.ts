@@ -43,15 +43,21 @@ export function handoffOf(root: string, sessionId: string, nowMs: number): Hando
     const path = files.summary(task, stamp);
     if (isFile(path)) return { state: "written", path };
   }
+  const note = asObject(parse(readFileSafe(marker!, { maxBytes: 4096 })));
+  // the stamp the crossing planned (io/finalize/spawn.ts): the path the summary is being written to
+  const planned = typeof note?.stamp === "string" && /^\d{8}-\d{6}$/.test(note.stamp) ? note.stamp : undefined;
+  const writing: Handoff =
+    planned && typeof task === "string"
+      ? { state: "writing", path: files.summary(task, planned) }
+      : { state: "writing" };
   // A live finalize holds its lock (a killed one's lock is stale: nothing is coming from it).
   const lock = files.finalizeLock(sessionId);
-  if (lock && lockState(lock, LOCK_STALE_MS, () => nowMs) === "held") return { state: "writing" };
-  const note = asObject(parse(readFileSafe(marker!, { maxBytes: 4096 })));
+  if (lock && lockState(lock, LOCK_STALE_MS, () => nowMs) === "held") return writing;
   if (typeof note?.error === "string") return { state: "failed", reason: note.error.slice(0, 200) };
   // A marker dated 1970: the finalize failed and could not write why here (a full disk); errors.log may have it.
   if (started < FAILED_MTIME_MS) return { state: "failed", reason: "ctx finalize failed; 'ctx doctor' shows why" };
   if (nowMs - started > HANDOFF_GRACE_MS) return { state: "failed", reason: "ctx finalize did not finish" };
-  return { state: "writing" };
+  return writing;
 }
 
 /**

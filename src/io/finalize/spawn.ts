@@ -2,7 +2,10 @@ import { debug, type Deps } from "../../core/deps.ts";
 import { layout, STATE_DIRS } from "../../core/layout.ts";
 import { stateRoot } from "../../core/paths.ts";
 import { isValidSessionId } from "../../core/session-id.ts";
-import { createNew } from "../fs/write.ts";
+import { createNew, writeFileAtomic } from "../fs/write.ts";
+import { readJsonFile } from "../fs/read.ts";
+import { loadState } from "../session/store.ts";
+import { freeStamp } from "./inputs.ts";
 import { ensureDirUnder } from "../fs/dirs.ts";
 import { unlinkQuiet } from "../fs/sys.ts";
 import { selfCommand, spawnDetached } from "../process/proc.ts";
@@ -41,6 +44,31 @@ export async function startFinalize(deps: Pick<Deps, "env" | "stderr">, t: Final
 }
 
 /**
+ * Claims the stamp the crossing's finalize will write under and keeps it in the marker (`{"stamp": …}`),
+ * so the CRITICAL message names the exact summary before it exists (`ctx resume <path>`): the session's
+ * own stamp when it has one, else a free one, claimed as finalize claims it (io/finalize/inputs.ts).
+ */
+function planStamp(root: string, sessionId: string, marker: string): void {
+  try {
+    const files = layout(root);
+    const state = loadState(files.stateFile(sessionId) ?? "", Date.now());
+    ensureDirUnder(root, STATE_DIRS.records);
+    const stamp = state?.finalized_stamp ?? freeStamp(files.records, sessionId, Date.now());
+    writeFileAtomic(marker, `${JSON.stringify({ stamp })}\n`);
+  } catch {
+    // an empty marker: the message says the summary is being written, without its path
+  }
+}
+
+/** The stamp the crossing's marker planned for the session's finalize, when there is one. */
+export function plannedStamp(root: string, sessionId: string): string | undefined {
+  const marker = layout(root).finalizeMarker(sessionId);
+  const read = marker ? readJsonFile<{ stamp?: unknown }>(marker, { maxBytes: 4096 }) : undefined;
+  const stamp = read?.status === "ok" ? read.value?.stamp : undefined;
+  return typeof stamp === "string" && /^\d{8}-\d{6}$/.test(stamp) ? stamp : undefined;
+}
+
+/**
  * For the monitor: when the level is critical (or auto_pause, above it), starts a background finalize at
  * most once per critical crossing (a marker `<root>/state/monitor/<sid>.finalize`
  * created exclusively); any other level removes the marker so the next crossing
@@ -63,12 +91,14 @@ export async function finalizeOnCritical(
     unlinkQuiet(marker);
     return false;
   }
+  const root = stateRoot(deps.env, t.project);
   try {
-    ensureDirUnder(stateRoot(deps.env, t.project), STATE_DIRS.monitor);
+    ensureDirUnder(root, STATE_DIRS.monitor);
     createNew(marker);
   } catch {
     return false; // already finalized for this crossing (or not writable)
   }
+  planStamp(root, t.sessionId, marker);
   return startFinalize(deps, {
     project: t.project,
     sessionId: t.sessionId,

@@ -23,3 +23,10 @@ export function gitStatus(dir: string): string[] | null {
   // ctx's own state is not the project's work (the pathspec misses it when git runs in a subdirectory).
   return out.split("\n").filter((l) => l.trim() !== "" && !/^.. "?\.ctx\//.test(l));
 }
+
+/** `git status --short` lines without those of `files` (absolute), which are relative to `project` there. */
+export function withoutFiles(lines: string[] | null, files: string[] | undefined, project: string): string[] | null {
+  if (!lines || !files?.length) return lines;
+  const names = files.map((f) => (f.startsWith(`${project}/`) ? f.slice(project.length + 1) : f));
+  return lines.filter((l) => !names.some((n) => l.slice(3) === n));
+}

@@ -1,5 +1,6 @@
 import { readToEnd, withReadFile } from "../fs/read.ts";
 import type { Env } from "../../core/deps.ts";
+import { ttyNrOfStat } from "../../core/terminal-id.ts";
 
 /** One process as /proc shows it. */
 export interface ProcInfo {
@@ -29,6 +30,12 @@ export function parentPid(pid: number, procRoot = "/proc"): number | undefined {
   const stat = readProc(`${procRoot}/${pid}/stat`);
   const ppid = stat ? Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) : Number.NaN;
   return Number.isInteger(ppid) && ppid > 0 ? ppid : undefined;
+}
+
+/** The controlling terminal's device number of this process (core/terminal-id.ts), or undefined without one. */
+export function ownTty(procRoot = "/proc"): number | undefined {
+  const stat = readProc(`${procRoot}/${process.pid}/stat`);
+  return stat ? ttyNrOfStat(stat) : undefined;
 }
 
 /** The ancestors of `pid`, nearest first (at most 32). */

@@ -83,15 +83,15 @@ export function liveConflict(root: string, name: string, target?: string): Respa
  * and waits up to 10 s for each to record that it stopped. Returns their names.
  * The supervised panes are left alone.
  */
-export async function stopSupervisors(root: string, name?: string): Promise<string[]> {
+export async function stopSupervisors(root: string, name?: string): Promise<Array<{ name: string; target: string }>> {
   const names = name ? [name] : listRecords(root);
-  const stopped: string[] = [];
+  const stopped: Array<{ name: string; target: string }> = [];
   for (const n of names) {
     const rec = readRecord(root, n);
     if (!rec || !isLive(rec)) continue;
     process.kill(rec.pid, "SIGTERM");
     for (let i = 0; i < 100 && alive(rec.pid) && readRecord(root, n)?.phase !== "stopped"; i++) await Bun.sleep(100);
-    stopped.push(n);
+    stopped.push({ name: n, target: rec.target });
   }
   return stopped;
 }

@@ -15,6 +15,8 @@ import { listDir } from "../fs/list-dir.ts";
 import { pidAlive } from "../fs/lock.ts";
 import { readFileSafe, readJsonFile } from "../fs/read.ts";
 import { pruneWritten } from "./written.ts";
+import { parseIndexEntry } from "../../core/status/entry.ts";
+import { stateGone } from "../session/index.ts";
 
 /** What one prune removed (or, dry, would remove). */
 export interface PruneCounts {
@@ -92,8 +94,10 @@ export function pruneUser(
       if (!isValidSessionId(sid)) continue;
       if (name === `${sid}.json`) {
         const st = regularStat(path);
-        if (!st || !expired(st.mtimeMs, nowMs, limits.maxAgeMs) || liveEntry(path)) continue;
-        if (removeOurs(path, nowMs, limits.maxAgeMs, dry)) counts.index++;
+        // a dead entry (its project's state gone) goes whatever its age; others when aged out and not live
+        const dead = deadEntry(path);
+        if (!st || (!dead && (!expired(st.mtimeMs, nowMs, limits.maxAgeMs) || liveEntry(path)))) continue;
+        if (removeOurs(path, dead ? undefined : nowMs, limits.maxAgeMs, dry)) counts.index++;
       } else if (name.endsWith(".lock") && !lockOwnerAlive(path) && removeOurs(path, nowMs, limits.maxAgeMs, dry))
         counts.files++;
     }
@@ -105,6 +109,13 @@ export function pruneUser(
 }
 
 // --- internal ---
+
+/** The entry's session can never report again: its state root or state file is gone (index.ts stateGone). */
+function deadEntry(path: string): boolean {
+  const r = readJsonFile<unknown>(path, { maxBytes: 256 * 1024 });
+  const e = r.status === "ok" ? parseIndexEntry(r.value) : undefined;
+  return e !== undefined && stateGone(e);
+}
 
 /** The entry's session state (only `<root>/state/sessions/<sid>.json`) says it is live: not ended, its process running. */
 function liveEntry(path: string): boolean {

@@ -101,10 +101,11 @@ function stub(sid: string, it: Item): IndexEntry {
   return {
     session_id: sid,
     task_id: "",
+    previous_session_id: "",
+    agent: "",
     project: it.p,
     root: "",
     state_path: "",
-    agent: "",
     model: "",
     used_pct: it.u,
     used_tokens: null,

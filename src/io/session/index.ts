@@ -4,6 +4,7 @@
  * session (`writeEntry`), `ctx respawn` its `respawn` field (`setRespawn`), both under the
  * entry's lock; `ctx status` and `ctx doctor` read them all (`readIndex`) without a lock.
  */
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { asObject } from "../../core/json.ts";
 import { INDEX_DIR, layout, userLayout } from "../../core/layout.ts";
@@ -97,10 +98,11 @@ export function writeEntry(env: Env, root: string, state: SessionState, lock: Lo
     version: 1,
     session_id: state.session_id,
     task_id: state.task_id,
+    previous_session_id: state.previous_session_id,
+    agent: state.agent,
     project: state.project,
     root,
     state_path: layout(root).stateFile(state.session_id),
-    agent: state.agent,
     model: state.model,
     used_pct: state.used_pct,
     used_tokens: state.used_tokens,
@@ -164,8 +166,24 @@ function updateEntry(
   );
 }
 
-/** Reads the state file the entry points to, only when it is `<root>/state/sessions/<sid>.json` (never an arbitrary path). */
+/**
+ * True when the entry's session can no longer run: its state root is gone (the project's `.ctx/`
+ * removed, `git clean -fdx`), or the state file it names under that root is. An entry the respawn
+ * supervisor made before the first hook (no state path yet) is not dead.
+ */
+export function stateGone(e: Pick<IndexEntry, "root" | "state_path" | "session_id">): boolean {
+  if (!e.root.startsWith("/")) return false;
+  if (!existsSync(e.root)) return true;
+  if (fileIn(layout(e.root).sessionsState, e.state_path) !== `${e.session_id}.json`) return false;
+  return readJsonFile<unknown>(e.state_path, { maxBytes: 1024 * 1024 }).status === "missing";
+}
+
+/**
+ * Reads the state file the entry points to, only when it is `<root>/state/sessions/<sid>.json` (never an
+ * arbitrary path): SessionEnd seen, a /clear replaced it, or its state is gone (stateGone).
+ */
 function sessionEnded(e: IndexEntry): boolean {
+  if (stateGone(e)) return true;
   if (!e.root.startsWith("/") || fileIn(layout(e.root).sessionsState, e.state_path) !== `${e.session_id}.json`)
     return false;
   const r = readJsonFile<Record<string, unknown>>(e.state_path, { maxBytes: 1024 * 1024 });

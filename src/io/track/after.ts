@@ -16,6 +16,7 @@ import { addLedgerTokens, completeCompactionEvent } from "../session/events.ts";
 import { linkNext } from "../session/store.ts";
 import { isSupervised, writeEntry } from "../session/index.ts";
 import { startRetentionIfDue } from "../retention/start.ts";
+import { refreshTextfileIfDue } from "../metrics/textfile.ts";
 import type { Config } from "../../core/config-schema.ts";
 import type { TokenDeltas } from "./prepare.ts";
 
@@ -78,6 +79,9 @@ export async function afterUpdate(
     const pid = await startRetentionIfDue(deps.env, job.project, root, cfg, nowMs).catch(() => undefined);
     if (pid) debug(deps, `track: retention started in the background (pid ${pid})`);
   }
+  // The same background job keeps the metrics textfile fresh (metrics.textfile_dir), at most once a minute.
+  const metricsPid = await refreshTextfileIfDue(deps.env, cfg, nowMs, job.project).catch(() => undefined);
+  if (metricsPid) debug(deps, `track: metrics textfile refresh started (pid ${metricsPid})`);
   debug(
     deps,
     `track: ${job.event} ${state.session_id}: ${state.used_pct}% (${state.used_tokens}/${state.window_size}), tool_calls ${state.tool_calls} (+${state.subagent_tool_calls} in subagents)`,

@@ -6,7 +6,8 @@ import type { TrackJob } from "../../core/track/job.ts";
 import { isValidTaskId, taskIdFor } from "../../core/track/stamp.ts";
 import { initialState, type SessionState } from "../../core/track/state.ts";
 import { addLineUsage, totalsOf } from "../../core/track/tokens.ts";
-import { findClaudePid } from "../process/proc.ts";
+import { findClaudePid, ownTty } from "../process/proc.ts";
+import { terminalId } from "../../core/terminal-id.ts";
 import { layout } from "../../core/layout.ts";
 import { findPreviousSession, loadState } from "../session/store.ts";
 import { readNewUsage } from "../transcript/stream-usage.ts";
@@ -31,11 +32,17 @@ export function prepare(
   if (deps.env.CTX_TEAM?.trim()) s.team = deps.env.CTX_TEAM.trim();
   if (job.event !== "usage" && (s.claude_pid === null || job.event === "SessionStart"))
     s.claude_pid = findClaudePid() ?? s.claude_pid;
+  if (job.event !== "usage" && (s.terminal === null || job.event === "SessionStart"))
+    s.terminal = terminalId(deps.env, ownTty()) ?? s.terminal;
   if (!prev && job.event === "SessionStart") {
     const before = predecessor(job, deps, root, s, nowMs);
     if (before) {
       s.previous_session_id = before.session_id;
       s.task_id = before.task_id; // one chain, one task id
+      // the same client goes on: its model and window until the first reading (no `? --` row after /clear)
+      s.model ??= before.model;
+      if (s.window_size === 0) s.window_size = s.context_window = before.window_size;
+      s.context_window_source ??= before.context_window_source;
     }
   }
   const list = deps.env.CLAUDE_CODE_TASK_LIST_ID;

@@ -88,7 +88,7 @@ describe("nothing is read as another client's", () => {
 });
 
 describe("Codex's used %", () => {
-  // W = 258,400 (gpt-5.5); the figure Codex's TUI shows, from PROTOCOL.md's formula.
+  // W = 258,400 (gpt-5.5); the figure Codex's TUI shows, from Codex's formula (docs/clients.md).
   test.each([
     [12_000, 0],
     [100_010, 36],

@@ -124,6 +124,25 @@ describe("context strategy", () => {
     expect(sim.sent()).toEqual(["/compact keep state"]);
   });
 
+  test("after /compact the agent gets its Next: prompt, so it does not sit idle", () => {
+    const sim = new Sim({ compactContinuePrompt: "Next: go on" });
+    sim.turn(86);
+    sim.wait(1250);
+    expect(sim.sent()).toEqual(["/compact keep state"]);
+    sim.screen("busy");
+    sim.wait(1000);
+    sim.screen("done");
+    sim.wait(1250);
+    expect(sim.sent()).toEqual(["/compact keep state", "Next: go on"]);
+    sim.screen("busy");
+    sim.wait(1000);
+    sim.screen("done");
+    sim.wait(1250);
+    expect(sim.state.phase).not.toBe("cycling");
+    expect(sim.state.cycles).toBe(1);
+    expect(sim.events()).toContain("cycle_done");
+  });
+
   test("still at restart_at after the compaction: the full cycle runs (finalize, /clear, kickstart)", () => {
     const sim = new Sim();
     sim.turn(91);

@@ -54,10 +54,17 @@ describe("buildSteps", () => {
       buildSteps("restart", settings({ sendInit: true, kickstartPrompt: "" })).map((s) => s.text ?? s.kind),
     ).toEqual(["finalize", "/clear", "/init"]);
   });
-  test("compact sends the configured command line", () => {
-    expect(buildSteps("compact", settings({ compactPrompt: "/compact keep X" }))).toEqual([
+  test("compact sends the configured command line, then the continue prompt (none when empty)", () => {
+    expect(buildSteps("compact", settings({ compactPrompt: "/compact keep X", compactContinuePrompt: "" }))).toEqual([
       { kind: "compact", text: "/compact keep X" },
     ]);
+    expect(
+      buildSteps("compact", settings({ compactPrompt: "/compact keep X", compactContinuePrompt: "Next: go" })),
+    ).toEqual([
+      { kind: "compact", text: "/compact keep X" },
+      { kind: "kickstart", text: "Next: go" },
+    ]);
+    expect(settingsFromConfig(resolveConfig([])).compactContinuePrompt).toStartWith("Next: continue the work");
   });
 });
 
@@ -113,5 +120,13 @@ describe("settingsFromConfig", () => {
         resolveConfig([envLayer({ CTX_RESPAWN_STRATEGY: "context", CTX_RESPAWN_MODE: "keep-working" })]),
       ).mode,
     ).toBe("context");
+  });
+});
+
+describe("the kickstart prompt", () => {
+  test("names what the agent was given, never a summary 'above' that the user cannot see", () => {
+    const s = settingsFromConfig(resolveConfig([]));
+    expect(s.kickstartPrompt).not.toContain("above");
+    expect(s.kickstartPrompt).toContain("handoff summary ctx gave you when this session started");
   });
 });

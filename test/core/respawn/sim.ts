@@ -26,6 +26,7 @@ export function settings(over: Partial<RespawnSettings> = {}): RespawnSettings {
     compactPrompt: "/compact keep state",
     updatePrompt: "update notes",
     kickstartPrompt: "continue",
+    compactContinuePrompt: "",
     sendClear: true,
     sendInit: false,
     autoAcceptPlans: false,

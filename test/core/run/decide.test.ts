@@ -9,6 +9,7 @@ import {
   type RunLimits,
   type RunProgress,
 } from "../../../src/core/run/decide.ts";
+import { doneLine, endLine } from "../../../src/core/run/report.ts";
 
 const T0 = Date.UTC(2026, 11, 1, 14, 0, 0);
 const LIMITS: RunLimits = {
@@ -136,5 +137,40 @@ describe("nextAfter", () => {
     expect(after(start(), { kind: "limit", hit: far }, 0, T0).next.type).toBe("limit_gave_up");
     const near = { resetsAt: T0 + 3_590_000, text: "" };
     expect(after(start(), { kind: "limit", hit: near }, 0, T0).next).toMatchObject({ type: "brake", name: "max_time" });
+  });
+});
+
+describe("a leg ended by --max-time", () => {
+  test("is a brake, not a failure: the run gives up at max_time", () => {
+    const p = { startedAt: 0, legs: [], limitsInARow: 0, noProgress: 0 };
+    const leg = {
+      n: 1,
+      end: { kind: "brake", detail: "the wall time ran out during the leg (--max-time)" } as const,
+      toolCalls: 3,
+    };
+    const out = nextAfter({ ...p, legs: [leg] }, leg, 10_000, {
+      maxLegs: 5,
+      maxTimeMs: 5_000,
+      maxLimitWaitMs: 0,
+      limitMarginMs: 0,
+      backoffMs: 0,
+    } as never);
+    expect(out.next).toEqual({
+      type: "brake",
+      name: "max_time",
+      message: "the wall time ran out during the leg (--max-time)",
+    });
+  });
+});
+
+describe("the progress lines", () => {
+  test("the closing line counts the legs as .legs does; a brake leg says brake", () => {
+    expect(doneLine([{ n: 1 }], 3)).toBe("ctx run: done after 1 leg in 3 s");
+    expect(doneLine([{ n: 1 }, { n: 2 }, { n: 2 }], 9)).toBe(
+      "ctx run: done after 3 legs (1 run again after a usage limit) in 9 s",
+    );
+    expect(endLine(1, { kind: "brake", detail: "the wall time ran out during the leg (--max-time)" }, 40, 90)).toBe(
+      "ctx run: leg 1 ended at a brake: the wall time ran out during the leg (--max-time)",
+    );
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { parseIndexEntry, withBridge } from "../../../src/core/status/entry.ts";
-import { renderJson, renderTable, stateText } from "../../../src/core/status/render.ts";
+import { CODEX_NOTE, renderJson, renderTable, stateText } from "../../../src/core/status/render.ts";
 import { toRow } from "../../../src/core/status/rows.ts";
 import { parseStatusArgs } from "../../../src/core/status/args.ts";
 import { CtxError } from "../../../src/core/deps.ts";
@@ -97,6 +97,7 @@ describe("stateText", () => {
     [{ auto_pause_active: true, respawn: null, ended: false }, "paused"],
     [{ auto_pause_active: true, respawn: "watching", ended: false }, "paused,respawn:watching"],
     [{ auto_pause_active: false, respawn: null, ended: true }, "ended"],
+    [{ auto_pause_active: true, respawn: "watching", ended: true }, "ended"], // never `ended,paused`
   ])("%j → %s", (r, want) => {
     expect(stateText(r)).toBe(want);
   });
@@ -211,5 +212,21 @@ describe("labels and the status line's figure", () => {
     expect(withBridge(e, bridge(58, 10_000))).toBe(e); // older than the entry: the entry's figure stands
     expect(withBridge(e, { ...bridge(66, 0), session_id: "other" })).toBe(e);
     expect(withBridge(e, undefined)).toBe(e);
+  });
+});
+
+describe("a Codex row", () => {
+  test("the table explains Codex's formula once, below it; no note without a Codex row", () => {
+    const codex = row("c1", {
+      context_window_source: "transcript",
+      used_pct: 69,
+      used_tokens: 182_000,
+      window_size: 258_400,
+    });
+    const out = renderTable([codex], { color: false, hiddenStale: 0 });
+    expect(out).toContain("69%");
+    expect(out).toContain("182k/258k");
+    expect(out.endsWith(CODEX_NOTE)).toBe(true);
+    expect(renderTable([row("s1")], { color: false, hiddenStale: 0 })).not.toContain("Codex rows");
   });
 });

@@ -1,6 +1,13 @@
 import { describe, expect, test } from "bun:test";
 import { parseIndexEntry } from "../../../src/core/status/entry.ts";
-import { filterRows, levelOf, respawnState, toRow, type StatusRow } from "../../../src/core/status/rows.ts";
+import {
+  filterRows,
+  levelOf,
+  respawnState,
+  toRow,
+  uniqueLabels,
+  type StatusRow,
+} from "../../../src/core/status/rows.ts";
 
 const NOW = Date.parse("2025-01-02T12:00:00Z");
 const T = { warning: 65, critical: 75, auto_pause: 90 } as const;
@@ -173,4 +180,16 @@ test("toRow() shows a supervisor whose process died as respawn 'gone', with its 
   const live = toRow(entry("s", { respawn: { state: "watching" } }), NOW, 3600, T, false, { alive: true, events });
   expect(live).toMatchObject({ respawn: "watching", respawn_events: events });
   expect(toRow(entry("s"), NOW, 3600, T).respawn_events).toBeNull();
+});
+
+describe("uniqueLabels", () => {
+  test("two rows with one label get their short ids; a unique label and a short-id label stay", () => {
+    const rows = [
+      { ...row("5015b560-aaaa"), label: "api" },
+      { ...row("a1b2c3d4-bbbb"), label: "api" },
+      { ...row("ffff0000-cccc"), label: "web" },
+      { ...row("12345678-dddd"), label: "12345678" },
+    ];
+    expect(uniqueLabels(rows).map((r) => r.label)).toEqual(["api (5015b560)", "api (a1b2c3d4)", "web", "12345678"]);
+  });
 });

@@ -67,7 +67,7 @@ describe("a Gemini CLI chat log", () => {
     expect(text).toContain("- FAIL `ls /nonexistent-ctx-fixture`");
     // A failed `ls` is a lookup: counted and shown as FAIL, never an open error.
     expect(text).toContain("## Unresolved errors\n- (none)");
-    expect(text).toContain("4 tool calls: 3 succeeded, 1 failed; 1 files changed; 2 commands; 1 user messages");
+    expect(text).toContain("4 tool calls: 3 succeeded, 1 failed; 1 file changed; 2 commands; 1 user message");
   });
 
   test("token totals count each gemini record once (it is written again with its tool calls)", () => {

@@ -35,20 +35,20 @@ describe("newlyCrossed()", () => {
 });
 
 test("levelMessage() names the level and the figures", () => {
-  expect(levelMessage("auto_pause", 91, 182000, 200000)).toContain("91% used (182000/200000 tokens), AUTO-PAUSE");
+  expect(levelMessage("auto_pause", 91, 182000, 200000)).toContain("91% used (182k/200k tokens), AUTO-PAUSE");
 });
 
 describe("the user's CRITICAL message says what to do", () => {
   const writing = { state: "writing" } as const;
   test("without a supervisor: /clear once the step is done, or ctx resume", () => {
     const m = levelMessage("critical", 76, 152000, 200000, writing);
-    expect(m).toStartWith("ctx: context 76% used (152000/200000 tokens), CRITICAL.");
+    expect(m).toStartWith("ctx: context 76% used (152k/200k tokens), CRITICAL.");
     expect(m).toContain("Handoff: ctx finalize is writing the handoff summary now.");
     expect(m).toEndWith(
-      "You: when the agent has finished its step, type /clear; the fresh session starts from the summary (or quit and run 'ctx resume --latest').",
+      "You: when the agent has finished its step, type /clear; the fresh session starts from the summary (or quit and run 'ctx resume --latest' in this terminal).",
     );
     expect(levelMessage("auto_pause", 91, 182000, 200000, { state: "written", path: "/p/s.md" })).toContain(
-      "type /clear",
+      "type /clear; the fresh session starts from the summary (or quit and run 'ctx resume /p/s.md').",
     );
   });
   test("under ctx respawn: nothing to do", () => {
