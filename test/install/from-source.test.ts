@@ -56,7 +56,7 @@ test("--from-source without a bun in the checkout: npm's own notices (npm 11's a
   try {
     const copy = join(sb.root, "checkout");
     mkdirSync(copy);
-    for (const f of ["src", "build.ts", "package.json", "tsconfig.json", "install.sh"])
+    for (const f of ["src", "plugin", "build.ts", "package.json", "tsconfig.json", "install.sh"])
       cpSync(join(REPO, f), join(copy, f), { recursive: true, preserveTimestamps: true });
     // a stand-in npm: warns as npm 11 does, then puts the real bun where `npm install bun@…` would
     const bin = join(sb.root, "fake-bin");
