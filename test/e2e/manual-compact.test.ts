@@ -97,6 +97,9 @@ test(`e2e manual /compact (${CLIENT.version}): recorded as manual, the level res
   console.log(`client ${CLIENT.version}: the compaction event ${JSON.stringify(event)}`);
   expect(event).toMatchObject({ session_id: sid, trigger: "manual", level_before: "warning", debounce_reset: true });
   expect(event!.tokens_before).toBeGreaterThanOrEqual(140_000);
+  // the context after it: the first usage after the compaction (2.1.197's boundary gives no size of its own)
+  expect(event!.tokens_after as number).toBeGreaterThan(0);
+  expect(event!.tokens_after as number).toBeLessThan(100_000);
   // the level and debounce started over
   const state = stateOf();
   expect(state.threshold_reached).toBeNull();
