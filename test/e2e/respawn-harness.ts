@@ -49,6 +49,10 @@ export interface SuperviseOptions {
   allowedTools?: string[];
   /** More arguments for the client (`--permission-mode plan`). */
   clientArgs?: string[];
+  /** More hook commands per event (`ctx monitor` on PostToolUse), after ctx track's. */
+  moreHooks?: Record<string, object[]>;
+  /** Runs in the sandbox before the supervisor starts (state the session must find from its first hook). */
+  prepare?: (env: Record<string, string>, sandbox: Sandbox) => Promise<void>;
 }
 
 /** Starts (with `events`: only those wired to ctx track) `ctx respawn start --name e2e -- <claude args> <prompt>` in a fresh sandbox. */
@@ -62,6 +66,7 @@ export async function superviseSession(
   const hooks: Record<string, object[]> = { SessionStart: [] };
   for (const e of events) hooks[e] = hookEntry(`${CTX_BIN} track`, e.startsWith("PostToolUse") ? "*" : undefined);
   hooks.SessionStart = [...hooks.SessionStart!, ...hookEntry(`${CTX_BIN} resume --hook`)];
+  for (const [e, entries] of Object.entries(more.moreHooks ?? {})) hooks[e] = [...(hooks[e] ?? []), ...entries];
   const sandbox = await makeSandbox({
     apiUrl: api.url,
     settings: { ...more.settings, hooks },
@@ -87,6 +92,7 @@ export async function superviseSession(
   delete env.TMUX;
   delete env.TMUX_PANE;
   for (const k of more.unsetEnv ?? []) delete env[k];
+  await more.prepare?.(env, sandbox);
   const args = [
     "respawn",
     "start",

@@ -107,6 +107,15 @@ describe("trackStep()", () => {
     expect(after!.state.compactions).toBe(1);
   });
 
+  test("a boundary without its size (no postTokens, as 2.1.197 writes it) leaves tokens_after to the next usage", () => {
+    const seen = run([ev("UserPromptSubmit", 71), ev("PreCompact", 71, { trigger: "manual" })]);
+    const pending = { ...seen[1]!.state, pending_compaction: { path: "/e.json", tokens_before: 142000 } };
+    const unsized = { ...ev("SessionStart", 0, { source: "compact" }), reading: { ...at(0), compacted: true } };
+    const [boundary, next] = run([unsized, ev("PostToolUse", 10)], pending);
+    expect(boundary!.compactionDone).toBeUndefined();
+    expect(next!.compactionDone).toEqual({ path: "/e.json", tokens_after: 20000 });
+  });
+
   test("SessionEnd finalizes with an active pause, or always / never as configured", () => {
     const low = trackStep(fresh(), ev("SessionEnd", 50), T, "pause");
     const high = trackStep(fresh(), ev("SessionEnd", 93), T, "pause");

@@ -1,0 +1,113 @@
+/**
+ * Issue 29: a `/compact` the user types. The real client in a real tmux, a few exchanges (the pinned client
+ * refuses "Not enough messages to compact." on one), the session at WARNING; the user types `/compact` like a
+ * person. ctx records it with trigger `manual` and the level it left, the level and debounce start over, and
+ * the summary written after it still names the goal from before it.
+ */
+import { afterEach, expect, test } from "bun:test";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { runCtx } from "../helpers/ctx.ts";
+import { CLAUDE_BIN, CLIENT, makeSandbox, type Sandbox } from "./claude.ts";
+import { startFakeApi, type FakeApi, type Turn } from "./fake-api.ts";
+import { startTmux, type TmuxSession } from "./tmux.ts";
+
+let api: FakeApi | undefined;
+let sandbox: Sandbox | undefined;
+let tmux: TmuxSession | undefined;
+afterEach(async () => {
+  await tmux?.kill().catch(() => {});
+  await api?.stop();
+  sandbox?.cleanup();
+  tmux = api = sandbox = undefined;
+});
+
+const usage = (tokens: number) => ({ input_tokens: 100, cache_read_input_tokens: tokens - 100, output_tokens: 20 });
+const bash = (command: string, tokens: number): Turn => ({
+  content: [{ type: "tool_use", name: "Bash", input: { command, description: "step" } }],
+  usage: usage(tokens),
+});
+const say = (text: string, tokens: number): Turn => ({ content: [{ type: "text", text }], usage: usage(tokens) });
+
+const GOAL = "Move the audit log writer to the new storage layer";
+
+test(`e2e manual /compact (${CLIENT.version}): recorded as manual, the level reset, the goal kept`, async () => {
+  api = await startFakeApi({
+    main: [
+      bash("echo one", 60_000),
+      say("Step one done.", 61_000),
+      bash("echo two", 140_000), // WARNING: 70 % of a 200k window, or of the default 200k budget of a 1M one
+      say("Step two done.", 141_000),
+      say("Step three noted.", 142_000),
+      bash("echo four", 20_000), // after the compaction: back to ok
+      say("Done after the compaction.", 20_200),
+    ],
+    compact: () => ({
+      content: [
+        {
+          type: "text",
+          text: `<summary>\n1. Primary Request and Intent:\n   ${GOAL}.\n\n2. Pending Tasks:\n   - step four\n</summary>`,
+        },
+      ],
+      usage: { input_tokens: 200, output_tokens: 60 },
+    }),
+  });
+  sandbox = await makeSandbox({ apiUrl: api.url, extraEnv: { NO_COLOR: "1" } });
+  expect((await runCtx(["install"], { env: sandbox.env, cwd: sandbox.project })).code).toBe(0);
+  tmux = await startTmux({
+    dir: sandbox.tmp,
+    command: [CLAUDE_BIN, "--allowedTools", "Bash"],
+    env: sandbox.env,
+    cwd: sandbox.project,
+    height: 60,
+  });
+  await tmux.waitFor(/for shortcuts|❯/, 30_000);
+  await tmux.sendText(GOAL);
+  await tmux.waitFor((s) => s.includes("Step one done."), 90_000);
+  await tmux.sendText("go on with step two");
+  await tmux.waitFor((s) => s.includes("Step two done."), 90_000);
+  await tmux.sendText("note step three");
+  await tmux.waitFor((s) => s.includes("Step three noted."), 90_000);
+  const root = join(sandbox.project, ".ctx");
+  const sessions = join(root, "state", "sessions");
+  const sid = readdirSync(sessions)
+    .find((n) => /^[0-9a-f-]{36}\.json$/.test(n))!
+    .slice(0, -5);
+  const stateOf = () => JSON.parse(readFileSync(join(sessions, `${sid}.json`), "utf8"));
+  expect(stateOf().threshold_reached).toBe("warning");
+  // the user types /compact like a person: the letters, then Enter
+  await tmux.sendKeys("-l", "/compact");
+  await Bun.sleep(400);
+  await tmux.sendKeys("Enter");
+  const events = join(root, "events");
+  const compressed = () =>
+    existsSync(events) ? readdirSync(events).find((n) => n.startsWith("session-compressed-")) : undefined;
+  for (let i = 0; i < 600 && api.compactRequests().length === 0; i++) await Bun.sleep(100);
+  expect(api.compactRequests().length).toBeGreaterThanOrEqual(1);
+  await tmux.waitFor(/❯/, 60_000);
+  await Bun.sleep(1000);
+  await tmux.sendText("run step four");
+  await tmux.waitFor((s) => s.includes("Done after the compaction."), 90_000);
+  let event: Record<string, unknown> | undefined;
+  for (let i = 0; i < 100 && !event?.tokens_after; i++) {
+    const name = compressed();
+    if (name) event = JSON.parse(readFileSync(join(events, name), "utf8"));
+    if (!event?.tokens_after) await Bun.sleep(100);
+  }
+  console.log(`client ${CLIENT.version}: the compaction event ${JSON.stringify(event)}`);
+  expect(event).toMatchObject({ session_id: sid, trigger: "manual", level_before: "warning", debounce_reset: true });
+  expect(event!.tokens_before).toBeGreaterThanOrEqual(140_000);
+  // the context after it: the first usage after the compaction (2.1.197's boundary gives no size of its own)
+  expect(event!.tokens_after as number).toBeGreaterThan(0);
+  expect(event!.tokens_after as number).toBeLessThan(100_000);
+  // the level and debounce started over
+  const state = stateOf();
+  expect(state.threshold_reached).toBeNull();
+  expect(state.compactions).toBe(1);
+  // the summary written after the compaction still names the goal from before it
+  const fin = await runCtx(["finalize", "--session", sid], { env: sandbox.env, cwd: sandbox.project });
+  expect(fin.code).toBe(0);
+  const md = readFileSync(fin.stdout.trim(), "utf8");
+  expect(md).toContain(`## Goal\n> ${GOAL}`);
+  expect(md).toMatch(/1 compaction: 1 manual\)/);
+}, 240_000);
