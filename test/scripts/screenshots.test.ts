@@ -123,6 +123,9 @@ describe("the README's screenshots", () => {
       /ctx: ↻ 2 · this session continues chain chain-\w+ from summary-/,
     );
     expect(screen("clear")).toMatch(/│ ↻ 2 │/);
+    // the mod's line reads the budget like the status line, and the old session's is gone after /clear
+    expect(screen("critical")).toContain("ctx: ctx 76% used CRITICAL");
+    expect(screen("clear")).not.toContain("ctx: ctx");
   });
 
   test("every picture the README links is a captured shot", () => {
