@@ -9,6 +9,9 @@
 /** Characters every font used for the grid has; anything else in a <text> is a risk. */
 export const SAFE_TEXT = /^[\u0020-\u007e\u00a0-\u00ff\u2010-\u2027]*$/u;
 
+/** Glyphs whose shape for n cells is the same as n of them side by side: drawn once for a row of them. */
+export const STRETCH: ReadonlySet<string> = new Set(["─", "█", "▀", "▄", "░", "▒", "▓", "▔", "▁"]);
+
 /** A shape in a cell whose top left is (0,0) and size is w × h; `c` is the colour. */
 type Draw = (w: number, h: number, c: string) => string;
 

@@ -3,7 +3,7 @@
  * a monospace grid of cells, SGR colours (16, 256 and 24-bit), bold, dim, italic, underline and
  * inverse; glyphs a font may lack are drawn as shapes (scripts/ansi-glyphs.ts). Used by scripts/screenshots.ts for the README's pictures; no dependency.
  */
-import { glyphShape } from "./ansi-glyphs.ts";
+import { glyphShape, STRETCH } from "./ansi-glyphs.ts";
 
 /** One styled cell's attributes. */
 interface Style {
@@ -215,16 +215,22 @@ export function ansiToSvg(capture: string, opts: SvgOptions = {}): string {
       if (seg.text.trim() !== "") out.push(textRun(seg, y(r.row), r.style, fg));
       seg = { col, text: "", width: 0 };
     };
-    for (const ch of r.text) {
+    const chars = [...r.text];
+    for (let i = 0; i < chars.length; i++) {
+      const ch = chars[i]!;
       const w = cellWidth(ch.codePointAt(0)!);
       const shape = glyphShape(ch);
       if (shape) {
         flushText();
+        // A row of one stretchable glyph (a rule ───, a bar ███) is one shape as wide as the row.
+        let n = 1;
+        if (STRETCH.has(ch)) while (chars[i + n] === ch) n++;
+        i += n - 1;
         const dim = r.style.dim ? ` opacity="0.6"` : "";
         out.push(
-          `<g transform="translate(${fix(PAD + col * CELL_W)} ${y(r.row)})"${dim}>${shape(w * CELL_W, CELL_H, fg ?? DEFAULT_FG)}</g>`,
+          `<g transform="translate(${fix(PAD + col * CELL_W)} ${y(r.row)})"${dim}>${shape(n * w * CELL_W, CELL_H, fg ?? DEFAULT_FG)}</g>`,
         );
-        col += w;
+        col += n * w;
         seg.col = col;
         continue;
       }

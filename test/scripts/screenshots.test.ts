@@ -87,6 +87,12 @@ describe("ANSI → SVG renderer", () => {
     );
     // the text after a shape starts at its own column: row 1's text from column 3, 12 cells wide
     expect(svg).toContain(`<text x="35.2" y="40" textLength="100.8"`);
+    // a row of one stretchable glyph is one shape: the rule as one line, the bar as one block
+    const rule = ansiToSvg("──────████░░", { cols: 12 });
+    expect(rule).toContain(`<g transform="translate(10 10)"><rect x="0" y="7.9" width="25.8" height="1.2"`);
+    expect(rule).toContain(`<g transform="translate(60.4 10)"><rect x="0" y="0" width="34" height="17.4"`);
+    expect(rule).toContain(`<g transform="translate(94 10)"><rect x="0" y="0" width="16.8" height="17"`);
+    expect(rule.match(/<g transform/g)!.length).toBe(3);
     // a full block fills its cell and bleeds 0.4px into the next, so a bar of them shows no seam
     expect(glyphShape("█")!(8.4, 17, "#fff")).toBe(`<rect x="0" y="0" width="8.8" height="17.4" fill="#fff"/>`);
   });
