@@ -1,8 +1,9 @@
 /**
  * Renders a terminal capture with ANSI colours (`tmux capture-pane -e -p`) as an SVG picture:
  * a monospace grid of cells, SGR colours (16, 256 and 24-bit), bold, dim, italic, underline and
- * inverse. Used by scripts/screenshots.ts for the README's pictures; no dependency.
+ * inverse; glyphs a font may lack are drawn as shapes (scripts/ansi-glyphs.ts). Used by scripts/screenshots.ts for the README's pictures; no dependency.
  */
+import { glyphShape, STRETCH } from "./ansi-glyphs.ts";
 
 /** One styled cell's attributes. */
 interface Style {
@@ -181,15 +182,6 @@ export function parseAnsi(capture: string): Run[] {
 
 const esc = (s: string): string => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
-/**
- * Glyphs many fonts lack, drawn as one every monospace font has: Claude Code's `⎿` (U+23BF, the
- * corner under a tool call) becomes the box-drawing `└` (U+2514), the same shape in the same cell.
- */
-export const GLYPHS: Readonly<Record<string, string>> = { "⎿": "└" };
-
-/** A cell's text with the glyphs of GLYPHS replaced. */
-export const portable = (s: string): string => s.replace(/[⎿]/g, (c) => GLYPHS[c] ?? c);
-
 /** Renders a capture (ANSI text) as a standalone SVG document. */
 export function ansiToSvg(capture: string, opts: SvgOptions = {}): string {
   const runs = parseAnsi(capture);
@@ -216,22 +208,56 @@ export function ansiToSvg(capture: string, opts: SvgOptions = {}): string {
       out.push(
         `<rect x="${fix(PAD + r.col * CELL_W)}" y="${y(r.row)}" width="${fix(r.width * CELL_W)}" height="${CELL_H}" fill="${bg}"/>`,
       );
-    if (r.text.trim() === "") continue;
-    const attrs = [
-      `x="${fix(PAD + r.col * CELL_W)}"`,
-      `y="${y(r.row) + CELL_H - 4}"`,
-      `textLength="${fix(r.width * CELL_W)}"`,
-      `lengthAdjust="spacingAndGlyphs"`,
-      `fill="${fg ?? DEFAULT_FG}"`,
-    ];
-    if (r.style.bold) attrs.push(`font-weight="bold"`);
-    if (r.style.dim) attrs.push(`opacity="0.6"`);
-    if (r.style.italic) attrs.push(`font-style="italic"`);
-    if (r.style.underline) attrs.push(`text-decoration="underline"`);
-    out.push(`<text ${attrs.join(" ")}>${esc(portable(r.text))}</text>`);
+    // Characters a font may lack are drawn as shapes (scripts/ansi-glyphs.ts); the rest stays text.
+    let col = r.col;
+    let seg = { col, text: "", width: 0 };
+    const flushText = (): void => {
+      if (seg.text.trim() !== "") out.push(textRun(seg, y(r.row), r.style, fg));
+      seg = { col, text: "", width: 0 };
+    };
+    const chars = [...r.text];
+    for (let i = 0; i < chars.length; i++) {
+      const ch = chars[i]!;
+      const w = cellWidth(ch.codePointAt(0)!);
+      const shape = glyphShape(ch);
+      if (shape) {
+        flushText();
+        // A row of one stretchable glyph (a rule ───, a bar ███) is one shape as wide as the row.
+        let n = 1;
+        if (STRETCH.has(ch)) while (chars[i + n] === ch) n++;
+        i += n - 1;
+        const dim = r.style.dim ? ` opacity="0.6"` : "";
+        out.push(
+          `<g transform="translate(${fix(PAD + col * CELL_W)} ${y(r.row)})"${dim}>${shape(n * w * CELL_W, CELL_H, fg ?? DEFAULT_FG)}</g>`,
+        );
+        col += n * w;
+        seg.col = col;
+        continue;
+      }
+      seg.text += ch;
+      seg.width += w;
+      col += w;
+    }
+    flushText();
   }
   out.push("</g>", "</svg>");
   return `${out.join("\n")}\n`;
+}
+
+/** One `<text>` of `seg.width` cells at column `seg.col` of the row whose top is at `top`. */
+function textRun(seg: { col: number; text: string; width: number }, top: number, style: Style, fg?: string): string {
+  const attrs = [
+    `x="${fix(PAD + seg.col * CELL_W)}"`,
+    `y="${top + CELL_H - 4}"`,
+    `textLength="${fix(seg.width * CELL_W)}"`,
+    `lengthAdjust="spacingAndGlyphs"`,
+    `fill="${fg ?? DEFAULT_FG}"`,
+  ];
+  if (style.bold) attrs.push(`font-weight="bold"`);
+  if (style.dim) attrs.push(`opacity="0.6"`);
+  if (style.italic) attrs.push(`font-style="italic"`);
+  if (style.underline) attrs.push(`text-decoration="underline"`);
+  return `<text ${attrs.join(" ")}>${esc(seg.text)}</text>`;
 }
 
 function fix(n: number): string {

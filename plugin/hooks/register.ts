@@ -225,7 +225,9 @@ export const register: Register = (on) => {
     return r;
   });
 
-  on("classic.SessionStart", async (_$, e, next) => {
+  on("classic.SessionStart", async ($, e, next) => {
+    // A new session after /clear: the old session's figure is not this one's (ctx's own line says ↻).
+    if (session && session.id !== e.session_id) $.ui.status(undefined);
     session = { id: e.session_id, transcript: e.transcript_path, cwd: e.cwd };
     figure = undefined;
     return next(e);

@@ -6,7 +6,8 @@
  */
 import { parseModFigure, type ModFigure, type ModRecord } from "../core/mod/figure.ts";
 import type { Config } from "../core/config-schema.ts";
-import { ladderOf, levelAt, type Level } from "../core/levels.ts";
+import { shownPct } from "../core/budget.ts";
+import { ladderOf, levelOfReading, scaleFor, type Level } from "../core/levels.ts";
 import { readModRecord, writeModRecord } from "../io/session/mod-record.ts";
 import type { SourcedReading } from "../io/session/usage-source.ts";
 
@@ -54,10 +55,17 @@ export function recordReading(rec: ModRecord): SourcedReading {
   };
 }
 
-/** The answer the mod reads beside the hook output: the figure it shows the user, and its level. */
+/**
+ * The answer the mod reads beside the hook output: the figure it shows the user, and its level, both of
+ * min(window, budget) as the status line and the agent's messages have them (76 % of a 200k budget, not 15 %
+ * of a 1M window).
+ */
 export function modAnswer(
   reading: SourcedReading | undefined,
   cfg: Config,
 ): { used_pct: number; level: Level } | undefined {
-  return reading ? { used_pct: reading.usedPct, level: levelAt(reading.usedPct, ladderOf(cfg)) } : undefined;
+  if (!reading) return undefined;
+  const ladder = ladderOf(cfg);
+  const scale = scaleFor(reading, ladder);
+  return { used_pct: shownPct(reading.usedTokens, reading.usedPct, scale), level: levelOfReading(reading, ladder) };
 }

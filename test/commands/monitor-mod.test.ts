@@ -17,7 +17,7 @@ beforeEach(() => {
 });
 afterEach(() => t.cleanup());
 
-function payload(event: string, tokens?: number, over: Record<string, unknown> = {}): string {
+function payload(event: string, tokens?: number, over: Record<string, unknown> = {}, window = 200_000): string {
   return JSON.stringify({
     session_id: "s1",
     transcript_path: transcript,
@@ -25,7 +25,7 @@ function payload(event: string, tokens?: number, over: Record<string, unknown> =
     hook_event_name: event,
     tool_name: "Bash",
     tool_use_id: "toolu_mod00001",
-    ...(tokens === undefined ? {} : { ctx_mod: { v: 1, tokens, window: 200_000, model: "claude-sonnet-4-5" } }),
+    ...(tokens === undefined ? {} : { ctx_mod: { v: 1, tokens, window, model: "claude-sonnet-4-5" } }),
     ...over,
   });
 }
@@ -35,6 +35,13 @@ async function call(cmd: string, input: string) {
   expect(r.stderr).toBe("");
   return r.stdout === "" ? undefined : JSON.parse(r.stdout);
 }
+
+test("on a 1M window the figure and level are of the 200k budget, as the status line has them", async () => {
+  const step = (tokens: number) => call("monitor", payload("ModStep", tokens, {}, 1_000_000));
+  expect(await step(151_050)).toEqual({ ctx_mod: { used_pct: 76, level: "critical" } });
+  expect(await step(132_000)).toEqual({ ctx_mod: { used_pct: 66, level: "warning" } });
+  expect(await step(100_000)).toEqual({ ctx_mod: { used_pct: 50, level: "ok" } });
+});
 
 test("a step records the client's figure and answers it with its level; no warning, no debounce step", async () => {
   expect(await call("monitor", payload("ModStep", 134_000))).toEqual({ ctx_mod: { used_pct: 67, level: "warning" } });

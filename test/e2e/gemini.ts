@@ -71,6 +71,8 @@ export function makeGeminiSandbox(apiUrl: string, settings: object = userGeminiS
     GOOGLE_GEMINI_BASE_URL: apiUrl,
     TERM: "dumb",
     NO_COLOR: "1",
+    // The context budget (docs/budget.md) is off: these tests are about Gemini's own 1,048,576 window.
+    CTX_CONTEXT_BUDGET: "off",
   });
   assertIsolated(env, root);
   const settingsPath = join(d("home/.gemini"), "settings.json");
