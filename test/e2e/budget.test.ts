@@ -55,10 +55,13 @@ test(`e2e budget (${CLIENT.version}, 1M window): --budget 200k warns at 130k and
   });
   await tmux.waitFor(/for shortcuts|❯/, 30_000);
   await tmux.sendText("run the steps");
-  const screen = unwrapped(await tmux.waitFor((s) => unwrapped(s).includes("ctx resume --latest"), 90_000));
+  // the CRITICAL message ends with the resume command (the exact summary since the first-week round)
+  const screen = unwrapped(
+    await tmux.waitFor((s) => /ctx resume [^\s]*summary-|ctx resume --latest/.test(unwrapped(s)), 90_000),
+  );
   // the user's lines: the level, its share of the budget and the window
-  expect(screen).toContain("ctx: context 65% of 200k budget · 1M window used (130000/1000000 tokens), WARNING.");
-  expect(screen).toContain("ctx: context 75% of 200k budget · 1M window used (150000/1000000 tokens), CRITICAL.");
+  expect(screen).toContain("ctx: context 65% of 200k budget · 1M window used (130k/1M tokens), WARNING.");
+  expect(screen).toContain("ctx: context 75% of 200k budget · 1M window used (150k/1M tokens), CRITICAL.");
   // the agent's: WARNING after the call at 130k, CRITICAL after the one at 150k, none after 129k
   const main = api.mainRequests();
   const warnedAt = main.findIndex((r) =>

@@ -83,6 +83,8 @@ export function makeCodexSandbox(apiUrl: string): CodexSandbox {
     TMPDIR: d("tmp"),
     CTX_FAKE_OPENAI_KEY: "sk-fake-codex-e2e",
     NO_COLOR: "1",
+    // The context budget (docs/budget.md) is off: these tests are about Codex's own figure of its window.
+    CTX_CONTEXT_BUDGET: "off",
   });
   assertIsolated(env, root);
   writeFileSync(join(codexHome, "config.toml"), codexConfig(apiUrl, project));
