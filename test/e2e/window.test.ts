@@ -43,10 +43,14 @@ function bashTurn(i: number, used: number): Turn {
   };
 }
 
-/** The script: one Bash turn per context size, then a closing reply. */
-function script(used: number[]): Turn[] {
+/**
+ * The script: one Bash turn per context size, then a closing reply of `closing` tokens of context (by
+ * default a tiny one; a real closing reply holds at least the context before it).
+ */
+function script(used: number[], closing = 100): Turn[] {
   const turns = used.map((u, i) => bashTurn(i, u));
-  turns.push({ content: [{ type: "text", text: "Done." }], usage: { input_tokens: 100, output_tokens: 5 } });
+  const usage = { input_tokens: 100, cache_read_input_tokens: closing - 100, output_tokens: 5 };
+  turns.push({ content: [{ type: "text", text: "Done." }], usage });
   return turns;
 }
 
@@ -130,7 +134,9 @@ test("headless --model claude-sonnet-4-5 (200k): WARNING at 65 %, CRITICAL at 75
 
 for (const how of ["args", "settings"] as const) {
   test(`headless with opus[1m] in the ${how === "args" ? "--model argument" : "user settings"}: the 1M window`, async () => {
-    api = await startFakeApi(script([150_000, 190_000]));
+    // The closing reply holds the context of the last step: 2.1.332 may write a step's line after its
+    // PostToolUse hook ran, so the turn's end (Stop) is where the 190k reading is sure to be read.
+    api = await startFakeApi(script([150_000, 190_000], 190_050));
     sandbox = await makeSandbox({
       apiUrl: api.url,
       settings: { hooks: HOOKS, ...(how === "settings" ? { model: "opus[1m]" } : {}) },
