@@ -25,7 +25,7 @@ afterEach(async () => {
   api = sandbox = pane = undefined;
 });
 
-const KICKSTART = "Continue the work from the previous session's summary above";
+const KICKSTART = "Continue the work from the handoff summary ctx gave you when this session started";
 const IN_CLIENT = { CTX_RESPAWN_IN_CLIENT: "1", CTX_RESPAWN_COMPACT_AT: "off", CTX_RESPAWN_RESTART_AT: "90" };
 const MODS = CLIENT.version !== CLIENTS.pinned.version;
 
