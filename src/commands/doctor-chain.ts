@@ -53,7 +53,8 @@ function notExecutable(path: string): string | undefined {
   }
 }
 
-function which(env: Env, name: string): string | undefined {
+/** The first executable `name` on PATH. */
+export function which(env: Env, name: string): string | undefined {
   for (const dir of (env.PATH ?? "").split(delimiter)) {
     if (!dir) continue;
     try {

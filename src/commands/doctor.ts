@@ -1,6 +1,6 @@
 /** `ctx doctor [--<agent>] [--project]`: checks the wiring and prints what is wrong with the fix; exit 1 on a failure. */
-import { accessSync, constants, realpathSync } from "node:fs";
-import { delimiter, dirname, join } from "node:path";
+import { realpathSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { CtxError, type Deps } from "../core/deps.ts";
 import { agent as adapter, flaggedAgent } from "../core/agents/index.ts";
 import { pluginCheck, pluginPath } from "../io/plugin-file.ts";
@@ -8,7 +8,7 @@ import { configChecks } from "./doctor-config.ts";
 import { stateChecks } from "./doctor-state.ts";
 import { codexSetup } from "./doctor-codex.ts";
 import { modCheck } from "./doctor-mod.ts";
-import { chainCannotRun } from "./doctor-chain.ts";
+import { chainCannotRun, which } from "./doctor-chain.ts";
 import { parseFor } from "./args.ts";
 import { findProject } from "../io/project.ts";
 import { userLayout } from "../core/layout.ts";
@@ -88,20 +88,6 @@ function realpath(path: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** The first executable `name` on PATH. */
-function which(env: Deps["env"], name: string): string | undefined {
-  for (const dir of (env.PATH ?? "").split(delimiter)) {
-    if (!dir) continue;
-    try {
-      accessSync(join(dir, name), constants.X_OK);
-      return join(dir, name);
-    } catch {
-      // not in this directory
-    }
-  }
-  return undefined;
 }
 
 function binaryChecks(deps: Deps, self: string | undefined): Check[] {
