@@ -32,12 +32,13 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
   if (target.agent === "codex" && !target.dryRun)
     for (const key of untrustCtxHooks(deps.env, target.path, readHooksFile(target.path), (l) => deps.stdout(`${l}\n`)))
       deps.stdout(`untrusted ${key}\n`);
+  const plugin = uninstallPlugin(target, deps);
   if (!target.dryRun && restoreExactly(target, deps)) {
+    plugin?.files(); // the user's bytes are back, and the plugin's files go as well
     forgetStatusline(deps.env, target.path);
     return 0;
   }
   let restored = false;
-  const plugin = uninstallPlugin(target, deps);
   const code = editSettings(
     target,
     deps,

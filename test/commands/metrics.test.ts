@@ -41,8 +41,8 @@ function session(
     state_path: statePath,
     model: "claude-opus-5-5",
     used_pct: 66,
-    used_tokens: 660_000,
-    window_size: 1_000_000,
+    used_tokens: 132_000,
+    window_size: 200_000,
     threshold_reached: "warning",
     auto_pause_active: false,
     respawn: null,
@@ -73,6 +73,8 @@ test("every live session, with its figures and labels; no path, no prompt text; 
   const bridge = {
     session_id: "aaaaaaaa-0000-4000-8000-000000000001",
     used_pct: 66,
+    used_tokens: 132_000,
+    context_window_size: 200_000,
     timestamp: Date.now() / 1000,
     label: "work:1",
   };

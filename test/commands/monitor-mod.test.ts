@@ -66,7 +66,7 @@ test("once the mod reported, the settings hooks defer: monitor is silent, track 
   await call("monitor", payload("ModStep", 150_000));
   expect(await call("monitor", payload("PostToolUse"))).toBeUndefined();
   const tracked = await call("track", payload("PostToolUse"));
-  expect(tracked.systemMessage).toStartWith("ctx: context 75% used (150000/200000 tokens), CRITICAL");
+  expect(tracked.systemMessage).toStartWith("ctx: context 75% used (150k/200k tokens), CRITICAL");
   const state = JSON.parse(readFileSync(join(project, ".ctx", "state", "sessions", "s1.json"), "utf8"));
   expect(state).toMatchObject({ used_tokens: 150_000, used_pct: 75 });
   // Another session without a mod is read as always.

@@ -122,7 +122,7 @@ describe("ctx monitor", () => {
       expect(r.code).toBe(0);
       const out = JSON.parse(r.stdout);
       if (cmd === "monitor") expect(out.hookSpecificOutput.additionalContext).toStartWith("CONTEXT CRITICAL: 78%");
-      else expect(out.systemMessage).toStartWith("ctx: context 78% used (156000/200000 tokens)");
+      else expect(out.systemMessage).toStartWith("ctx: context 78% used (156k/200k tokens)");
     }
   });
 

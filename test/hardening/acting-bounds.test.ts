@@ -98,7 +98,10 @@ test("ctx prune in a project whose file says max_age_days 0 leaves other project
   mkdirSync(index, { recursive: true });
   const twoDaysAgo = (Date.now() - 2 * DAY) / 1000;
   const other = join(index, "other-session.json");
-  writeFileSync(other, JSON.stringify({ version: 1, session_id: "other-session", root: "/nonexistent/.ctx" }));
+  // another project whose state is still there (an entry whose root is gone is dead, and goes at any age)
+  const otherRoot = join(sb.project, "..", "other-project", ".ctx");
+  mkdirSync(otherRoot, { recursive: true });
+  writeFileSync(other, JSON.stringify({ version: 1, session_id: "other-session", root: otherRoot }));
   utimesSync(other, twoDaysAgo, twoDaysAgo);
   const bridge = join(sb.env.TMPDIR!, "claude-ctx-other-session.json");
   writeFileSync(bridge, "{}");
