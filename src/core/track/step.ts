@@ -162,8 +162,9 @@ function applyReading(s: SessionState, ev: TrackEvent, t: Ladder, out: StepResul
   s.peak_tokens = Math.max(s.peak_tokens, r.usedTokens);
   s.peak_pct = Math.max(s.peak_pct, r.usedPct);
   const pending = s.pending_compaction;
-  // A boundary without its size (2.1.197 writes no `postTokens`) is no figure: the first usage after it is.
-  const unsized = r.compacted === true && r.usedTokens === 0;
+  // No figure, never a context after a compaction (its summary is in it): a boundary without its size (2.1.197
+  // writes no `postTokens`), or a reading taken before the first request after it. The first usage after it is.
+  const unsized = r.usedTokens === 0;
   if (pending && ev.event !== "PreCompact" && !unsized && (r.compacted || r.usedTokens !== pending.tokens_before)) {
     out.compactionDone = { path: pending.path, tokens_after: r.usedTokens };
     s.pending_compaction = null;

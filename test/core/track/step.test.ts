@@ -116,6 +116,14 @@ describe("trackStep()", () => {
     expect(next!.compactionDone).toEqual({ path: "/e.json", tokens_after: 20000 });
   });
 
+  test("a reading of 0 tokens after a compaction, not from its boundary (read before the next request), completes nothing", () => {
+    const seen = run([ev("UserPromptSubmit", 71), ev("PreCompact", 71, { trigger: "manual" })]);
+    const pending = { ...seen[1]!.state, pending_compaction: { path: "/e.json", tokens_before: 142000 } };
+    const [early, next] = run([ev("Stop", 0), ev("PostToolUse", 10)], pending);
+    expect(early!.compactionDone).toBeUndefined();
+    expect(next!.compactionDone).toEqual({ path: "/e.json", tokens_after: 20000 });
+  });
+
   test("SessionEnd finalizes with an active pause, or always / never as configured", () => {
     const low = trackStep(fresh(), ev("SessionEnd", 50), T, "pause");
     const high = trackStep(fresh(), ev("SessionEnd", 93), T, "pause");
