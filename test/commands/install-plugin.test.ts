@@ -48,8 +48,16 @@ describe("ctx install: the Claude Code plugin", () => {
     writeFileSync(settingsFile(), JSON.stringify(original));
     install([], h.deps, BIN);
     expect(settings().env).toEqual({ FOO: "1", CLAUDE_CODE_PLUGIN_DIRS: `/mine/a:/mine/b:${pluginDir()}` });
+    // the file is as ctx wrote it: the user's bytes come back whole, and the plugin's folder goes
     expect(await uninstall([], h.deps)).toBe(0);
     expect(settings()).toEqual(original);
+    expect(existsSync(pluginDir())).toBe(false);
+    expect(h.out()).toContain("byte for byte");
+    // edited since: only ctx's entries go, the user's own plugin folders and keys stay
+    install([], h.deps, BIN);
+    writeFileSync(settingsFile(), JSON.stringify({ ...settings(), theme: "dark" }));
+    expect(await uninstall([], h.deps)).toBe(0);
+    expect(settings()).toEqual({ ...original, theme: "dark" });
     expect(existsSync(pluginDir())).toBe(false);
     expect(h.out()).toContain(`removed env.CLAUDE_CODE_PLUGIN_DIRS: ${pluginDir()}`);
   });
