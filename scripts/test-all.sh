@@ -15,7 +15,7 @@ npm run -s test:newest >"$out/newest.log" 2>&1 &
 newest=$!
 wait "$pinned" || status=1
 wait "$newest" || status=1
-echo "--- end-to-end tests, pinned client ($(node_modules/.bin/claude --version 2>/dev/null | head -n 1))"
+echo "--- end-to-end tests, pinned client ($(node_modules/@anthropic-ai/claude-code/bin/claude.exe --version 2>/dev/null | head -n 1))"
 cat "$out/e2e.log"
 echo "--- end-to-end tests, newest client"
 cat "$out/newest.log"
