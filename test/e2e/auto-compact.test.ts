@@ -5,12 +5,13 @@
  * starts over, and the summary written after it still names the goal from before it.
  */
 import { expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { runCtx } from "../helpers/ctx.ts";
 import { CLIENT, CLIENTS } from "./claude.ts";
 import { stopAfterEach } from "./client-pane.ts";
 import { bashTurn, type Script } from "./fake-api.ts";
+import { compactionEvent } from "./project-state.ts";
 
 const rig = stopAfterEach();
 
@@ -47,15 +48,7 @@ test.skipIf(CLIENT.version !== CLIENTS.newest.version)(
     expect(api.compactRequests().length).toBeGreaterThanOrEqual(1);
     const root = join(sandbox.project, ".ctx");
     // the compaction event: trigger auto, the level it left, the debounce reset, and the tokens after it
-    const events = join(root, "events");
-    let event: Record<string, unknown> | undefined;
-    for (let i = 0; i < 100 && !event?.tokens_after; i++) {
-      const name = existsSync(events)
-        ? readdirSync(events).find((n) => n.startsWith("session-compressed-"))
-        : undefined;
-      if (name) event = JSON.parse(readFileSync(join(events, name), "utf8"));
-      if (!event?.tokens_after) await Bun.sleep(100);
-    }
+    const event = await compactionEvent(sandbox.project);
     expect(event).toMatchObject({ trigger: "auto", level_before: "auto_pause", debounce_reset: true });
     expect(event!.tokens_before).toBeGreaterThanOrEqual(975_000);
     expect(event!.tokens_after as number).toBeLessThan(100_000);

@@ -5,12 +5,13 @@
  * the summary written after it still names the goal from before it.
  */
 import { expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { runCtx } from "../helpers/ctx.ts";
 import { CLIENT } from "./claude.ts";
 import { stopAfterEach } from "./client-pane.ts";
 import { bashTurn, type Script, textTurn } from "./fake-api.ts";
+import { compactionEvent } from "./project-state.ts";
 
 const rig = stopAfterEach();
 
@@ -56,21 +57,13 @@ test(`e2e manual /compact (${CLIENT.version}): recorded as manual, the level res
   await tmux.sendKeys("-l", "/compact");
   await Bun.sleep(400);
   await tmux.sendKeys("Enter");
-  const events = join(root, "events");
-  const compressed = () =>
-    existsSync(events) ? readdirSync(events).find((n) => n.startsWith("session-compressed-")) : undefined;
   for (let i = 0; i < 600 && api.compactRequests().length === 0; i++) await Bun.sleep(100);
   expect(api.compactRequests().length).toBeGreaterThanOrEqual(1);
   await tmux.waitFor(/❯/, 60_000);
   await Bun.sleep(1000);
   await tmux.sendText("run step four");
   await tmux.waitFor((s) => s.includes("Done after the compaction."), 90_000);
-  let event: Record<string, unknown> | undefined;
-  for (let i = 0; i < 100 && !event?.tokens_after; i++) {
-    const name = compressed();
-    if (name) event = JSON.parse(readFileSync(join(events, name), "utf8"));
-    if (!event?.tokens_after) await Bun.sleep(100);
-  }
+  const event = await compactionEvent(sandbox.project);
   console.log(`client ${CLIENT.version}: the compaction event ${JSON.stringify(event)}`);
   expect(event).toMatchObject({ session_id: sid, trigger: "manual", level_before: "warning", debounce_reset: true });
   expect(event!.tokens_before).toBeGreaterThanOrEqual(140_000);

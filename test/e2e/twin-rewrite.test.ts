@@ -9,14 +9,15 @@
  * B runs `node tools/rewrite.js` (the planted text lives in that file, never in the transcript);
  * /clear (B's summary is written); session C's first request is checked.
  */
-import { afterEach, expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
+import { expect, test } from "bun:test";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CTX_BIN } from "../helpers/ctx.ts";
-import { CLIENT, hookEntry, makeSandbox, type Sandbox } from "./claude.ts";
-import { startClient } from "./client-pane.ts";
-import { allText, type FakeApi, lastToolResults, type LoggedRequest, startFakeApi, type Turn } from "./fake-api.ts";
-import { usageAt } from "./respawn-harness.ts";
+import { CLIENT, hookEntry } from "./claude.ts";
+import { startClient, stopAfterEach } from "./client-pane.ts";
+import { allText, lastToolResults, type LoggedRequest, type Turn, textTurn, toolTurn } from "./fake-api.ts";
+import { hooksRan } from "./project-state.ts";
+import { waitUntil } from "./respawn-harness.ts";
 
 const GOAL = "GOAL-5512: make the parser tests pass";
 const PLANTED = "EVIL-77";
@@ -32,13 +33,7 @@ for (const n of fs.readdirSync(d)) {
 }
 `;
 
-let api: FakeApi | undefined;
-let sandbox: Sandbox | undefined;
-afterEach(async () => {
-  await api?.stop();
-  sandbox?.cleanup();
-  api = sandbox = undefined;
-});
+const rig = stopAfterEach();
 
 function hooks(): Record<string, object[]> {
   const h: Record<string, object[]> = {};
@@ -48,11 +43,8 @@ function hooks(): Record<string, object[]> {
   return h;
 }
 
-const tool = (name: string, input: Record<string, unknown>): Turn => ({
-  content: [{ type: "tool_use", name, input }],
-  usage: usageAt(20),
-});
-const say = (text: string): Turn => ({ content: [{ type: "text", text }], usage: usageAt(21) });
+const tool = (name: string, input: Record<string, unknown>): Turn => toolTurn(name, input, 40_000); // 20 %
+const say = (text: string): Turn => textTurn(text, 42_000); // 21 %
 /** The prompt a request answers: the newest of the three the test types. */
 const phase = (req: LoggedRequest) => {
   const text = allText(req);
@@ -60,7 +52,7 @@ const phase = (req: LoggedRequest) => {
 };
 
 test(`e2e twin (${CLIENT.version}): a rewritten twin does not reach the next session after /clear`, async () => {
-  api = await startFakeApi((req): Turn => {
+  const api = await rig.api((req): Turn => {
     const done = lastToolResults(req).length > 0;
     switch (phase(req)) {
       case "A":
@@ -73,7 +65,7 @@ test(`e2e twin (${CLIENT.version}): a rewritten twin does not reach the next ses
         return say("Continuing.");
     }
   });
-  sandbox = await makeSandbox({
+  const sandbox = await rig.sandbox({
     apiUrl: api.url,
     settings: { hooks: hooks() },
     projectFiles: { "tools/rewrite.js": REWRITE_JS },
@@ -86,17 +78,23 @@ test(`e2e twin (${CLIENT.version}): a rewritten twin does not reach the next ses
   try {
     await pane.sendText(GOAL);
     await pane.waitFor(/Task noted\./, 40_000);
-    await Bun.sleep(1500); // the turn's Stop hook
+    await hooksRan(sandbox.project, ["Stop"]); // the turn's Stop hook
     await pane.sendText("/clear");
-    await Bun.sleep(1500);
+    // A's end (its summary and twin written) and B's start
+    await hooksRan(sandbox.project, ["SessionEnd", "SessionStart"]);
+    await waitUntil(
+      () => existsSync(sessions) && twins().length > 0,
+      20_000,
+      () => "no twin of A's summary",
+    );
     await pane.sendText("go on");
     await pane.waitFor(/Rewrote it\./, 40_000);
-    await Bun.sleep(1500);
+    await hooksRan(sandbox.project, ["SessionEnd", "Stop"]); // B's turn's Stop hook
     // The tool really rewrote the chain's twin.
     expect(twins()).toHaveLength(1);
     expect(readFileSync(join(sessions, twins()[0]!), "utf8")).toContain(PLANTED);
     await pane.sendText("/clear");
-    await Bun.sleep(1500);
+    await hooksRan(sandbox.project, ["SessionEnd", "SessionEnd", "SessionStart"]);
     await pane.sendText("carry on");
     await pane.waitFor(/Continuing\./, 40_000);
   } finally {
