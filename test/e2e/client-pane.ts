@@ -6,6 +6,8 @@ import { afterEach } from "bun:test";
 import { type CtxRun, runCtx } from "../helpers/ctx.ts";
 import { ALLOWED_TOOLS, CLAUDE_BIN, makeSandbox, type Sandbox, type SandboxOptions, TEST_MODEL } from "./claude.ts";
 import { type FakeApi, type Script, startFakeApi } from "./fake-api.ts";
+import { hooksRan, lastHookEvents } from "./project-state.ts";
+import { type Supervised, superviseSession, waitUntil } from "./respawn-harness.ts";
 import { startTmux, type TmuxSession } from "./tmux.ts";
 
 /** How {@link startClient} runs the client. */
@@ -69,20 +71,25 @@ export interface TestRig {
    * text), `ctx install` in its project (it must exit 0), then the client in its pane.
    */
   installed(script: Script, opts?: InstalledOptions): Promise<Installed>;
+  /** A session under `ctx respawn start` ({@link superviseSession}), cleaned up (with its sandbox) after the test. */
+  supervise(...args: Parameters<typeof superviseSession>): Promise<Supervised>;
 }
 
 /**
- * Registers, in the calling test file, an afterEach that kills the panes, stops the fake APIs and removes
- * the sandboxes the returned rig started during the test, in that order.
+ * Registers, in the calling test file, an afterEach that stops the supervised sessions, kills the panes, stops
+ * the fake APIs and removes the sandboxes the returned rig started during the test, in that order.
  */
 export function stopAfterEach(): TestRig {
+  let supervised: Supervised[] = [];
   let panes: TmuxSession[] = [];
   let apis: FakeApi[] = [];
   let sandboxes: Sandbox[] = [];
   afterEach(async () => {
+    for (const sup of supervised) await sup.cleanup();
     for (const pane of panes) await pane.kill().catch(() => {});
     for (const api of apis) await api.stop();
     for (const sandbox of sandboxes) sandbox.cleanup();
+    supervised = [];
     panes = [];
     apis = [];
     sandboxes = [];
@@ -110,6 +117,30 @@ export function stopAfterEach(): TestRig {
       if (install.code !== 0) throw new Error(`ctx install exited ${install.code}: ${install.stderr}`);
       return { api, sandbox, pane: await rig.client(sandbox, opts), install };
     },
+    async supervise(...args) {
+      const sup = await superviseSession(...args);
+      supervised.push(sup);
+      return sup;
+    },
   };
   return rig;
+}
+
+/**
+ * After a finished turn (ctx track on Stop, SessionStart and SessionEnd): waits for the turn's Stop hook, types
+ * /clear, waits for the old session's SessionEnd and the fresh one's SessionStart (and `ready`, when given),
+ * then types `prompt` into the fresh session. In place of fixed sleeps around the /clear.
+ */
+export async function clearAndPrompt(
+  pane: TmuxSession,
+  project: string,
+  prompt: string,
+  ready?: () => boolean,
+): Promise<void> {
+  const ended = lastHookEvents(project).filter((e) => e === "SessionEnd");
+  await hooksRan(project, [...ended, "Stop"]);
+  await pane.sendText("/clear");
+  await hooksRan(project, [...ended, "SessionEnd", "SessionStart"]);
+  if (ready) await waitUntil(ready, 20_000, () => `not ready after /clear: ${String(ready)}`);
+  await pane.sendText(prompt);
 }

@@ -12,12 +12,10 @@
 import { expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { CTX_BIN } from "../helpers/ctx.ts";
-import { CLIENT, hookEntry } from "./claude.ts";
-import { startClient, stopAfterEach } from "./client-pane.ts";
+import { CLIENT, continuityHooks } from "./claude.ts";
+import { clearAndPrompt, startClient, stopAfterEach } from "./client-pane.ts";
 import { allText, lastToolResults, type LoggedRequest, type Turn, textTurn, toolTurn } from "./fake-api.ts";
 import { hooksRan } from "./project-state.ts";
-import { waitUntil } from "./respawn-harness.ts";
 
 const GOAL = "GOAL-5512: make the parser tests pass";
 const PLANTED = "EVIL-77";
@@ -34,14 +32,6 @@ for (const n of fs.readdirSync(d)) {
 `;
 
 const rig = stopAfterEach();
-
-function hooks(): Record<string, object[]> {
-  const h: Record<string, object[]> = {};
-  for (const e of ["SessionStart", "UserPromptSubmit", "PostToolUse", "Stop", "SessionEnd"])
-    h[e] = hookEntry(`${CTX_BIN} track`, e === "PostToolUse" ? "*" : undefined);
-  h.SessionStart = [...h.SessionStart!, ...hookEntry(`${CTX_BIN} resume --hook`)];
-  return h;
-}
 
 const tool = (name: string, input: Record<string, unknown>): Turn => toolTurn(name, input, 40_000); // 20 %
 const say = (text: string): Turn => textTurn(text, 42_000); // 21 %
@@ -67,7 +57,7 @@ test(`e2e twin (${CLIENT.version}): a rewritten twin does not reach the next ses
   });
   const sandbox = await rig.sandbox({
     apiUrl: api.url,
-    settings: { hooks: hooks() },
+    settings: { hooks: continuityHooks() },
     projectFiles: { "tools/rewrite.js": REWRITE_JS },
     extraEnv: { CTX_TRACK_FINALIZE_ON_END: "always" },
   });
@@ -78,24 +68,14 @@ test(`e2e twin (${CLIENT.version}): a rewritten twin does not reach the next ses
   try {
     await pane.sendText(GOAL);
     await pane.waitFor(/Task noted\./, 40_000);
-    await hooksRan(sandbox.project, ["Stop"]); // the turn's Stop hook
-    await pane.sendText("/clear");
-    // A's end (its summary and twin written) and B's start
-    await hooksRan(sandbox.project, ["SessionEnd", "SessionStart"]);
-    await waitUntil(
-      () => existsSync(sessions) && twins().length > 0,
-      20_000,
-      () => "no twin of A's summary",
-    );
-    await pane.sendText("go on");
+    // B starts once A's summary and twin are written
+    await clearAndPrompt(pane, sandbox.project, "go on", () => existsSync(sessions) && twins().length > 0);
     await pane.waitFor(/Rewrote it\./, 40_000);
-    await hooksRan(sandbox.project, ["SessionEnd", "Stop"]); // B's turn's Stop hook
+    await hooksRan(sandbox.project, ["SessionEnd", "Stop"]); // B's turn's Stop hook, before the twin is read
     // The tool really rewrote the chain's twin.
     expect(twins()).toHaveLength(1);
     expect(readFileSync(join(sessions, twins()[0]!), "utf8")).toContain(PLANTED);
-    await pane.sendText("/clear");
-    await hooksRan(sandbox.project, ["SessionEnd", "SessionEnd", "SessionStart"]);
-    await pane.sendText("carry on");
+    await clearAndPrompt(pane, sandbox.project, "carry on");
     await pane.waitFor(/Continuing\./, 40_000);
   } finally {
     await pane.kill();
