@@ -11,7 +11,7 @@ import { runCtx } from "../helpers/ctx.ts";
 import { CLIENT } from "./claude.ts";
 import { stopAfterEach } from "./client-pane.ts";
 import { bashTurn, type Script, textTurn } from "./fake-api.ts";
-import { compactionEvent } from "./project-state.ts";
+import { compactionEvent, hooksRan } from "./project-state.ts";
 
 const rig = stopAfterEach();
 
@@ -60,7 +60,7 @@ test(`e2e manual /compact (${CLIENT.version}): recorded as manual, the level res
   for (let i = 0; i < 600 && api.compactRequests().length === 0; i++) await Bun.sleep(100);
   expect(api.compactRequests().length).toBeGreaterThanOrEqual(1);
   await tmux.waitFor(/❯/, 60_000);
-  await Bun.sleep(1000);
+  await hooksRan(sandbox.project, ["SessionStart"]); // the compaction done: its SessionStart (source compact)
   await tmux.sendText("run step four");
   await tmux.waitFor((s) => s.includes("Done after the compaction."), 90_000);
   const event = await compactionEvent(sandbox.project);
