@@ -4,28 +4,16 @@
  * answered by the fake API) and goes on. ctx records it as `auto` with the level it left, the ladder
  * starts over, and the summary written after it still names the goal from before it.
  */
-import { afterEach, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { runCtx } from "../helpers/ctx.ts";
-import { CLAUDE_BIN, CLIENT, CLIENTS, makeSandbox, type Sandbox } from "./claude.ts";
-import { startFakeApi, type FakeApi, type Turn } from "./fake-api.ts";
-import { startTmux, type TmuxSession } from "./tmux.ts";
+import { CLIENT, CLIENTS } from "./claude.ts";
+import { stopAfterEach } from "./client-pane.ts";
+import { bashTurn, type Script } from "./fake-api.ts";
+import { compactionEvent } from "./project-state.ts";
 
-let api: FakeApi | undefined;
-let sandbox: Sandbox | undefined;
-let tmux: TmuxSession | undefined;
-afterEach(async () => {
-  await tmux?.kill().catch(() => {});
-  await api?.stop();
-  sandbox?.cleanup();
-  tmux = api = sandbox = undefined;
-});
-
-const bash = (command: string, tokens: number): Turn => ({
-  content: [{ type: "tool_use", name: "Bash", input: { command, description: "step" } }],
-  usage: { input_tokens: 100, cache_read_input_tokens: tokens - 100, output_tokens: 20 },
-});
+const rig = stopAfterEach();
 
 const GOAL = "Port the billing report to the new invoices API";
 
@@ -33,11 +21,11 @@ const GOAL = "Port the billing report to the new invoices API";
 test.skipIf(CLIENT.version !== CLIENTS.newest.version)(
   `e2e auto-compaction (${CLIENT.version}, 1M window): recorded as auto, the level reset, the goal kept`,
   async () => {
-    api = await startFakeApi({
+    const script: Script = {
       main: [
-        bash("echo one", 140_000), // WARNING under the default 200k budget
-        bash("echo two", 975_000), // past the client's own auto-compact point (967k)
-        bash("echo three", 20_000), // after the compaction: back to ok
+        bashTurn("echo one", 140_000), // WARNING under the default 200k budget
+        bashTurn("echo two", 975_000), // past the client's own auto-compact point (967k)
+        bashTurn("echo three", 20_000), // after the compaction: back to ok
         {
           content: [{ type: "text", text: "Done for now." }],
           usage: { input_tokens: 100, cache_read_input_tokens: 20_200 },
@@ -52,31 +40,15 @@ test.skipIf(CLIENT.version !== CLIENTS.newest.version)(
         ],
         usage: { input_tokens: 200, output_tokens: 60 },
       }),
-    });
-    sandbox = await makeSandbox({ apiUrl: api.url, extraEnv: { NO_COLOR: "1" } });
-    expect((await runCtx(["install"], { env: sandbox.env, cwd: sandbox.project })).code).toBe(0);
-    tmux = await startTmux({
-      dir: sandbox.tmp,
-      command: [CLAUDE_BIN, "--allowedTools", "Bash"],
-      env: sandbox.env,
-      cwd: sandbox.project,
-      height: 60,
-    });
-    await tmux.waitFor(/for shortcuts|❯/, 30_000);
+    };
+    // no --model: the client's default, a 1M window
+    const { api, sandbox, pane: tmux } = await rig.installed(script, { model: null, height: 60 });
     await tmux.sendText(GOAL);
     await tmux.waitFor((s) => s.includes("Done for now."), 120_000);
     expect(api.compactRequests().length).toBeGreaterThanOrEqual(1);
     const root = join(sandbox.project, ".ctx");
     // the compaction event: trigger auto, the level it left, the debounce reset, and the tokens after it
-    const events = join(root, "events");
-    let event: Record<string, unknown> | undefined;
-    for (let i = 0; i < 100 && !event?.tokens_after; i++) {
-      const name = existsSync(events)
-        ? readdirSync(events).find((n) => n.startsWith("session-compressed-"))
-        : undefined;
-      if (name) event = JSON.parse(readFileSync(join(events, name), "utf8"));
-      if (!event?.tokens_after) await Bun.sleep(100);
-    }
+    const event = await compactionEvent(sandbox.project);
     expect(event).toMatchObject({ trigger: "auto", level_before: "auto_pause", debounce_reset: true });
     expect(event!.tokens_before).toBeGreaterThanOrEqual(975_000);
     expect(event!.tokens_after as number).toBeLessThan(100_000);

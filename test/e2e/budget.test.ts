@@ -4,56 +4,38 @@
  * WARNING comes at 130k tokens and CRITICAL at 150k (not 650k / 750k), the agent and the user read the
  * budget in the texts, and the handoff summary written at CRITICAL names it.
  */
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { runCtx } from "../helpers/ctx.ts";
-import { CLAUDE_BIN, CLIENT, makeSandbox, type Sandbox } from "./claude.ts";
-import { allText, startFakeApi, type FakeApi, type Turn } from "./fake-api.ts";
-import { startTmux, type TmuxSession } from "./tmux.ts";
+import { CLIENT } from "./claude.ts";
+import { stopAfterEach } from "./client-pane.ts";
+import { allText, bashTurn } from "./fake-api.ts";
+import { unwrapped } from "./tmux.ts";
 
-let api: FakeApi | undefined;
-let sandbox: Sandbox | undefined;
-let tmux: TmuxSession | undefined;
-afterEach(async () => {
-  await tmux?.kill().catch(() => {});
-  await api?.stop();
-  sandbox?.cleanup();
-  tmux = api = sandbox = undefined;
-});
-
-const bash = (command: string, tokens: number): Turn => ({
-  content: [{ type: "tool_use", name: "Bash", input: { command, description: "step" } }],
-  usage: { input_tokens: 100, cache_read_input_tokens: tokens - 100, output_tokens: 20 },
-});
-
-/** The screen with the client's line wrapping undone. */
-const unwrapped = (screen: string): string => screen.replace(/\n\s+/g, " ");
+const rig = stopAfterEach();
 
 test(`e2e budget (${CLIENT.version}, 1M window): --budget 200k warns at 130k and goes CRITICAL at 150k`, async () => {
-  api = await startFakeApi([
-    bash("echo one", 129_000), // 64.5 % of the budget: nothing
-    bash("echo two", 130_000), // 65 %: WARNING
-    bash("echo three", 150_000), // 75 %: CRITICAL, the summary
-    bash("echo four", 150_200),
-    {
-      content: [{ type: "text", text: "Stopping here." }],
-      usage: { input_tokens: 100, cache_read_input_tokens: 150_300 },
-    },
-  ]);
-  sandbox = await makeSandbox({ apiUrl: api.url, extraEnv: { NO_COLOR: "1" } });
-  const install = await runCtx(["install", "--budget", "200k"], { env: sandbox.env, cwd: sandbox.project });
+  const {
+    api,
+    sandbox,
+    pane: tmux,
+    install,
+  } = await rig.installed(
+    [
+      bashTurn("echo one", 129_000), // 64.5 % of the budget: nothing
+      bashTurn("echo two", 130_000), // 65 %: WARNING
+      bashTurn("echo three", 150_000), // 75 %: CRITICAL, the summary
+      bashTurn("echo four", 150_200),
+      {
+        content: [{ type: "text", text: "Stopping here." }],
+        usage: { input_tokens: 100, cache_read_input_tokens: 150_300 },
+      },
+    ],
+    // no --model: the client's default, a 1M window
+    { install: ["--budget", "200k"], model: null, height: 70 },
+  );
   expect(install.code).toBe(0);
   expect(install.stdout).toContain("context.budget=200000");
-  tmux = await startTmux({
-    dir: sandbox.tmp,
-    // no --model: the client's default, a 1M window
-    command: [CLAUDE_BIN, "--allowedTools", "Bash"],
-    env: sandbox.env,
-    cwd: sandbox.project,
-    height: 70,
-  });
-  await tmux.waitFor(/for shortcuts|❯/, 30_000);
   await tmux.sendText("run the steps");
   // the CRITICAL message ends with the resume command (the exact summary since the first-week round); the
   // last reply on screen means every request has reached the fake API (the hook's line shows before the next)

@@ -15,6 +15,7 @@ import {
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { runChild } from "../../src/io/process/child.ts";
+import { CTX_BIN } from "../helpers/ctx.ts";
 
 /** Repository root (two levels above this file). */
 export const REPO_ROOT = resolve(import.meta.dir, "..", "..");
@@ -232,4 +233,16 @@ export async function readJsonl(path: string): Promise<any[]> {
 /** A settings.json `hooks` entry running `command` for `event`. */
 export function hookEntry(command: string, matcher?: string): object[] {
   return [{ ...(matcher !== undefined ? { matcher } : {}), hooks: [{ type: "command", command }] }];
+}
+
+/**
+ * settings.json hooks for a chain across /clear: ctx track on SessionStart, UserPromptSubmit, PostToolUse (every
+ * tool), Stop and SessionEnd, and ctx resume --hook on SessionStart after it (no monitor, no status line).
+ */
+export function continuityHooks(): Record<string, object[]> {
+  const h: Record<string, object[]> = {};
+  for (const e of ["SessionStart", "UserPromptSubmit", "PostToolUse", "Stop", "SessionEnd"])
+    h[e] = hookEntry(`${CTX_BIN} track`, e === "PostToolUse" ? "*" : undefined);
+  h.SessionStart = [...h.SessionStart!, ...hookEntry(`${CTX_BIN} resume --hook`)];
+  return h;
 }

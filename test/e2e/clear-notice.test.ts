@@ -2,49 +2,27 @@
  * Issue 29: after /clear the user sees one line naming the summary the fresh session got and its chain
  * (the SessionStart hook's systemMessage), and the status line shows `↻ 2` until the first reply.
  */
-import { afterEach, expect, test } from "bun:test";
-import { runCtx } from "../helpers/ctx.ts";
-import { CLAUDE_BIN, CLIENT, makeSandbox, type Sandbox } from "./claude.ts";
-import { startFakeApi, type FakeApi, type Turn } from "./fake-api.ts";
-import { startTmux, type TmuxSession } from "./tmux.ts";
+import { expect, test } from "bun:test";
+import { CLIENT } from "./claude.ts";
+import { stopAfterEach } from "./client-pane.ts";
+import { bashTurn } from "./fake-api.ts";
+import { unwrapped } from "./tmux.ts";
 
-let api: FakeApi | undefined;
-let sandbox: Sandbox | undefined;
-let tmux: TmuxSession | undefined;
-afterEach(async () => {
-  await tmux?.kill().catch(() => {});
-  await api?.stop();
-  sandbox?.cleanup();
-  tmux = api = sandbox = undefined;
-});
-
-const bash = (command: string, tokens: number): Turn => ({
-  content: [{ type: "tool_use", name: "Bash", input: { command, description: "step" } }],
-  usage: { input_tokens: 100, cache_read_input_tokens: tokens - 100, output_tokens: 20 },
-});
-
-/** The screen with the client's line wrapping undone. */
-const unwrapped = (screen: string): string => screen.replace(/\n\s+/g, " ");
+const rig = stopAfterEach();
 
 test(`e2e (${CLIENT.version}): after /clear one line names the summary and its chain; the status line shows ↻ 2`, async () => {
-  api = await startFakeApi([
-    bash("echo one", 100_000),
-    bash("echo two", 152_000), // CRITICAL under the default 200k budget: the summary is written
-    {
-      content: [{ type: "text", text: "Step saved." }],
-      usage: { input_tokens: 100, cache_read_input_tokens: 152_300 },
-    },
-  ]);
-  sandbox = await makeSandbox({ apiUrl: api.url, extraEnv: { NO_COLOR: "1" } });
-  expect((await runCtx(["install"], { env: sandbox.env, cwd: sandbox.project })).code).toBe(0);
-  tmux = await startTmux({
-    dir: sandbox.tmp,
-    command: [CLAUDE_BIN, "--allowedTools", "Bash"],
-    env: sandbox.env,
-    cwd: sandbox.project,
-    height: 60,
-  });
-  await tmux.waitFor(/for shortcuts|❯/, 30_000);
+  // no --model: the client's default, a 1M window
+  const { pane: tmux } = await rig.installed(
+    [
+      bashTurn("echo one", 100_000),
+      bashTurn("echo two", 152_000), // CRITICAL under the default 200k budget: the summary is written
+      {
+        content: [{ type: "text", text: "Step saved." }],
+        usage: { input_tokens: 100, cache_read_input_tokens: 152_300 },
+      },
+    ],
+    { model: null, height: 60 },
+  );
   await tmux.sendText("Write the quarterly report");
   await tmux.waitFor((s) => s.includes("Step saved."), 90_000);
   await tmux.sendText("/clear");

@@ -6,7 +6,16 @@
 import { afterEach, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { CTX_BIN } from "../helpers/ctx.ts";
-import { ALLOWED_TOOLS, CLAUDE_BIN, hookEntry, makeSandbox, runClaudeP, TEST_MODEL, type Sandbox } from "./claude.ts";
+import {
+  ALLOWED_TOOLS,
+  CLAUDE_BIN,
+  continuityHooks,
+  hookEntry,
+  makeSandbox,
+  runClaudeP,
+  TEST_MODEL,
+  type Sandbox,
+} from "./claude.ts";
 import {
   allText,
   lastToolResults,
@@ -17,7 +26,7 @@ import {
   type Turn,
 } from "./fake-api.ts";
 import { explain, superviseSession, usageAt, waitUntil, type Supervised } from "./respawn-harness.ts";
-import { startClient } from "./client-pane.ts";
+import { clearAndPrompt, startClient } from "./client-pane.ts";
 
 const GOAL = "GOAL-8841: build the alpaca exporter";
 const KICK = "KICKSTART-5120: continue the work from the summary.";
@@ -137,10 +146,7 @@ test("e2e continuity: ctx resume --latest -- -p twice in a row (headless) carrie
     if (resumes === 0) return first[Math.min(i, first.length - 1)]!;
     return { content: [{ type: "text", text: `Resumed step ${resumes} done.` }], usage: usageAt(25) };
   });
-  const hooks: Record<string, object[]> = {};
-  for (const e of ["SessionStart", "UserPromptSubmit", "PostToolUse", "Stop", "SessionEnd"])
-    hooks[e] = hookEntry(`${CTX_BIN} track`, e === "PostToolUse" ? "*" : undefined);
-  hooks.SessionStart = [...hooks.SessionStart!, ...hookEntry(`${CTX_BIN} resume --hook`)];
+  const hooks = continuityHooks();
   sandbox = await makeSandbox({
     apiUrl: api.url,
     settings: { hooks },
@@ -198,10 +204,7 @@ test("e2e continuity: the same chain through /clear with only the hooks (no supe
     if (clears === 0) return first[Math.min(i, first.length - 1)]!;
     return { content: [{ type: "text", text: `Step ${clears} done.` }], usage: usageAt(25) };
   });
-  const hooks: Record<string, object[]> = {};
-  for (const e of ["SessionStart", "UserPromptSubmit", "PostToolUse", "Stop", "SessionEnd"])
-    hooks[e] = hookEntry(`${CTX_BIN} track`, e === "PostToolUse" ? "*" : undefined);
-  hooks.SessionStart = [...hooks.SessionStart!, ...hookEntry(`${CTX_BIN} resume --hook`)];
+  const hooks = continuityHooks();
   sandbox = await makeSandbox({
     apiUrl: api.url,
     settings: { hooks },
@@ -212,10 +215,7 @@ test("e2e continuity: the same chain through /clear with only the hooks (no supe
     await pane.sendText(GOAL);
     await pane.waitFor(/Parser done\./, 40_000);
     for (const n of [1, 2]) {
-      await Bun.sleep(1500); // the turn's Stop hook
-      await pane.sendText("/clear");
-      await Bun.sleep(1500);
-      await pane.sendText("go on");
+      await clearAndPrompt(pane, sandbox.project, "go on");
       await pane.waitFor(new RegExp(`Step ${n} done\\.`), 40_000);
     }
   } finally {

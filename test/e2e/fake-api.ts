@@ -378,3 +378,23 @@ export function lastToolResults(req: LoggedRequest): Array<{ tool_use_id: string
     .filter((b: any) => b?.type === "tool_result")
     .map((b: any) => ({ tool_use_id: b.tool_use_id, is_error: b.is_error, text: contentText(b.content) }));
 }
+
+/** The usage of a reply whose context holds `tokens` in all: 100 input tokens, the rest read from the cache; 20 out. */
+export function contextUsage(tokens: number): Required<Omit<Usage, "cache_creation_input_tokens">> {
+  return { input_tokens: 100, cache_read_input_tokens: tokens - 100, output_tokens: 20 };
+}
+
+/** A reply calling the tool `name` with `input`, the context at `tokens` ({@link contextUsage}). */
+export function toolTurn(name: string, input: Record<string, unknown>, tokens: number): Turn {
+  return { content: [{ type: "tool_use", name, input }], usage: contextUsage(tokens) };
+}
+
+/** A reply running `command` in the Bash tool (described as "step"), the context at `tokens`. */
+export function bashTurn(command: string, tokens: number): Turn {
+  return toolTurn("Bash", { command, description: "step" }, tokens);
+}
+
+/** A text reply, the context at `tokens` ({@link contextUsage}). */
+export function textTurn(text: string, tokens: number): Turn {
+  return { content: [{ type: "text", text }], usage: contextUsage(tokens) };
+}

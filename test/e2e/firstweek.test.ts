@@ -3,29 +3,17 @@
  * in a git repository: ctx's state stays out of git, the agent and the user read the same level
  * word for the same figure, and commands typed in a subfolder find the project.
  */
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CTX_BIN } from "../helpers/ctx.ts";
-import { makeSandbox, runClaudeP, type Sandbox } from "./claude.ts";
-import { lastUserText, startFakeApi, type FakeApi, type Turn } from "./fake-api.ts";
+import { CTX_BIN, runCtx } from "../helpers/ctx.ts";
+import { runClaudeP } from "./claude.ts";
+import { stopAfterEach } from "./client-pane.ts";
+import { bashTurn, lastUserText, type Turn } from "./fake-api.ts";
 
-let api: FakeApi | undefined;
-let sandbox: Sandbox | undefined;
-afterEach(async () => {
-  await api?.stop();
-  sandbox?.cleanup();
-  api = sandbox = undefined;
-});
+const rig = stopAfterEach();
 
 const EVENTS = ["SessionStart", "UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "Stop", "SessionEnd"];
-
-function bash(command: string, used: number): Turn {
-  return {
-    content: [{ type: "tool_use", name: "Bash", input: { command, description: "step" } }],
-    usage: { input_tokens: 100, cache_read_input_tokens: used - 100, output_tokens: 20 },
-  };
-}
 
 function git(cwd: string, env: Record<string, string>, ...args: string[]): string {
   const r = Bun.spawnSync(["git", "-c", "user.name=t", "-c", "user.email=t@example.com", ...args], {
@@ -38,30 +26,22 @@ function git(cwd: string, env: Record<string, string>, ...args: string[]): strin
   return r.stdout.toString();
 }
 
-async function ctx(args: string[], cwd: string, env: Record<string, string>) {
-  const proc = Bun.spawn([CTX_BIN, ...args], { cwd, env, stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { stdout, stderr, code };
-}
+const ctx = (args: string[], cwd: string, env: Record<string, string>) => runCtx(args, { env, cwd });
 
 test("e2e: state out of git, one ladder of levels for the agent and the user", async () => {
   // 50 %, then 66 % (warning), 76 % (critical), 91 % (auto_pause), then the final answer
   const turns: Turn[] = [
-    bash("echo start", 100_000),
-    bash("echo wrapping-up", 132_000),
-    bash("sed -i s/one/two/ notes.txt", 152_000),
-    bash("echo last", 182_000),
+    bashTurn("echo start", 100_000),
+    bashTurn("echo wrapping-up", 132_000),
+    bashTurn("sed -i s/one/two/ notes.txt", 152_000),
+    bashTurn("echo last", 182_000),
     {
       content: [{ type: "text", text: "Done for now." }],
       usage: { input_tokens: 100, cache_read_input_tokens: 182_400 },
     },
   ];
-  api = await startFakeApi(turns);
-  sandbox = await makeSandbox({
+  const api = await rig.api(turns);
+  const sandbox = await rig.sandbox({
     apiUrl: api.url,
     projectFiles: { "notes.txt": "one\n", "src/main.ts": "export {};\n", ".gitignore": "node_modules\n" },
   });

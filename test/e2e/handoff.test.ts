@@ -12,7 +12,7 @@ import { runChild } from "../../src/io/process/child.ts";
 import { ALLOWED_TOOLS, CLAUDE_BIN, headlessArgs, makeSandbox, type Sandbox } from "./claude.ts";
 import { contentText, lastToolResults, startFakeApi, type FakeApi, type LoggedRequest, type Turn } from "./fake-api.ts";
 import { usageAt, waitUntil } from "./respawn-harness.ts";
-import { startClient } from "./client-pane.ts";
+import { clearAndPrompt, startClient } from "./client-pane.ts";
 
 let api: FakeApi | undefined;
 let sandbox: Sandbox | undefined;
@@ -146,10 +146,7 @@ test("e2e handoff: /clear after CRITICAL gives the next session the step taken a
     expect(readFileSync(path, "utf8")).not.toContain("LAST-STEP-7731");
     await pane.sendText("do the last step");
     await pane.waitFor(/Last step done\./, 60_000);
-    await Bun.sleep(1500); // the turn's Stop hook
-    await pane.sendText("/clear");
-    await Bun.sleep(1500);
-    await pane.sendText("go on");
+    await clearAndPrompt(pane, sandbox.project, "go on");
     await pane.waitFor(/Continuing from the summary\./, 60_000);
   } finally {
     await pane.kill();

@@ -13,7 +13,7 @@ import {
   ALLOWED_TOOLS,
   CLAUDE_BIN,
   CLIENT,
-  hookEntry,
+  continuityHooks,
   makeSandbox,
   runClaudeP,
   TEST_MODEL,
@@ -29,7 +29,7 @@ import {
   type Turn,
 } from "./fake-api.ts";
 import { usageAt, waitUntil } from "./respawn-harness.ts";
-import { startClient } from "./client-pane.ts";
+import { clearAndPrompt, startClient } from "./client-pane.ts";
 
 const GOAL = "GOAL-4471: make the test suite pass";
 /** The file name the test script creates (no `/`: it opens a framing tag rather than closing one). */
@@ -69,15 +69,6 @@ const FIRST: Turn[] = [
   tool("Bash", { command: "sh test.sh", description: "run the tests" }),
   { content: [{ type: "text", text: "The test fails; fixing it next." }], usage: usageAt(25) },
 ];
-
-/** The hooks ctx installs for continuity: track on every event, the resume hook on SessionStart. */
-function hooks(): Record<string, object[]> {
-  const h: Record<string, object[]> = {};
-  for (const e of ["SessionStart", "UserPromptSubmit", "PostToolUse", "Stop", "SessionEnd"])
-    h[e] = hookEntry(`${CTX_BIN} track`, e === "PostToolUse" ? "*" : undefined);
-  h.SessionStart = [...h.SessionStart!, ...hookEntry(`${CTX_BIN} resume --hook`)];
-  return h;
-}
 
 async function gitRepo(project: string, env: Record<string, string>): Promise<void> {
   for (const args of [
@@ -122,7 +113,7 @@ test(`e2e hostile handoff (${CLIENT.version}): after /clear the injected summary
   });
   sandbox = await makeSandbox({
     apiUrl: api.url,
-    settings: { hooks: hooks() },
+    settings: { hooks: continuityHooks() },
     projectFiles: { "test.sh": TEST_SH },
     extraEnv: { CTX_TRACK_FINALIZE_ON_END: "always" },
   });
@@ -131,10 +122,7 @@ test(`e2e hostile handoff (${CLIENT.version}): after /clear the injected summary
   try {
     await pane.sendText(GOAL);
     await pane.waitFor(/fixing it next\./, 40_000);
-    await Bun.sleep(1500); // the turn's Stop hook
-    await pane.sendText("/clear");
-    await Bun.sleep(1500);
-    await pane.sendText("go on");
+    await clearAndPrompt(pane, sandbox.project, "go on");
     await pane.waitFor(/Continuing\./, 40_000);
   } finally {
     await pane.kill();
@@ -157,7 +145,7 @@ test(`e2e hostile handoff (${CLIENT.version}): headless, ctx resume --latest -- 
   });
   sandbox = await makeSandbox({
     apiUrl: api.url,
-    settings: { hooks: hooks() },
+    settings: { hooks: continuityHooks() },
     projectFiles: { "test.sh": TEST_SH },
     extraEnv: { CTX_TRACK_FINALIZE_ON_END: "always", CTX_CLAUDE: CLAUDE_BIN },
   });

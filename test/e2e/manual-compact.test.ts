@@ -4,43 +4,29 @@
  * person. ctx records it with trigger `manual` and the level it left, the level and debounce start over, and
  * the summary written after it still names the goal from before it.
  */
-import { afterEach, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { runCtx } from "../helpers/ctx.ts";
-import { CLAUDE_BIN, CLIENT, makeSandbox, type Sandbox } from "./claude.ts";
-import { startFakeApi, type FakeApi, type Turn } from "./fake-api.ts";
-import { startTmux, type TmuxSession } from "./tmux.ts";
+import { CLIENT } from "./claude.ts";
+import { stopAfterEach } from "./client-pane.ts";
+import { bashTurn, type Script, textTurn } from "./fake-api.ts";
+import { compactionEvent, hooksRan } from "./project-state.ts";
 
-let api: FakeApi | undefined;
-let sandbox: Sandbox | undefined;
-let tmux: TmuxSession | undefined;
-afterEach(async () => {
-  await tmux?.kill().catch(() => {});
-  await api?.stop();
-  sandbox?.cleanup();
-  tmux = api = sandbox = undefined;
-});
-
-const usage = (tokens: number) => ({ input_tokens: 100, cache_read_input_tokens: tokens - 100, output_tokens: 20 });
-const bash = (command: string, tokens: number): Turn => ({
-  content: [{ type: "tool_use", name: "Bash", input: { command, description: "step" } }],
-  usage: usage(tokens),
-});
-const say = (text: string, tokens: number): Turn => ({ content: [{ type: "text", text }], usage: usage(tokens) });
+const rig = stopAfterEach();
 
 const GOAL = "Move the audit log writer to the new storage layer";
 
 test(`e2e manual /compact (${CLIENT.version}): recorded as manual, the level reset, the goal kept`, async () => {
-  api = await startFakeApi({
+  const script: Script = {
     main: [
-      bash("echo one", 60_000),
-      say("Step one done.", 61_000),
-      bash("echo two", 140_000), // WARNING: 70 % of a 200k window, or of the default 200k budget of a 1M one
-      say("Step two done.", 141_000),
-      say("Step three noted.", 142_000),
-      bash("echo four", 20_000), // after the compaction: back to ok
-      say("Done after the compaction.", 20_200),
+      bashTurn("echo one", 60_000),
+      textTurn("Step one done.", 61_000),
+      bashTurn("echo two", 140_000), // WARNING: 70 % of a 200k window, or of the default 200k budget of a 1M one
+      textTurn("Step two done.", 141_000),
+      textTurn("Step three noted.", 142_000),
+      bashTurn("echo four", 20_000), // after the compaction: back to ok
+      textTurn("Done after the compaction.", 20_200),
     ],
     compact: () => ({
       content: [
@@ -51,17 +37,9 @@ test(`e2e manual /compact (${CLIENT.version}): recorded as manual, the level res
       ],
       usage: { input_tokens: 200, output_tokens: 60 },
     }),
-  });
-  sandbox = await makeSandbox({ apiUrl: api.url, extraEnv: { NO_COLOR: "1" } });
-  expect((await runCtx(["install"], { env: sandbox.env, cwd: sandbox.project })).code).toBe(0);
-  tmux = await startTmux({
-    dir: sandbox.tmp,
-    command: [CLAUDE_BIN, "--allowedTools", "Bash"],
-    env: sandbox.env,
-    cwd: sandbox.project,
-    height: 60,
-  });
-  await tmux.waitFor(/for shortcuts|❯/, 30_000);
+  };
+  // no --model: the client's default, a 1M window
+  const { api, sandbox, pane: tmux } = await rig.installed(script, { model: null, height: 60 });
   await tmux.sendText(GOAL);
   await tmux.waitFor((s) => s.includes("Step one done."), 90_000);
   await tmux.sendText("go on with step two");
@@ -79,21 +57,13 @@ test(`e2e manual /compact (${CLIENT.version}): recorded as manual, the level res
   await tmux.sendKeys("-l", "/compact");
   await Bun.sleep(400);
   await tmux.sendKeys("Enter");
-  const events = join(root, "events");
-  const compressed = () =>
-    existsSync(events) ? readdirSync(events).find((n) => n.startsWith("session-compressed-")) : undefined;
   for (let i = 0; i < 600 && api.compactRequests().length === 0; i++) await Bun.sleep(100);
   expect(api.compactRequests().length).toBeGreaterThanOrEqual(1);
   await tmux.waitFor(/❯/, 60_000);
-  await Bun.sleep(1000);
+  await hooksRan(sandbox.project, ["SessionStart"]); // the compaction done: its SessionStart (source compact)
   await tmux.sendText("run step four");
   await tmux.waitFor((s) => s.includes("Done after the compaction."), 90_000);
-  let event: Record<string, unknown> | undefined;
-  for (let i = 0; i < 100 && !event?.tokens_after; i++) {
-    const name = compressed();
-    if (name) event = JSON.parse(readFileSync(join(events, name), "utf8"));
-    if (!event?.tokens_after) await Bun.sleep(100);
-  }
+  const event = await compactionEvent(sandbox.project);
   console.log(`client ${CLIENT.version}: the compaction event ${JSON.stringify(event)}`);
   expect(event).toMatchObject({ session_id: sid, trigger: "manual", level_before: "warning", debounce_reset: true });
   expect(event!.tokens_before).toBeGreaterThanOrEqual(140_000);

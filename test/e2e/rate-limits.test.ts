@@ -3,46 +3,40 @@
  * (the account's, per user); at `limits.checkpoint_at` (90) a supervised chain (`ctx run`) starts no leg
  * it could not finish before the reset: it says so and waits, then runs the leg with the real client.
  */
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { runCtx } from "../helpers/ctx.ts";
-import { CLAUDE_BIN, CLIENT, makeSandbox, TEST_MODEL, type Sandbox } from "./claude.ts";
-import { allText, startFakeApi, type FakeApi, type Turn } from "./fake-api.ts";
-import { startTmux, type TmuxSession } from "./tmux.ts";
+import { CLAUDE_BIN, CLIENT, TEST_MODEL } from "./claude.ts";
+import { stopAfterEach } from "./client-pane.ts";
+import { allText, bashTurn } from "./fake-api.ts";
 
-let api: FakeApi | undefined;
-let sandbox: Sandbox | undefined;
-let tmux: TmuxSession | undefined;
-afterEach(async () => {
-  await tmux?.kill().catch(() => {});
-  tmux = undefined;
-  await api?.stop();
-  sandbox?.cleanup();
-  api = sandbox = undefined;
-});
+const rig = stopAfterEach();
+
+/** A status-line payload of the session in `project`: 91 % of the 5-hour window used, resetting at `resetS`. */
+const payload = (project: string, resetS: number): string =>
+  JSON.stringify({
+    session_id: "0c8d5c1e-6a55-4c1b-9d1f-3f0e2b7a9c44",
+    cwd: project,
+    model: { id: TEST_MODEL, display_name: "Sonnet 4.5" },
+    context_window: { context_window_size: 200000, used_percentage: 5, current_usage: { input_tokens: 10000 } },
+    rate_limits: { five_hour: { used_percentage: 91, resets_at: resetS } },
+  });
 
 test(`e2e ctx run (${CLIENT.version}) at 91 % of the 5-hour window waits for the reset before its leg`, async () => {
   const asked: number[] = [];
-  api = await startFakeApi((req) => {
+  const api = await rig.api(() => {
     asked.push(Date.now());
     return {
       content: [{ type: "text", text: "RESULT-OK" }],
       usage: { input_tokens: 100, cache_read_input_tokens: 9_000 },
     };
   });
-  sandbox = await makeSandbox({ apiUrl: api.url, extraEnv: { TZ: "UTC" } });
+  const sandbox = await rig.sandbox({ apiUrl: api.url, extraEnv: { TZ: "UTC" } });
   expect((await runCtx(["install"], { env: sandbox.env, cwd: sandbox.project })).code).toBe(0);
   // what the interactive session's status line saw: 91 % of the 5-hour window, resetting in 3 s
   const resetS = Math.ceil(Date.now() / 1000) + 3;
-  const payload = JSON.stringify({
-    session_id: "0c8d5c1e-6a55-4c1b-9d1f-3f0e2b7a9c44",
-    cwd: sandbox.project,
-    model: { id: TEST_MODEL, display_name: "Sonnet 4.5" },
-    context_window: { context_window_size: 200000, used_percentage: 5, current_usage: { input_tokens: 10000 } },
-    rate_limits: { five_hour: { used_percentage: 91, resets_at: resetS } },
-  });
   const line = await runCtx(["statusline"], {
     env: { ...sandbox.env, NO_COLOR: "1" },
-    stdin: payload,
+    stdin: payload(sandbox.project, resetS),
     cwd: sandbox.project,
   });
   expect(line.stdout).toContain("5h 91% · resets ");
@@ -62,42 +56,25 @@ test(`e2e ctx run (${CLIENT.version}) at 91 % of the 5-hour window waits for the
   expect(Math.min(...asked)).toBeGreaterThanOrEqual(resetS * 1000);
 }, 150_000);
 
-const bash = (command: string, tokens: number): Turn => ({
-  content: [{ type: "tool_use", name: "Bash", input: { command, description: "step" } }],
-  usage: { input_tokens: 100, cache_read_input_tokens: tokens - 100, output_tokens: 20 },
-});
-
 test(`e2e (${CLIENT.version}): at 91 % of the 5-hour window the checkpoint reaches the agent once`, async () => {
-  api = await startFakeApi([
-    bash("echo one", 20_000),
-    bash("echo two", 21_000),
-    bash("echo three", 22_000),
-    bash("echo four", 23_000),
+  const api = await rig.api([
+    bashTurn("echo one", 20_000),
+    bashTurn("echo two", 21_000),
+    bashTurn("echo three", 22_000),
+    bashTurn("echo four", 23_000),
     {
       content: [{ type: "text", text: "All steps run." }],
       usage: { input_tokens: 100, cache_read_input_tokens: 23_200 },
     },
   ]);
-  sandbox = await makeSandbox({ apiUrl: api.url, extraEnv: { NO_COLOR: "1", TZ: "UTC" } });
+  const sandbox = await rig.sandbox({ apiUrl: api.url, extraEnv: { NO_COLOR: "1", TZ: "UTC" } });
   expect((await runCtx(["install"], { env: sandbox.env, cwd: sandbox.project })).code).toBe(0);
   // a status-line payload with rate_limits (the offline client has no plan, so its own payload carries none)
   const resetS = Math.ceil(Date.now() / 1000) + 3600;
-  const payload = JSON.stringify({
-    session_id: "0c8d5c1e-6a55-4c1b-9d1f-3f0e2b7a9c44",
-    cwd: sandbox.project,
-    model: { id: TEST_MODEL, display_name: "Sonnet 4.5" },
-    context_window: { context_window_size: 200000, used_percentage: 5, current_usage: { input_tokens: 10000 } },
-    rate_limits: { five_hour: { used_percentage: 91, resets_at: resetS } },
-  });
-  expect((await runCtx(["statusline"], { env: sandbox.env, stdin: payload, cwd: sandbox.project })).code).toBe(0);
-  tmux = await startTmux({
-    dir: sandbox.tmp,
-    command: [CLAUDE_BIN, "--allowedTools", "Bash"],
-    env: sandbox.env,
-    cwd: sandbox.project,
-    height: 50,
-  });
-  await tmux.waitFor(/for shortcuts|❯/, 30_000);
+  const stdin = payload(sandbox.project, resetS);
+  expect((await runCtx(["statusline"], { env: sandbox.env, stdin, cwd: sandbox.project })).code).toBe(0);
+  // no --model: the client's default, a 1M window
+  const tmux = await rig.client(sandbox, { model: null, height: 50 });
   await tmux.sendText("run the four steps");
   await tmux.waitFor((s) => s.includes("All steps run."), 90_000);
   const clock = new Date(resetS * 1000).toISOString().slice(11, 16);

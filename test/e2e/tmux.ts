@@ -172,3 +172,8 @@ export async function startTmux(opts: TmuxOptions): Promise<TmuxSession> {
     },
   };
 }
+
+/** The screen with the client's line wrapping undone: each wrapped line's indentation joined back with one space. */
+export function unwrapped(screen: string): string {
+  return screen.replace(/\n\s+/g, " ");
+}

@@ -9,14 +9,13 @@
  * B runs `node tools/rewrite.js` (the planted text lives in that file, never in the transcript);
  * /clear (B's summary is written); session C's first request is checked.
  */
-import { afterEach, expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
+import { expect, test } from "bun:test";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { CTX_BIN } from "../helpers/ctx.ts";
-import { CLIENT, hookEntry, makeSandbox, type Sandbox } from "./claude.ts";
-import { startClient } from "./client-pane.ts";
-import { allText, type FakeApi, lastToolResults, type LoggedRequest, startFakeApi, type Turn } from "./fake-api.ts";
-import { usageAt } from "./respawn-harness.ts";
+import { CLIENT, continuityHooks } from "./claude.ts";
+import { clearAndPrompt, startClient, stopAfterEach } from "./client-pane.ts";
+import { allText, lastToolResults, type LoggedRequest, type Turn, textTurn, toolTurn } from "./fake-api.ts";
+import { hooksRan } from "./project-state.ts";
 
 const GOAL = "GOAL-5512: make the parser tests pass";
 const PLANTED = "EVIL-77";
@@ -32,27 +31,10 @@ for (const n of fs.readdirSync(d)) {
 }
 `;
 
-let api: FakeApi | undefined;
-let sandbox: Sandbox | undefined;
-afterEach(async () => {
-  await api?.stop();
-  sandbox?.cleanup();
-  api = sandbox = undefined;
-});
+const rig = stopAfterEach();
 
-function hooks(): Record<string, object[]> {
-  const h: Record<string, object[]> = {};
-  for (const e of ["SessionStart", "UserPromptSubmit", "PostToolUse", "Stop", "SessionEnd"])
-    h[e] = hookEntry(`${CTX_BIN} track`, e === "PostToolUse" ? "*" : undefined);
-  h.SessionStart = [...h.SessionStart!, ...hookEntry(`${CTX_BIN} resume --hook`)];
-  return h;
-}
-
-const tool = (name: string, input: Record<string, unknown>): Turn => ({
-  content: [{ type: "tool_use", name, input }],
-  usage: usageAt(20),
-});
-const say = (text: string): Turn => ({ content: [{ type: "text", text }], usage: usageAt(21) });
+const tool = (name: string, input: Record<string, unknown>): Turn => toolTurn(name, input, 40_000); // 20 %
+const say = (text: string): Turn => textTurn(text, 42_000); // 21 %
 /** The prompt a request answers: the newest of the three the test types. */
 const phase = (req: LoggedRequest) => {
   const text = allText(req);
@@ -60,7 +42,7 @@ const phase = (req: LoggedRequest) => {
 };
 
 test(`e2e twin (${CLIENT.version}): a rewritten twin does not reach the next session after /clear`, async () => {
-  api = await startFakeApi((req): Turn => {
+  const api = await rig.api((req): Turn => {
     const done = lastToolResults(req).length > 0;
     switch (phase(req)) {
       case "A":
@@ -73,9 +55,9 @@ test(`e2e twin (${CLIENT.version}): a rewritten twin does not reach the next ses
         return say("Continuing.");
     }
   });
-  sandbox = await makeSandbox({
+  const sandbox = await rig.sandbox({
     apiUrl: api.url,
-    settings: { hooks: hooks() },
+    settings: { hooks: continuityHooks() },
     projectFiles: { "tools/rewrite.js": REWRITE_JS },
     extraEnv: { CTX_TRACK_FINALIZE_ON_END: "always" },
   });
@@ -86,18 +68,14 @@ test(`e2e twin (${CLIENT.version}): a rewritten twin does not reach the next ses
   try {
     await pane.sendText(GOAL);
     await pane.waitFor(/Task noted\./, 40_000);
-    await Bun.sleep(1500); // the turn's Stop hook
-    await pane.sendText("/clear");
-    await Bun.sleep(1500);
-    await pane.sendText("go on");
+    // B starts once A's summary and twin are written
+    await clearAndPrompt(pane, sandbox.project, "go on", () => existsSync(sessions) && twins().length > 0);
     await pane.waitFor(/Rewrote it\./, 40_000);
-    await Bun.sleep(1500);
+    await hooksRan(sandbox.project, ["SessionEnd", "Stop"]); // B's turn's Stop hook, before the twin is read
     // The tool really rewrote the chain's twin.
     expect(twins()).toHaveLength(1);
     expect(readFileSync(join(sessions, twins()[0]!), "utf8")).toContain(PLANTED);
-    await pane.sendText("/clear");
-    await Bun.sleep(1500);
-    await pane.sendText("carry on");
+    await clearAndPrompt(pane, sandbox.project, "carry on");
     await pane.waitFor(/Continuing\./, 40_000);
   } finally {
     await pane.kill();

@@ -5,29 +5,23 @@
  * The transcript is an excerpt of a real session: github.com/marot/spotter, MIT, commit
  * 8cc42b0bd39d04e71e509d7d58e6782ab435329f (test/fixtures/transcripts/spotter-window/README.md).
  */
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CTX_BIN } from "../helpers/ctx.ts";
-import { CLIENT, hookEntry, makeSandbox, runClaudeP, type Sandbox } from "./claude.ts";
-import { startFakeApi, type FakeApi } from "./fake-api.ts";
+import { CLIENT, hookEntry, runClaudeP } from "./claude.ts";
+import { stopAfterEach } from "./client-pane.ts";
 
 const EXCERPT = join(import.meta.dir, "..", "fixtures", "transcripts", "spotter-window", "auto-compact-200k.jsonl");
 const SID = "258c7280-ae70-4798-800f-63464d01a85d";
 
-let api: FakeApi | undefined;
-let sandbox: Sandbox | undefined;
-afterEach(async () => {
-  await api?.stop();
-  sandbox?.cleanup();
-  api = sandbox = undefined;
-});
+const rig = stopAfterEach();
 
 test(`under the real client ${CLIENT.version} (1M default), a 2.1.39 session keeps its 200k window`, async () => {
-  api = await startFakeApi([
+  const api = await rig.api([
     { content: [{ type: "text", text: "Done." }], usage: { input_tokens: 100, output_tokens: 5 } },
   ]);
-  sandbox = await makeSandbox({ apiUrl: api.url, settings: {}, extraEnv: { CTX_DEBUG: "1" } });
+  const sandbox = await rig.sandbox({ apiUrl: api.url, settings: {}, extraEnv: { CTX_DEBUG: "1" } });
   const out = join(sandbox.root, "out");
   mkdirSync(out);
   // The old session up to its peak (166,759 tokens), before the client compacted: what the monitor reads.
