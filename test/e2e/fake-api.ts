@@ -34,6 +34,8 @@ export interface Turn {
   stop_reason?: "end_turn" | "tool_use";
   /** Wait this long before answering (the client shows a busy spinner meanwhile). */
   delayMs?: number;
+  /** Hold the request open until this settles (the test releases it), then answer. */
+  hold?: Promise<unknown>;
   /** Answer with this API error instead (e.g. 400 `invalid_request_error`: the client does not retry it). */
   error?: { status: number; type: string; message: string; headers?: Record<string, string> };
 }
@@ -310,6 +312,7 @@ export async function startFakeApi(script: Script): Promise<FakeApi> {
         );
       }
       const turn = kind === "main" ? nextMain(req) : kind === "compact" ? nextCompact(req) : nextSide(req);
+      if (turn.hold) await turn.hold.catch(() => {});
       if (turn.delayMs) await Bun.sleep(turn.delayMs);
       if (turn.error)
         return Response.json(
