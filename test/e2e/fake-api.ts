@@ -381,3 +381,14 @@ export function lastToolResults(req: LoggedRequest): Array<{ tool_use_id: string
     .filter((b: any) => b?.type === "tool_result")
     .map((b: any) => ({ tool_use_id: b.tool_use_id, is_error: b.is_error, text: contentText(b.content) }));
 }
+
+/** How many answers of the model a request carries: 0 for a conversation's first request. */
+export function modelSteps(req: LoggedRequest): number {
+  const msgs: any[] = Array.isArray(req.body?.messages) ? req.body.messages : [];
+  return msgs.filter((m) => m?.role === "assistant").length;
+}
+
+/** True when the request's first message holds `marker`: a subagent's requests start with the prompt it was given. */
+export function startsWithPrompt(req: LoggedRequest, marker: string): boolean {
+  return contentText(req.body?.messages?.[0]?.content).includes(marker);
+}

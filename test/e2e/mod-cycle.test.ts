@@ -12,6 +12,7 @@ import { runCtx } from "../helpers/ctx.ts";
 import { CLIENT, CLIENTS, makeSandbox, runClaudeP, type Sandbox } from "./claude.ts";
 import { startClient } from "./client-pane.ts";
 import { allText, lastUserText, startFakeApi, usageLimitTurn, type FakeApi, type Turn } from "./fake-api.ts";
+import { answer, clientRecord, IN_CLIENT, inClientSandbox, KICKSTART, MODS, until } from "./in-client.ts";
 import { submit } from "./submit.ts";
 import { inInputBox, stripAnsi, type TmuxSession } from "./tmux.ts";
 
@@ -25,44 +26,12 @@ afterEach(async () => {
   api = sandbox = pane = undefined;
 });
 
-const KICKSTART = "Continue the work from the handoff summary ctx gave you when this session started";
-const IN_CLIENT = { CTX_RESPAWN_IN_CLIENT: "1", CTX_RESPAWN_COMPACT_AT: "off", CTX_RESPAWN_RESTART_AT: "90" };
-const MODS = CLIENT.version !== CLIENTS.pinned.version;
-
-/** A text answer at `used` tokens of the 200k window, after `delayMs`. */
-function answer(text: string, used: number, delayMs = 0): Turn {
-  return {
-    content: [{ type: "text", text }],
-    usage: { input_tokens: 100, cache_read_input_tokens: used - 100 },
-    delayMs,
-  };
-}
-
-/** The in-client supervisor's record (`state/respawn/client-<pid>.json`), once the mod reported an idle turn. */
-function clientRecord(
-  s: Sandbox,
-): { cycles: number; events: { event: string }[]; machine: { usage: unknown } } | undefined {
-  const dir = join(s.project, ".ctx", "state", "respawn");
-  try {
-    const f = readdirSync(dir).find((n) => /^client-\d+\.json$/.test(n));
-    return f ? JSON.parse(readFileSync(join(dir, f), "utf8")) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** An interactive client with ctx installed and the in-client cycle on, before any prompt. */
 async function interactive(script: (i: number) => Turn): Promise<TmuxSession> {
   api = await startFakeApi((_req, i) => script(i));
-  sandbox = await makeSandbox({ apiUrl: api.url, extraEnv: { ...IN_CLIENT, NO_COLOR: "1" } });
-  expect((await runCtx(["install"], { env: sandbox.env, cwd: sandbox.project })).code).toBe(0);
+  sandbox = await inClientSandbox(api);
   pane = await startClient(sandbox);
   return pane;
-}
-
-/** Polls until `ok()` holds (the test's own timeout bounds it). */
-async function until(ok: () => boolean | Promise<boolean>): Promise<void> {
-  while (!(await ok())) await Bun.sleep(200);
 }
 
 test.skipIf(!MODS)(

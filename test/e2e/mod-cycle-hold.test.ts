@@ -1,0 +1,192 @@
+/**
+ * The cycle inside the client (`respawn.in_client`) is never mixed into work still under way, with
+ * the real newest client and ctx's mod, interactive in tmux: a background subagent still running at
+ * an idle turn's end, a background subagent's permission dialog open at that end, and a
+ * main-thread tool call's permission dialog (the client does not end the turn while it is open).
+ * Each holds the cycle; once the work is done or the dialog answered, the cycle runs.
+ * 2.1.197 runs no mods: the suite skips it there.
+ */
+import { afterEach, expect, test } from "bun:test";
+import type { Sandbox } from "./claude.ts";
+import { startClient } from "./client-pane.ts";
+import {
+  allText,
+  type FakeApi,
+  type LoggedRequest,
+  lastToolResults,
+  lastUserText,
+  modelSteps,
+  startFakeApi,
+  startsWithPrompt,
+  type Turn,
+} from "./fake-api.ts";
+import { answer, clientRecord, inClientSandbox, KICKSTART, MODS, until } from "./in-client.ts";
+import { submit } from "./submit.ts";
+import type { TmuxSession } from "./tmux.ts";
+
+let api: FakeApi | undefined;
+let sandbox: Sandbox | undefined;
+let pane: TmuxSession | undefined;
+afterEach(async () => {
+  await pane?.kill().catch(() => {});
+  await api?.stop();
+  sandbox?.cleanup();
+  api = sandbox = pane = undefined;
+});
+
+const SUB = "SUBAGENT-TASK-5521";
+const at = (used: number) => ({ input_tokens: 100, cache_read_input_tokens: used - 100 });
+/** The parent's call of a background subagent, at 50 %. */
+const launch: Turn = {
+  content: [
+    {
+      type: "tool_use",
+      name: "Agent",
+      input: {
+        description: "Run steps",
+        prompt: `${SUB}: run the steps`,
+        subagent_type: "general-purpose",
+        run_in_background: true,
+      },
+    },
+  ],
+  usage: at(100_000),
+};
+/** A WebFetch call: not in the allowed tools, so the client asks the person first. */
+const fetchCall = (url: string, used: number): Turn => ({
+  content: [{ type: "tool_use", name: "WebFetch", input: { url, prompt: "summarise the page" } }],
+  usage: at(used),
+});
+/** No preflight request to claude.ai for WebFetch: the runs stay offline. */
+const OFFLINE_FETCH = { skipWebFetchPreflight: true };
+
+const isSub = (q: LoggedRequest) => startsWithPrompt(q, SUB);
+const isFresh = (q: LoggedRequest) => lastUserText(q).includes(KICKSTART);
+/** The main conversation's requests before the cycle. */
+const before = () => api!.mainRequests().filter((q) => !isSub(q) && !isFresh(q));
+const fresh = () => api!.mainRequests().filter(isFresh);
+const events = () => clientRecord(sandbox!)?.events.map((e) => e.event) ?? [];
+
+/** The fresh conversation after the cycle: the summary, the continue prompt, none of the old answers. */
+function expectFreshSession(q: LoggedRequest): void {
+  expect(allText(q)).toContain("<previous-session-summary>");
+  expect(q.body.messages.filter((m: { role: string }) => m.role === "assistant")).toHaveLength(0);
+}
+
+test.skipIf(!MODS)(
+  "interactive: a background subagent still running holds the cycle; once it is done, the cycle runs",
+  async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    api = await startFakeApi((q): Turn => {
+      if (isFresh(q)) return answer("Continuing.", 10_000);
+      if (isSub(q)) return { ...answer("SUB-DONE: the steps ran.", 6_000), hold: gate };
+      const n = modelSteps(q);
+      if (n === 0) return launch;
+      return answer(n === 1 ? "The agent runs in the background." : "The agent's work is in.", 184_000 + n);
+    });
+    sandbox = await inClientSandbox(api);
+    pane = await startClient(sandbox);
+    await submit(pane, "build the parser", () => api!.mainRequests().length > 0);
+    // The main turn ended at 92 % with the subagent's request held open: ctx says why it holds.
+    await until(() => events().includes("hold"));
+    const hold = clientRecord(sandbox)!.events.find((e) => e.event === "hold")!;
+    expect(hold.detail).toBe("1 subagent(s) still running at 92%: the restart waits for the next idle turn");
+    await pane.waitFor(/The agent runs in the background\./, 30_000);
+    await Bun.sleep(3000); // past the quiet moment again: nothing more comes
+    expect(before()).toHaveLength(2);
+    expect(fresh()).toHaveLength(0);
+    expect(clientRecord(sandbox)?.cycles).toBe(0);
+    expect(api.mainRequests().filter(isSub)).toHaveLength(1);
+    // The subagent finishes: the client tells the main conversation (a turn of its own), then the cycle.
+    release();
+    await until(() => fresh().length > 0);
+    const all = api.mainRequests();
+    const news = before()[2]!;
+    expect(lastUserText(news)).toContain("SUB-DONE");
+    expect(all.indexOf(news)).toBeLessThan(all.indexOf(fresh()[0]!));
+    expectFreshSession(fresh()[0]!);
+    await until(() => events().at(-1) === "cycle_done");
+    expect(events()).toEqual(["hold", "cycle_start", "step", "cycle_done"]);
+  },
+  180_000,
+);
+
+test.skipIf(!MODS)(
+  "interactive: a background subagent's permission dialog open at the turn's end holds the cycle until answered",
+  async () => {
+    api = await startFakeApi((q): Turn => {
+      if (isFresh(q)) return answer("Continuing.", 10_000);
+      if (isSub(q))
+        return modelSteps(q) === 0 ? fetchCall(`${api!.url}/page`, 5_000) : answer("SUB-DONE: fetched.", 6_000);
+      const n = modelSteps(q);
+      if (n === 0) return launch;
+      return answer(n === 1 ? "The agent runs in the background." : "The agent's work is in.", 184_000 + n);
+    });
+    sandbox = await inClientSandbox(api, { settings: OFFLINE_FETCH });
+    pane = await startClient(sandbox);
+    await submit(pane, "build the parser", () => api!.mainRequests().length > 0);
+    // The dialog is the subagent's, in the person's pane, and the main turn is over at 92 %.
+    await pane.waitFor(/Do you want to allow Claude to fetch this content\?/, 60_000);
+    await until(() => events().includes("hold"));
+    expect(clientRecord(sandbox)!.events[0]!.detail).toBe(
+      "1 subagent(s) still running at 92%: the restart waits for the next idle turn",
+    );
+    await Bun.sleep(3000);
+    const screen = await pane.waitFor(/Do you want to allow Claude to fetch this content\?/, 1000);
+    expect(screen).toMatch(/from the general-purpose agent/);
+    expect(screen).toMatch(/The agent runs in the background\./);
+    expect(before()).toHaveLength(2);
+    expect(fresh()).toHaveLength(0);
+    expect(clientRecord(sandbox)?.cycles).toBe(0);
+    // Answered (1. Yes): the fetch runs, the subagent finishes, the client tells the main conversation, the cycle runs.
+    await pane.sendKeys("Enter");
+    await until(() => fresh().length > 0);
+    const subs = api.mainRequests().filter(isSub);
+    expect(subs).toHaveLength(2);
+    expect(lastToolResults(subs[1]!)).toHaveLength(1);
+    const all = api.mainRequests();
+    expect(all.indexOf(subs[1]!)).toBeLessThan(all.indexOf(fresh()[0]!));
+    expect(lastUserText(before()[2]!)).toContain("SUB-DONE");
+    expectFreshSession(fresh()[0]!);
+    await until(() => events().at(-1) === "cycle_done");
+    expect(events()).toEqual(["hold", "cycle_start", "step", "cycle_done"]);
+  },
+  180_000,
+);
+
+test.skipIf(!MODS)(
+  "interactive: a main-thread permission dialog keeps the turn open, so no cycle starts until it is answered",
+  async () => {
+    api = await startFakeApi((q): Turn => {
+      if (isFresh(q)) return answer("Continuing.", 10_000);
+      return modelSteps(q) === 0
+        ? fetchCall(`${api!.url}/page`, 184_000)
+        : answer("Fetched; step one is done.", 185_000);
+    });
+    sandbox = await inClientSandbox(api, { settings: OFFLINE_FETCH });
+    pane = await startClient(sandbox);
+    await submit(pane, "build the parser", () => api!.mainRequests().length > 0);
+    await pane.waitFor(/Do you want to allow Claude to fetch this content\?/, 60_000);
+    await Bun.sleep(4000); // well past the mod's quiet moment (1.5 s) after a turn's end
+    // The request at 92 % asked for the tool; the client waits for the person and the turn stays open:
+    // the mod saw no turn's end, so ctx was never asked (no record), and nothing was typed or sent.
+    const screen = await pane.waitFor(/Do you want to allow Claude to fetch this content\?/, 1000);
+    expect(screen).not.toMatch(/from the general-purpose agent/);
+    expect(api.mainRequests()).toHaveLength(1);
+    expect(clientRecord(sandbox)).toBeUndefined();
+    await pane.sendKeys("Enter");
+    await until(() => fresh().length > 0);
+    // The answer went on to the tool and the next request; that turn's end at 92 % brought the cycle.
+    const [first, second] = before();
+    expect(lastToolResults(second!)).toHaveLength(1);
+    expect(api.mainRequests().indexOf(second!)).toBeLessThan(api.mainRequests().indexOf(fresh()[0]!));
+    expect(first).toBeDefined();
+    expectFreshSession(fresh()[0]!);
+    await until(() => events().at(-1) === "cycle_done");
+    expect(events()).toEqual(["cycle_start", "step", "cycle_done"]);
+  },
+  180_000,
+);
