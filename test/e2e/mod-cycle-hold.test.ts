@@ -2,7 +2,8 @@
  * The cycle inside the client (`respawn.in_client`) is never mixed into work still under way, with
  * the real newest client and ctx's mod, interactive in tmux: a background subagent still running at
  * an idle turn's end, a background subagent's permission dialog open at that end, and a
- * main-thread tool call's permission dialog (the client does not end the turn while it is open).
+ * main-thread tool call's permission or question dialog (the client does not end the turn while
+ * one is open, so the mod never sees an idle turn then).
  * Each holds the cycle; once the work is done or the dialog answered, the cycle runs.
  * 2.1.197 runs no mods: the suite skips it there.
  */
@@ -157,36 +158,74 @@ test.skipIf(!MODS)(
   180_000,
 );
 
-test.skipIf(!MODS)(
-  "interactive: a main-thread permission dialog keeps the turn open, so no cycle starts until it is answered",
-  async () => {
-    api = await startFakeApi((q): Turn => {
-      if (isFresh(q)) return answer("Continuing.", 10_000);
-      return modelSteps(q) === 0
-        ? fetchCall(`${api!.url}/page`, 184_000)
-        : answer("Fetched; step one is done.", 185_000);
-    });
-    sandbox = await inClientSandbox(api, { settings: OFFLINE_FETCH });
-    pane = await startClient(sandbox);
-    await submit(pane, "build the parser", () => api!.mainRequests().length > 0);
-    await pane.waitFor(/Do you want to allow Claude to fetch this content\?/, 60_000);
-    await Bun.sleep(4000); // well past the mod's quiet moment (1.5 s) after a turn's end
-    // The request at 92 % asked for the tool; the client waits for the person and the turn stays open:
-    // the mod saw no turn's end, so ctx was never asked (no record), and nothing was typed or sent.
-    const screen = await pane.waitFor(/Do you want to allow Claude to fetch this content\?/, 1000);
-    expect(screen).not.toMatch(/from the general-purpose agent/);
-    expect(api.mainRequests()).toHaveLength(1);
-    expect(clientRecord(sandbox)).toBeUndefined();
-    await pane.sendKeys("Enter");
-    await until(() => fresh().length > 0);
-    // The answer went on to the tool and the next request; that turn's end at 92 % brought the cycle.
-    const [first, second] = before();
-    expect(lastToolResults(second!)).toHaveLength(1);
-    expect(api.mainRequests().indexOf(second!)).toBeLessThan(api.mainRequests().indexOf(fresh()[0]!));
-    expect(first).toBeDefined();
-    expectFreshSession(fresh()[0]!);
-    await until(() => events().at(-1) === "cycle_done");
-    expect(events()).toEqual(["cycle_start", "step", "cycle_done"]);
+/** A question for the person (AskUserQuestion): the client shows it as a dialog and waits. */
+const askCall = (used: number): Turn => ({
+  content: [
+    {
+      type: "tool_use",
+      name: "AskUserQuestion",
+      input: {
+        questions: [
+          {
+            question: "Which parser should I build?",
+            header: "Parser",
+            multiSelect: false,
+            options: [
+              { label: "PEG", description: "a PEG parser" },
+              { label: "LR", description: "an LR parser" },
+            ],
+          },
+        ],
+      },
+    },
+  ],
+  usage: at(used),
+});
+const MAIN_DIALOGS = [
+  {
+    name: "permission dialog",
+    call: () => fetchCall(`${api!.url}/page`, 184_000),
+    shown: /Do you want to allow Claude to fetch this content\?/,
+    answered: /SSL|https?:|fetch/i,
   },
-  180_000,
-);
+  {
+    name: "question dialog",
+    call: () => askCall(184_000),
+    shown: /Which parser should I build\?[\s\S]*1\. PEG/,
+    answered: /"Which parser should I build\?"="PEG"/,
+  },
+];
+
+for (const dialog of MAIN_DIALOGS)
+  test.skipIf(!MODS)(
+    `interactive: a main-thread ${dialog.name} keeps the turn open, so no cycle starts until it is answered`,
+    async () => {
+      api = await startFakeApi((q): Turn => {
+        if (isFresh(q)) return answer("Continuing.", 10_000);
+        return modelSteps(q) === 0 ? dialog.call() : answer("Step one is done.", 185_000);
+      });
+      sandbox = await inClientSandbox(api, { settings: OFFLINE_FETCH });
+      pane = await startClient(sandbox);
+      await submit(pane, "build the parser", () => api!.mainRequests().length > 0);
+      await pane.waitFor(dialog.shown, 60_000);
+      await Bun.sleep(4000); // well past the mod's quiet moment (1.5 s) after a turn's end
+      // The request at 92 % called the tool; the client waits for the person and the turn stays open:
+      // the mod saw no turn's end, so ctx was never asked (no record), and nothing was typed or sent.
+      await pane.waitFor(dialog.shown, 1000);
+      expect(api.mainRequests()).toHaveLength(1);
+      expect(clientRecord(sandbox)).toBeUndefined();
+      await pane.sendKeys("Enter"); // the first choice: Yes, or PEG
+      await until(() => fresh().length > 0);
+      // The answer went to the tool and on to the next request; that turn's end at 92 % brought the cycle.
+      const second = before()[1]!;
+      expect(lastToolResults(second)).toHaveLength(1);
+      // Answered, not refused: the fetch ran (its https upgrade fails on the fake API), or the choice came back.
+      expect(lastToolResults(second)[0]!.text).not.toMatch(/rejected|doesn't want to proceed/i);
+      expect(lastToolResults(second)[0]!.text).toMatch(dialog.answered);
+      expect(api.mainRequests().indexOf(second)).toBeLessThan(api.mainRequests().indexOf(fresh()[0]!));
+      expectFreshSession(fresh()[0]!);
+      await until(() => events().at(-1) === "cycle_done");
+      expect(events()).toEqual(["cycle_start", "step", "cycle_done"]);
+    },
+    180_000,
+  );
