@@ -70,10 +70,17 @@ test.skipIf(!MODS)(
     // Typed while the answer is on its way, not sent.
     await p.tmux("send-keys", "-t", p.name, "-l", "my half typed draft");
     await p.waitFor(/Step one is done\./, 30_000);
-    await until(() => (clientRecord(sandbox!)?.machine.usage ?? null) !== null); // the mod reported the idle turn
+    // The mod reported the idle turn, and ctx held the due restart for the draft.
+    await until(() => (clientRecord(sandbox!)?.events.length ?? 0) > 0);
     await Bun.sleep(500);
     expect(api!.mainRequests()).toHaveLength(1);
     expect(clientRecord(sandbox!)?.cycles).toBe(0);
+    expect(clientRecord(sandbox!)?.events).toEqual([
+      expect.objectContaining({
+        event: "hold",
+        detail: "the person is typing a draft at 92%: the restart waits for the next idle turn",
+      }),
+    ]);
     expect(inInputBox(stripAnsi(await p.capture()), "my half typed draft")).toBe(true);
   },
   180_000,
@@ -83,15 +90,23 @@ test.skipIf(!MODS)(
   "interactive: a prompt queued during the turn runs, and no cycle is mixed in",
   async () => {
     const p = await interactive((i) =>
-      i === 0 ? answer("Step one is done.", 184_000, 3000) : answer("Queued one answered.", 100_000),
+      // The queued prompt's answer takes a while: at the first turn's end the mod still has its 92 %.
+      i === 0 ? answer("Step one is done.", 184_000, 3000) : answer("Queued one answered.", 100_000, 3000),
     );
     await submit(p, "build the parser", () => api!.mainRequests().length > 0);
     // Submitted while the turn runs: the client queues it and runs it next.
     await p.sendText("QUEUED-PROMPT check the tests");
     await until(() => api!.mainRequests().length === 2);
     await p.waitFor(/Queued one answered\./, 30_000);
-    await until(() => (clientRecord(sandbox!)?.events.length ?? 0) >= 0 && clientRecord(sandbox!) !== undefined);
-    await Bun.sleep(2500); // past the quiet moment after the queued prompt's turn
+    // At the first turn's end the queued prompt held the due restart; its own turn ended at 50 %.
+    await until(() => (clientRecord(sandbox!)?.machine.usage as { pct: number } | null)?.pct === 50);
+    await Bun.sleep(500);
+    expect(clientRecord(sandbox!)?.events).toEqual([
+      expect.objectContaining({
+        event: "hold",
+        detail: "a prompt the person queued runs next at 92%: the restart waits for the next idle turn",
+      }),
+    ]);
     const second = api!.mainRequests()[1]!;
     expect(lastUserText(second)).toContain("QUEUED-PROMPT check the tests");
     expect(allText(second)).not.toContain("<command-name>/clear</command-name>");
