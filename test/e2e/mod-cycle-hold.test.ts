@@ -4,10 +4,13 @@
  * an idle turn's end, a background subagent's permission dialog open at that end, and a
  * main-thread tool call's permission or question dialog (the client does not end the turn while
  * one is open, so the mod never sees an idle turn then).
- * Each holds the cycle; once the work is done or the dialog answered, the cycle runs.
+ * Each holds the cycle; once the work is done or the dialog answered, the cycle runs. A background
+ * shell command does not hold it: it outlives /clear, and the fresh conversation hears of its end.
  * 2.1.197 runs no mods: the suite skips it there.
  */
 import { afterEach, expect, test } from "bun:test";
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Sandbox } from "./claude.ts";
 import { startClient } from "./client-pane.ts";
 import {
@@ -229,3 +232,50 @@ for (const dialog of MAIN_DIALOGS)
     },
     180_000,
   );
+
+test.skipIf(!MODS)(
+  "interactive: a background shell command does not hold the cycle; it outlives /clear and the fresh session hears of it",
+  async () => {
+    const inFresh = (q: LoggedRequest) => allText(q).includes("<previous-session-summary>");
+    api = await startFakeApi((q): Turn => {
+      if (inFresh(q)) return answer("Continuing.", 10_000 + modelSteps(q));
+      if (modelSteps(q) === 0)
+        return {
+          content: [
+            {
+              type: "tool_use",
+              name: "Bash",
+              input: {
+                command: "while [ ! -f go ]; do sleep 0.2; done; echo BG-DONE > bg-marker.txt",
+                description: "long build",
+                run_in_background: true,
+              },
+            },
+          ],
+          usage: at(100_000),
+        };
+      return answer("The build runs in the background.", 184_000);
+    });
+    sandbox = await inClientSandbox(api);
+    pane = await startClient(sandbox);
+    await submit(pane, "build the parser", () => api!.mainRequests().length > 0);
+    // The shell still runs (it waits for the file `go`), yet the cycle runs at the turn's end.
+    await until(() => events().at(-1) === "cycle_done");
+    expect(events()).toEqual(["cycle_start", "step", "cycle_done"]);
+    expect(existsSync(join(sandbox.project, "bg-marker.txt"))).toBe(false);
+    await until(() => fresh().length > 0);
+    // The handoff summary the fresh conversation starts from says the command still runs.
+    expect(allText(fresh()[0]!)).toContain("background command `while [ ! -f go ]");
+    // The shell outlived /clear: let it finish; its notice goes to the fresh conversation.
+    writeFileSync(join(sandbox.project, "go"), "");
+    await until(() => existsSync(join(sandbox!.project, "bg-marker.txt")));
+    await until(() => api!.mainRequests().some((q) => inFresh(q) && /long build/.test(lastUserText(q))));
+    const notice = api.mainRequests().find((q) => inFresh(q) && /long build/.test(lastUserText(q)))!;
+    expect(lastUserText(notice)).toMatch(/completed|exit code 0/i);
+    // The old conversation, the one that started it, never hears of it.
+    const old = api.mainRequests().filter((q) => !inFresh(q));
+    expect(old).toHaveLength(2);
+    expect(old.some((q) => /long build.*completed/i.test(lastUserText(q)))).toBe(false);
+  },
+  180_000,
+);
