@@ -4,7 +4,8 @@
  * an idle turn's end, a background subagent's permission dialog open at that end, and a
  * main-thread tool call's permission or question dialog (the client does not end the turn while
  * one is open, so the mod never sees an idle turn then).
- * Each holds the cycle; once the work is done or the dialog answered, the cycle runs. A background
+ * Each holds the cycle; once the work is done (or the subagent stopped) or the dialog answered,
+ * the cycle runs. A background
  * shell command does not hold it: it outlives /clear, and the fresh conversation hears of its end.
  * 2.1.197 runs no mods: the suite skips it there.
  */
@@ -157,6 +158,43 @@ test.skipIf(!MODS)(
     expectFreshSession(fresh()[0]!);
     await until(() => events().at(-1) === "cycle_done");
     expect(events()).toEqual(["hold", "cycle_start", "step", "cycle_done"]);
+  },
+  180_000,
+);
+
+test.skipIf(!MODS)(
+  "interactive: a background subagent that was stopped no longer holds the cycle",
+  async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    try {
+      api = await startFakeApi((q): Turn => {
+        if (isFresh(q)) return answer("Continuing.", 10_000);
+        if (isSub(q)) return { ...answer("SUB-DONE: the steps ran.", 6_000), hold: gate }; // never answered in time
+        const n = modelSteps(q);
+        if (n === 0) return launch;
+        if (n === 1) {
+          // The parent stops its subagent by the id the launch reported.
+          const id = /agentId: (\w+)/.exec(lastUserText(q))?.[1] ?? "none";
+          return { content: [{ type: "tool_use", name: "TaskStop", input: { task_id: id } }], usage: at(150_000) };
+        }
+        return answer("The agent is stopped.", 184_000);
+      });
+      sandbox = await inClientSandbox(api);
+      pane = await startClient(sandbox);
+      await submit(pane, "build the parser", () => api!.mainRequests().length > 0);
+      // Its loop ended when it was stopped: the turn's end at 92 % brings the cycle, with no hold.
+      await until(() => fresh().length > 0);
+      expect(lastToolResults(before()[2]!)[0]!.text).toMatch(/stopped/i);
+      expectFreshSession(fresh()[0]!);
+      await until(() => events().at(-1) === "cycle_done");
+      expect(events()).toEqual(["cycle_start", "step", "cycle_done"]);
+      expect(api.mainRequests().filter(isSub)).toHaveLength(1);
+    } finally {
+      release();
+    }
   },
   180_000,
 );
