@@ -5,8 +5,8 @@
  * main-thread tool call's permission or question dialog (the client does not end the turn while
  * one is open, so the mod never sees an idle turn then).
  * Each holds the cycle; once the work is done (or the subagent stopped) or the dialog answered,
- * the cycle runs. A background
- * shell command does not hold it: it outlives /clear, and the fresh conversation hears of its end.
+ * the cycle runs. A background shell command does not hold it: it outlives /clear, and the fresh
+ * conversation hears of its end.
  * 2.1.197 runs no mods: the suite skips it there.
  */
 import { afterEach, expect, test } from "bun:test";
