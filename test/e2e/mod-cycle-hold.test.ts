@@ -3,7 +3,7 @@
  * the real newest client and ctx's mod, interactive in tmux: a background subagent still running at
  * an idle turn's end, a background subagent's permission dialog open at that end, and a
  * main-thread tool call's permission or question dialog (the client does not end the turn while
- * one is open, so the mod never sees an idle turn then).
+ * one is open, so the mod never sees an idle turn then); and a background subagent under claude -p.
  * Each holds the cycle; once the work is done (or the subagent stopped) or the dialog answered,
  * the cycle runs. A background shell command does not hold it: it outlives /clear, and the fresh
  * conversation hears of its end.
@@ -12,7 +12,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Sandbox } from "./claude.ts";
+import { runClaudeP, type Sandbox } from "./claude.ts";
 import { startClient } from "./client-pane.ts";
 import {
   allText,
@@ -192,6 +192,43 @@ test.skipIf(!MODS)(
       await until(() => events().at(-1) === "cycle_done");
       expect(events()).toEqual(["cycle_start", "step", "cycle_done"]);
       expect(api.mainRequests().filter(isSub)).toHaveLength(1);
+    } finally {
+      release();
+    }
+  },
+  180_000,
+);
+
+test.skipIf(!MODS)(
+  "headless: under claude -p a background subagent holds the cycle too, and the run cycles once it is done",
+  async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    try {
+      api = await startFakeApi((q): Turn => {
+        if (isFresh(q)) return answer("Continuing.", 10_000);
+        if (isSub(q)) return { ...answer("SUB-DONE: the steps ran.", 6_000), hold: gate };
+        const n = modelSteps(q);
+        if (n === 0) return launch;
+        return answer(n === 1 ? "The agent runs in the background." : "The agent's work is in.", 184_000 + n);
+      });
+      sandbox = await inClientSandbox(api);
+      const run = runClaudeP(sandbox, "build the parser", { timeoutMs: 120_000 });
+      await until(() => events().includes("hold"));
+      expect(clientRecord(sandbox)!.events[0]!.detail).toBe(
+        "1 subagent(s) still running at 92%: the restart waits for the next idle turn",
+      );
+      expect(fresh()).toHaveLength(0);
+      release();
+      const r = await run;
+      expect(r.code).toBe(0);
+      // The run waited for the subagent, told the conversation, and cycled at that turn's end.
+      expect(lastUserText(before()[2]!)).toContain("SUB-DONE");
+      expect(fresh()).toHaveLength(1);
+      expectFreshSession(fresh()[0]!);
+      expect(events()).toEqual(["hold", "cycle_start", "step", "cycle_done"]);
     } finally {
       release();
     }
