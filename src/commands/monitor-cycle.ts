@@ -11,6 +11,7 @@ import { stateRoot } from "../core/paths.ts";
 import {
   afterCycle,
   afterLimit,
+  holdDetail,
   type IdleFacts,
   inClientDecision,
   limitPlan,
@@ -118,6 +119,9 @@ export async function modCycle(
   }
   const d = inClientDecision(state, facts, now);
   if (d.kind === "none") {
+    // Once per hold: a later idle turn held for the same reason at the same figure adds nothing.
+    const held = holdDetail(state, facts);
+    if (held && log.events.at(-1)?.detail !== held) note("hold", held);
     save(state);
     return { ctx_cycle: null };
   }
