@@ -72,6 +72,19 @@ const before = () => api!.mainRequests().filter((q) => !isSub(q) && !isFresh(q))
 const fresh = () => api!.mainRequests().filter(isFresh);
 const events = () => clientRecord(sandbox!)?.events.map((e) => e.event) ?? [];
 
+/**
+ * After the hold: the subagent's news reached the main conversation (`earlier`, the request that had to
+ * come first, came before the fresh session), and the one cycle ran at that turn's end, after its hold.
+ */
+async function cycledAfterHold(earlier: LoggedRequest): Promise<void> {
+  await until(() => events().at(-1) === "cycle_done");
+  const all = api!.mainRequests();
+  expect(lastUserText(before()[2]!)).toContain("SUB-DONE");
+  expect(all.indexOf(earlier)).toBeLessThan(all.indexOf(fresh()[0]!));
+  expectFreshSession(fresh()[0]!);
+  expect(events()).toEqual(["hold", "cycle_start", "step", "cycle_done"]);
+}
+
 /** The fresh conversation after the cycle: the summary, the continue prompt, none of the old answers. */
 function expectFreshSession(q: LoggedRequest): void {
   expect(allText(q)).toContain("<previous-session-summary>");
@@ -81,10 +94,7 @@ function expectFreshSession(q: LoggedRequest): void {
 test.skipIf(!MODS)(
   "interactive: a background subagent still running holds the cycle; once it is done, the cycle runs",
   async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((r) => {
-      release = r;
-    });
+    const { promise: gate, resolve: release } = Promise.withResolvers<void>();
     api = await startFakeApi((q): Turn => {
       if (isFresh(q)) return answer("Continuing.", 10_000);
       if (isSub(q)) return { ...answer("SUB-DONE: the steps ran.", 6_000), hold: gate };
@@ -108,13 +118,7 @@ test.skipIf(!MODS)(
     // The subagent finishes: the client tells the main conversation (a turn of its own), then the cycle.
     release();
     await until(() => fresh().length > 0);
-    const all = api.mainRequests();
-    const news = before()[2]!;
-    expect(lastUserText(news)).toContain("SUB-DONE");
-    expect(all.indexOf(news)).toBeLessThan(all.indexOf(fresh()[0]!));
-    expectFreshSession(fresh()[0]!);
-    await until(() => events().at(-1) === "cycle_done");
-    expect(events()).toEqual(["hold", "cycle_start", "step", "cycle_done"]);
+    await cycledAfterHold(before()[2]!);
   },
   180_000,
 );
@@ -152,12 +156,7 @@ test.skipIf(!MODS)(
     const subs = api.mainRequests().filter(isSub);
     expect(subs).toHaveLength(2);
     expect(lastToolResults(subs[1]!)).toHaveLength(1);
-    const all = api.mainRequests();
-    expect(all.indexOf(subs[1]!)).toBeLessThan(all.indexOf(fresh()[0]!));
-    expect(lastUserText(before()[2]!)).toContain("SUB-DONE");
-    expectFreshSession(fresh()[0]!);
-    await until(() => events().at(-1) === "cycle_done");
-    expect(events()).toEqual(["hold", "cycle_start", "step", "cycle_done"]);
+    await cycledAfterHold(subs[1]!);
   },
   180_000,
 );
@@ -165,10 +164,7 @@ test.skipIf(!MODS)(
 test.skipIf(!MODS)(
   "interactive: a background subagent that was stopped no longer holds the cycle",
   async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((r) => {
-      release = r;
-    });
+    const { promise: gate, resolve: release } = Promise.withResolvers<void>();
     try {
       api = await startFakeApi((q): Turn => {
         if (isFresh(q)) return answer("Continuing.", 10_000);
@@ -202,10 +198,7 @@ test.skipIf(!MODS)(
 test.skipIf(!MODS)(
   "headless: under claude -p a background subagent holds the cycle too, and the run cycles once it is done",
   async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((r) => {
-      release = r;
-    });
+    const { promise: gate, resolve: release } = Promise.withResolvers<void>();
     try {
       api = await startFakeApi((q): Turn => {
         if (isFresh(q)) return answer("Continuing.", 10_000);
@@ -225,10 +218,8 @@ test.skipIf(!MODS)(
       const r = await run;
       expect(r.code).toBe(0);
       // The run waited for the subagent, told the conversation, and cycled at that turn's end.
-      expect(lastUserText(before()[2]!)).toContain("SUB-DONE");
       expect(fresh()).toHaveLength(1);
-      expectFreshSession(fresh()[0]!);
-      expect(events()).toEqual(["hold", "cycle_start", "step", "cycle_done"]);
+      await cycledAfterHold(before()[2]!);
     } finally {
       release();
     }
