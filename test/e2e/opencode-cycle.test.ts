@@ -3,7 +3,8 @@
  * plugin, against the fake Anthropic API. tmux only shows the TUI: the test types the first prompt
  * and nothing after it. At the idle turn's end at `respawn.restart_at` ctx writes the summary from
  * the SQLite store, the plugin opens a new session in the TUI and sends it the continue prompt, and
- * that session's first request carries ctx's summary; a second cycle is held by the hourly cap.
+ * that session's first request carries ctx's summary; a draft typed meanwhile is not sent and stays
+ * in the box; a second cycle is held by the hourly cap.
  * And `opencode.replace_compaction_summary`: OpenCode keeps ctx's summary as its compaction summary.
  * The model's limit is 60,000 / 8,000: OpenCode compacts at 52,000, the window ctx measures against.
  */
@@ -139,6 +140,29 @@ test.skipIf(!HAVE_OPENCODE)(
     console.log(
       `first turn's end to the fresh session's first request: ${seen[1]! - sessions[0]!.done} ms (ctx's decision at ${decided} ms)`,
     );
+  },
+  OPENCODE_TIMEOUT_MS,
+);
+
+test.skipIf(!HAVE_OPENCODE)(
+  "in the TUI: a draft typed during the turn is never sent by the cycle",
+  async () => {
+    const { env, project } = await world(
+      (i) => (i === 0 ? { ...answer("Step one is done.", 48_000), delayMs: 4000 } : answer("Continuing.", 6_000)),
+      IN_CLIENT,
+    );
+    await tuiWithPrompt(env, project, "build the parser");
+    await until(() => api!.mainRequests().length === 1);
+    await pane!.tmux("send-keys", "-t", pane!.name, "-l", "my half typed draft");
+    await until(() => api!.mainRequests().length >= 2);
+    const fresh = api!.mainRequests()[1]!;
+    expect(lastUserText(fresh)).toContain(KICKSTART);
+    expect(allText(fresh)).not.toContain("my half typed draft");
+    await until(() => record(project)?.events.at(-1)?.event === "cycle_done");
+    const screen = await pane!.waitFor(/Continuing\./, 60_000);
+    // The draft is still in the prompt box, under the fresh session's answer: the person's to send.
+    const below = screen.split("\n").slice(screen.split("\n").findIndex((l) => l.includes("Continuing.")));
+    expect(below.some((l) => /^\s*┃\s+my half typed draft\s*$/.test(l))).toBe(true);
   },
   OPENCODE_TIMEOUT_MS,
 );
