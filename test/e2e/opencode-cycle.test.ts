@@ -4,13 +4,14 @@
  * and nothing after it. At the idle turn's end at `respawn.restart_at` ctx writes the summary from
  * the SQLite store, the plugin opens a new session in the TUI and sends it the continue prompt, and
  * that session's first request carries ctx's summary; a draft typed meanwhile is not sent and stays
- * in the box; a second cycle is held by the hourly cap.
+ * in the box; at compact_at OpenCode compacts with ctx's instructions; a second cycle is held by the
+ * hourly cap.
  * And `opencode.replace_compaction_summary`: OpenCode keeps ctx's summary as its compaction summary.
  * The model's limit is 60,000 / 8,000: OpenCode compacts at 52,000, the window ctx measures against.
  */
 import { Database } from "bun:sqlite";
 import { afterEach, expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { runCtx } from "../helpers/ctx.ts";
 import { projectSandbox, type ProjectSandbox } from "../helpers/tmp.ts";
@@ -163,6 +164,32 @@ test.skipIf(!HAVE_OPENCODE)(
     // The draft is still in the prompt box, under the fresh session's answer: the person's to send.
     const below = screen.split("\n").slice(screen.split("\n").findIndex((l) => l.includes("Continuing.")));
     expect(below.some((l) => /^\s*┃\s+my half typed draft\s*$/.test(l))).toBe(true);
+  },
+  OPENCODE_TIMEOUT_MS,
+);
+
+test.skipIf(!HAVE_OPENCODE)(
+  "in the TUI: at compact_at OpenCode compacts the session with ctx's instructions",
+  async () => {
+    // 45,500 of 52,000 is 88 %: past respawn.compact_at (85), below restart_at (95).
+    const { env, project } = await world(
+      (i) => answer(i === 0 ? "Step one is done." : "Continuing.", 45_500 - i * 40_000),
+      {
+        CTX_RESPAWN_IN_CLIENT: "1",
+        CTX_RESPAWN_COMPACT_AT: "85",
+        CTX_RESPAWN_RESTART_AT: "95",
+      },
+    );
+    await tuiWithPrompt(env, project, "build the parser");
+    await until(() => record(project)?.events.at(-1)?.event === "cycle_done");
+    const rec = record(project)!;
+    expect(rec.events.map((e) => e.event)).toEqual(["cycle_start", "cycle_done"]);
+    expect(rec.events[0]!.detail).toBe("compact at 88% (trigger 85%), in the client");
+    // OpenCode's compaction request (no tools) carries ctx's instructions; no new session, no summary of ctx's.
+    const compaction = api!.requests.filter((r) => r.kind === "side" && allText(r).includes("Keep the task state"));
+    expect(compaction).toHaveLength(1);
+    expect(store(env)).toHaveLength(1);
+    expect(existsSync(join(project, ".ctx", "state", "respawn-pending.json"))).toBe(false);
   },
   OPENCODE_TIMEOUT_MS,
 );
