@@ -200,7 +200,6 @@ test.skipIf(!HAVE_OPENCODE)(
     const { env, project } = await world((i) => answer(i === 0 ? "Step one is done." : "Still full.", 48_000), {
       ...IN_CLIENT,
       CTX_RESPAWN_MAX_CYCLES_PER_HOUR: "1",
-      CTX_RESPAWN_COOLDOWN_S: "0",
     });
     await tuiWithPrompt(env, project, "build the parser");
     await until(() => record(project)?.events.at(-1)?.event === "brake");

@@ -166,6 +166,15 @@ test("a compaction: ctx's instructions join its context, ctx's summary replaces 
   expect(next.text).toBe("a later answer");
 }, 30_000);
 
+test("a compaction that ends without its summary text leaves the next answer alone", async () => {
+  const { hooks } = await load({ ModSummary: { ctx_summary: "CTX-FRAMED-SUMMARY" } }, true);
+  await hooks["experimental.session.compacting"]!({ sessionID: S }, { context: [] });
+  await hooks.event!({ event: { type: "session.error", properties: { sessionID: S, error: { name: "APIError" } } } });
+  const out = { text: "the next answer" };
+  await hooks["experimental.text.complete"]!({ sessionID: S, messageID: "msg_04", partID: "prt_04" }, out);
+  expect(out.text).toBe("the next answer");
+});
+
 test("without ctx's summary (the option off) OpenCode's compaction text stays", async () => {
   const { hooks } = await load({}, true);
   await hooks["experimental.session.compacting"]!({ sessionID: S }, { context: [] });

@@ -85,6 +85,8 @@ const ctxCycle = ({ client, ask, start, models, steps }) => {
   return {
     event: (event) => {
       const p = event.properties || {};
+      // A compaction that ended without its summary text (failed, aborted) leaves no text to replace.
+      if (/^session\\.(compacted|idle|error)$/.test(event.type)) replace.delete(p.sessionID);
       if (event.type === "session.created" && p.info && p.info.parentID) kids.add(p.info.id);
       else if (event.type === "session.status" && kids.has(p.sessionID)) {
         if (p.status && p.status.type === "idle") busyKids.delete(p.sessionID);
