@@ -134,6 +134,13 @@ test.skipIf(!HAVE_OPENCODE)(
     expect(injected).toContain("Step one is done; the parser is next.");
     expect(injected).not.toContain("never answered");
     await pane!.waitFor(/Continuing\./, 60_000);
+    // ctx status shows the in-client supervisor on the fresh session while OpenCode runs.
+    const status = await runCtx(["status", "--json"], { env, cwd: project });
+    const rows = JSON.parse(status.stdout).sessions as { session_id: string; agent: string; respawn: string | null }[];
+    expect(rows.find((r) => r.session_id === sessions[1]!.id)).toMatchObject({
+      agent: "opencode",
+      respawn: "watching",
+    });
     expect(keys()).toBe(typed);
     expect(api!.mainRequests()).toHaveLength(2);
     // A measurement, not a check: from the first turn's end (its answer saved) to the fresh request.
