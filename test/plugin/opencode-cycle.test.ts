@@ -40,9 +40,10 @@ async function load(answers: Record<string, unknown>, tui: boolean) {
   const file = join(t.dir, `ctx-${tui}.mjs`);
   writeFileSync(file, openCodePlugin.text(ctx));
   const sdk: unknown[] = [];
+  let status: Record<string, unknown> = {};
   const client = {
     session: {
-      status: async () => ({ data: {} }),
+      status: async () => ({ data: status }),
       create: async () => (sdk.push("create"), { data: { id: NEW } }),
       promptAsync: async (a: unknown) => (sdk.push(["promptAsync", a]), { data: true }),
       summarize: async (a: unknown) => (sdk.push(["summarize", a]), { data: true }),
@@ -57,7 +58,10 @@ async function load(answers: Record<string, unknown>, tui: boolean) {
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l) as Record<string, unknown>);
-  return { hooks, sdk, calls };
+  const setStatus = (s: Record<string, unknown>) => {
+    status = s;
+  };
+  return { hooks, sdk, calls, setStatus };
 }
 
 /** Polls until `ok()` holds (the test's own timeout bounds it). */
@@ -131,6 +135,35 @@ test("in the TUI a restart ctx orders opens, shows and prompts a new session, th
   await Bun.sleep(OPENCODE_QUIET_MS + 500);
   expect(calls().filter((c) => c.hook_event_name === "ModIdle")).toHaveLength(1);
   expect(calls().length).toBe(n + 1); // the idle's own track call
+}, 30_000);
+
+test("what the plugin reports at an idle: an interrupted turn, a busy subagent, an open question, a busy session", async () => {
+  const { hooks, calls, setStatus } = await load({}, true);
+  setStatus({ [S]: { type: "busy" } });
+  await hooks.event!({ event: { type: "session.created", properties: { info: { id: "ses_kid", parentID: S } } } });
+  await hooks.event!({
+    event: { type: "session.status", properties: { sessionID: "ses_kid", status: { type: "busy" } } },
+  });
+  await hooks.event!({ event: { type: "question.asked", properties: { id: "que_1", sessionID: S } } });
+  await hooks["chat.params"]!({ sessionID: S, agent: "build", model: { id: "m", providerID: "p", limit: LIMIT } });
+  const info = { id: "msg_02", sessionID: S, role: "assistant", error: { name: "MessageAbortedError" } };
+  await hooks.event!({
+    event: { type: "message.updated", properties: { info: { ...info, tokens: { input: 47_988, output: 12 } } } },
+  });
+  // A subagent's own idle is not the session's.
+  await hooks.event!({ event: { type: "session.idle", properties: { sessionID: "ses_kid" } } });
+  await hooks.event!({ event: { type: "session.idle", properties: { sessionID: S } } });
+  await until(() => calls().some((c) => c.hook_event_name === "ModIdle"));
+  const idles = calls().filter((c) => c.hook_event_name === "ModIdle");
+  expect(idles.map((c) => c.session_id)).toEqual([S]);
+  expect(idles[0]!.ctx_idle).toEqual({
+    turnReason: "interrupted",
+    draft: false,
+    dialogOpen: true,
+    queuedPrompt: true,
+    subagentsRunning: 1,
+    limited: false,
+  });
 }, 30_000);
 
 test("outside the TUI (opencode run) the plugin never reports an idle for a cycle", async () => {
