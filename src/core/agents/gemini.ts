@@ -13,6 +13,7 @@ const OWN_EVENTS = new Set(["AfterTool", "BeforeTool", "BeforeAgent", "AfterAgen
 export const gemini: AgentAdapter<"gemini"> = {
   name: "gemini",
   label: "Gemini CLI",
+  process: { name: /^gemini(\.exe)?$/i, path: /@google\/gemini-cli[^/]*\/|\/gemini-cli\/(bundle|dist)\// },
   settings: { dir: ".gemini", file: "settings.json" },
   statusLine: false,
   timeoutUnit: 1000,
