@@ -1,5 +1,5 @@
 /** The command lines of the commands that set ctx up: trust, install, uninstall, doctor (see grammars.ts). Pure data. */
-import { agentOptions } from "./agents/index.ts";
+import { AGENTS, agentOptions } from "./agents/index.ts";
 import type { Grammar } from "./cli.ts";
 
 /** The set-up commands' grammars, by command name (spread into GRAMMARS). */
@@ -17,7 +17,7 @@ you to type yes in your terminal; it trusts exactly the bytes it showed.
 Recorded per user in \${XDG_STATE_HOME:-~/.local/state}/ctx/trust/ (the file's
 real path and sha256). --list shows every trusted file and whether it changed;
 --revoke forgets this project's file. Refused when a parent process is an
-agent client (Claude Code, Codex CLI, Gemini CLI, OpenCode), whatever the
+agent client (${AGENTS.map((a) => a.label).join(", ")}), whatever the
 environment says, and without a terminal: trusting is yours to do.`,
     options: {
       list: { type: "boolean", doc: "every trusted file: trusted, changed since or missing" },
