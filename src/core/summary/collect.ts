@@ -3,10 +3,8 @@ import { contextTokens } from "../usage.ts";
 import { MAX_PENDING, type Facts } from "./facts.ts";
 import { isMeaningfulCommand } from "./goal.ts";
 import { oneLine, push } from "./ring.ts";
-import { decodeLine, type AgentName } from "../agents/index.ts";
-import { addCodexLine } from "./codex.ts";
-import { addOpenCodeRow } from "../agents/opencode-summary.ts";
-import { addGeminiRecord } from "./gemini.ts";
+import { decodeLine } from "../agents/index.ts";
+import { SUMMARY_DECODERS } from "../agents/summaries.ts";
 import { onTaskResult, onTaskUse } from "./tasks.ts";
 import { rejection, tailLine } from "./requests.ts";
 import { addFile, moveFiles } from "./files.ts";
@@ -22,29 +20,22 @@ import { describeTool, noteStep, recordFailure, recordSuccess, resultText } from
 /** Tools whose successful calls modify a file. */
 const FILE_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
 
-/** Each client's summary decoder: what one of its transcript lines adds to the facts. */
-const DECODERS: { readonly [K in AgentName]: (f: Facts, e: Record<string, any>) => void } = {
-  claude: addClaudeLine,
-  gemini: addGeminiRecord,
-  codex: addCodexLine,
-  opencode: addOpenCodeRow,
-};
-
 /**
  * Adds one parsed transcript line to the facts (in place) with the decoder of the client that claims
- * it (`decodeLine`, core/agents/); a line no client claims is only counted (`unclaimedLines`).
+ * it (`decodeLine`, core/agents/; its decoder in `SUMMARY_DECODERS`); a line no client claims is only
+ * counted (`unclaimedLines`).
  */
 export function addEntry(f: Facts, e: Record<string, unknown>, line = 0): void {
   f.line = line;
   const at = typeof e.timestamp === "string" ? Date.parse(e.timestamp) : Number.NaN;
   if (Number.isFinite(at)) f.lineAt = at;
   const ev = decodeLine(e);
-  if (ev) DECODERS[ev.agent](f, ev.record);
+  if (ev) SUMMARY_DECODERS[ev.agent](f, ev.record);
   else f.unclaimedLines += 1;
 }
 
-/** A Claude Code transcript line. */
-function addClaudeLine(f: Facts, e: Record<string, any>): void {
+/** A Claude Code transcript line (its decoder in `SUMMARY_DECODERS`). */
+export function addClaudeLine(f: Facts, e: Record<string, any>): void {
   if (onQueueLine(f, e) || noteToolsLine(f.tools, e)) return;
   const side = e.isSidechain === true;
   if (side) f.sidechainLines += 1;
