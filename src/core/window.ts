@@ -22,7 +22,7 @@ export type WindowSource =
   | "model_name"
   /** The transcript records the window the client uses (Codex CLI's `model_context_window`). */
   | "transcript"
-  /** The hook payload carries the model's limits (OpenCode's plugin, from the client's own model). */
+  /** The hook payload carries the model's limits (a client's plugin, from the client's own model: the adapter's `hookUsage`). */
   | "hook";
 
 /** A resolved window and the source that decided it. */
