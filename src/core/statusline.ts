@@ -35,7 +35,7 @@ export interface StatusInput {
  * Extracts the status input from a statusLine payload. Claude Code's own
  * `used_percentage` and `context_window_size` are the truth when present.
  */
-export function statusInput(payload: Record<string, any>, cfg: Config): StatusInput {
+export function statusInput(payload: Record<string, unknown>, cfg: Config): StatusInput {
   const model = obj(payload.model);
   const ws = obj(payload.workspace);
   const cw = obj(payload.context_window);
@@ -143,7 +143,7 @@ function usageText(c: ContextReading | undefined, cfg: Config, paint: (code: str
   return `${paint(colour, `${bar(shown)} ${shown}%`)}${extra} ${formatTokens(c.usedTokens)}/${formatTokens(c.windowSize)}${paused}`;
 }
 
-function obj(v: unknown): Record<string, any> {
+function obj(v: unknown): Record<string, unknown> {
   return asObject(v) ?? {};
 }
 
