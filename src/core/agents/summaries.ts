@@ -12,7 +12,7 @@ import type { AgentName } from "./index.ts";
 import { addOpenCodeRow } from "./opencode-summary.ts";
 
 /** Adds one record of its client's transcript to the facts, in place. */
-export type SummaryDecoder = (f: Facts, e: Record<string, any>) => void;
+export type SummaryDecoder = (f: Facts, e: Record<string, unknown>) => void;
 
 /** Every client's summary decoder. */
 export const SUMMARY_DECODERS: { readonly [K in AgentName]: SummaryDecoder } = {

@@ -16,6 +16,7 @@ import { onFirstUserLine } from "./mid-story.ts";
 import { noteRefusal, noteToolsLine } from "../plan-tools.ts";
 import { notePlanText } from "./plan.ts";
 import { describeTool, noteStep, recordFailure, recordSuccess, resultText } from "./steps.ts";
+import { asObject, fieldsOf } from "../json.ts";
 
 /** Tools whose successful calls modify a file. */
 const FILE_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
@@ -35,29 +36,31 @@ export function addEntry(f: Facts, e: Record<string, unknown>, line = 0): void {
 }
 
 /** A Claude Code transcript line (its decoder in `SUMMARY_DECODERS`). */
-export function addClaudeLine(f: Facts, e: Record<string, any>): void {
+export function addClaudeLine(f: Facts, e: Record<string, unknown>): void {
   if (onQueueLine(f, e) || noteToolsLine(f.tools, e)) return;
   const side = e.isSidechain === true;
   if (side) f.sidechainLines += 1;
   if (!side && e.type === "system") addCompactionLine(f.compactionList, e);
   if (e.type === "system" && e.subtype === "compact_boundary") {
     f.compactions += 1;
-    const post = Number(e.compactMetadata?.postTokens);
+    const post = Number(fieldsOf(e.compactMetadata).postTokens);
     if (Number.isFinite(post) && post >= 0) noteLatest(f, post, e.timestamp);
     return;
   }
-  const content = e.message?.content;
+  const message = fieldsOf(e.message);
+  const content: unknown = message.content;
   if (e.type === "assistant" && !side) {
-    noteUsage(f, e.message, e.timestamp);
-    if (e.message?.model !== "<synthetic>") {
+    noteUsage(f, asObject(e.message), e.timestamp);
+    if (message.model !== "<synthetic>") {
       f.lastAgentLine = f.line;
       onAgentActs(f);
     }
   }
   if (e.type === "assistant" && Array.isArray(content)) {
-    for (const block of content) {
-      if (block?.type === "tool_use" && typeof block.id === "string") onToolUse(f, block);
-      else if (!side && block?.type === "text" && typeof block.text === "string" && block.text.trim()) {
+    for (const item of content) {
+      const block = fieldsOf(item);
+      if (block.type === "tool_use" && typeof block.id === "string") onToolUse(f, block, block.id);
+      else if (!side && block.type === "text" && typeof block.text === "string" && block.text.trim()) {
         f.lastAgentText = tailLine(block.text, 4000);
         notePlanText(f, block.text);
         push(f.agentTexts, oneLine(block.text, 300));
@@ -67,9 +70,11 @@ export function addClaudeLine(f: Facts, e: Record<string, any>): void {
     }
   } else if (e.type === "user") {
     if (Array.isArray(content))
-      for (const block of content)
-        if (block?.type === "tool_result")
-          onToolResult(f, block, e.toolUseResult, typeof e.cwd === "string" ? e.cwd : "", side);
+      for (const item of content) {
+        const block = fieldsOf(item);
+        if (block.type === "tool_result" && typeof block.tool_use_id === "string")
+          onToolResult(f, block, block.tool_use_id, e.toolUseResult, typeof e.cwd === "string" ? e.cwd : "", side);
+      }
     if (side) return;
     onNotice(f, content);
     if (onFirstUserLine(f, e)) return;
@@ -85,7 +90,7 @@ function contentString(content: unknown): string {
 }
 
 /** Keeps the peak context and the newest model of main-chain requests (`<synthetic>` messages are not requests). */
-function noteUsage(f: Facts, message: Record<string, any> | undefined, timestamp: unknown): void {
+function noteUsage(f: Facts, message: Record<string, unknown> | undefined, timestamp: unknown): void {
   if (!message || message.model === "<synthetic>" || !message.usage || typeof message.usage !== "object") return;
   const tokens = contextTokens(message.usage);
   f.peakTokens = Math.max(f.peakTokens, tokens);
@@ -102,19 +107,26 @@ export function noteLatest(f: Facts, tokens: number, timestamp: unknown): void {
 
 // --- internal ---
 
-function onToolUse(f: Facts, block: Record<string, any>): void {
+function onToolUse(f: Facts, block: Record<string, unknown>, id: string): void {
   const input = block.input && typeof block.input === "object" ? (block.input as Record<string, unknown>) : {};
   const name = typeof block.name === "string" ? block.name : "unknown";
   if (f.pending.size >= MAX_PENDING) f.pending.delete(f.pending.keys().next().value!);
-  f.pending.set(block.id, { name, input, line: f.line });
+  f.pending.set(id, { name, input, line: f.line });
   if (name === "ExitPlanMode" && typeof input.plan === "string") notePlanText(f, input.plan);
-  onTaskUse(f, name, input, block.id);
+  onTaskUse(f, name, input, id);
 }
 
-function onToolResult(f: Facts, block: Record<string, any>, structured: unknown, cwd: string, _side = false): void {
-  const call = f.pending.get(block.tool_use_id);
+function onToolResult(
+  f: Facts,
+  block: Record<string, unknown>,
+  id: string,
+  structured: unknown,
+  cwd: string,
+  _side = false,
+): void {
+  const call = f.pending.get(id);
   if (!call) return;
-  f.pending.delete(block.tool_use_id);
+  f.pending.delete(id);
   f.toolResults += 1;
   const failed = block.is_error === true;
   const turnedDown = failed ? rejection(resultText(block.content)) : null;
@@ -126,10 +138,10 @@ function onToolResult(f: Facts, block: Record<string, any>, structured: unknown,
   if (failed) noteRefusal(f.tools, resultText(block.content));
   if (failed) return recordFailure(f, call.name, call.input, resultText(block.content), lines);
   recordSuccess(f, call.name, call.input, resultText(block.content));
-  onBackgroundResult(f, block.tool_use_id, call.name, call.input, resultText(block.content));
+  onBackgroundResult(f, id, call.name, call.input, resultText(block.content));
   if (FILE_TOOLS.has(call.name) || (call.name === "Bash" && isMeaningfulCommand(String(call.input.command ?? ""))))
     noteStep(f);
   if (FILE_TOOLS.has(call.name)) addFile(f, call.name, call.input);
   if (call.name === "Bash") moveFiles(f, String(call.input.command ?? ""), cwd);
-  onTaskResult(f, call.name, call.input, block.tool_use_id, resultText(block.content), structured);
+  onTaskResult(f, call.name, call.input, id, resultText(block.content), structured);
 }
