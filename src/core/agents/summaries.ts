@@ -5,9 +5,9 @@
  * client without a decoder a compile error.
  */
 import { addClaudeLine } from "../summary/collect.ts";
-import { addCodexLine } from "../summary/codex.ts";
 import type { Facts } from "../summary/facts.ts";
 import { addGeminiRecord } from "../summary/gemini.ts";
+import { addCodexLine } from "./codex-summary.ts";
 import type { AgentName } from "./index.ts";
 import { addOpenCodeRow } from "./opencode-summary.ts";
 

@@ -1,20 +1,20 @@
 /**
- * Codex CLI rollout lines in the summary's facts (core/agents/codex-rollout.ts reads the figures).
+ * Codex CLI rollout lines in the summary's facts (codex-rollout.ts reads the figures).
  * `response_item` lines hold the user's and the agent's messages, `function_call` (`exec_command`
  * with `{cmd}`) and its `function_call_output` (the exit code is in the text: `Process exited with
  * code N`), `custom_tool_call` `apply_patch` and its output; `compacted` is a compaction; the
  * `token_count` right before it is the compaction request's, not the context's.
  */
-import { execExitCode, execOutput, patchFiles, rolloutUsage } from "../agents/codex-rollout.ts";
-import { noteLatest } from "./collect.ts";
-import { noteStep, recordFailure, recordSuccess } from "./steps.ts";
-import type { Facts } from "./facts.ts";
-import { type PatchChange, patchChanges, scriptPatches } from "./codex-patch.ts";
-import { addFile, deleteFile, moveFile } from "./files.ts";
-import { isMeaningfulCommand } from "./goal.ts";
-import { oneLine, push } from "./ring.ts";
-import { onTrackerCommand } from "./tracker.ts";
-import { onUserText } from "./user-turns.ts";
+import { execExitCode, execOutput, patchFiles, rolloutUsage } from "./codex-rollout.ts";
+import { noteLatest } from "../summary/collect.ts";
+import { noteStep, recordFailure, recordSuccess } from "../summary/steps.ts";
+import type { Facts } from "../summary/facts.ts";
+import { type PatchChange, patchChanges, scriptPatches } from "../summary/codex-patch.ts";
+import { addFile, deleteFile, moveFile } from "../summary/files.ts";
+import { isMeaningfulCommand } from "../summary/goal.ts";
+import { oneLine, push } from "../summary/ring.ts";
+import { onTrackerCommand } from "../summary/tracker.ts";
+import { onUserText } from "../summary/user-turns.ts";
 import { fieldsOf, isObject } from "../json.ts";
 
 /** The user messages Codex writes itself: `<environment_context>`, `<user_instructions>`, AGENTS.md, … */
