@@ -9,7 +9,7 @@ import { execExitCode, execOutput, patchFiles, rolloutUsage } from "./codex-roll
 import { noteLatest } from "../summary/collect.ts";
 import { noteStep, recordFailure, recordSuccess } from "../summary/steps.ts";
 import type { Facts } from "../summary/facts.ts";
-import { type PatchChange, patchChanges, scriptPatches } from "../summary/codex-patch.ts";
+import { type PatchChange, patchChanges, scriptPatches } from "./codex-patch.ts";
 import { addFile, deleteFile, moveFile } from "../summary/files.ts";
 import { isMeaningfulCommand } from "../summary/goal.ts";
 import { oneLine, push } from "../summary/ring.ts";
