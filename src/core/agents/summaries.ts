@@ -6,8 +6,8 @@
  */
 import { addClaudeLine } from "../summary/collect.ts";
 import type { Facts } from "../summary/facts.ts";
-import { addGeminiRecord } from "../summary/gemini.ts";
 import { addCodexLine } from "./codex-summary.ts";
+import { addGeminiRecord } from "./gemini-summary.ts";
 import type { AgentName } from "./index.ts";
 import { addOpenCodeRow } from "./opencode-summary.ts";
 

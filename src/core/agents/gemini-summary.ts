@@ -6,15 +6,15 @@
  * again with `toolCalls` (`name`, `args`, `status`, `result`) once they ran.
  * `$set` patch lines and the header carry no facts.
  */
-import { noteLatest } from "./collect.ts";
-import { noteStep, recordFailure, recordSuccess } from "./steps.ts";
-import { addFile } from "./files.ts";
-import { onUserText } from "./user-turns.ts";
-import type { Facts } from "./facts.ts";
-import { isMeaningfulCommand } from "./goal.ts";
-import { oneLine, push } from "./ring.ts";
+import { noteLatest } from "../summary/collect.ts";
+import { noteStep, recordFailure, recordSuccess } from "../summary/steps.ts";
+import { addFile } from "../summary/files.ts";
+import { onUserText } from "../summary/user-turns.ts";
+import type { Facts } from "../summary/facts.ts";
+import { isMeaningfulCommand } from "../summary/goal.ts";
+import { oneLine, push } from "../summary/ring.ts";
 import { count } from "../usage.ts";
-import { onTrackerCommand } from "./tracker.ts";
+import { onTrackerCommand } from "../summary/tracker.ts";
 import { fieldsOf, isObject } from "../json.ts";
 
 /** Gemini CLI tools whose successful calls change a file (`file_path`). */
