@@ -1,5 +1,6 @@
 import type { Bridge } from "./bridge.ts";
 import { asObject } from "./json.ts";
+import { modelWindow } from "./agents/index.ts";
 import { terminalSafe } from "./terminal.ts";
 import type { Config } from "./config-schema.ts";
 import { ladderOf, levelColour, levelOfReading, scaleFor } from "./levels.ts";
@@ -52,7 +53,8 @@ export function statusInput(payload: Record<string, unknown>, cfg: Config): Stat
   if (limits) out.rateLimits = limits;
   const current = cw.current_usage && typeof cw.current_usage === "object" ? cw.current_usage : undefined;
   const used = current ? contextTokens(current) : undefined;
-  const size = count(cw.context_window_size) || windowFor(modelId, used ?? 0, cfg["context.window_size"]);
+  const size =
+    count(cw.context_window_size) || windowFor(modelId, used ?? 0, cfg["context.window_size"], modelWindow(modelId));
   const given = percentage(cw.used_percentage); // 1e308, negative, NaN-ish: rejected here, at the edge
   if (given !== undefined) {
     const usedPct = Math.round(given);

@@ -6,6 +6,7 @@
  * the transcript readers and `core/window-evidence.ts`.
  */
 import { WINDOW_1M, WINDOW_200K, windowFor } from "./usage.ts";
+import { modelWindow } from "./agents/index.ts";
 import type { Env } from "./deps.ts";
 import { type AutoCompaction, compactionWindow } from "./window-evidence.ts";
 
@@ -109,7 +110,8 @@ const ALIAS_ENV: Record<string, string> = {
  *    client stands for it (its version known, 2.1.75 or later, and an Opus model);
  * 6. `context.window_size` (`config`);
  * 7. the model-name rule (`model_name`: 1M for a model the client's table runs natively at 1M
- *    when nothing chose another, for `[1m]` and Gemini models or once usage passed 200k).
+ *    when nothing chose another, a model whose client's adapter knows its window (`windowOf`), `[1m]`
+ *    models, or once usage passed 200k).
  */
 export function resolveWindow(e: WindowEvidence): WindowResolution {
   if (e.statusline && e.statusline > 0) return { window: e.statusline, source: "statusline" };
@@ -132,7 +134,7 @@ export function resolveWindow(e: WindowEvidence): WindowResolution {
   if (e.configured !== false && e.configured > 0) return { window: e.configured, source: "config" };
   if (!choice?.model && e.model && NATIVE_1M_MODELS.test(strip1m(e.model)))
     return { window: WINDOW_1M, source: "model_name" };
-  return { window: windowFor(e.model, e.usedTokens, false), source: "model_name" };
+  return { window: windowFor(e.model, e.usedTokens, false, modelWindow(e.model)), source: "model_name" };
 }
 
 /**

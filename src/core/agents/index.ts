@@ -36,6 +36,15 @@ export function agent(name: AgentName): AgentAdapter {
   return AGENTS.find((a) => a.name === name)!;
 }
 
+/** The window a model has when its client's adapter knows it (`windowOf`), else undefined. */
+export function modelWindow(model: string | undefined): number | undefined {
+  for (const a of AGENTS) {
+    const w = a.windowOf(model);
+    if (w !== undefined) return w;
+  }
+  return undefined;
+}
+
 /** Decodes a hook payload; undefined when it names no event or no adapter claims it ({@link unclaimedHook}). */
 export function decodeHook(input: Record<string, unknown>): HookEvent | undefined {
   const rawEvent = input.hook_event_name;
