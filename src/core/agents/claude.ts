@@ -33,6 +33,7 @@ export const claude: AgentAdapter<"claude"> = {
   process: {
     name: /^claude(\.exe)?$/i,
     path: /claude-code[^/]*\/(cli\.m?js|bin\/claude(\.exe)?)$/,
+    env: ["CLAUDECODE", "CLAUDE_CODE_SESSION_ID"],
   },
   settings: { dir: ".claude", file: "settings.json", homeEnv: "CLAUDE_CONFIG_DIR" },
   statusLine: true,

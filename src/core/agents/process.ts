@@ -24,3 +24,9 @@ export function agentClientOf(comm: string, argv: readonly string[]): string | u
   }
   return undefined;
 }
+
+/** The first variable an agent client sets in its shells (its adapter's `process.env`) that `env` has set. */
+export function agentVariable(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  for (const a of AGENTS) for (const v of a.process.env ?? []) if (env[v]) return v;
+  return undefined;
+}
