@@ -27,6 +27,6 @@ export function agentClientOf(comm: string, argv: readonly string[]): string | u
 
 /** The first variable an agent client sets in its shells (its adapter's `process.env`) that `env` has set. */
 export function agentVariable(env: Readonly<Record<string, string | undefined>>): string | undefined {
-  for (const a of AGENTS) for (const v of a.process.env ?? []) if (env[v]) return v;
+  for (const { process: rule } of AGENTS) for (const v of rule.env ?? []) if (env[v]) return v;
   return undefined;
 }
