@@ -1,9 +1,8 @@
 /**
- * The context window of a session, resolved from evidence in a fixed order
- * (issues 16 and 20), never guessed low when something proves a larger one, and
- * never taken from the default of a client other than the one that wrote the
- * session. Pure: the evidence is gathered by `src/io/session/window-source.ts`,
- * the transcript readers and `core/window-evidence.ts`.
+ * The context window of a session, resolved from evidence in a fixed order (issues 16 and 20),
+ * never guessed low when something proves a larger one, and never taken from the default of a
+ * client other than the one that wrote the session. Pure: the evidence is gathered by
+ * `src/io/session/window-source.ts`, the transcript readers and `core/window-evidence.ts`.
  */
 import { WINDOW_1M, WINDOW_200K, windowFor } from "./usage.ts";
 import { modelWindow } from "./agents/index.ts";
@@ -110,8 +109,7 @@ const ALIAS_ENV: Record<string, string> = {
  *    client stands for it (its version known, 2.1.75 or later, and an Opus model);
  * 6. `context.window_size` (`config`);
  * 7. the model-name rule (`model_name`: 1M for a model the client's table runs natively at 1M
- *    when nothing chose another, a model whose client's adapter knows its window (`windowOf`), `[1m]`
- *    models, or once usage passed 200k).
+ *    when nothing chose another, for a model its client's `windowOf` knows, `[1m]` or usage past 200k).
  */
 export function resolveWindow(e: WindowEvidence): WindowResolution {
   if (e.statusline && e.statusline > 0) return { window: e.statusline, source: "statusline" };
