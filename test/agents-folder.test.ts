@@ -10,8 +10,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { AGENTS } from "../src/core/agents/index.ts";
-import { tempDir } from "./helpers/tmp.ts";
-import { isolatedEnv } from "./helpers/tmp.ts";
+import { isolatedEnv, tempDir } from "./helpers/tmp.ts";
 import { makeHome } from "./install/settings-home.ts";
 
 const SRC = join(import.meta.dir, "..", "src");
@@ -21,7 +20,7 @@ const REGISTRY = ["core/agents/index.ts", "core/agents/summaries.ts"];
 
 /**
  * Files that still name a client older than the adapters (its features built before them: the respawn
- * driver, the plugin and mod, `ctx run`, Codex's hook trust, Gemini CLI's settings checks). Pinned so
+ * driver, the plugin and mod, `ctx run`, Codex's hook trust, the doctor's checks of Gemini CLI's setup). Pinned so
  * that the list only shrinks: a new file naming one of them fails here.
  */
 const LEGACY: Record<string, readonly string[]> = JSON.parse(
@@ -138,6 +137,17 @@ function ctx(args: string[], env: Record<string, string>, stdin = ""): { code: n
 }
 
 test("a fifth client registered in the two registry files only is decoded, installed, warned and summarised", async () => {
+  // the copy differs from src/ in the registry files and the client's own files, nothing else
+  const changed = sources(join(root, "src"))
+    .map((f) => relative(join(root, "src"), f))
+    .filter((rel) => {
+      try {
+        return readFileSync(join(SRC, rel), "utf8") !== readFileSync(join(root, "src", rel), "utf8");
+      } catch {
+        return true; // new in the copy
+      }
+    });
+  expect(changed.sort()).toEqual([...REGISTRY, "core/agents/acme-summary.ts", "core/agents/acme.ts"].sort());
   const agents = await import(join(root, "src/core/agents/index.ts"));
   const ev = agents.decodeHook({ hook_event_name: "acme.tool", session_id: "s1", tool_use_id: "call_00000001" });
   expect(ev).toMatchObject({
