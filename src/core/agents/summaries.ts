@@ -4,8 +4,8 @@
  * the hooks' hot path, which loads every adapter, never loads the summary's modules; its type makes a
  * client without a decoder a compile error.
  */
-import { addClaudeLine } from "../summary/collect.ts";
 import type { Facts } from "../summary/facts.ts";
+import { addClaudeLine } from "./claude-summary.ts";
 import { addCodexLine } from "./codex-summary.ts";
 import { addGeminiRecord } from "./gemini-summary.ts";
 import type { AgentName } from "./index.ts";
