@@ -94,6 +94,11 @@ export function decodeLine(record: Record<string, unknown>): TranscriptEvent | u
 /** The adapters chosen by a flag (`--gemini`, `--codex`, …): every one but Claude Code, the default. */
 const FLAGGED: readonly AgentAdapter[] = AGENTS.filter((a) => a.name !== "claude");
 
+/** The set-up commands' client flags for a synopsis: `--codex | --gemini | …`, one per flagged adapter. */
+export function agentFlags(): string {
+  return FLAGGED.map((a) => `--${a.name}`).join(" | ");
+}
+
 /** The `--<name>` boolean options of the set-up commands, one per flagged adapter. */
 export function agentOptions(doc: (a: AgentAdapter) => string): Record<string, { type: "boolean"; doc: string }> {
   return Object.fromEntries(FLAGGED.map((a) => [a.name, { type: "boolean" as const, doc: doc(a) }]));
