@@ -104,3 +104,14 @@ test("source comments point at docs/ in the repository, never at a file outside 
   const docs = new Set(readdirSync(join(SRC, "..", "docs")));
   expect([...named].filter((n) => !docs.has(n))).toEqual([]);
 });
+
+test("no `any` in src/: parsed JSON is unknown and narrowed where it is read", () => {
+  const any = /(?::\s*any\b|\bany\[\]|<any>|,\s*any>|\bas any\b)/;
+  const offenders = files.flatMap((f) =>
+    code(f)
+      .split("\n")
+      .filter((l) => any.test(l.replace(/(["'`])(?:\\.|(?!\1).)*\1/g, '""')))
+      .map((l) => `${rel(f)}: ${l.trim()}`),
+  );
+  expect(offenders).toEqual([]);
+});

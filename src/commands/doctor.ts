@@ -14,7 +14,7 @@ import { findProject } from "../io/project.ts";
 import { userLayout } from "../core/layout.ts";
 import { homeDir, tmpDir } from "../core/paths.ts";
 import { type Check, checkHooks, type FoundSettings } from "../core/settings/diagnose.ts";
-import { geminiChecks } from "../core/settings/gemini-checks.ts";
+import { geminiChecks } from "../core/agents/gemini-checks.ts";
 import type { Agent } from "../core/settings/entries.ts";
 import { formatTokens } from "../core/usage.ts";
 import { readRecentErrors } from "../io/error-log.ts";

@@ -1,6 +1,6 @@
 /**
- * `ctx monitor` called by ctx's Claude Code mod (or ctx's OpenCode plugin, its tokens and limit in the
- * payload) at an idle turn's end (`ModIdle`) and when the mod has carried a cycle out
+ * `ctx monitor` called by ctx's Claude Code mod (or a client plugin that carries its tokens and limit in
+ * the payload) at an idle turn's end (`ModIdle`) and when the mod has carried a cycle out
  * (`ModCycleDone`): the in-client respawn (`respawn.in_client`).
  * ctx decides with the tmux supervisor's plan and brakes (core/respawn/in-client.ts), writes the
  * handoff summary (awaited) and the hand-over before a restart, and keeps the supervisor's record
@@ -155,7 +155,7 @@ export async function modCycle(
 
 // --- internal ---
 
-/** The reading at an idle: the mod's figure, else the usage the payload carries (OpenCode's plugin). */
+/** The reading at an idle: the mod's figure, else the usage the payload carries (a client plugin's). */
 function idleReading(input: Record<string, unknown>, root: string, sid: string, now: number) {
   const take = modTake(input, root, sid, now);
   if (take.kind !== "none") return take.reading;

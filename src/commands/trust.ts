@@ -4,6 +4,7 @@
  * Trusting needs a person: no agent client among the ancestors, a terminal, and "yes" typed to
  * the path, hash and keys shown.
  */
+import { agentVariable } from "../core/agents/process.ts";
 import { actsAsUser } from "../core/config.ts";
 import { CtxError, type Deps } from "../core/deps.ts";
 import { userLayout } from "../core/layout.ts";
@@ -34,9 +35,6 @@ export async function run(argv: string[], deps: Deps): Promise<number> {
   return trust(file, deps);
 }
 
-/** Set in the shells the agents run commands in (Claude Code, Gemini CLI): a first, cheap sign. */
-const AGENT_VARS = ["CLAUDECODE", "CLAUDE_CODE_SESSION_ID", "GEMINI_CLI"];
-
 // --- internal ---
 
 /** How long a shown value may be before it is cut. */
@@ -49,7 +47,7 @@ const SHOWN_MAX = 160;
  * not a boundary: see docs/install.md, "What trust protects against".
  */
 function refuseAgents(deps: Deps): void {
-  const variable = AGENT_VARS.find((v) => deps.env[v]);
+  const variable = agentVariable(deps.env); // set in the shells an agent runs commands in
   const ancestor = agentAncestor();
   const by =
     ancestor === "unknown"

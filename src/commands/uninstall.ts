@@ -1,5 +1,5 @@
 /**
- * `ctx uninstall [--project] [--gemini | --codex] [--dry-run]`: removes exactly ctx's
+ * `ctx uninstall [--project] [--<client>] [--dry-run]`: removes exactly ctx's
  * hooks and statusLine from the agent's settings.json, after a backup. A settings file ctx
  * created and that is left empty is removed (and its directory, when that is left empty).
  */

@@ -4,6 +4,7 @@
  * hook, a SessionStart after a compaction, or the transcript's lines; and what the client's own
  * compaction summary says the work was. Pure. The facts it relies on: docs/compaction.md.
  */
+import { fieldsOf } from "./json.ts";
 
 /** How a compaction started: the client's own words, and `idle` for one of an idle session. */
 export type CompactionTrigger = "auto" | "manual" | "idle";
@@ -32,9 +33,10 @@ export interface TranscriptCompaction {
 }
 
 /** True for the client's idle-compaction notice line (a `system` line whose content starts with the notice). */
-export function isIdleNotice(e: Record<string, any>): boolean {
+export function isIdleNotice(e: Record<string, unknown>): boolean {
+  const message = fieldsOf(e.message);
   const content =
-    typeof e.content === "string" ? e.content : typeof e.message?.content === "string" ? e.message.content : "";
+    typeof e.content === "string" ? e.content : typeof message.content === "string" ? message.content : "";
   return e.type === "system" && content.startsWith(IDLE_NOTICE);
 }
 
@@ -42,9 +44,9 @@ export function isIdleNotice(e: Record<string, any>): boolean {
  * Adds one transcript line to the compactions read so far (in place): a `compact_boundary` is one, with
  * its `compactMetadata.trigger`; the idle notice that follows it makes the newest one `idle`.
  */
-export function addCompactionLine(list: TranscriptCompaction[], e: Record<string, any>): void {
+export function addCompactionLine(list: TranscriptCompaction[], e: Record<string, unknown>): void {
   if (e.type === "system" && e.subtype === "compact_boundary") {
-    const meta = e.compactMetadata ?? {};
+    const meta = fieldsOf(e.compactMetadata);
     const pre = typeof meta.preTokens === "number" && Number.isFinite(meta.preTokens) ? meta.preTokens : 0;
     const trigger: CompactionTrigger = meta.trigger === "manual" ? "manual" : "auto";
     list.push({

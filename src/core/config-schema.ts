@@ -87,6 +87,10 @@ export const SCHEMA = {
     10000,
     "Resume hook: after /clear, wait up to this long for a summary the previous session's finalize is still writing (less when that finalize ends without one)",
   ),
+  "resume.replace_compaction_summary": bool(
+    false,
+    "Where ctx's plugin in the client can (docs/clients.md), ctx's handoff summary replaces the text of the client's own compaction summary (the client still sends its compaction request)",
+  ),
   "status.stale_after_s": num(
     3600,
     "ctx status: a session that stopped reporting without ending, not updated for this long, is stale (hidden unless --all, greyed with it)",
@@ -127,10 +131,6 @@ export const SCHEMA = {
       "",
       "ctx metrics: a directory (node_exporter's --collector.textfile.directory) that hooks refresh ctx.prom in, at most once a minute, in the background (empty = off)",
     ),
-  ),
-  "opencode.replace_compaction_summary": bool(
-    false,
-    "OpenCode: ctx's handoff summary replaces the text of OpenCode's own compaction summary (ctx's plugin; OpenCode still sends its compaction request)",
   ),
   ...RESPAWN_SCHEMA,
 } as const satisfies Record<string, Spec<Kind, unknown>>;

@@ -1,5 +1,5 @@
 /** The command lines of the commands that set ctx up: trust, install, uninstall, doctor (see grammars.ts). Pure data. */
-import { agentOptions } from "./agents/index.ts";
+import { AGENTS, agentFlags, agentOptions } from "./agents/index.ts";
 import type { Grammar } from "./cli.ts";
 
 /** The set-up commands' grammars, by command name (spread into GRAMMARS). */
@@ -17,7 +17,7 @@ you to type yes in your terminal; it trusts exactly the bytes it showed.
 Recorded per user in \${XDG_STATE_HOME:-~/.local/state}/ctx/trust/ (the file's
 real path and sha256). --list shows every trusted file and whether it changed;
 --revoke forgets this project's file. Refused when a parent process is an
-agent client (Claude Code, Codex CLI, Gemini CLI, OpenCode), whatever the
+agent client (${AGENTS.map((a) => a.label).join(", ")}), whatever the
 environment says, and without a terminal: trusting is yours to do.`,
     options: {
       list: { type: "boolean", doc: "every trusted file: trusted, changed since or missing" },
@@ -25,7 +25,7 @@ environment says, and without a terminal: trusting is yours to do.`,
     },
   },
   install: {
-    synopsis: ["[--project] [--gemini | --codex] [--dry-run] [--force-statusline | --keep-statusline] [--budget SIZE]"],
+    synopsis: [`[--project] [${agentFlags()}] [--dry-run] [--force-statusline | --keep-statusline] [--budget SIZE]`],
     about: `Merges ctx's entries into ~/.claude/settings.json (<project>/.claude/settings.json
 with --project; ~/.gemini/settings.json with --gemini), with this binary's
 absolute path (with --project plain \`ctx\`: no machine path in a file teams
@@ -58,7 +58,7 @@ file that is not valid JSON (says line:column). Running it twice adds nothing.`,
     },
   },
   uninstall: {
-    synopsis: ["[--project] [--gemini | --codex] [--dry-run]"],
+    synopsis: [`[--project] [${agentFlags()}] [--dry-run]`],
     about: `Removes every hook whose command is ctx's (statusline, monitor, track,
 resume --hook) and ctx's statusLine, nothing else, after a timestamped backup;
 and ctx's Claude Code plugin (its folder and its env.CLAUDE_CODE_PLUGIN_DIRS entry).
@@ -73,7 +73,7 @@ A settings file ctx created that is left empty is removed.`,
     },
   },
   doctor: {
-    synopsis: ["[--gemini | --codex] [--project]"],
+    synopsis: [`[${agentFlags()}] [--project]`],
     about: `Checks, and prints the fix for each problem:
 - ctx on PATH, and the same binary in the settings;
 - every ctx hook present and run once, as the client will run it (the user's,

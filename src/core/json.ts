@@ -18,3 +18,8 @@ export function parseObject(text: string): Record<string, unknown> | undefined {
     return undefined;
   }
 }
+
+/** `value` when it is a plain JSON object, else an empty one: its fields read as absent. */
+export function fieldsOf(value: unknown): Record<string, unknown> {
+  return isObject(value) ? value : {};
+}

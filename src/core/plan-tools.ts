@@ -6,6 +6,7 @@
  * (TaskCreate, TaskUpdate) are in neither unless the session enables them. Older clients write
  * neither line: then nothing is known and nothing is claimed. Pure.
  */
+import { fieldsOf } from "./json.ts";
 
 /** The tools a transcript shows its session had: top-level (first request) and deferred (ToolSearch). */
 export interface SessionTools {
@@ -29,15 +30,19 @@ export function emptySessionTools(): SessionTools {
 const MAX_TOOLS = 400;
 
 /** Adds what one transcript line tells about the session's tools (in place); true when it told something. */
-export function noteToolsLine(t: SessionTools, e: Record<string, any>): boolean {
-  if (e.type === "api-request-shape" && Array.isArray(e.shape?.tools)) {
+export function noteToolsLine(t: SessionTools, e: Record<string, unknown>): boolean {
+  const tools = fieldsOf(e.shape).tools;
+  if (e.type === "api-request-shape" && Array.isArray(tools)) {
     if (t.tools.size === 0)
-      for (const x of e.shape.tools.slice(0, MAX_TOOLS)) if (typeof x?.name === "string") t.tools.add(x.name);
+      for (const x of tools.slice(0, MAX_TOOLS)) {
+        const name = fieldsOf(x).name;
+        if (typeof name === "string") t.tools.add(name);
+      }
     t.known = true;
     return true;
   }
-  const a = e.type === "attachment" ? e.attachment : undefined;
-  if (a?.type === "deferred_tools_delta") {
+  const a = fieldsOf(e.type === "attachment" ? e.attachment : undefined);
+  if (a.type === "deferred_tools_delta") {
     const names = (x: unknown) => (Array.isArray(x) ? x.filter((n): n is string => typeof n === "string") : []);
     for (const n of names(a.addedNames).slice(0, MAX_TOOLS)) t.deferred.add(n);
     for (const n of names(a.removedNames)) t.deferred.delete(n);

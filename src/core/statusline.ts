@@ -1,5 +1,6 @@
 import type { Bridge } from "./bridge.ts";
 import { asObject } from "./json.ts";
+import { modelWindow } from "./agents/index.ts";
 import { terminalSafe } from "./terminal.ts";
 import type { Config } from "./config-schema.ts";
 import { ladderOf, levelColour, levelOfReading, scaleFor } from "./levels.ts";
@@ -35,7 +36,7 @@ export interface StatusInput {
  * Extracts the status input from a statusLine payload. Claude Code's own
  * `used_percentage` and `context_window_size` are the truth when present.
  */
-export function statusInput(payload: Record<string, any>, cfg: Config): StatusInput {
+export function statusInput(payload: Record<string, unknown>, cfg: Config): StatusInput {
   const model = obj(payload.model);
   const ws = obj(payload.workspace);
   const cw = obj(payload.context_window);
@@ -52,7 +53,8 @@ export function statusInput(payload: Record<string, any>, cfg: Config): StatusIn
   if (limits) out.rateLimits = limits;
   const current = cw.current_usage && typeof cw.current_usage === "object" ? cw.current_usage : undefined;
   const used = current ? contextTokens(current) : undefined;
-  const size = count(cw.context_window_size) || windowFor(modelId, used ?? 0, cfg["context.window_size"]);
+  const size =
+    count(cw.context_window_size) || windowFor(modelId, used ?? 0, cfg["context.window_size"], modelWindow(modelId));
   const given = percentage(cw.used_percentage); // 1e308, negative, NaN-ish: rejected here, at the edge
   if (given !== undefined) {
     const usedPct = Math.round(given);
@@ -143,7 +145,7 @@ function usageText(c: ContextReading | undefined, cfg: Config, paint: (code: str
   return `${paint(colour, `${bar(shown)} ${shown}%`)}${extra} ${formatTokens(c.usedTokens)}/${formatTokens(c.windowSize)}${paused}`;
 }
 
-function obj(v: unknown): Record<string, any> {
+function obj(v: unknown): Record<string, unknown> {
   return asObject(v) ?? {};
 }
 

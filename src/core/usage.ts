@@ -21,8 +21,6 @@ export interface ContextReading {
 /** The standard window, and the large one of `[1m]` models. */
 export const WINDOW_200K = 200_000;
 export const WINDOW_1M = 1_000_000;
-/** Gemini models' window (2^20 tokens). */
-const WINDOW_GEMINI = 1_048_576;
 
 /** The largest token count taken as real (far above any context window): beyond it a figure is garbage. */
 const MAX_TOKENS = 100_000_000;
@@ -49,12 +47,18 @@ export function contextTokens(usage: ApiUsage | null | undefined): number {
 }
 
 /**
- * The window size when Claude Code does not give one: the configured size, else
- * 1M for `[1m]` models, Gemini models, or once usage has passed 200k; else 200k.
+ * The window size when the client does not give one: the configured size, else the window the
+ * model's client knows for it (`known`: `modelWindow`, from the adapters' `windowOf`), else 1M for
+ * `[1m]` models or once usage has passed 200k; else 200k.
  */
-export function windowFor(model: string | undefined, usedTokens: number, configured: number | false): number {
+export function windowFor(
+  model: string | undefined,
+  usedTokens: number,
+  configured: number | false,
+  known?: number,
+): number {
   if (configured !== false && configured > 0) return configured;
-  if (model && /^gemini/i.test(model)) return WINDOW_GEMINI;
+  if (known !== undefined && known > 0) return known;
   if (model && /\[1m\]/i.test(model)) return WINDOW_1M;
   return usedTokens > WINDOW_200K ? WINDOW_1M : WINDOW_200K;
 }

@@ -4,6 +4,7 @@
  * `resolveWindow` (core/window.ts) weighs it against the other sources.
  */
 import { contextTokens, count, WINDOW_1M, WINDOW_200K } from "./usage.ts";
+import { fieldsOf, isObject } from "./json.ts";
 
 /** An automatic compaction of the session: the context size it compacted at and the model then. */
 export interface AutoCompaction {
@@ -36,17 +37,18 @@ export function emptyTranscriptWindow(): TranscriptWindow {
 }
 
 /** Adds one parsed transcript line (in place); subagent lines and `<synthetic>` messages say nothing. */
-export function noteWindowLine(w: TranscriptWindow, e: Record<string, any>): void {
+export function noteWindowLine(w: TranscriptWindow, e: Record<string, unknown>): void {
   if (e.isSidechain === true) return;
   if (typeof e.version === "string" && /^\d+\.\d+\.\d+/.test(e.version)) w.clientVersion = e.version;
   if (e.type === "system" && e.subtype === "compact_boundary") {
-    const pre = count(e.compactMetadata?.preTokens);
-    if (e.compactMetadata?.trigger === "auto" && pre > 0) w.autoCompaction = { preTokens: pre, model: w.model };
+    const meta = fieldsOf(e.compactMetadata);
+    const pre = count(meta.preTokens);
+    if (meta.trigger === "auto" && pre > 0) w.autoCompaction = { preTokens: pre, model: w.model };
     return;
   }
-  const m = e.message;
-  if (e.type !== "assistant" || !m || typeof m.model !== "string" || m.model === "<synthetic>") return;
-  if (!m.usage || typeof m.usage !== "object") return;
+  const m = fieldsOf(e.message);
+  if (e.type !== "assistant" || typeof m.model !== "string" || m.model === "<synthetic>") return;
+  if (!isObject(m.usage)) return;
   w.model = m.model;
   w.peakTokens = Math.max(w.peakTokens, contextTokens(m.usage));
 }

@@ -1,11 +1,11 @@
 /**
- * The context window of a session, resolved from evidence in a fixed order
- * (issues 16 and 20), never guessed low when something proves a larger one, and
- * never taken from the default of a client other than the one that wrote the
- * session. Pure: the evidence is gathered by `src/io/session/window-source.ts`,
- * the transcript readers and `core/window-evidence.ts`.
+ * The context window of a session, resolved from evidence in a fixed order (issues 16 and 20),
+ * never guessed low when something proves a larger one, and never taken from the default of a
+ * client other than the one that wrote the session. Pure: the evidence is gathered by
+ * `src/io/session/window-source.ts`, the transcript readers and `core/window-evidence.ts`.
  */
 import { WINDOW_1M, WINDOW_200K, windowFor } from "./usage.ts";
+import { modelWindow } from "./agents/index.ts";
 import type { Env } from "./deps.ts";
 import { type AutoCompaction, compactionWindow } from "./window-evidence.ts";
 
@@ -22,7 +22,7 @@ export type WindowSource =
   | "model_name"
   /** The transcript records the window the client uses (Codex CLI's `model_context_window`). */
   | "transcript"
-  /** The hook payload carries the model's limits (OpenCode's plugin, from the client's own model). */
+  /** The hook payload carries the model's limits (a client's plugin, from the client's own model: the adapter's `hookUsage`). */
   | "hook";
 
 /** A resolved window and the source that decided it. */
@@ -109,7 +109,7 @@ const ALIAS_ENV: Record<string, string> = {
  *    client stands for it (its version known, 2.1.75 or later, and an Opus model);
  * 6. `context.window_size` (`config`);
  * 7. the model-name rule (`model_name`: 1M for a model the client's table runs natively at 1M
- *    when nothing chose another, for `[1m]` and Gemini models or once usage passed 200k).
+ *    when nothing chose another, for a model its client's `windowOf` knows, `[1m]` or usage past 200k).
  */
 export function resolveWindow(e: WindowEvidence): WindowResolution {
   if (e.statusline && e.statusline > 0) return { window: e.statusline, source: "statusline" };
@@ -132,7 +132,7 @@ export function resolveWindow(e: WindowEvidence): WindowResolution {
   if (e.configured !== false && e.configured > 0) return { window: e.configured, source: "config" };
   if (!choice?.model && e.model && NATIVE_1M_MODELS.test(strip1m(e.model)))
     return { window: WINDOW_1M, source: "model_name" };
-  return { window: windowFor(e.model, e.usedTokens, false), source: "model_name" };
+  return { window: windowFor(e.model, e.usedTokens, false, modelWindow(e.model)), source: "model_name" };
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The plugin file of a client that loads plugins rather than hook entries (OpenCode): where it goes
+ * The plugin file of a client that loads plugins rather than hook entries (its adapter's `plugin`): where it goes
  * (the user's plugin folder, or the project's with `--project`), writing it, removing it, checking it.
  * Only a file that starts with ctx's marker is ever replaced or removed; folders ctx created for it are
  * removed again when left empty, so install then uninstall leaves the client's config as it was.

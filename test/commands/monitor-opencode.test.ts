@@ -1,7 +1,7 @@
 /**
  * `ctx monitor` called by ctx's OpenCode plugin about the cycle in its TUI (`ModIdle`, `ModCycleDone`,
  * with the session's tokens and limit in the payload, no mod figure) and about a compaction
- * (`ModSummary`, `opencode.replace_compaction_summary`). The session's store is a small SQLite file
+ * (`ModSummary`, `resume.replace_compaction_summary`). The session's store is a small SQLite file
  * with OpenCode's `message` and `part` tables.
  */
 import { Database } from "bun:sqlite";
@@ -112,11 +112,11 @@ test("below restart_at, or with a queued prompt, a dialog or a failed turn, the 
   expect(record().cycles).toBe(0);
 });
 
-test("opencode.replace_compaction_summary: off, no answer; on, ctx's summary framed as data", async () => {
+test("resume.replace_compaction_summary: off, no answer; on, ctx's summary framed as data", async () => {
   const compacting = payload("ModSummary", { transcript_path: undefined });
   const off = await call("monitor", compacting);
   expect([off.code, off.stdout]).toEqual([0, ""]);
-  const on = await call("monitor", compacting, { CTX_OPENCODE_REPLACE_COMPACTION_SUMMARY: "1" });
+  const on = await call("monitor", compacting, { CTX_RESUME_REPLACE_COMPACTION_SUMMARY: "1" });
   const text: string = answer(on).ctx_summary;
   expect(text.startsWith("The context was just compacted; here is the handoff summary")).toBe(true);
   expect(text).toContain("<previous-session-summary>");

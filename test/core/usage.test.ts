@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { modelWindow } from "../../src/core/agents/index.ts";
 import {
   contextTokens,
   footerPct,
@@ -47,7 +48,7 @@ describe("windowFor()", () => {
     ["claude-sonnet-4-5", 10, 500_000, 500_000],
     ["gemini-2.5-pro", 10, false, 1_048_576],
   ] as const)("%s with %d used (configured %s) is %d", (model, used, configured, want) => {
-    expect(windowFor(model, used, configured)).toBe(want);
+    expect(windowFor(model, used, configured, modelWindow(model))).toBe(want);
   });
 });
 

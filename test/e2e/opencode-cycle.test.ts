@@ -6,7 +6,7 @@
  * that session's first request carries ctx's summary; a draft typed meanwhile is not sent and stays
  * in the box; at compact_at OpenCode compacts with ctx's instructions; a second cycle is held by the
  * hourly cap.
- * And `opencode.replace_compaction_summary`: OpenCode keeps ctx's summary as its compaction summary.
+ * And `resume.replace_compaction_summary`: OpenCode keeps ctx's summary as its compaction summary.
  * The model's limit is 60,000 / 8,000: OpenCode compacts at 52,000, the window ctx measures against.
  */
 import { Database } from "bun:sqlite";
@@ -223,7 +223,7 @@ test.skipIf(!HAVE_OPENCODE)(
 );
 
 test.skipIf(!HAVE_OPENCODE)(
-  "opencode.replace_compaction_summary: OpenCode keeps ctx's summary as its compaction summary",
+  "resume.replace_compaction_summary: OpenCode keeps ctx's summary as its compaction summary",
   async () => {
     const { env, project } = await world(
       (i) =>
@@ -236,7 +236,7 @@ test.skipIf(!HAVE_OPENCODE)(
               usage: { input_tokens: 53_000, output_tokens: 40 },
             }
           : answer("Continuing after compaction: done.", 6_000),
-      { CTX_OPENCODE_REPLACE_COMPACTION_SUMMARY: "1" },
+      { CTX_RESUME_REPLACE_COMPACTION_SUMMARY: "1" },
     );
     expect((await runOpenCode(["run", "--title", "t1", "List the files"], env, project)).code).toBe(0);
     const db = new Database(join(env.XDG_DATA_HOME!, "opencode", "opencode.db"), { readonly: true });

@@ -30,6 +30,11 @@ const OWN_EVENTS = new Set([
 export const claude: AgentAdapter<"claude"> = {
   name: "claude",
   label: "Claude Code",
+  process: {
+    name: /^claude(\.exe)?$/i,
+    path: /claude-code[^/]*\/(cli\.m?js|bin\/claude(\.exe)?)$/,
+    env: ["CLAUDECODE", "CLAUDE_CODE_SESSION_ID"],
+  },
   settings: { dir: ".claude", file: "settings.json", homeEnv: "CLAUDE_CONFIG_DIR" },
   statusLine: true,
   localSettings: "settings.local.json",

@@ -30,6 +30,7 @@ const ROLLOUT_TYPES = new Set([
 export const codex: AgentAdapter<"codex"> = {
   name: "codex",
   label: "Codex CLI",
+  process: { name: /^codex(\.exe)?$/i, path: /@openai\/codex[^/]*\/|\/codex-(linux|darwin|win32)-[^/]*\// },
   settings: { dir: ".codex", file: "hooks.json", homeEnv: "CODEX_HOME" },
   // No status-line command: `/statusline` picks built-in items (doctor --codex says which).
   statusLine: false,

@@ -13,6 +13,11 @@ const OWN_EVENTS = new Set(["AfterTool", "BeforeTool", "BeforeAgent", "AfterAgen
 export const gemini: AgentAdapter<"gemini"> = {
   name: "gemini",
   label: "Gemini CLI",
+  process: {
+    name: /^gemini(\.exe)?$/i,
+    path: /@google\/gemini-cli[^/]*\/|\/gemini-cli\/(bundle|dist)\//,
+    env: ["GEMINI_CLI"],
+  },
   settings: { dir: ".gemini", file: "settings.json" },
   statusLine: false,
   timeoutUnit: 1000,

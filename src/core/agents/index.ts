@@ -36,6 +36,15 @@ export function agent(name: AgentName): AgentAdapter {
   return AGENTS.find((a) => a.name === name)!;
 }
 
+/** The window a model has when its client's adapter knows it (`windowOf`), else undefined. */
+export function modelWindow(model: string | undefined): number | undefined {
+  for (const a of AGENTS) {
+    const w = a.windowOf(model);
+    if (w !== undefined) return w;
+  }
+  return undefined;
+}
+
 /** Decodes a hook payload; undefined when it names no event or no adapter claims it ({@link unclaimedHook}). */
 export function decodeHook(input: Record<string, unknown>): HookEvent | undefined {
   const rawEvent = input.hook_event_name;
@@ -84,6 +93,11 @@ export function decodeLine(record: Record<string, unknown>): TranscriptEvent | u
 
 /** The adapters chosen by a flag (`--gemini`, `--codex`, …): every one but Claude Code, the default. */
 const FLAGGED: readonly AgentAdapter[] = AGENTS.filter((a) => a.name !== "claude");
+
+/** The set-up commands' client flags for a synopsis: `--codex | --gemini | …`, one per flagged adapter. */
+export function agentFlags(): string {
+  return FLAGGED.map((a) => `--${a.name}`).join(" | ");
+}
 
 /** The `--<name>` boolean options of the set-up commands, one per flagged adapter. */
 export function agentOptions(doc: (a: AgentAdapter) => string): Record<string, { type: "boolean"; doc: string }> {

@@ -7,13 +7,13 @@
  *   (`tui.session.select`) and sends it the continue prompt through the server (the summary goes
  *   in by the plugin's start-of-session injection); a compaction is `session.summarize` with ctx's
  *   instructions added to the compaction's context; then `ModCycleDone`;
- * - ctx's summary as OpenCode's compaction summary (`opencode.replace_compaction_summary`): at a
+ * - ctx's summary as OpenCode's compaction summary (`resume.replace_compaction_summary`): at a
  *   compaction ctx answers `ModSummary` with its framed summary, which replaces the text of the
  *   compaction's summary part (`experimental.text.complete`).
  * It calls ctx only at a main session's idle with new tokens, at a compaction, and after a cycle.
  */
 
-/** How long a session must stay idle before the plugin reports it (the Claude Code mod's quiet moment). */
+/** How long a session must stay idle before the plugin reports it (the same quiet moment as ctx's mod). */
 export const OPENCODE_QUIET_MS = 1500;
 
 /**

@@ -18,6 +18,7 @@ const OUTPUT_MAX = 32_000;
 export const opencode: AgentAdapter<"opencode"> = {
   name: "opencode",
   label: "OpenCode",
+  process: { name: /^opencode(\.exe)?$/i, path: /opencode-ai[^/]*\/|\/opencode-(linux|darwin|windows)-[^/]*\// },
   // The plugin folder: `~/.config/opencode/plugins/` (XDG_CONFIG_HOME) or `<project>/.opencode/plugins/`.
   settings: { dir: ".opencode", file: "plugins/ctx.js" },
   statusLine: false,

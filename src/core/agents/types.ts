@@ -167,6 +167,11 @@ export interface AgentAdapter<N extends string = AgentName> {
   name: N;
   /** The client's product name, for messages. */
   label: string;
+  /**
+   * How a process of this client looks (process.ts, for `ctx trust`): its executable's name, the path its
+   * script runs from, and the variables it sets in the shells it runs commands in (a first, cheap sign).
+   */
+  process: { name: RegExp; path: RegExp; env?: readonly string[] };
   /** The settings (or hooks) file ctx installs into. */
   settings: SettingsPlace;
   /** True when the client runs a status-line command (`statusLine` in its settings): ctx's goes there. */

@@ -13,7 +13,7 @@ export interface IndexEntry {
   session_id: string;
   /** The chain's task id (tells two sessions of one project apart), or "" when the entry has none. */
   task_id: string;
-  /** The client (`claude`, `gemini`, `codex`, `opencode`), or "" when the entry does not say. */
+  /** The client (its adapter's name, `AgentName` in core/agents/), or "" when the entry does not say. */
   agent: string;
   /** The session this one continues (a /clear, a resume), or "" (its label is this one's until its own status line). */
   previous_session_id: string;

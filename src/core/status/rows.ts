@@ -16,7 +16,7 @@ export interface StatusRow {
   /** The chain's task id, or "" when unknown. */
   task_id: string;
   project: string;
-  /** The client (claude, gemini, codex, opencode), null when its hooks never said. */
+  /** The client (its adapter's name, `AgentName` in core/agents/), null when its hooks never said. */
   agent: string | null;
   model: string;
   used_pct: number | null;

@@ -7,6 +7,7 @@
 import type { Facts } from "./facts.ts";
 import { oneLine } from "./ring.ts";
 import { noteRequest, setGoal } from "./user-turns.ts";
+import { fieldsOf } from "../json.ts";
 
 /** How the client opens the plan it hands to the fresh session. */
 const PLAN_OPENING = /^\s*Implement the following plan:\s*/;
@@ -15,9 +16,9 @@ const PLAN_OPENING = /^\s*Implement the following plan:\s*/;
  * Reads the first user line of a main chain that continues earlier work; true when the line was
  * taken here (a compaction summary is nobody's request; a plan is the request, by its title).
  */
-export function onFirstUserLine(f: Facts, e: Record<string, any>): boolean {
+export function onFirstUserLine(f: Facts, e: Record<string, unknown>): boolean {
   if (f.goal !== null || f.userRequests > 0 || f.midStory !== null) return e.isCompactSummary === true;
-  const text = messageText(e.message?.content);
+  const text = messageText(fieldsOf(e.message).content);
   if (e.isCompactSummary === true) {
     const intent = summaryIntent(text);
     if (intent) setGoal(f, oneLine(`(continued) ${intent}`, 600), f.lineAt, [f.line]);

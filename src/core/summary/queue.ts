@@ -8,13 +8,14 @@
 import type { Facts } from "./facts.ts";
 import { queuedPrompt } from "./requests.ts";
 import { onQueued } from "./user-turns.ts";
+import { fieldsOf } from "../json.ts";
 
 /** Most prompts remembered as waiting. */
 const MAX_WAITING = 20;
 
 /** Reads a `queue-operation` line or a `queued_command` attachment; false for any other line. */
-export function onQueueLine(f: Facts, e: Record<string, any>): boolean {
-  if (e.type === "attachment" && e.attachment?.type === "queued_command") {
+export function onQueueLine(f: Facts, e: Record<string, unknown>): boolean {
+  if (e.type === "attachment" && fieldsOf(e.attachment).type === "queued_command") {
     const text = queuedPrompt(e);
     if (text !== null) {
       dropWaiting(f, text);

@@ -4,6 +4,7 @@
  * or client bookkeeping that is nobody's request. Also the tool results that are the user
  * rejecting a tool call or a plan (with the feedback they typed), which are not errors. Pure.
  */
+import { fieldsOf } from "../json.ts";
 
 /** How one user message reads. */
 export type UserLine =
@@ -98,13 +99,14 @@ export function readUserLine(content: unknown): UserLine {
  * `queued_command` in `commandMode` `prompt` (newer clients). Task notifications are queued the
  * same way and are not prompts.
  */
-export function queuedPrompt(e: Record<string, any>): string | null {
+export function queuedPrompt(e: Record<string, unknown>): string | null {
   let text: string;
   if (e.type === "queue-operation" && e.operation === "enqueue") text = plainText(e.content);
-  else if (e.type === "attachment" && e.attachment?.type === "queued_command") {
-    const a = e.attachment;
+  else if (e.type === "attachment" && fieldsOf(e.attachment).type === "queued_command") {
+    const a = fieldsOf(e.attachment);
+    const kind = fieldsOf(a.origin).kind;
     if (a.commandMode !== undefined && a.commandMode !== "prompt") return null;
-    if (a.origin?.kind !== undefined && a.origin.kind !== "human") return null;
+    if (kind !== undefined && kind !== "human") return null;
     text = plainText(a.prompt);
   } else return null;
   if (!text || isTaskNotice(text)) return null;

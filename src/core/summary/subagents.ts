@@ -2,6 +2,7 @@
  * What a session's subagents did, from their own transcripts
  * (`<session>/subagents/agent-<id>.jsonl`): the handoff summary gives it one line.
  */
+import { fieldsOf } from "../json.ts";
 
 /** Subagent work of one session. */
 export interface SubagentWork {
@@ -43,20 +44,28 @@ export function emptySubagentCalls(): SubagentCalls {
 }
 
 /** Adds one parsed line of the session's own transcript (in place); subagent lines say nothing. */
-export function noteSubagentCall(c: SubagentCalls, e: Record<string, any>): void {
+export function noteSubagentCall(c: SubagentCalls, e: Record<string, unknown>): void {
   if (e.isSidechain === true) return;
-  const p = e.payload;
-  if (e.type === "response_item" && p?.type === "function_call" && p.name === "spawn_agent") {
+  const p = fieldsOf(e.payload);
+  if (e.type === "response_item" && p.type === "function_call" && p.name === "spawn_agent") {
     if (typeof p.call_id === "string" && c.ids.size < 10_000) c.ids.add(p.call_id);
     return;
   }
-  const content = e.message?.content;
+  const content: unknown = fieldsOf(e.message).content;
   if (!Array.isArray(content)) return;
-  for (const b of content) {
-    if (e.type === "assistant" && b?.type === "tool_use" && (b.name === "Task" || b.name === "Agent")) {
+  for (const item of content) {
+    const b = fieldsOf(item);
+    const id = b.tool_use_id;
+    if (e.type === "assistant" && b.type === "tool_use" && (b.name === "Task" || b.name === "Agent")) {
       if (typeof b.id === "string" && c.ids.size < 10_000) c.ids.add(b.id);
-    } else if (e.type === "user" && b?.type === "tool_result" && c.ids.has(b.tool_use_id) && rejected(b.content))
-      c.rejected.add(b.tool_use_id);
+    } else if (
+      e.type === "user" &&
+      b.type === "tool_result" &&
+      typeof id === "string" &&
+      c.ids.has(id) &&
+      rejected(b.content)
+    )
+      c.rejected.add(id);
   }
 }
 
@@ -71,17 +80,18 @@ export function emptySubagentWork(): SubagentWork {
 }
 
 /** Adds one parsed line of a subagent transcript (in place). */
-export function addSubagentEntry(w: SubagentWork, e: Record<string, any>): void {
-  const content = e.message?.content;
+export function addSubagentEntry(w: SubagentWork, e: Record<string, unknown>): void {
+  const content: unknown = fieldsOf(e.message).content;
   if (!Array.isArray(content)) return;
-  for (const block of content) {
-    if (e.type === "assistant" && block?.type === "tool_use" && typeof block.id === "string") {
+  for (const item of content) {
+    const block = fieldsOf(item);
+    if (e.type === "assistant" && block.type === "tool_use" && typeof block.id === "string") {
       if (w.seen.has(block.id) || w.seen.size >= 100_000) continue;
       w.seen.add(block.id);
       w.toolCalls += 1;
       const name = typeof block.name === "string" ? block.name : "unknown";
       w.tools[name] = (w.tools[name] ?? 0) + 1;
-    } else if (e.type === "user" && block?.type === "tool_result" && block.is_error === true) w.failed += 1;
+    } else if (e.type === "user" && block.type === "tool_result" && block.is_error === true) w.failed += 1;
   }
 }
 

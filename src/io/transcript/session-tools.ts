@@ -7,6 +7,7 @@ import {
   type SessionTools,
 } from "../../core/plan-tools.ts";
 import { streamEntries } from "./stream.ts";
+import { fieldsOf } from "../../core/json.ts";
 
 /** How much of a transcript's start is read for its tools (the first request's line comes early). */
 const HEAD_BYTES = 2 * 1024 * 1024;
@@ -22,10 +23,12 @@ export function sessionTools(transcriptPath: string | undefined): SessionTools {
   streamEntries(
     transcriptPath,
     (e) => {
-      if (noteToolsLine(t, e) || e.type !== "user" || !Array.isArray(e.message?.content)) return;
-      for (const b of e.message.content)
-        if (b?.type === "tool_result" && b.is_error === true && typeof b.content === "string")
-          noteRefusal(t, b.content);
+      const content: unknown = fieldsOf(e.message).content;
+      if (noteToolsLine(t, e) || e.type !== "user" || !Array.isArray(content)) return;
+      for (const item of content) {
+        const b = fieldsOf(item);
+        if (b.type === "tool_result" && b.is_error === true && typeof b.content === "string") noteRefusal(t, b.content);
+      }
     },
     { maxBytes: HEAD_BYTES, needles: ["api-request-shape", "deferred_tools_delta", "No such tool available"] },
   );

@@ -1,5 +1,5 @@
 /**
- * A transcript kept as rows of a client's database (OpenCode's SQLite store), read like a JSONL file:
+ * A transcript kept as rows of a client's database (a SQLite store its adapter's `store` names), read like a JSONL file:
  * the path names the database and a session (the adapter's `store.split`), each row is one record.
  * Opened read-only (the store is the client's, and may be in use: WAL lets readers in), never through
  * a symlink; bun:sqlite loads only when a store is read.

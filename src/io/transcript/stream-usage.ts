@@ -9,6 +9,7 @@ import {
 import { limitFromTranscriptLine, type UsageLimit } from "../../core/limit.ts";
 import { streamEntries } from "./stream.ts";
 import { AGENTS } from "../../core/agents/index.ts";
+import { fieldsOf } from "../../core/json.ts";
 
 /** Every client's usage needles: a line holding none of them is not parsed. */
 const NEEDLES = [...new Set(AGENTS.flatMap((a) => a.transcript.needles))];
@@ -51,7 +52,8 @@ export function readNewUsage(
       const hit = limitFromTranscriptLine(entry);
       if (hit) limit = hit;
       // A rollout names its model on the turn's context line, not on the request's usage line.
-      if (entry.type === "turn_context" && typeof entry.payload?.model === "string") model = entry.payload.model;
+      const named = fieldsOf(entry.payload).model;
+      if (entry.type === "turn_context" && typeof named === "string") model = named;
       const line = lineUsage(entry, model);
       if (!line) return;
       if (!isZero(line.totals)) limit = undefined; // a request went through after it: the limit is over

@@ -53,7 +53,7 @@ function streamLines(
  */
 export function streamEntries(
   path: string,
-  onEntry: (entry: Record<string, any>, lineNo: number) => void,
+  onEntry: (entry: Record<string, unknown>, lineNo: number) => void,
   opts: StreamOptions = {},
 ): StreamEnd | undefined {
   const store = storeOf(path);
@@ -67,7 +67,7 @@ export function streamEntries(
       } catch {
         return; // a broken line (a crash mid-write): skip it
       }
-      if (v && typeof v === "object" && !Array.isArray(v)) onEntry(v as Record<string, any>, lineNo);
+      if (v && typeof v === "object" && !Array.isArray(v)) onEntry(v as Record<string, unknown>, lineNo);
     },
     opts,
   );

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { addEntry } from "../../../src/core/summary/collect.ts";
-import { patchChanges, scriptPatches } from "../../../src/core/summary/codex-patch.ts";
+import { patchChanges, scriptPatches } from "../../../src/core/agents/codex-patch.ts";
 import { emptyFacts, type Facts } from "../../../src/core/summary/facts.ts";
 
 /**

@@ -6,15 +6,16 @@
  * again with `toolCalls` (`name`, `args`, `status`, `result`) once they ran.
  * `$set` patch lines and the header carry no facts.
  */
-import { noteLatest } from "./collect.ts";
-import { noteStep, recordFailure, recordSuccess } from "./steps.ts";
-import { addFile } from "./files.ts";
-import { onUserText } from "./user-turns.ts";
-import type { Facts } from "./facts.ts";
-import { isMeaningfulCommand } from "./goal.ts";
-import { oneLine, push } from "./ring.ts";
+import { noteLatest } from "../summary/collect.ts";
+import { noteStep, recordFailure, recordSuccess } from "../summary/steps.ts";
+import { addFile } from "../summary/files.ts";
+import { onUserText } from "../summary/user-turns.ts";
+import type { Facts } from "../summary/facts.ts";
+import { isMeaningfulCommand } from "../summary/goal.ts";
+import { oneLine, push } from "../summary/ring.ts";
 import { count } from "../usage.ts";
-import { onTrackerCommand } from "./tracker.ts";
+import { onTrackerCommand } from "../summary/tracker.ts";
+import { fieldsOf, isObject } from "../json.ts";
 
 /** Gemini CLI tools whose successful calls change a file (`file_path`). */
 const GEMINI_FILE_TOOLS = new Set(["write_file", "replace"]);
@@ -23,18 +24,22 @@ const GEMINI_FILE_TOOLS = new Set(["write_file", "replace"]);
 const MAX_SEEN = 5000;
 
 /** Adds one Gemini CLI record to the facts (in place). */
-export function addGeminiRecord(f: Facts, e: Record<string, any>): void {
+export function addGeminiRecord(f: Facts, e: Record<string, unknown>): void {
   if (e.type === "user") {
     // Tool results come back as functionResponse parts: not something the user typed.
-    if (e.content.some((p: any) => p && typeof p === "object" && p.functionResponse)) return;
+    const content: unknown[] = Array.isArray(e.content) ? e.content : [];
+    if (content.some((p) => isObject(p) && p.functionResponse)) return;
     onUserText(
       f,
-      e.content.map((p: any) => ({ type: "text", text: typeof p?.text === "string" ? p.text : "" })),
+      content.map((p) => {
+        const text = fieldsOf(p).text;
+        return { type: "text", text: typeof text === "string" ? text : "" };
+      }),
     );
     return;
   }
   const t = e.tokens;
-  if (t && typeof t === "object") {
+  if (isObject(t)) {
     const tokens = count(t.input) + count(t.tool);
     f.peakTokens = Math.max(f.peakTokens, tokens);
     noteLatest(f, tokens, e.timestamp);
@@ -47,18 +52,18 @@ export function addGeminiRecord(f: Facts, e: Record<string, any>): void {
     push(f.decisionLines, f.line);
     f.lastAgentLine = f.line;
   }
-  if (Array.isArray(e.toolCalls)) for (const call of e.toolCalls) if (call && typeof call === "object") onCall(f, call);
+  if (Array.isArray(e.toolCalls)) for (const call of e.toolCalls) if (isObject(call)) onCall(f, call);
 }
 
 // --- internal ---
 
-function onCall(f: Facts, call: Record<string, any>): void {
+function onCall(f: Facts, call: Record<string, unknown>): void {
   const id = typeof call.id === "string" ? call.id : "";
   if (!id || f.pending.has(`gemini:${id}`)) return;
   if (f.pending.size >= MAX_SEEN) f.pending.delete(f.pending.keys().next().value!);
   f.pending.set(`gemini:${id}`, { name: "(done)", input: {} }); // seen: the record repeats its calls
   const name = typeof call.name === "string" ? call.name : "unknown";
-  const args = call.args && typeof call.args === "object" ? (call.args as Record<string, unknown>) : {};
+  const args = fieldsOf(call.args);
   const output = resultText(call);
   const failed = call.status !== "success" || (name === "run_shell_command" && exitCode(output) !== 0);
   f.toolResults += 1;
@@ -75,11 +80,11 @@ function onCall(f: Facts, call: Record<string, any>): void {
 }
 
 /** The text the model got back: the functionResponse outputs (or errors). */
-function resultText(call: Record<string, any>): string {
-  const parts: any[] = Array.isArray(call.result) ? call.result : [];
+function resultText(call: Record<string, unknown>): string {
+  const parts: unknown[] = Array.isArray(call.result) ? call.result : [];
   return parts
-    .map((p) => p?.functionResponse?.response)
-    .map((r) => (typeof r?.output === "string" ? r.output : typeof r?.error === "string" ? r.error : ""))
+    .map((p) => fieldsOf(fieldsOf(fieldsOf(p).functionResponse).response))
+    .map((r) => (typeof r.output === "string" ? r.output : typeof r.error === "string" ? r.error : ""))
     .join("\n");
 }
 

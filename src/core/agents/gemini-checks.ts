@@ -4,8 +4,8 @@
  * (else it exits 41), a trusted folder (else 55), hooks not turned off.
  * Pure: the settings and the environment are passed in.
  */
-import type { Check } from "./diagnose.ts";
-import { isObject } from "./merge.ts";
+import type { Check } from "../settings/diagnose.ts";
+import { isObject } from "../settings/merge.ts";
 import type { Env } from "../deps.ts";
 
 /** What the Gemini checks look at. */

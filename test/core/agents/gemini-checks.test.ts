@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { geminiChecks } from "../../../src/core/settings/gemini-checks.ts";
+import { geminiChecks } from "../../../src/core/agents/gemini-checks.ts";
 
 const base = { env: { GEMINI_API_KEY: "k" }, project: "/p", trusted: false };
 const auth = { security: { auth: { selectedType: "gemini-api-key" }, folderTrust: { enabled: false } } };

@@ -1,20 +1,21 @@
 /**
- * Codex CLI rollout lines in the summary's facts (core/agents/codex-rollout.ts reads the figures).
+ * Codex CLI rollout lines in the summary's facts (codex-rollout.ts reads the figures).
  * `response_item` lines hold the user's and the agent's messages, `function_call` (`exec_command`
  * with `{cmd}`) and its `function_call_output` (the exit code is in the text: `Process exited with
  * code N`), `custom_tool_call` `apply_patch` and its output; `compacted` is a compaction; the
  * `token_count` right before it is the compaction request's, not the context's.
  */
-import { execExitCode, execOutput, patchFiles, rolloutUsage } from "../agents/codex-rollout.ts";
-import { noteLatest } from "./collect.ts";
-import { noteStep, recordFailure, recordSuccess } from "./steps.ts";
-import type { Facts } from "./facts.ts";
+import { execExitCode, execOutput, patchFiles, rolloutUsage } from "./codex-rollout.ts";
+import { noteLatest } from "../summary/collect.ts";
+import { noteStep, recordFailure, recordSuccess } from "../summary/steps.ts";
+import type { Facts } from "../summary/facts.ts";
 import { type PatchChange, patchChanges, scriptPatches } from "./codex-patch.ts";
-import { addFile, deleteFile, moveFile } from "./files.ts";
-import { isMeaningfulCommand } from "./goal.ts";
-import { oneLine, push } from "./ring.ts";
-import { onTrackerCommand } from "./tracker.ts";
-import { onUserText } from "./user-turns.ts";
+import { addFile, deleteFile, moveFile } from "../summary/files.ts";
+import { isMeaningfulCommand } from "../summary/goal.ts";
+import { oneLine, push } from "../summary/ring.ts";
+import { onTrackerCommand } from "../summary/tracker.ts";
+import { onUserText } from "../summary/user-turns.ts";
+import { fieldsOf, isObject } from "../json.ts";
 
 /** The user messages Codex writes itself: `<environment_context>`, `<user_instructions>`, AGENTS.md, … */
 const CODEX_CONTEXT = /^\s*(?:<[a-z_]+>|# AGENTS\.md instructions for )/;
@@ -23,9 +24,9 @@ const CODEX_CONTEXT = /^\s*(?:<[a-z_]+>|# AGENTS\.md instructions for )/;
 const MAX_SEEN = 5000;
 
 /** Adds one rollout line to the facts (in place). */
-export function addCodexLine(f: Facts, e: Record<string, any>): void {
+export function addCodexLine(f: Facts, e: Record<string, unknown>): void {
   const p = e.payload;
-  if (!p || typeof p !== "object") return;
+  if (!isObject(p)) return;
   if (e.type === "compacted") return onCompacted(f, p);
   if (e.type === "turn_context" && typeof p.model === "string") f.model = p.model;
   // Each turn's own window (`task_started`, `token_count`): a model switch changes it.
@@ -50,7 +51,7 @@ export function addCodexLine(f: Facts, e: Record<string, any>): void {
 // --- internal ---
 
 /** The compaction's own token_count is undone: it measured the compaction request, not the context. */
-function onCompacted(f: Facts, p: Record<string, any>): void {
+function onCompacted(f: Facts, p: Record<string, unknown>): void {
   f.compactions += 1;
   if (f.codexBefore) {
     f.peakTokens = f.codexBefore.peak;
@@ -67,12 +68,17 @@ function onCompacted(f: Facts, p: Record<string, any>): void {
   }
 }
 
-function text(p: Record<string, any>): string {
-  const content: any[] = Array.isArray(p.content) ? p.content : [];
-  return content.map((c) => (typeof c?.text === "string" ? c.text : "")).join("\n");
+function text(p: Record<string, unknown>): string {
+  const content: unknown[] = Array.isArray(p.content) ? p.content : [];
+  return content
+    .map((c) => {
+      const t = fieldsOf(c).text;
+      return typeof t === "string" ? t : "";
+    })
+    .join("\n");
 }
 
-function onMessage(f: Facts, p: Record<string, any>): void {
+function onMessage(f: Facts, p: Record<string, unknown>): void {
   const t = text(p);
   if (p.role === "assistant" && t.trim()) {
     f.lastAgentText = oneLine(t, 400);
@@ -86,7 +92,7 @@ function onMessage(f: Facts, p: Record<string, any>): void {
   }
 }
 
-function onCall(f: Facts, p: Record<string, any>): void {
+function onCall(f: Facts, p: Record<string, unknown>): void {
   const id = typeof p.call_id === "string" ? p.call_id : "";
   if (!id) return;
   let input: Record<string, unknown> = {};
@@ -102,8 +108,8 @@ function onCall(f: Facts, p: Record<string, any>): void {
     };
   } else
     try {
-      const args = JSON.parse(typeof p.arguments === "string" ? p.arguments : "{}");
-      input = args && typeof args === "object" ? args : {};
+      const args: unknown = JSON.parse(typeof p.arguments === "string" ? p.arguments : "{}");
+      input = args && typeof args === "object" ? (args as Record<string, unknown>) : {};
     } catch {
       input = {};
     }
@@ -122,7 +128,7 @@ function onCall(f: Facts, p: Record<string, any>): void {
   f.lastAgentLine = f.line;
 }
 
-function onOutput(f: Facts, p: Record<string, any>): void {
+function onOutput(f: Facts, p: Record<string, unknown>): void {
   const id = typeof p.call_id === "string" ? p.call_id : "";
   const call = f.pending.get(`codex:${id}`);
   if (!call) return;
