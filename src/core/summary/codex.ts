@@ -31,6 +31,7 @@ export function addCodexLine(f: Facts, e: Record<string, any>): void {
   // Each turn's own window (`task_started`, `token_count`): a model switch changes it.
   const w = e.type === "event_msg" ? rolloutUsage(e)?.windowSize : undefined;
   if (w) f.windowSize = w;
+  if (e.type === "event_msg") onTurnEvent(f, p);
   if (e.type === "event_msg" && p.type === "token_count") {
     // The context is the last request's (`last_token_usage`), never the thread's cumulative `total_token_usage`.
     const u = rolloutUsage(e);
@@ -48,6 +49,22 @@ export function addCodexLine(f: Facts, e: Record<string, any>): void {
 }
 
 // --- internal ---
+
+/**
+ * A turn's start and end (`task_started`, `task_complete`); `turn_aborted` ends it too, and with
+ * `reason: "interrupted"` it is the user's interrupt (other reasons: a turn replaced, a review ended).
+ */
+function onTurnEvent(f: Facts, p: Record<string, any>): void {
+  if (p.type === "task_started" || p.type === "turn_started") f.turnMarks.started = f.line;
+  else if (p.type === "task_complete" || p.type === "turn_complete") f.turnMarks.ended = f.line;
+  else if (p.type === "turn_aborted") {
+    f.turnMarks.ended = f.line;
+    if (p.reason === "interrupted") {
+      f.interruptLine = f.line;
+      f.interrupts += 1;
+    }
+  }
+}
 
 /** The compaction's own token_count is undone: it measured the compaction request, not the context. */
 function onCompacted(f: Facts, p: Record<string, any>): void {
@@ -120,6 +137,7 @@ function onCall(f: Facts, p: Record<string, any>): void {
   if (f.pending.size >= MAX_SEEN) f.pending.delete(f.pending.keys().next().value!);
   f.pending.set(`codex:${id}`, { name, input, line: f.line });
   f.lastAgentLine = f.line;
+  f.lastToolLine = f.line;
 }
 
 function onOutput(f: Facts, p: Record<string, any>): void {
@@ -127,6 +145,7 @@ function onOutput(f: Facts, p: Record<string, any>): void {
   const call = f.pending.get(`codex:${id}`);
   if (!call) return;
   f.pending.delete(`codex:${id}`);
+  f.lastToolLine = f.line;
   f.toolResults += 1;
   const raw = typeof p.output === "string" ? p.output : JSON.stringify(p.output ?? "");
   const code = execExitCode(raw);

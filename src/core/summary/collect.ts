@@ -65,8 +65,10 @@ function addClaudeLine(f: Facts, e: Record<string, any>): void {
   }
   if (e.type === "assistant" && Array.isArray(content)) {
     for (const block of content) {
-      if (block?.type === "tool_use" && typeof block.id === "string") onToolUse(f, block);
-      else if (!side && block?.type === "text" && typeof block.text === "string" && block.text.trim()) {
+      if (block?.type === "tool_use" && typeof block.id === "string") {
+        if (!side) f.lastToolLine = f.line;
+        onToolUse(f, block);
+      } else if (!side && block?.type === "text" && typeof block.text === "string" && block.text.trim()) {
         f.lastAgentText = tailLine(block.text, 4000);
         notePlanText(f, block.text);
         push(f.agentTexts, oneLine(block.text, 300));
@@ -77,8 +79,10 @@ function addClaudeLine(f: Facts, e: Record<string, any>): void {
   } else if (e.type === "user") {
     if (Array.isArray(content))
       for (const block of content)
-        if (block?.type === "tool_result")
+        if (block?.type === "tool_result") {
+          if (!side && f.pending.has(block.tool_use_id)) f.lastToolLine = f.line;
           onToolResult(f, block, e.toolUseResult, typeof e.cwd === "string" ? e.cwd : "", side);
+        }
     if (side) return;
     onNotice(f, content);
     if (onFirstUserLine(f, e)) return;

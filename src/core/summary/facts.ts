@@ -23,6 +23,12 @@ export interface Facts {
   lastStepLine: number;
   /** The line of the newest main-chain assistant message (text or tool call). */
   lastAgentLine: number;
+  /** The line of the newest main-chain tool call or tool result (open-work.ts: a turn that ended on one). */
+  lastToolLine: number;
+  /** The line of the newest interrupt by the user (an interrupt line, Codex `turn_aborted`), or 0. */
+  interruptLine: number;
+  /** Lines of the newest turn's start and end where the client marks them (Codex `task_started`, `task_complete`). */
+  turnMarks: { started: number; ended: number };
   /** The step (tool results before it) of the newest success per program and subcommand (`prog:git push`) and per target (`target:src/a.ts`). */
   okAt: Map<string, number>;
   /** Failed calls that tried to achieve something (a failureKey), shown or not. */
@@ -136,6 +142,9 @@ export function emptyFacts(ownPrompts: string[] = []): Facts {
     decisionLines: ring(3),
     lastStepLine: 0,
     lastAgentLine: 0,
+    lastToolLine: 0,
+    interruptLine: 0,
+    turnMarks: { started: 0, ended: 0 },
     okAt: new Map(),
     attempts: 0,
     workSteps: 0,

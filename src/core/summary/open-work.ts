@@ -59,6 +59,47 @@ function lastWords(f: Facts): number {
   return f.decisionLines.items.at(-1) ?? 0;
 }
 
+/**
+ * The newest request as open work when the session ended before the agent finished it, with the
+ * lines that show it: no agent message after it; the user's interrupt after the agent's last act;
+ * calls after the agent's last words whose results never came; or the turn ended on a tool call or
+ * result instead of the agent's reply (where the client marks turns, Codex: a turn started and
+ * never completed).
+ */
+function lastRequestOpen(f: Facts): OpenWork | null {
+  const asked = f.latestLines.at(-1) ?? 0;
+  if (f.latestReal === null || asked <= 0) return null;
+  const said = `"${oneLine(f.latestReal, 160)}"`;
+  if (f.lastAgentLine < asked)
+    return {
+      text: `the last request was never answered (the session ended before the agent replied): ${said}`,
+      evidence: [asked],
+    };
+  const words = lastWords(f);
+  if (f.interruptLine > asked && f.interruptLine > f.lastAgentLine)
+    return {
+      text: `the last request was interrupted by the user and the session ended there: ${said}`,
+      evidence: [asked, f.interruptLine],
+    };
+  // Calls the agent made after its last words whose results never came: it was cut off mid-turn.
+  const cut = [...f.pending.values()].flatMap((p) => (p.line && p.line > asked && p.line > words ? [p.line] : []));
+  if (cut.length > 0)
+    return {
+      text: `the last request was not finished: the session ended mid-turn, its last tool calls never returned: ${said}`,
+      evidence: [asked, ...cut.slice(-3)],
+    };
+  const marked = f.turnMarks.started > 0;
+  const midTurn = marked
+    ? f.turnMarks.started > f.turnMarks.ended && f.lastToolLine > asked
+    : f.lastToolLine > asked && f.lastToolLine > words;
+  if (midTurn)
+    return {
+      text: `the last request was not finished: the session ended mid-turn, after the agent's last tool calls and before its reply: ${said}`,
+      evidence: [asked, f.lastToolLine],
+    };
+  return null;
+}
+
 /** Open work that is no failure, each said as such, with the lines it came from. */
 export interface OpenWork {
   text: string;
@@ -67,25 +108,14 @@ export interface OpenWork {
 
 /**
  * The open work this session left: its newest request unanswered (the session ended mid-turn: no
- * agent message after it), each background command or subagent still running.
+ * agent message after it, the user's interrupt after the agent's last act, calls whose results
+ * never came, or a turn that ended on a tool call instead of the agent's reply), each background
+ * command or subagent still running.
  */
 export function openWork(f: Facts): OpenWork[] {
   const out: OpenWork[] = [];
-  const asked = f.latestLines.at(-1) ?? 0;
-  // Calls the agent made after its last words whose results never came: it was cut off mid-turn.
-  const cut = [...f.pending.values()].flatMap((p) =>
-    p.line && p.line > asked && p.line > lastWords(f) ? [p.line] : [],
-  );
-  if (f.latestReal !== null && asked > 0 && f.lastAgentLine < asked)
-    out.push({
-      text: `the last request was never answered (the session ended before the agent replied): "${oneLine(f.latestReal, 160)}"`,
-      evidence: [asked],
-    });
-  else if (f.latestReal !== null && asked > 0 && cut.length > 0)
-    out.push({
-      text: `the last request was not finished: the session ended mid-turn, its last tool calls never returned: "${oneLine(f.latestReal, 160)}"`,
-      evidence: [asked, ...cut.slice(-3)],
-    });
+  const unfinished = lastRequestOpen(f);
+  if (unfinished) out.push(unfinished);
   if (f.planTurnedDown)
     out.push({
       text: `the plan "${f.planTurnedDown.title}" was turned down by the user and no plan was approved after it`,

@@ -11,8 +11,10 @@ import { oneLine, push } from "./ring.ts";
 export function onUserText(f: Facts, content: unknown): void {
   const line = readUserLine(content);
   if (line.kind === "shell") push(f.userShell, oneLine(line.command, 160));
-  else if (line.kind === "interrupt") f.interrupts += 1;
-  else if (line.kind === "request") {
+  else if (line.kind === "interrupt") {
+    f.interrupts += 1;
+    f.interruptLine = f.line;
+  } else if (line.kind === "request") {
     // A queued prompt the client later sends as a user line is one request, counted when delivered.
     const seen = f.queued.indexOf(norm(line.text));
     if (seen >= 0) f.queued.splice(seen, 1);

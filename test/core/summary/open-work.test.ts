@@ -1,0 +1,219 @@
+/**
+ * Open work that is no failure, said as such (issue 27, "Open work that isn't a failure"): a last
+ * request the session ended before finishing, read from how the turn ended. The lines are shaped
+ * like the real clients write them: Claude Code's tool_use / tool_result / interrupt lines, Codex
+ * rollouts' `task_started`, `task_complete`, `turn_aborted` events (docs/track-finalize.md).
+ */
+import { describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { addEntry } from "../../../src/core/summary/collect.ts";
+import { emptyFacts, type Facts } from "../../../src/core/summary/facts.ts";
+import { howToContinue } from "../../../src/core/summary/next-step.ts";
+import { openWork } from "../../../src/core/summary/open-work.ts";
+import { mergeChain } from "../../../src/core/summary/chain.ts";
+import { streamEntries } from "../../../src/io/transcript/stream.ts";
+
+let n = 0;
+/** A tool call and its result, as Claude Code writes them. */
+function call(name: string, input: Record<string, unknown>, out = "ok", isError = false) {
+  const id = `toolu_${++n}`;
+  return [
+    { type: "assistant", message: { content: [{ type: "tool_use", id, name, input }] } },
+    {
+      type: "user",
+      message: { role: "user", content: [{ type: "tool_result", tool_use_id: id, content: out, is_error: isError }] },
+    },
+  ];
+}
+const user = (text: string) => ({ type: "user", message: { role: "user", content: text } });
+const agent = (text: string) => ({ type: "assistant", message: { content: [{ type: "text", text }] } });
+function factsOf(entries: Array<Record<string, unknown> | Array<Record<string, unknown>>>): Facts {
+  const f = emptyFacts();
+  for (const [i, e] of entries.flat().entries()) addEntry(f, e, i + 1);
+  return f;
+}
+const texts = (f: Facts) => openWork(f).map((w) => [w.text, w.evidence]);
+
+/** Codex rollout lines (0.14x): the user's message, a shell call and its output, turn events. */
+const at = "2026-06-17T07:17:04.815Z";
+const cx = {
+  started: () => ({
+    timestamp: at,
+    type: "event_msg",
+    payload: { type: "task_started", turn_id: "t1", model_context_window: 258400 },
+  }),
+  complete: (last: string) => ({
+    timestamp: at,
+    type: "event_msg",
+    payload: { type: "task_complete", turn_id: "t1", last_agent_message: last },
+  }),
+  aborted: (reason: string) => ({ timestamp: at, type: "event_msg", payload: { type: "turn_aborted", reason } }),
+  user: (text: string) => ({
+    timestamp: at,
+    type: "response_item",
+    payload: { type: "message", role: "user", content: [{ type: "input_text", text }] },
+  }),
+  say: (text: string, phase = "final_answer") => ({
+    timestamp: at,
+    type: "response_item",
+    payload: { type: "message", role: "assistant", phase, content: [{ type: "output_text", text }] },
+  }),
+  exec: (id: string, cmd: string, code = 0) => [
+    {
+      timestamp: at,
+      type: "response_item",
+      payload: { type: "function_call", name: "exec_command", arguments: JSON.stringify({ cmd }), call_id: id },
+    },
+    {
+      timestamp: at,
+      type: "response_item",
+      payload: {
+        type: "function_call_output",
+        call_id: id,
+        output: `Chunk ID: 1\nWall time: 0.1 seconds\nProcess exited with code ${code}\nOutput:\nok\n`,
+      },
+    },
+  ],
+};
+
+describe("Claude Code: a last request the session ended before finishing", () => {
+  test("a turn that ends on a tool result, all calls returned, no reply after: not finished, with its lines", () => {
+    const f = factsOf([
+      user("rename the flag everywhere"), // 1
+      agent("I'll find every use first."), // 2
+      call("Grep", { pattern: "oldFlag" }), // 3, 4
+      call("Edit", { file_path: "/p/a.ts", old_string: "oldFlag", new_string: "newFlag" }), // 5, 6
+    ]);
+    expect(texts(f)).toEqual([
+      [
+        'the last request was not finished: the session ended mid-turn, after the agent\'s last tool calls and before its reply: "rename the flag everywhere"',
+        [1, 6],
+      ],
+    ]);
+  });
+
+  test("the agent's reply after its last call closes the turn: nothing open", () => {
+    const f = factsOf([
+      user("rename the flag everywhere"),
+      call("Edit", { file_path: "/p/a.ts", old_string: "oldFlag", new_string: "newFlag" }),
+      agent("Renamed in a.ts, the only use."),
+    ]);
+    expect(openWork(f)).toEqual([]);
+  });
+
+  test("the user's interrupt after the agent's last call (Esc at a tool call): interrupted, and How to continue says so", () => {
+    const f = factsOf([
+      user("migrate the tests to vitest"), // 1
+      agent("Starting with the config."), // 2
+      call(
+        "Bash",
+        { command: "npm i -D vitest" },
+        "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.",
+        true,
+      ), // 3, 4
+      user("[Request interrupted by user for tool use]"), // 5
+    ]);
+    expect(texts(f)).toEqual([
+      [
+        'the last request was interrupted by the user and the session ended there: "migrate the tests to vitest"',
+        [1, 5],
+      ],
+    ]);
+    const twin = mergeChain(undefined, {
+      taskId: "T",
+      sessionId: "s",
+      listId: "s",
+      links: ["s"],
+      facts: f,
+      tasks: [],
+      project: "/p",
+      writtenAt: "2026-01-01T00:00:00.000Z",
+    });
+    expect(howToContinue(twin, null)).toContain(
+      "- The user stopped the agent during the last request: ask whether to carry on with it before running its last steps again.",
+    );
+    expect(howToContinue(twin, null, true)).toContain(
+      "- The last request was interrupted: check what its last steps did, then finish it.",
+    );
+  });
+
+  test("an interrupt followed by a new request that the agent answered: nothing open", () => {
+    const f = factsOf([
+      user("migrate the tests to vitest"),
+      call("Bash", { command: "npm i -D vitest" }),
+      user("[Request interrupted by user]"),
+      user("no, keep jest"),
+      agent("Keeping jest; nothing changed."),
+    ]);
+    expect(openWork(f)).toEqual([]);
+  });
+
+  test("a subagent's own calls (sidechain) after the agent's reply do not reopen the turn", () => {
+    const side = call("Read", { file_path: "/p/a.ts" }).map((e) => ({ ...e, isSidechain: true }));
+    const f = factsOf([user("review a.ts"), agent("Looks fine."), side]);
+    expect(openWork(f)).toEqual([]);
+  });
+});
+
+describe("Codex rollouts: how the last turn ended", () => {
+  test("a turn started and never completed, its last call returned: not finished", () => {
+    const f = factsOf([
+      cx.started(), // 1
+      cx.user("fix the flaky sync test"), // 2
+      cx.say("Looking at the test first.", "commentary"), // 3
+      cx.exec("c1", "go test ./internal/syncer/..."), // 4, 5
+    ]);
+    expect(texts(f)).toEqual([
+      [
+        'the last request was not finished: the session ended mid-turn, after the agent\'s last tool calls and before its reply: "fix the flaky sync test"',
+        [2, 5],
+      ],
+    ]);
+  });
+
+  test("task_complete ends the turn, even when its last item was a call: nothing open", () => {
+    const f = factsOf([
+      cx.started(),
+      cx.user("run the tests"),
+      cx.say("All pass."),
+      cx.exec("c1", "go test ./..."),
+      cx.complete("All pass."),
+    ]);
+    expect(openWork(f)).toEqual([]);
+  });
+
+  test("turn_aborted with reason interrupted is the user's interrupt; another reason is not", () => {
+    const base = [cx.started(), cx.user("bump the go version"), cx.exec("c1", "go mod edit -go=1.24")];
+    expect(texts(factsOf([...base, cx.aborted("interrupted")]))).toEqual([
+      ['the last request was interrupted by the user and the session ended there: "bump the go version"', [2, 5]],
+    ]);
+    const replaced = factsOf([...base, cx.aborted("replaced")]);
+    expect(replaced.interrupts).toBe(0);
+    expect(openWork(replaced)).toEqual([]);
+  });
+});
+
+describe("finalize reads a transcript whose last line has no newline", () => {
+  test("lastLine: the final complete line is read; a line cut mid-write still is not", () => {
+    const dir = mkdtempSync(join(tmpdir(), "ctx-open-work-"));
+    try {
+      const path = join(dir, "t.jsonl");
+      const lines = [user("add a flag"), agent("Added `--flag`.")].map((e) => JSON.stringify(e));
+      writeFileSync(path, lines.join("\n")); // no final newline, as published checkpoint transcripts are
+      const seen: number[] = [];
+      streamEntries(path, (_e, line) => seen.push(line), { lastLine: true });
+      expect(seen).toEqual([1, 2]);
+      const live: number[] = [];
+      streamEntries(path, (_e, line) => live.push(line));
+      expect(live).toEqual([1]);
+      writeFileSync(path, `${lines[0]}\n${lines[1]!.slice(0, 30)}`);
+      const cut: number[] = [];
+      streamEntries(path, (_e, line) => cut.push(line), { lastLine: true });
+      expect(cut).toEqual([1]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
