@@ -13,6 +13,7 @@ import { type PatchChange, patchChanges, scriptPatches } from "./codex-patch.ts"
 import { addFile, deleteFile, moveFile } from "./files.ts";
 import { isMeaningfulCommand } from "./goal.ts";
 import { oneLine, push } from "./ring.ts";
+import { onPlanUpdate } from "./tasks.ts";
 import { onTrackerCommand } from "./tracker.ts";
 import { onUserText } from "./user-turns.ts";
 
@@ -124,6 +125,8 @@ function onCall(f: Facts, p: Record<string, any>): void {
     } catch {
       input = {};
     }
+  // The plan tool: its steps are the session's tasks, like TodoWrite's.
+  if (name === "update_plan") onPlanUpdate(f, input);
   // The shell is `exec_command {cmd}`: recorded as Claude Code's Bash, so one set of rules reads it.
   if (name === "exec_command") {
     name = "Bash";

@@ -12,6 +12,7 @@ import { addEntry } from "../../../src/core/summary/collect.ts";
 import { emptyFacts, type Facts } from "../../../src/core/summary/facts.ts";
 import { howToContinue } from "../../../src/core/summary/next-step.ts";
 import { openWork } from "../../../src/core/summary/open-work.ts";
+import { mergedTasks } from "../../../src/core/summary/tasks.ts";
 import { mergeChain } from "../../../src/core/summary/chain.ts";
 import { streamEntries } from "../../../src/io/transcript/stream.ts";
 
@@ -192,6 +193,52 @@ describe("Codex rollouts: how the last turn ended", () => {
     const replaced = factsOf([...base, cx.aborted("replaced")]);
     expect(replaced.interrupts).toBe(0);
     expect(openWork(replaced)).toEqual([]);
+  });
+});
+
+describe("Codex's plan tool (update_plan) holds the session's tasks", () => {
+  const plan = (id: string, steps: Array<[string, string]>) => [
+    {
+      timestamp: at,
+      type: "response_item",
+      payload: {
+        type: "function_call",
+        name: "update_plan",
+        arguments: JSON.stringify({
+          explanation: "Tracking the port",
+          plan: steps.map(([step, status]) => ({ step, status })),
+        }),
+        call_id: id,
+      },
+    },
+    {
+      timestamp: at,
+      type: "response_item",
+      payload: { type: "function_call_output", call_id: id, output: "Plan updated" },
+    },
+  ];
+  test("the newest list wins: its steps not completed are open, with the line of that call", () => {
+    const f = factsOf([
+      cx.started(), // 1
+      cx.user("port the sync command to cobra"), // 2
+      plan("p1", [
+        ["Read the current entrypoint", "in_progress"],
+        ["Move flags to cobra", "pending"],
+        ["Add tests for exit codes", "pending"],
+      ]), // 3, 4
+      cx.exec("c1", "sed -n 1,80p cmd/git-sync/main.go"), // 5, 6
+      plan("p2", [
+        ["Read the current entrypoint", "completed"],
+        ["Move flags to cobra", "in_progress"],
+        ["Add tests for exit codes", "pending"],
+      ]), // 7, 8
+    ]);
+    expect(mergedTasks(f, []).map((t) => [t.id, t.subject, t.status, t.evidence])).toEqual([
+      ["1", "Read the current entrypoint", "completed", [7]],
+      ["2", "Move flags to cobra", "in_progress", [7]],
+      ["3", "Add tests for exit codes", "pending", [7]],
+    ]);
+    expect(f.errors.total).toBe(0);
   });
 });
 
