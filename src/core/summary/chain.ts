@@ -143,6 +143,7 @@ export function mergeChain(prev: SummaryTwin | undefined, part: SessionPart): Su
   const settled = chainErrors(prev, f, at, shift, rel);
   const errors: ChainError[] = settled.errors;
   const decisions = [...(prev?.decisions ?? []), ...f.agentTexts.items].slice(-3);
+  const tracker = mergeTracker(prev?.tracker ?? null, f.tracker);
   const step = f.lastStep
     ? { text: rel(f.lastStep), session: at }
     : prev?.last_step
@@ -165,7 +166,7 @@ export function mergeChain(prev: SummaryTwin | undefined, part: SessionPart): Su
     // The newest three of the chain: this session's, topped up with the ones before.
     decisions,
     last_step: step && step.session >= 0 ? step : null,
-    tracker: mergeTracker(prev?.tracker ?? null, f.tracker),
+    tracker,
     written_at: part.writtenAt,
     errors_history: settled.history,
     ...(f.midStory
@@ -183,6 +184,8 @@ export function mergeChain(prev: SummaryTwin | undefined, part: SessionPart): Su
       goal: goalCarried,
       latest: f.latestReal === null,
       decisionsKept: decisions.length,
+      answers: latest !== null && latest !== goal && answers !== null,
+      tracker: tracker !== null,
     }),
   });
 }

@@ -14,7 +14,7 @@ import { addFile, deleteFile, moveFile } from "./files.ts";
 import { isMeaningfulCommand } from "./goal.ts";
 import { oneLine, push } from "./ring.ts";
 import { onPlanUpdate } from "./tasks.ts";
-import { onTrackerCommand } from "./tracker.ts";
+import { noteCommand, onTrackerStep } from "./command-steps.ts";
 import { onUserText } from "./user-turns.ts";
 
 /** The user messages Codex writes itself: `<environment_context>`, `<user_instructions>`, AGENTS.md, … */
@@ -157,10 +157,10 @@ function onOutput(f: Facts, p: Record<string, any>): void {
   const failed =
     (code !== undefined && code !== 0) ||
     (call.name === "apply_patch" && /^\s*(error|failed|verification failed)/im.test(raw));
-  if (command) push(f.commands, { command: oneLine(command, 160), ok: !failed });
+  if (command) noteCommand(f, command, !failed, call.line ? [call.line, f.line] : [f.line]);
   if (failed) return recordFailure(f, call.name, call.input, output, call.line ? [call.line, f.line] : [f.line]);
   recordSuccess(f, call.name, call.input, output);
-  if (command) f.tracker = onTrackerCommand(f.tracker, command, output);
+  if (command) onTrackerStep(f, command, output);
   if (call.name === "apply_patch" || (command && isMeaningfulCommand(command))) noteStep(f);
   // A script's own exit code may hide its patch's failure: Codex's refusal in the output says it.
   const refused = /apply_patch verification failed|invalid patch|failed to apply patch/i.test(raw);

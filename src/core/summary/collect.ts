@@ -11,7 +11,7 @@ import { onTaskResult, onTaskUse } from "./tasks.ts";
 import { rejection, tailLine } from "./requests.ts";
 import { addFile, moveFiles } from "./files.ts";
 import { onRejected, onUserText } from "./user-turns.ts";
-import { onTrackerCommand } from "./tracker.ts";
+import { noteCommand, onTrackerStep } from "./command-steps.ts";
 import { onAgentActs, onQueueLine } from "./queue.ts";
 import { onBackgroundResult, onNotice } from "./open-work.ts";
 import { onFirstUserLine } from "./mid-story.ts";
@@ -132,10 +132,9 @@ function onToolResult(f: Facts, block: Record<string, any>, structured: unknown,
   const failed = block.is_error === true;
   const turnedDown = failed ? rejection(resultText(block.content)) : null;
   if (turnedDown) return onRejected(f, call.name, call.input, describeTool(call.name, call.input), turnedDown.feedback);
-  if (call.name === "Bash") push(f.commands, { command: oneLine(String(call.input.command ?? ""), 160), ok: !failed });
-  if (call.name === "Bash" && !failed)
-    f.tracker = onTrackerCommand(f.tracker, String(call.input.command ?? ""), resultText(block.content));
   const lines = call.line ? [call.line, f.line] : [f.line];
+  if (call.name === "Bash") noteCommand(f, String(call.input.command ?? ""), !failed, lines);
+  if (call.name === "Bash" && !failed) onTrackerStep(f, String(call.input.command ?? ""), resultText(block.content));
   if (failed) noteRefusal(f.tools, resultText(block.content));
   if (failed) return recordFailure(f, call.name, call.input, resultText(block.content), lines);
   recordSuccess(f, call.name, call.input, resultText(block.content));

@@ -57,8 +57,9 @@ export interface Facts {
   goal: string | null;
   /** The newest real request. */
   latestReal: string | null;
-  /** The agent message the newest real request answers, when that request is short (requests.ts). */
+  /** The agent message the newest real request answers, when that request is short (requests.ts), and its line. */
   latestAnswers: string | null;
+  latestAnswersLine: number;
   /** Prompts queued while the agent worked, not yet seen again as a user line (deduped on that). */
   queued: string[];
   /** Shell commands the user ran with `!` (never requests), oldest first. */
@@ -93,6 +94,8 @@ export interface Facts {
   tasks: Map<string, TaskItem>;
   /** A command-line tracker the session used (`bd`, `gh issue`, …) and its last listing, or null. */
   tracker: TrackerState | null;
+  /** The lines of the tracker's last listing and of the closes and creates after it (command-steps.ts). */
+  trackerLines: number[];
   /** The latest TodoWrite snapshot (older clients), or null. */
   todos: TaskItem[] | null;
   /** A description of the newest tool call that succeeded. */
@@ -161,6 +164,7 @@ export function emptyFacts(ownPrompts: string[] = []): Facts {
     goal: null,
     latestReal: null,
     latestAnswers: null,
+    latestAnswersLine: 0,
     queued: [],
     userShell: ring(5),
     interrupts: 0,
@@ -179,6 +183,7 @@ export function emptyFacts(ownPrompts: string[] = []): Facts {
     commands: ring(40),
     tasks: new Map(),
     tracker: null,
+    trackerLines: [],
     todos: null,
     lastSuccess: null,
     successes: 0,

@@ -14,7 +14,7 @@ import type { Facts } from "./facts.ts";
 import { isMeaningfulCommand } from "./goal.ts";
 import { oneLine, push } from "./ring.ts";
 import { count } from "../usage.ts";
-import { onTrackerCommand } from "./tracker.ts";
+import { noteCommand, onTrackerStep } from "./command-steps.ts";
 
 /** Gemini CLI tools whose successful calls change a file (`file_path`). */
 const GEMINI_FILE_TOOLS = new Set(["write_file", "replace"]);
@@ -63,13 +63,13 @@ function onCall(f: Facts, call: Record<string, any>): void {
   const failed = call.status !== "success" || (name === "run_shell_command" && exitCode(output) !== 0);
   f.toolResults += 1;
   const command = name === "run_shell_command" ? String(args.command ?? "") : "";
-  if (name === "run_shell_command") push(f.commands, { command: oneLine(command, 160), ok: !failed });
+  if (name === "run_shell_command") noteCommand(f, command, !failed, [f.line]);
   if (failed) {
     const shown = typeof call.resultDisplay === "string" && call.resultDisplay ? call.resultDisplay : output;
     return recordFailure(f, name, args, shown);
   }
   recordSuccess(f, name, args, output);
-  if (command) f.tracker = onTrackerCommand(f.tracker, command, output);
+  if (command) onTrackerStep(f, command, output);
   if (GEMINI_FILE_TOOLS.has(name) || (command && isMeaningfulCommand(command))) noteStep(f);
   if (GEMINI_FILE_TOOLS.has(name)) addFile(f, name, args);
 }

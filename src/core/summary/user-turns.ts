@@ -53,6 +53,7 @@ export function noteRequest(f: Facts, text: string, at: number, lines: number[])
   if (at === 0 || f.latestAt === 0 || at >= f.latestAt || f.latestReal === null) {
     f.latestReal = line;
     f.latestAnswers = answers;
+    f.latestAnswersLine = answers ? (f.decisionLines.items.at(-1) ?? 0) : 0;
     f.latestAt = at;
     f.latestLines = lines;
   }

@@ -14,6 +14,7 @@ import { howToContinue } from "../../../src/core/summary/next-step.ts";
 import { openWork } from "../../../src/core/summary/open-work.ts";
 import { mergedTasks } from "../../../src/core/summary/tasks.ts";
 import { mergeChain } from "../../../src/core/summary/chain.ts";
+import { parseTwin } from "../../../src/core/summary/twin.ts";
 import { streamEntries } from "../../../src/io/transcript/stream.ts";
 
 let n = 0;
@@ -262,5 +263,74 @@ describe("finalize reads a transcript whose last line has no newline", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("the tracker, the command list and latest_answers keep their lines (twin `evidence`)", () => {
+  test("a bd listing and a close after it, each command's call and result, the message a short answer answers", () => {
+    const f = factsOf([
+      user("work on the spotter-fum epic"), // 1
+      call(
+        "Bash",
+        { command: "bd ready" },
+        "○ spotter-fum.5: load_session_messages drops agent_id\n○ spotter-fum.6: docs",
+      ), // 2, 3
+      call("Bash", { command: "mix test" }, "Exit code 1\n2 failures", true), // 4, 5
+      agent("spotter-fum.6 is only docs. Want me to close it?"), // 6
+      user("yes please"), // 7
+      call("Bash", { command: "bd close spotter-fum.6" }, "✓ Closed spotter-fum.6"), // 8, 9
+      agent("Closed."), // 10
+    ]);
+    const twin = mergeChain(undefined, {
+      taskId: "T",
+      sessionId: "s",
+      listId: "s",
+      links: ["s"],
+      facts: f,
+      tasks: [],
+      project: "/p",
+      writtenAt: "2026-01-01T00:00:00.000Z",
+    });
+    expect(twin.latest_answers).toContain("Want me to close it?");
+    expect(twin.tracker?.items).toEqual(["○ spotter-fum.5: load_session_messages drops agent_id"]);
+    expect(twin.evidence?.latest_answers).toEqual({ session: 0, lines: [6] });
+    expect(twin.evidence?.tracker).toEqual({ session: 0, lines: [3, 9] });
+    expect(twin.evidence?.commands).toEqual([
+      { session: 0, lines: [2, 3] },
+      { session: 0, lines: [4, 5] },
+      { session: 0, lines: [8, 9] },
+    ]);
+    // Read back from disk: kept, checked like the other evidence.
+    const back = parseTwin(JSON.parse(JSON.stringify(twin)));
+    expect(back?.evidence?.tracker).toEqual({ session: 0, lines: [3, 9] });
+    expect(back?.evidence?.latest_answers).toEqual({ session: 0, lines: [6] });
+    expect(back?.evidence?.commands?.map((c) => c.lines)).toEqual([
+      [2, 3],
+      [4, 5],
+      [8, 9],
+    ]);
+  });
+
+  test("a new listing starts the tracker's lines over; no tracker and no short answer: no such evidence", () => {
+    const f = factsOf([
+      user("tidy the backlog"), // 1
+      call("Bash", { command: "bd list --status=open" }, "○ a-1: one"), // 2, 3
+      call("Bash", { command: "bd close a-1" }, "✓ Closed a-1"), // 4, 5
+      call("Bash", { command: "bd list --status=open" }, "○ a-2: two"), // 6, 7
+    ]);
+    expect(f.trackerLines).toEqual([7]);
+    const plain = factsOf([user("add the docs page"), call("Bash", { command: "ls docs" }), agent("Added.")]);
+    const twin = mergeChain(undefined, {
+      taskId: "T",
+      sessionId: "s",
+      listId: "s",
+      links: ["s"],
+      facts: plain,
+      tasks: [],
+      project: "/p",
+      writtenAt: "2026-01-01T00:00:00.000Z",
+    });
+    expect(twin.evidence?.tracker).toBeUndefined();
+    expect(twin.evidence?.latest_answers).toBeUndefined();
   });
 });
