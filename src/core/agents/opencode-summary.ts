@@ -13,6 +13,7 @@ import { addFile, moveFiles } from "../summary/files.ts";
 import { isMeaningfulCommand } from "../summary/goal.ts";
 import { oneLine, push } from "../summary/ring.ts";
 import { noteCommand, onTrackerStep } from "../summary/command-steps.ts";
+import { noteAgentWords } from "../summary/remaining.ts";
 import { onUserText } from "../summary/user-turns.ts";
 import { messageTokens, totalOf } from "./opencode-rows.ts";
 
@@ -58,6 +59,7 @@ function onText(f: Facts, role: unknown, text: string): void {
     return onUserText(f, [{ type: "text", text: /^"[^"]*"$/.test(text) ? text.slice(1, -1) : text }]);
   if (role !== "assistant" || !text.trim()) return;
   f.lastAgentText = oneLine(text, 400);
+  noteAgentWords(f, text);
   push(f.agentTexts, oneLine(text, 300));
   push(f.decisionLines, f.line);
   f.turnTexts += 1;

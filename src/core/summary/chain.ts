@@ -6,6 +6,7 @@
 import type { ErrorItem, Facts, TaskItem } from "./facts.ts";
 import { chainErrors, chainOpenWork, type Evidence, fieldEvidence, type TwinEvidence } from "./evidence.ts";
 import { mergeTracker, type TrackerState } from "./tracker.ts";
+import { changedInStatus } from "./open-work.ts";
 import { cleanTwin } from "./inert.ts";
 import { mergeTasks } from "./chain-tasks.ts";
 
@@ -101,6 +102,8 @@ export interface SessionPart {
   tasks: TaskItem[];
   project: string;
   writtenAt: string;
+  /** `git status --short` of the project at finalize (null: not a repository; absent: not looked at). */
+  gitStatus?: string[] | null;
 }
 
 /** Most sessions, files, errors and completed tasks a twin keeps. */
@@ -179,7 +182,7 @@ export function mergeChain(prev: SummaryTwin | undefined, part: SessionPart): Su
           },
         }
       : {}),
-    open_work: chainOpenWork(f, at),
+    open_work: chainOpenWork(f, at, part.gitStatus ? changedInStatus(part.gitStatus, rel) : undefined),
     evidence: fieldEvidence(prev?.evidence, f, at, shift, {
       goal: goalCarried,
       latest: f.latestReal === null,

@@ -13,6 +13,7 @@ import { type PatchChange, patchChanges, scriptPatches } from "./codex-patch.ts"
 import { addFile, deleteFile, moveFile } from "./files.ts";
 import { isMeaningfulCommand } from "./goal.ts";
 import { oneLine, push } from "./ring.ts";
+import { noteAgentWords } from "./remaining.ts";
 import { onPlanUpdate } from "./tasks.ts";
 import { noteCommand, onTrackerStep } from "./command-steps.ts";
 import { onUserText } from "./user-turns.ts";
@@ -94,6 +95,7 @@ function onMessage(f: Facts, p: Record<string, any>): void {
   const t = text(p);
   if (p.role === "assistant" && t.trim()) {
     f.lastAgentText = oneLine(t, 400);
+    noteAgentWords(f, t);
     push(f.agentTexts, oneLine(t, 300));
     push(f.decisionLines, f.line);
     f.lastAgentLine = f.line;

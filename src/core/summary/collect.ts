@@ -17,6 +17,7 @@ import { onBackgroundResult, onNotice } from "./open-work.ts";
 import { onFirstUserLine } from "./mid-story.ts";
 import { noteRefusal, noteToolsLine } from "../plan-tools.ts";
 import { notePlanText } from "./plan.ts";
+import { noteAgentWords } from "./remaining.ts";
 import { describeTool, noteStep, recordFailure, recordSuccess, resultText } from "./steps.ts";
 
 /** Tools whose successful calls modify a file. */
@@ -71,6 +72,7 @@ function addClaudeLine(f: Facts, e: Record<string, any>): void {
       } else if (!side && block?.type === "text" && typeof block.text === "string" && block.text.trim()) {
         f.lastAgentText = tailLine(block.text, 4000);
         notePlanText(f, block.text);
+        noteAgentWords(f, block.text);
         push(f.agentTexts, oneLine(block.text, 300));
         push(f.decisionLines, f.line);
         f.turnTexts += 1;

@@ -104,7 +104,11 @@ export function fieldEvidence(
   return out;
 }
 
-/** This session's open work that is no failure, with its lines. */
-export function chainOpenWork(f: Facts, at: number): Array<{ text: string; evidence: number[]; session: number }> {
-  return openWork(f).map((w) => ({ ...w, session: at }));
+/** This session's open work that is no failure, with its lines (`stillChanged`: what `git status` shows, when known). */
+export function chainOpenWork(
+  f: Facts,
+  at: number,
+  stillChanged?: (path: string) => boolean,
+): Array<{ text: string; evidence: number[]; session: number }> {
+  return openWork(f, stillChanged).map((w) => ({ ...w, session: at }));
 }

@@ -47,6 +47,8 @@ export interface Facts {
   midStory: { kind: "compaction" | "plan"; line: number; previous?: string } | null;
   /** The tools the transcript shows the session had (core/plan-tools.ts). */
   tools: SessionTools;
+  /** The agent's newest text message as written, and its line (remaining.ts). */
+  lastWordsText: { text: string; line: number } | null;
   /** The newest agent message (or ExitPlanMode plan) holding a numbered or checkbox list (plan.ts). */
   planText: { text: string; line: number } | null;
   firstRequest: string | null;
@@ -158,6 +160,7 @@ export function emptyFacts(ownPrompts: string[] = []): Facts {
     midStory: null,
     tools: emptySessionTools(),
     planText: null,
+    lastWordsText: null,
     firstRequest: null,
     lastRequest: null,
     ownPrompts,

@@ -15,6 +15,7 @@ import { isMeaningfulCommand } from "./goal.ts";
 import { oneLine, push } from "./ring.ts";
 import { count } from "../usage.ts";
 import { noteCommand, onTrackerStep } from "./command-steps.ts";
+import { noteAgentWords } from "./remaining.ts";
 
 /** Gemini CLI tools whose successful calls change a file (`file_path`). */
 const GEMINI_FILE_TOOLS = new Set(["write_file", "replace"]);
@@ -43,6 +44,7 @@ export function addGeminiRecord(f: Facts, e: Record<string, any>): void {
   // The record comes twice (the second time with its tool calls): its text counts once.
   if (typeof e.content === "string" && e.content.trim() && !Array.isArray(e.toolCalls)) {
     f.lastAgentText = oneLine(e.content, 400);
+    noteAgentWords(f, e.content);
     push(f.agentTexts, oneLine(e.content, 300));
     push(f.decisionLines, f.line);
     f.lastAgentLine = f.line;

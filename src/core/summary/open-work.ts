@@ -3,6 +3,7 @@
  * subagents started and not seen finished, and whether the newest request was ever answered. Pure.
  */
 import type { Facts } from "./facts.ts";
+import { remainingWork } from "./remaining.ts";
 import { oneLine } from "./ring.ts";
 
 /** Most background tasks remembered. */
@@ -100,6 +101,19 @@ function lastRequestOpen(f: Facts): OpenWork | null {
   return null;
 }
 
+/**
+ * Whether `git status --short` (`lines`, paths relative to the project) still shows a file changed:
+ * its path (`rel` makes a tool's path relative), the new side of a rename, or an untracked folder
+ * holding it.
+ */
+export function changedInStatus(lines: string[], rel: (path: string) => string): (path: string) => boolean {
+  const paths = lines.map((l) => (l.slice(3).split(" -> ").pop() ?? "").replace(/^"|"$/g, ""));
+  return (path) => {
+    const p = rel(path);
+    return paths.some((d) => d === p || (d.endsWith("/") && p.startsWith(d)));
+  };
+}
+
 /** Open work that is no failure, each said as such, with the lines it came from. */
 export interface OpenWork {
   text: string;
@@ -112,17 +126,22 @@ export interface OpenWork {
  * never came, or a turn that ended on a tool call instead of the agent's reply), each background
  * command or subagent still running.
  */
-export function openWork(f: Facts): OpenWork[] {
+export function openWork(f: Facts, stillChanged?: (path: string) => boolean): OpenWork[] {
   const out: OpenWork[] = [];
   const unfinished = lastRequestOpen(f);
   if (unfinished) out.push(unfinished);
+  const left = remainingWork(f);
+  if (left) out.push(left);
   if (f.planTurnedDown)
     out.push({
       text: `the plan "${f.planTurnedDown.title}" was turned down by the user and no plan was approved after it`,
       evidence: [f.planTurnedDown.line],
     });
   if (f.lastCommitLine > 0) {
-    const after = [...f.files.values()].filter((x) => !x.deleted && (x.evidence?.at(-1) ?? 0) > f.lastCommitLine);
+    // Where `git status` is known it is the truth: a file it shows clean was committed since.
+    const after = [...f.files.values()].filter(
+      (x) => !x.deleted && (x.evidence?.at(-1) ?? 0) > f.lastCommitLine && (stillChanged?.(x.path) ?? true),
+    );
     if (after.length)
       out.push({
         text: `${after.length} file${after.length === 1 ? "" : "s"} changed after the session's last commit and not committed since: ${after

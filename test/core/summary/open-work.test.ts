@@ -12,6 +12,7 @@ import { addEntry } from "../../../src/core/summary/collect.ts";
 import { emptyFacts, type Facts } from "../../../src/core/summary/facts.ts";
 import { howToContinue } from "../../../src/core/summary/next-step.ts";
 import { openWork } from "../../../src/core/summary/open-work.ts";
+import { remainsIn } from "../../../src/core/summary/remaining.ts";
 import { mergedTasks } from "../../../src/core/summary/tasks.ts";
 import { mergeChain } from "../../../src/core/summary/chain.ts";
 import { parseTwin } from "../../../src/core/summary/twin.ts";
@@ -332,5 +333,93 @@ describe("the tracker, the command list and latest_answers keep their lines (twi
     });
     expect(twin.evidence?.tracker).toBeUndefined();
     expect(twin.evidence?.latest_answers).toBeUndefined();
+  });
+});
+
+describe("what remains in the agent's own words (its last message)", () => {
+  test("a heading or lead-in that names work left undone, and its items; done items left out", () => {
+    expect(
+      remainsIn(
+        "Done with the parser.\n\n## Remaining\n- wire the `--strict` flag\n- [x] tests\n- ~~docs~~\n- update the CHANGELOG\n\nThanks",
+      ),
+    ).toEqual({
+      head: "Remaining",
+      items: ["wire the `--strict` flag", "update the CHANGELOG"],
+    });
+    expect(remainsIn("Fixed the Linux path.\n**Not yet done:** the Windows path (needs a VM)")).toEqual({
+      head: "Not yet done",
+      items: ["the Windows path (needs a VM)"],
+    });
+    expect(remainsIn("### Still to do (blocked on review)\n1. merge the PR\n2. tag v2")).toEqual({
+      head: "Still to do (blocked on review)",
+      items: ["merge the PR", "tag v2"],
+    });
+  });
+
+  test("suggestions, nothing left, or the word inside another heading: none (entire-cli 847ff7d2, 8c816805)", () => {
+    expect(remainsIn("The implementation is complete.\n\n## Next Steps for Debugging\n1. Check the logs")).toBeNull();
+    expect(remainsIn("## Follow-ups (optional)\n- cache the lookups")).toBeNull();
+    expect(remainsIn("**Remaining:** none, all green.")).toBeNull();
+    expect(remainsIn("**Remaining `[:7]` usages** (intentionally left as-is):\n- `git.go:42`")).toBeNull();
+    expect(remainsIn("The remaining ~20ms is the `machineid.ProtectedID()` call.")).toBeNull();
+  });
+
+  test("open work only when that message answers the newest request; with its line", () => {
+    const words = "Ported the command.\n\nRemaining:\n- exit-code tests\n- docs page";
+    const f = factsOf([user("port the sync command"), call("Edit", { file_path: "/p/a.go" }), agent(words)]);
+    expect(texts(f)).toEqual([
+      ["the agent's last message names work still to do (Remaining): exit-code tests; docs page", [4]],
+    ]);
+    const later = factsOf([user("port the sync command"), agent(words), user("thanks, that's all for today")]);
+    expect(openWork(later).map((w) => w.text)).toEqual([
+      'the last request was never answered (the session ended before the agent replied): "thanks, that\'s all for today"',
+    ]);
+  });
+
+  test("Codex: the final answer's list counts like Claude Code's", () => {
+    const f = factsOf([
+      cx.started(),
+      cx.user("split the transport"),
+      cx.say("Split into two files.\n\n**Still to do**\n- move the SSH shim test"),
+      cx.complete("Split into two files."),
+    ]);
+    expect(texts(f)).toEqual([
+      ["the agent's last message names work still to do (Still to do): move the SSH shim test", [3]],
+    ]);
+  });
+});
+
+describe("files changed after the last commit: `git status` is the truth when known", () => {
+  const f = factsOf([
+    user("ship it"), // 1
+    call("Edit", { file_path: "/p/a.ts", old_string: "a", new_string: "b" }), // 2, 3
+    call("Bash", { command: 'git add -A && git commit -m "first"' }), // 4, 5
+    call("Edit", { file_path: "/p/src/b.ts", old_string: "a", new_string: "b" }), // 6, 7
+    agent("Done."), // 8
+  ]);
+  const work = (gitStatus?: string[] | null) =>
+    (
+      mergeChain(undefined, {
+        taskId: "T",
+        sessionId: "s",
+        listId: "s",
+        links: ["s"],
+        facts: f,
+        tasks: [],
+        project: "/p",
+        writtenAt: "2026-01-01T00:00:00.000Z",
+        ...(gitStatus !== undefined ? { gitStatus } : {}),
+      }).open_work ?? []
+    ).map((w) => w.text);
+  const after = "1 file changed after the session's last commit and not committed since: `/p/src/b.ts`";
+  test("a clean tree (committed since): not open; still modified, or in an untracked folder: open", () => {
+    expect(work([])).toEqual([]);
+    expect(work([" M src/b.ts"])).toEqual([after]);
+    expect(work(["?? src/"])).toEqual([after]);
+    expect(work(["R  src/old.ts -> src/b.ts"])).toEqual([after]);
+  });
+  test("no repository, or git status not looked at: the transcript alone says it", () => {
+    expect(work(null)).toEqual([after]);
+    expect(work()).toEqual([after]);
   });
 });
