@@ -132,6 +132,12 @@ export function openWork(f: Facts, stillChanged?: (path: string) => boolean): Op
   if (unfinished) out.push(unfinished);
   const left = remainingWork(f);
   if (left) out.push(left);
+  // A prompt typed while the agent worked and still queued at the end: asked, never read by the agent.
+  for (const w of f.waiting.slice(-3))
+    out.push({
+      text: `a prompt the user typed while the agent worked was still queued when the session ended, never answered: "${oneLine(w.text, 160)}"`,
+      evidence: [w.line],
+    });
   if (f.planTurnedDown)
     out.push({
       text: `the plan "${f.planTurnedDown.title}" was turned down by the user and no plan was approved after it`,

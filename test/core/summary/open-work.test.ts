@@ -423,3 +423,40 @@ describe("files changed after the last commit: `git status` is the truth when kn
     expect(work()).toEqual([after]);
   });
 });
+
+describe("a prompt still queued when the session ended", () => {
+  // The queue lines as Claude Code 2.1.5 wrote them (entire-cli deeac353, lines 425 and 430).
+  const enqueue = {
+    type: "queue-operation",
+    operation: "enqueue",
+    timestamp: "2026-01-12T20:37:19.298Z",
+    sessionId: "deeac353-0765-4439-9056-293619a99172",
+    content: "could we have a linting rule?",
+  };
+  const remove = {
+    type: "queue-operation",
+    operation: "remove",
+    timestamp: "2026-01-12T20:37:46.531Z",
+    sessionId: "deeac353-0765-4439-9056-293619a99172",
+  };
+  const text =
+    'a prompt the user typed while the agent worked was still queued when the session ended, never answered: "could we have a linting rule?"';
+  test("queued, or taken off the queue with no agent act after it: open work, not the latest request", () => {
+    const base = [user("does CLAUDE.md say how to avoid this?"), agent("Let me update it."), enqueue];
+    const queued = factsOf(base); // enqueue at 3
+    expect(texts(queued)).toEqual([[text, [3]]]);
+    expect(queued.latestReal).toBe("does CLAUDE.md say how to avoid this?");
+    const removed = factsOf([...base, remove]); // remove at 4
+    expect(texts(removed)).toEqual([[text, [4]]]);
+  });
+  test("delivered (the agent acts after the remove): a request like a typed one, answered", () => {
+    const f = factsOf([
+      user("does CLAUDE.md say how to avoid this?"),
+      enqueue,
+      remove,
+      agent("Adding a forbidigo rule."),
+    ]);
+    expect(f.latestReal).toBe("could we have a linting rule?");
+    expect(openWork(f)).toEqual([]);
+  });
+});
