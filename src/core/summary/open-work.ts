@@ -70,23 +70,23 @@ function lastWords(f: Facts): number {
 function lastRequestOpen(f: Facts): OpenWork | null {
   const asked = f.latestLines.at(-1) ?? 0;
   if (f.latestReal === null || asked <= 0) return null;
-  const said = `"${oneLine(f.latestReal, 160)}"`;
+  const said = `"${oneLine(f.latestReal, 300)}"`;
   if (f.lastAgentLine < asked)
     return {
-      text: `the last request was never answered (the session ended before the agent replied): ${said}`,
+      text: `the last request is unanswered: the session ended before the agent replied to it: ${said}`,
       evidence: [asked],
     };
   const words = lastWords(f);
   if (f.interruptLine > asked && f.interruptLine > f.lastAgentLine)
     return {
-      text: `the last request was interrupted by the user and the session ended there: ${said}`,
+      text: `the last request is unanswered: the user interrupted the agent at work on it and the session ended there: ${said}`,
       evidence: [asked, f.interruptLine],
     };
   // Calls the agent made after its last words whose results never came: it was cut off mid-turn.
   const cut = [...f.pending.values()].flatMap((p) => (p.line && p.line > asked && p.line > words ? [p.line] : []));
   if (cut.length > 0)
     return {
-      text: `the last request was not finished: the session ended mid-turn, its last tool calls never returned: ${said}`,
+      text: `the last request is unanswered: the session ended mid-turn, its last tool calls never returned: ${said}`,
       evidence: [asked, ...cut.slice(-3)],
     };
   const marked = f.turnMarks.started > 0;
@@ -95,7 +95,7 @@ function lastRequestOpen(f: Facts): OpenWork | null {
     : f.lastToolLine > asked && f.lastToolLine > words;
   if (midTurn)
     return {
-      text: `the last request was not finished: the session ended mid-turn, after the agent's last tool calls and before its reply: ${said}`,
+      text: `the last request is unanswered: the session ended mid-turn, after the agent's last tool calls and before its reply: ${said}`,
       evidence: [asked, f.lastToolLine],
     };
   return null;
@@ -135,12 +135,12 @@ export function openWork(f: Facts, stillChanged?: (path: string) => boolean): Op
   // A prompt typed while the agent worked and still queued at the end: asked, never read by the agent.
   for (const w of f.waiting.slice(-3))
     out.push({
-      text: `a prompt the user typed while the agent worked was still queued when the session ended, never answered: "${oneLine(w.text, 160)}"`,
+      text: `a prompt the user typed while the agent worked is unanswered: it was still queued when the session ended: "${oneLine(w.text, 300)}"`,
       evidence: [w.line],
     });
   if (f.planTurnedDown)
     out.push({
-      text: `the plan "${f.planTurnedDown.title}" was turned down by the user and no plan was approved after it`,
+      text: `the plan "${f.planTurnedDown.title}" was rejected by the user and no plan was approved after it`,
       evidence: [f.planTurnedDown.line],
     });
   if (f.lastCommitLine > 0) {

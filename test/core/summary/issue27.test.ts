@@ -348,7 +348,7 @@ describe("open work that is not a failure", () => {
     ]);
     const md = render(f, [" M a.md"]);
     expect(md).toContain(
-      '- Open work (not a failure): the last request was never answered (the session ended before the agent replied): "now the changelog"',
+      '- Open work (not a failure): the last request is unanswered: the session ended before the agent replied to it: "now the changelog"',
     );
     expect(md).toContain("- Open work (not a failure): 1 uncommitted change in `git status`");
     expect(md).toContain("- Answer the last request first");
@@ -360,7 +360,7 @@ describe("open work that is not a failure, read from the transcript alone", () =
   test("a session cut off mid-turn: the last request is not finished (context-evaluator 38fb3e7a)", () => {
     const t = twinOf(read("git-c-reads.jsonl")); // "commit this", then reads; the last two calls never returned
     expect(t.open_work?.map((w) => w.text)).toEqual([
-      'the last request was not finished: the session ended mid-turn, its last tool calls never returned: "commit this"',
+      'the last request is unanswered: the session ended mid-turn, its last tool calls never returned: "commit this"',
     ]);
     expect(t.open_work?.[0]?.evidence).toEqual([1, 12, 13]);
   });
@@ -380,7 +380,7 @@ describe("open work that is not a failure, read from the transcript alone", () =
       agent("Understood, dropping it."), // 10
     ]);
     expect(twinOf(f).open_work?.map((w) => [w.text, w.evidence])).toEqual([
-      ['the plan "Add unit tests" was turned down by the user and no plan was approved after it', [9]],
+      ['the plan "Add unit tests" was rejected by the user and no plan was approved after it', [9]],
       ["1 file changed after the session's last commit and not committed since: `/p/b.ts`", [5, 7]],
     ]);
   });

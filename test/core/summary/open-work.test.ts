@@ -91,7 +91,7 @@ describe("Claude Code: a last request the session ended before finishing", () =>
     ]);
     expect(texts(f)).toEqual([
       [
-        'the last request was not finished: the session ended mid-turn, after the agent\'s last tool calls and before its reply: "rename the flag everywhere"',
+        'the last request is unanswered: the session ended mid-turn, after the agent\'s last tool calls and before its reply: "rename the flag everywhere"',
         [1, 6],
       ],
     ]);
@@ -120,7 +120,7 @@ describe("Claude Code: a last request the session ended before finishing", () =>
     ]);
     expect(texts(f)).toEqual([
       [
-        'the last request was interrupted by the user and the session ended there: "migrate the tests to vitest"',
+        'the last request is unanswered: the user interrupted the agent at work on it and the session ended there: "migrate the tests to vitest"',
         [1, 5],
       ],
     ]);
@@ -170,7 +170,7 @@ describe("Codex rollouts: how the last turn ended", () => {
     ]);
     expect(texts(f)).toEqual([
       [
-        'the last request was not finished: the session ended mid-turn, after the agent\'s last tool calls and before its reply: "fix the flaky sync test"',
+        'the last request is unanswered: the session ended mid-turn, after the agent\'s last tool calls and before its reply: "fix the flaky sync test"',
         [2, 5],
       ],
     ]);
@@ -190,7 +190,10 @@ describe("Codex rollouts: how the last turn ended", () => {
   test("turn_aborted with reason interrupted is the user's interrupt; another reason is not", () => {
     const base = [cx.started(), cx.user("bump the go version"), cx.exec("c1", "go mod edit -go=1.24")];
     expect(texts(factsOf([...base, cx.aborted("interrupted")]))).toEqual([
-      ['the last request was interrupted by the user and the session ended there: "bump the go version"', [2, 5]],
+      [
+        'the last request is unanswered: the user interrupted the agent at work on it and the session ended there: "bump the go version"',
+        [2, 5],
+      ],
     ]);
     const replaced = factsOf([...base, cx.aborted("replaced")]);
     expect(replaced.interrupts).toBe(0);
@@ -372,7 +375,7 @@ describe("what remains in the agent's own words (its last message)", () => {
     ]);
     const later = factsOf([user("port the sync command"), agent(words), user("thanks, that's all for today")]);
     expect(openWork(later).map((w) => w.text)).toEqual([
-      'the last request was never answered (the session ended before the agent replied): "thanks, that\'s all for today"',
+      'the last request is unanswered: the session ended before the agent replied to it: "thanks, that\'s all for today"',
     ]);
   });
 
@@ -440,7 +443,7 @@ describe("a prompt still queued when the session ended", () => {
     sessionId: "deeac353-0765-4439-9056-293619a99172",
   };
   const text =
-    'a prompt the user typed while the agent worked was still queued when the session ended, never answered: "could we have a linting rule?"';
+    'a prompt the user typed while the agent worked is unanswered: it was still queued when the session ended: "could we have a linting rule?"';
   test("queued, or taken off the queue with no agent act after it: open work, not the latest request", () => {
     const base = [user("does CLAUDE.md say how to avoid this?"), agent("Let me update it."), enqueue];
     const queued = factsOf(base); // enqueue at 3
