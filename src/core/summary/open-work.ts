@@ -12,6 +12,8 @@ const MAX_BACKGROUND = 50;
 const COMMAND_STARTED = /^\s*Command running in background with ID:\s*([\w-]{3,64})/;
 /** A subagent started in the background (`run_in_background`), and its id. */
 const AGENT_STARTED = /agentId:\s*([\w-]{3,64})/;
+/** What the client answers when a subagent runs on its own (`run_in_background`, or a `fork` subagent, 2.1.x). */
+const ASYNC_AGENT = /^\s*Async agent launched successfully/;
 /** A task's status as a notice or an output read reports it. */
 const FINISHED = /<status>\s*(?:completed|failed|killed|stopped|cancelled)\s*<\/status>/i;
 const TASK_ID = /<(?:task|agent)[-_]id>\s*([\w-]{3,64})\s*<\/(?:task|agent)[-_]id>/i;
@@ -25,7 +27,8 @@ export function onBackgroundResult(
   output: string,
 ): void {
   const started =
-    COMMAND_STARTED.exec(output) ?? (input.run_in_background === true ? AGENT_STARTED.exec(output) : null);
+    COMMAND_STARTED.exec(output) ??
+    (input.run_in_background === true || ASYNC_AGENT.test(output) ? AGENT_STARTED.exec(output) : null);
   if (started) {
     if (f.background.size >= MAX_BACKGROUND) f.background.delete(f.background.keys().next().value!);
     const what =

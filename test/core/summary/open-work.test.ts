@@ -463,3 +463,47 @@ describe("a prompt still queued when the session ended", () => {
     expect(openWork(f)).toEqual([]);
   });
 });
+
+describe("background subagents: a fork runs on its own; a notice in the queue ends it", () => {
+  // Shaped like Claude Code 2.1.1xx (git-sync 4f8f5e9b): an `Agent` call with `subagent_type: "fork"`
+  // and no `run_in_background`, answered "Async agent launched successfully"; its notice queued.
+  const fork = (description: string, id: string) =>
+    call(
+      "Agent",
+      { description, subagent_type: "fork", prompt: "Review one angle only." },
+      `Async agent launched successfully.\nagentId: ${id} (internal ID - do not mention to user. Use SendMessage with to: '${id}' to continue this agent.)`,
+    );
+  const notice = (id: string) => ({
+    type: "queue-operation",
+    operation: "enqueue",
+    timestamp: "2026-05-20T10:00:00.000Z",
+    sessionId: "s",
+    content: `<task-notification>\n<task-id>${id}</task-id>\n<output-file>/tmp/claude-501/tasks/${id}.output</output-file>\n<status>completed</status>\n<summary>Agent "x" completed</summary>\n</task-notification>`,
+  });
+  test("both forks started, one notice queued: the other is still running, with the line of its launch", () => {
+    const f = factsOf([
+      user("/simplify the helper transport"), // 1
+      fork("Reuse review", "aedbf9eaea46fce56"), // 2, 3
+      fork("Altitude review", "aa5b990f3602fd4b1"), // 4, 5
+      agent("Both reviews are running; I'll merge their findings."), // 6
+      notice("aedbf9eaea46fce56"), // 7
+    ]);
+    expect(texts(f)).toEqual([['background subagent "Altitude review" was still running when the session ended', [5]]]);
+    expect(
+      texts(
+        factsOf([
+          ...[user("go"), fork("Altitude review", "aa5b990f3602fd4b1"), agent("ok")],
+          notice("aa5b990f3602fd4b1"),
+        ]),
+      ),
+    ).toEqual([]);
+  });
+  test("a subagent that ran in the foreground is not background work", () => {
+    const f = factsOf([
+      user("review it"),
+      call("Agent", { description: "Review" }, "The review found nothing."),
+      agent("Clean."),
+    ]);
+    expect(openWork(f)).toEqual([]);
+  });
+});
