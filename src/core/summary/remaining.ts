@@ -22,6 +22,14 @@ const NOTHING = /^(?:none|nothing|n\/a|no\b|all\s+(?:done|complete)|0\b|-$)/i;
 /** A list item: `- x`, `* x`, `1. x`, `- [ ] x`; group 1 the box's mark, group 2 the text. */
 const ITEM = /^\s{0,6}(?:[-*+•]|\d{1,3}[.)])\s+(?:\[( |x|X)\]\s+)?(.+?)\s*$/;
 
+/** A sentence that says work is left: "still needs to", "haven't run it yet", "is not yet wired", "left to do". */
+const LEFT =
+  /\b(?:still\s+needs?\s+to|(?:i|we)\s+haven['’]?t\s+(?:[\w-]+\s+){1,6}?yet|(?:has|have)n['’]?t\s+been\s+\w+ed\s+yet|not\s+(?:been\s+)?\w+ed\s+yet|(?:is|are)\s+not\s+yet|remaining\s+(?:work|steps?|pieces?|tasks?|items?)\s+(?:is|are)|left\s+to\s+do|not\s+(?:yet\s+)?(?:done|finished|implemented|fixed|wired|tested))\b/i;
+/** A sentence that is the agent's next move or says nothing is left: not open work by itself. */
+const NOT_LEFT = /^(?:let me|i'll|i will|now\b|next,? i)|\b(?:nothing|none|no longer)\b/i;
+/** Most sentences carried. */
+const MAX_SENTENCES = 3;
+
 /** Notes an agent text message (its raw text, for remainingWork). */
 export function noteAgentWords(f: Facts, text: string): void {
   f.lastWordsText = { text: text.slice(0, MAX_TEXT), line: f.line };
@@ -36,7 +44,15 @@ export function remainingWork(f: Facts): { text: string; evidence: number[] } | 
   const asked = f.latestLines.at(-1) ?? 0;
   if (!w || w.line <= 0 || w.line < asked) return null;
   const found = remainsIn(w.text);
-  if (!found) return null;
+  if (!found) {
+    const said = leftIn(w.text);
+    return said.length
+      ? {
+          text: `the agent's last message says work is left: ${said.map((x) => `"${oneLine(x, 200)}"`).join("; ")}`,
+          evidence: [w.line],
+        }
+      : null;
+  }
   return {
     text: `the agent's last message names work still to do (${found.head}): ${found.items.map((x) => oneLine(x, 160)).join("; ")}`,
     evidence: [w.line],
@@ -78,4 +94,20 @@ export function remainsIn(text: string): { head: string; items: string[] } | nul
     if (items.length && !NOTHING.test(items[0]!)) return { head, items };
   }
   return null;
+}
+
+/** The sentences of `text` (code blocks and code-like lines left out) that say work is left. */
+export function leftIn(text: string): string[] {
+  const prose = text
+    .replace(/```[\s\S]*?(?:```|$)/g, "\n")
+    .split("\n")
+    .filter((l) => !/^\s*(?:\/\/|#!|throw\b|[{}[\]]|"[^"]*"\s*:)/.test(l) && !/`[^`]*$/.test(l.replace(/`[^`]*`/g, "")))
+    .join("\n");
+  const out: string[] = [];
+  for (const s of prose.split(/(?<=[.!?])\s+|\n+/)) {
+    const t = s.replace(/^[\s>*_#-]+|\*\*/g, "").trim();
+    if (t && LEFT.test(t) && !NOTHING.test(t) && !NOT_LEFT.test(t)) out.push(t);
+    if (out.length >= MAX_SENTENCES) break;
+  }
+  return out;
 }

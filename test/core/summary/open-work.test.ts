@@ -12,7 +12,7 @@ import { addEntry } from "../../../src/core/summary/collect.ts";
 import { emptyFacts, type Facts } from "../../../src/core/summary/facts.ts";
 import { howToContinue } from "../../../src/core/summary/next-step.ts";
 import { openWork } from "../../../src/core/summary/open-work.ts";
-import { remainsIn } from "../../../src/core/summary/remaining.ts";
+import { leftIn, remainsIn } from "../../../src/core/summary/remaining.ts";
 import { mergedTasks } from "../../../src/core/summary/tasks.ts";
 import { mergeChain } from "../../../src/core/summary/chain.ts";
 import { parseTwin } from "../../../src/core/summary/twin.ts";
@@ -505,5 +505,28 @@ describe("background subagents: a fork runs on its own; a notice in the queue en
       agent("Clean."),
     ]);
     expect(openWork(f)).toEqual([]);
+  });
+});
+
+describe("sentences of the last message that say work is left", () => {
+  test("found; code, the agent's next move and 'nothing left' are not", () => {
+    expect(
+      leftIn(
+        "Wired the flag. The Windows path still needs to be tested on a VM. I haven't run the integration suite yet.\n\n```ts\n// TODO: not implemented yet\n```\nNothing is left to do on the parser.",
+      ),
+    ).toEqual(["The Windows path still needs to be tested on a VM.", "I haven't run the integration suite yet."]);
+    expect(leftIn("Let me read the files I haven't seen yet.")).toEqual([]);
+    expect(leftIn('  "conversationId": null      // Not created yet')).toEqual([]);
+    expect(leftIn("throw new Error('Not implemented');")).toEqual([]);
+  });
+  test("open work with the message's line, when no heading names the work", () => {
+    const f = factsOf([
+      user("add the Windows path"), // 1
+      call("Edit", { file_path: "/p/a.go" }), // 2, 3
+      agent("Added it. It is not yet tested on Windows."), // 4
+    ]);
+    expect(texts(f)).toEqual([
+      ['the agent\'s last message says work is left: "It is not yet tested on Windows."', [4]],
+    ]);
   });
 });
