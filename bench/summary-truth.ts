@@ -328,8 +328,8 @@ function text(rs: Row[]): string {
 
 /**
  * The report without the held-out half's sessions: the development table, its false
- * failures and its peer rows in full; of the held-out half only the overall line, the
- * number of sessions with a false failure, and the columns below development.
+ * failures and its peer rows in full; of the held-out half only the overall line and the
+ * number of sessions with a false failure; the peer comparison as means over all rows.
  */
 function blindText(rs: Row[]): string {
   const dev = rs.filter((r) => r.half === "development");
@@ -353,7 +353,16 @@ function blindText(rs: Row[]): string {
   if (broken) out.push(`held-out: finalize failed on ${broken} sessions`, "");
   const bad = held.filter((r) => (r.falseFailures ?? 0) > 0).length;
   out.push(`held-out sessions with a fixed or harmless failure listed as failing: ${bad} of ${held.length}`, "");
-  const peers = peerRows(rs).filter((p) => p.half === "development");
+  const all = peerRows(rs);
+  const avg = (k: "ctx" | "peer", f: string) => {
+    const xs = all.filter((p) => f in p[k]).map((p) => p[k][f]!);
+    return xs.length ? fmt(mean(xs)) : "-";
+  };
+  out.push(
+    `peer means over all ${all.length} compactions (ctx / client): ${PEER_FIELDS.map((f) => `${f} ${avg("ctx", f)} / ${avg("peer", f)}`).join(", ")}`,
+    "",
+  );
+  const peers = all.filter((p) => p.half === "development");
   out.push("## peer (development rows only)", "");
   for (const p of peers)
     out.push(
