@@ -10,7 +10,7 @@ import { addGeminiRecord } from "./gemini.ts";
 import { onTaskResult, onTaskUse } from "./tasks.ts";
 import { rejection, tailLine } from "./requests.ts";
 import { addFile, moveFiles } from "./files.ts";
-import { onRejected, onUserText } from "./user-turns.ts";
+import { onAnswered, onRejected, onUserText } from "./user-turns.ts";
 import { noteCommand, onTrackerStep } from "./command-steps.ts";
 import { onAgentActs, onQueueLine } from "./queue.ts";
 import { onBackgroundResult, onNotice } from "./open-work.ts";
@@ -126,7 +126,7 @@ function onToolUse(f: Facts, block: Record<string, any>): void {
   onTaskUse(f, name, input, block.id);
 }
 
-function onToolResult(f: Facts, block: Record<string, any>, structured: unknown, cwd: string, _side = false): void {
+function onToolResult(f: Facts, block: Record<string, any>, structured: unknown, cwd: string, side = false): void {
   const call = f.pending.get(block.tool_use_id);
   if (!call) return;
   f.pending.delete(block.tool_use_id);
@@ -140,6 +140,7 @@ function onToolResult(f: Facts, block: Record<string, any>, structured: unknown,
   if (failed) noteRefusal(f.tools, resultText(block.content));
   if (failed) return recordFailure(f, call.name, call.input, resultText(block.content), lines);
   recordSuccess(f, call.name, call.input, resultText(block.content));
+  if (call.name === "AskUserQuestion" && !side) onAnswered(f, resultText(block.content), structured);
   onBackgroundResult(f, block.tool_use_id, call.name, call.input, resultText(block.content));
   if (FILE_TOOLS.has(call.name) || (call.name === "Bash" && isMeaningfulCommand(String(call.input.command ?? ""))))
     noteStep(f);

@@ -96,6 +96,27 @@ export function onRejected(
   if (feedback) noteRequest(f, feedback, f.lineAt, [f.line]);
 }
 
+/**
+ * The user's answers to the agent's AskUserQuestion (a request in the user's own words): the
+ * structured `answers` ({question: answer}), else the result's text as the client writes it
+ * (`Your questions have been answered: "Q"="A", …` (2.1.3xx), `User has answered your questions:
+ * "Q"="A". …` (older), or `The user responded: …`).
+ */
+export function onAnswered(f: Facts, text: string, structured: unknown): void {
+  const given = (structured as { answers?: unknown } | undefined)?.answers;
+  let pairs: [string, string][] =
+    given && typeof given === "object" && !Array.isArray(given)
+      ? Object.entries(given).flatMap(([q, a]) =>
+          typeof a === "string" && a.trim() ? [[q, a] as [string, string]] : [],
+        )
+      : [];
+  if (!pairs.length && /^\s*(?:User has answered your questions?|Your questions have been answered):/.test(text))
+    pairs = [...text.matchAll(/"([^"]*)"="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]);
+  const free = /^\s*The user responded:\s*([\s\S]+)$/.exec(text)?.[1]?.trim() ?? "";
+  const said = pairs.length ? pairs.map(([q, a]) => `${q} → ${a}`).join("; ") : free;
+  if (said) noteRequest(f, said, f.lineAt, [f.line]);
+}
+
 /** A slash command (a workflow or a skill), with or without arguments. */
 const COMMAND = /^\/[^\s/]+(?:\s|$)/;
 

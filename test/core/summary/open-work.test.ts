@@ -530,3 +530,59 @@ describe("sentences of the last message that say work is left", () => {
     ]);
   });
 });
+
+describe("the user's answers to AskUserQuestion are requests in the user's own words", () => {
+  const ask = { questions: [{ question: "Which storage?", options: [{ label: "SQLite" }, { label: "Files" }] }] };
+  test("the newest client's text, an older client's text, and the structured answers", () => {
+    const newest = factsOf([
+      user("add persistence"),
+      call(
+        "AskUserQuestion",
+        ask,
+        'Your questions have been answered: "Which storage?"="SQLite". You can now continue with these answers in mind.',
+      ),
+      agent("Going with SQLite."),
+    ]);
+    expect(newest.latestReal).toBe("Which storage? → SQLite");
+    expect(newest.latestLines).toEqual([3]);
+    const older = factsOf([
+      user("add persistence"),
+      call(
+        "AskUserQuestion",
+        ask,
+        'User has answered your questions: "Which storage?"="Files", "Keep the cache?"="No". You can now continue with the user\'s answers in mind.',
+      ),
+    ]);
+    expect(older.latestReal).toBe("Which storage? → Files; Keep the cache? → No");
+    const f = emptyFacts();
+    const id = "toolu_ask";
+    addEntry(f, user("add persistence"), 1);
+    addEntry(
+      f,
+      { type: "assistant", message: { content: [{ type: "tool_use", id, name: "AskUserQuestion", input: ask }] } },
+      2,
+    );
+    addEntry(
+      f,
+      {
+        type: "user",
+        toolUseResult: { questions: ask.questions, answers: { "Which storage?": "SQLite" } },
+        message: { role: "user", content: [{ type: "tool_result", tool_use_id: id, content: "answered" }] },
+      },
+      3,
+    );
+    expect(f.latestReal).toBe("Which storage? → SQLite");
+  });
+  test("free text, and no answer at all", () => {
+    const free = factsOf([
+      user("add persistence"),
+      call("AskUserQuestion", ask, "The user responded: use postgres, we have it already"),
+    ]);
+    expect(free.latestReal).toBe("use postgres, we have it already");
+    const none = factsOf([
+      user("add persistence"),
+      call("AskUserQuestion", ask, "The user did not answer the questions."),
+    ]);
+    expect(none.latestReal).toBe("add persistence");
+  });
+});
