@@ -59,13 +59,22 @@ export function remainingWork(f: Facts): { text: string; evidence: number[] } | 
   };
 }
 
-/** The first heading or lead-in of `text` that names work left undone, and its items. */
+/**
+ * The first heading or lead-in of `text` that names work left undone, and its items: a heading that
+ * is the phrase alone ("## Remaining", "**Still to do:** x"), or a sentence leading into a list that
+ * says work is left ("The remaining tasks are:").
+ */
 export function remainsIn(text: string): { head: string; items: string[] } | null {
   const lines = text.split("\n");
   for (let i = 0; i < lines.length; i++) {
     const bare = lines[i]!.replace(/^\s*(?:#{1,6}\s+|[-*+•]\s+)?/, "")
       .replace(/[*_]{2}/g, "")
       .trim();
+    if (/:$/.test(bare) && LEFT.test(bare) && !NOT_LEFT.test(bare) && !OFFER.test(bare)) {
+      const items = listAfter(lines, i);
+      if (items.length && !NOTHING.test(items[0]!)) return { head: oneLine(bare.slice(0, -1), 60), items };
+      continue;
+    }
     const m = REMAINS.exec(bare);
     if (!m) continue;
     // The phrase is the whole heading: nothing after it but a note in brackets and a colon.
@@ -79,21 +88,27 @@ export function remainsIn(text: string): { head: string; items: string[] } | nul
       if (NOTHING.test(inline)) return null;
       return { head, items: [inline] };
     }
-    const items: string[] = [];
-    for (let j = i + 1; j < lines.length && items.length < MAX_ITEMS; j++) {
-      const line = lines[j]!;
-      if (!line.trim()) {
-        if (items.length) break;
-        continue;
-      }
-      const it = ITEM.exec(line);
-      if (!it) break;
-      const done = /x/i.test(it[1] ?? "") || /^~~.*~~$/.test(it[2]!) || /(?:✅|✓)\s*$/.test(it[2]!);
-      if (!done) items.push(it[2]!.replace(/\*\*/g, ""));
-    }
+    const items = listAfter(lines, i);
     if (items.length && !NOTHING.test(items[0]!)) return { head, items };
   }
   return null;
+}
+
+/** The list right after line `i` (blank lines before it skipped), its items not ticked or struck through. */
+function listAfter(lines: string[], i: number): string[] {
+  const items: string[] = [];
+  for (let j = i + 1; j < lines.length && items.length < MAX_ITEMS; j++) {
+    const line = lines[j]!;
+    if (!line.trim()) {
+      if (items.length) break;
+      continue;
+    }
+    const it = ITEM.exec(line);
+    if (!it) break;
+    const done = /x/i.test(it[1] ?? "") || /^~~.*~~$/.test(it[2]!) || /(?:✅|✓)\s*$/.test(it[2]!);
+    if (!done) items.push(it[2]!.replace(/\*\*/g, ""));
+  }
+  return items;
 }
 
 /** The sentences of `text` (code blocks and code-like lines left out) that say work is left. */

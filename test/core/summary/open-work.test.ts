@@ -359,6 +359,20 @@ describe("what remains in the agent's own words (its last message)", () => {
     });
   });
 
+  test("a sentence leading into a list of what is left, even under Next Steps (spotter ae4a77f8, line 1473)", () => {
+    const text =
+      "### Test Results\nAll 297 tests passing.\n\n### Next Steps\nThe remaining tasks are:\n- spotter-4te.4: Enable opentelemetry_ash and trace async enrichment\n- spotter-4te.5: Trace LiveView and TerminalChannel\n- spotter-4te.6: Add OTEL regression tests";
+    expect(remainsIn(text)).toEqual({
+      head: "The remaining tasks are",
+      items: [
+        "spotter-4te.4: Enable opentelemetry_ash and trace async enrichment",
+        "spotter-4te.5: Trace LiveView and TerminalChannel",
+        "spotter-4te.6: Add OTEL regression tests",
+      ],
+    });
+    expect(remainsIn("The remaining tasks are:\n- none")).toBeNull();
+  });
+
   test("suggestions, nothing left, or the word inside another heading: none (entire-cli 847ff7d2, 8c816805)", () => {
     expect(remainsIn("The implementation is complete.\n\n## Next Steps for Debugging\n1. Check the logs")).toBeNull();
     expect(remainsIn("## Follow-ups (optional)\n- cache the lookups")).toBeNull();
