@@ -7,7 +7,7 @@
  */
 import { execExitCode, execOutput, patchFiles, rolloutUsage } from "../agents/codex-rollout.ts";
 import { noteLatest } from "./collect.ts";
-import { noteStep, recordFailure, recordSuccess } from "./steps.ts";
+import { describeTool, noteStep, recordFailure, recordSuccess } from "./steps.ts";
 import type { Facts } from "./facts.ts";
 import { type PatchChange, patchChanges, scriptPatches } from "./codex-patch.ts";
 import { addFile, deleteFile, moveFile } from "./files.ts";
@@ -16,7 +16,7 @@ import { oneLine, push } from "./ring.ts";
 import { noteAgentWords } from "./remaining.ts";
 import { onPlanUpdate } from "./tasks.ts";
 import { noteCommand, onTrackerStep } from "./command-steps.ts";
-import { onUserText } from "./user-turns.ts";
+import { onRejected, onUserText } from "./user-turns.ts";
 
 /** The user messages Codex writes itself: `<environment_context>`, `<user_instructions>`, AGENTS.md, … */
 const CODEX_CONTEXT = /^\s*(?:<[a-z_]+>|# AGENTS\.md instructions for )/;
@@ -153,6 +153,9 @@ function onOutput(f: Facts, p: Record<string, any>): void {
   f.lastToolLine = f.line;
   f.toolResults += 1;
   const raw = typeof p.output === "string" ? p.output : JSON.stringify(p.output ?? "");
+  // The user declined the approval: a call turned down, neither a failure nor a success.
+  if (/^\s*(?:exec command|patch) rejected by user\b/.test(raw))
+    return onRejected(f, call.name, call.input, describeTool(call.name, call.input), "");
   const code = execExitCode(raw);
   const output = call.name === "Bash" ? execOutput(raw) : raw;
   const command = call.name === "Bash" ? String(call.input.command ?? "") : "";

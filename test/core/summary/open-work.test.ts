@@ -600,3 +600,31 @@ describe("the user's answers to AskUserQuestion are requests in the user's own w
     expect(none.latestReal).toBe("add persistence");
   });
 });
+
+describe("Codex: a call the user declined at the approval prompt", () => {
+  const out = (id: string, output: string) => ({
+    timestamp: at,
+    type: "response_item",
+    payload: { type: "function_call_output", call_id: id, output },
+  });
+  const fc = (id: string, cmd: string) => ({
+    timestamp: at,
+    type: "response_item",
+    payload: { type: "function_call", name: "exec_command", arguments: JSON.stringify({ cmd }), call_id: id },
+  });
+  test("'exec command rejected by user' (the text of 0.169's binary) is neither a failure nor a success", () => {
+    const f = factsOf([
+      cx.started(),
+      cx.user("push the branch"),
+      cx.exec("c1", "git push", 1), // fails first
+      fc("c2", "git push --force"),
+      out("c2", "exec command rejected by user"),
+      cx.say("You declined the force push; the branch is not pushed."),
+      cx.complete("You declined the force push; the branch is not pushed."),
+    ]);
+    expect(f.errors.total).toBe(1); // the first push only
+    expect(f.succeeded.has("run:git push")).toBe(false);
+    expect(f.lastCommitLine).toBe(0);
+    expect(f.stoppedAt).toContain("git push --force");
+  });
+});
