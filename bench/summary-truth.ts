@@ -10,8 +10,10 @@
  * an older client's transcript can differ only then.
  *
  * Builds nothing: `npm run bench:truth` builds first. Run:
- *   bun bench/summary-truth.ts [--binary PATH] [--corpus DIR] [--json] [--out FILE]
- * (`--out` also writes the JSON report to FILE).
+ *   bun bench/summary-truth.ts [--binary PATH] [--corpus DIR] [--json] [--out FILE] [--blind]
+ * (`--out` also writes the JSON report to FILE; `--blind` prints the development half in
+ * full but of the held-out half only its overall line and its false-failure count, so
+ * the held-out sessions can be measured without being read).
  */
 import {
   existsSync,
@@ -72,6 +74,7 @@ const opt = (name: string) => {
 const binary = opt("--binary") ?? CTX;
 const corpus = opt("--corpus") ?? join(import.meta.dir, "corpus");
 const asJson = args.includes("--json");
+const blind = args.includes("--blind");
 
 if (!existsSync(binary)) {
   console.error(`summary-truth: no binary at ${binary} (npm run build, or --binary PATH)`);
@@ -129,7 +132,7 @@ const rows: Row[] = labels(corpus).map((labelPath) => {
 });
 
 if (asJson) console.log(JSON.stringify(report(rows), null, 2));
-else console.log(text(rows));
+else console.log(blind ? blindText(rows) : text(rows));
 const out = opt("--out");
 if (out) writeFileSync(out, `${JSON.stringify(report(rows), null, 2)}\n`);
 
@@ -320,6 +323,53 @@ function text(rs: Row[]): string {
     };
     out.push(`| **mean** | | ${PEER_FIELDS.map((f) => `${avg("ctx", f)} | ${avg("peer", f)}`).join(" | ")} |`);
   }
+  return out.join("\n");
+}
+
+/**
+ * The report without the held-out half's sessions: the development table, its false
+ * failures and its peer rows in full; of the held-out half only the overall line and the
+ * number of sessions with a false failure; the peer comparison as means over all rows.
+ */
+function blindText(rs: Row[]): string {
+  const dev = rs.filter((r) => r.half === "development");
+  const held = rs.filter((r) => r.half === "held-out");
+  const out = [`binary: ${binary}`, "", "## development", "", table(dev), ""];
+  const devBad = dev.filter((r) => (r.falseFailures ?? 0) > 0);
+  out.push(
+    `development false failures: ${devBad.length} of ${dev.length} sessions (${devBad.map((r) => `${r.name}: ${r.falseFailures}`).join(", ") || "none"})`,
+    "",
+  );
+  const head = [...FIELDS, "window (hook)", "mean"];
+  const row = (m: Record<string, number>) => `| ${head.map((h) => fmt(m[h] ?? 0)).join(" | ")} |`;
+  out.push(
+    "## halves (overall only)",
+    "",
+    `| half | ${head.join(" | ")} |`,
+    `|---|${head.map(() => "---").join("|")}|`,
+  );
+  out.push(`| development ${row(means(dev, (x) => x))}`, `| held-out ${row(means(held, (x) => x))}`, "");
+  const broken = held.filter((r) => r.errors.length).length;
+  if (broken) out.push(`held-out: finalize failed on ${broken} sessions`, "");
+  const bad = held.filter((r) => (r.falseFailures ?? 0) > 0).length;
+  out.push(`held-out sessions with a fixed or harmless failure listed as failing: ${bad} of ${held.length}`, "");
+  const all = peerRows(rs);
+  const avg = (k: "ctx" | "peer", f: string) => {
+    const xs = all.filter((p) => f in p[k]).map((p) => p[k][f]!);
+    return xs.length ? fmt(mean(xs)) : "-";
+  };
+  out.push(
+    `peer means over all ${all.length} compactions (ctx / client): ${PEER_FIELDS.map((f) => `${f} ${avg("ctx", f)} / ${avg("peer", f)}`).join(", ")}`,
+    "",
+  );
+  const peers = all.filter((p) => p.half === "development");
+  out.push("## peer (development rows only)", "");
+  for (const p of peers)
+    out.push(
+      `- ${p.name} L${p.line}: ${Object.keys(p.peer)
+        .map((f) => `${f} ${fmt(p.ctx[f] ?? 0)}/${fmt(p.peer[f] ?? 0)}`)
+        .join(", ")}`,
+    );
   return out.join("\n");
 }
 

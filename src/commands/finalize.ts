@@ -142,6 +142,7 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
   const summaryPath = files.summary(state.task_id, stamp);
   const prev = previousTwin(deps.env, root, links, nowMs);
   const listId = state.task_list_id ?? state.session_id;
+  const status = withoutFiles(gitStatus(state.project), opts.ignore, state.project);
   const twin = mergeChain(prev?.twin, {
     taskId: state.task_id,
     sessionId: state.session_id,
@@ -152,6 +153,7 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
     previousAtHand: facts.midStory?.previous !== undefined && isReadableFile(facts.midStory.previous),
     project: state.project,
     writtenAt: iso,
+    gitStatus: status,
   });
   const summary = renderSummary({
     facts,
@@ -161,7 +163,7 @@ function finalizeLocked(opts: FinalizeOptions, deps: Deps, root: string): Finali
     usage: usageFor(state, tracked !== undefined, facts, deps, cfg, opts.floor, seen),
     generatedAt: iso,
     transcriptPath: transcript ?? null,
-    gitStatus: withoutFiles(gitStatus(state.project), opts.ignore, state.project),
+    gitStatus: status,
     subagentLine: subagentLine(
       readSubagentWork(transcript, state.session_id),
       state.subagent_tool_calls,

@@ -82,6 +82,19 @@ describe("the plan of a session without a task tool is carried as its open tasks
     expect(openWorkLines(twin, null)[0]).toContain("the session had no task tool");
   });
 
+  test("a numbered report of work done is no plan: items that start with a past-tense verb are completed", () => {
+    const f = read(DEFAULT); // a session with no task tool
+    f.planText = {
+      text: "All done. Summary of changes:\n1. **Added** the `--strict` flag\n2. Fixed the exit code\n3. Document the flag in the README",
+      line: 9,
+    };
+    expect(sessionTasks(f, []).map((t) => [t.id, t.status])).toEqual([
+      ["p1", "completed"],
+      ["p2", "completed"],
+      ["p3", "pending"],
+    ]);
+  });
+
   test("a session that had the task tools keeps its task list, never the text", () => {
     const f = read(ALLOW); // the same numbered list; TaskCreate (deferred) created task #1 "s"
     expect(f.planText).not.toBeNull();

@@ -19,8 +19,9 @@ import { rejection, tailLine } from "../summary/requests.ts";
 import { oneLine, push } from "../summary/ring.ts";
 import { describeTool, noteStep, recordFailure, recordSuccess, resultText } from "../summary/steps.ts";
 import { onTaskResult, onTaskUse } from "../summary/tasks.ts";
-import { onTrackerCommand } from "../summary/tracker.ts";
-import { onRejected, onUserText } from "../summary/user-turns.ts";
+import { noteCommand, onTrackerStep } from "../summary/command-steps.ts";
+import { noteAgentWords } from "../summary/remaining.ts";
+import { onAnswered, onRejected, onUserText } from "../summary/user-turns.ts";
 import { contextTokens } from "../usage.ts";
 
 /** Tools whose successful calls modify a file. */
@@ -50,10 +51,13 @@ export function addClaudeLine(f: Facts, e: Record<string, unknown>): void {
   if (e.type === "assistant" && Array.isArray(content)) {
     for (const item of content) {
       const block = fieldsOf(item);
-      if (block.type === "tool_use" && typeof block.id === "string") onToolUse(f, block, block.id);
-      else if (!side && block.type === "text" && typeof block.text === "string" && block.text.trim()) {
+      if (block.type === "tool_use" && typeof block.id === "string") {
+        if (!side) f.lastToolLine = f.line;
+        onToolUse(f, block, block.id);
+      } else if (!side && block.type === "text" && typeof block.text === "string" && block.text.trim()) {
         f.lastAgentText = tailLine(block.text, 4000);
         notePlanText(f, block.text);
+        noteAgentWords(f, block.text);
         push(f.agentTexts, oneLine(block.text, 300));
         push(f.decisionLines, f.line);
         f.turnTexts += 1;
@@ -63,8 +67,10 @@ export function addClaudeLine(f: Facts, e: Record<string, unknown>): void {
     if (Array.isArray(content))
       for (const item of content) {
         const block = fieldsOf(item);
-        if (block.type === "tool_result" && typeof block.tool_use_id === "string")
+        if (block.type === "tool_result" && typeof block.tool_use_id === "string") {
+          if (!side && f.pending.has(block.tool_use_id)) f.lastToolLine = f.line;
           onToolResult(f, block, block.tool_use_id, e.toolUseResult, typeof e.cwd === "string" ? e.cwd : "", side);
+        }
       }
     if (side) return;
     onNotice(f, content);
@@ -99,7 +105,7 @@ function onToolResult(
   id: string,
   structured: unknown,
   cwd: string,
-  _side = false,
+  side = false,
 ): void {
   const call = f.pending.get(id);
   if (!call) return;
@@ -108,13 +114,13 @@ function onToolResult(
   const failed = block.is_error === true;
   const turnedDown = failed ? rejection(resultText(block.content)) : null;
   if (turnedDown) return onRejected(f, call.name, call.input, describeTool(call.name, call.input), turnedDown.feedback);
-  if (call.name === "Bash") push(f.commands, { command: oneLine(String(call.input.command ?? ""), 160), ok: !failed });
-  if (call.name === "Bash" && !failed)
-    f.tracker = onTrackerCommand(f.tracker, String(call.input.command ?? ""), resultText(block.content));
   const lines = call.line ? [call.line, f.line] : [f.line];
+  if (call.name === "Bash") noteCommand(f, String(call.input.command ?? ""), !failed, lines);
+  if (call.name === "Bash" && !failed) onTrackerStep(f, String(call.input.command ?? ""), resultText(block.content));
   if (failed) noteRefusal(f.tools, resultText(block.content));
   if (failed) return recordFailure(f, call.name, call.input, resultText(block.content), lines);
   recordSuccess(f, call.name, call.input, resultText(block.content));
+  if (call.name === "AskUserQuestion" && !side) onAnswered(f, resultText(block.content), structured);
   onBackgroundResult(f, id, call.name, call.input, resultText(block.content));
   if (FILE_TOOLS.has(call.name) || (call.name === "Bash" && isMeaningfulCommand(String(call.input.command ?? ""))))
     noteStep(f);

@@ -7,14 +7,16 @@
  */
 import { execExitCode, execOutput, patchFiles, rolloutUsage } from "./codex-rollout.ts";
 import { noteLatest } from "../summary/collect.ts";
-import { noteStep, recordFailure, recordSuccess } from "../summary/steps.ts";
+import { describeTool, noteStep, recordFailure, recordSuccess } from "../summary/steps.ts";
 import type { Facts } from "../summary/facts.ts";
 import { type PatchChange, patchChanges, scriptPatches } from "./codex-patch.ts";
 import { addFile, deleteFile, moveFile } from "../summary/files.ts";
 import { isMeaningfulCommand } from "../summary/goal.ts";
 import { oneLine, push } from "../summary/ring.ts";
-import { onTrackerCommand } from "../summary/tracker.ts";
-import { onUserText } from "../summary/user-turns.ts";
+import { noteAgentWords } from "../summary/remaining.ts";
+import { onPlanUpdate } from "../summary/tasks.ts";
+import { noteCommand, onTrackerStep } from "../summary/command-steps.ts";
+import { onRejected, onUserText } from "../summary/user-turns.ts";
 import { fieldsOf, isObject } from "../json.ts";
 
 /** The user messages Codex writes itself: `<environment_context>`, `<user_instructions>`, AGENTS.md, … */
@@ -32,6 +34,7 @@ export function addCodexLine(f: Facts, e: Record<string, unknown>): void {
   // Each turn's own window (`task_started`, `token_count`): a model switch changes it.
   const w = e.type === "event_msg" ? rolloutUsage(e)?.windowSize : undefined;
   if (w) f.windowSize = w;
+  if (e.type === "event_msg") onTurnEvent(f, p);
   if (e.type === "event_msg" && p.type === "token_count") {
     // The context is the last request's (`last_token_usage`), never the thread's cumulative `total_token_usage`.
     const u = rolloutUsage(e);
@@ -49,6 +52,22 @@ export function addCodexLine(f: Facts, e: Record<string, unknown>): void {
 }
 
 // --- internal ---
+
+/**
+ * A turn's start and end (`task_started`, `task_complete`); `turn_aborted` ends it too, and with
+ * `reason: "interrupted"` it is the user's interrupt (other reasons: a turn replaced, a review ended).
+ */
+function onTurnEvent(f: Facts, p: Record<string, unknown>): void {
+  if (p.type === "task_started" || p.type === "turn_started") f.turnMarks.started = f.line;
+  else if (p.type === "task_complete" || p.type === "turn_complete") f.turnMarks.ended = f.line;
+  else if (p.type === "turn_aborted") {
+    f.turnMarks.ended = f.line;
+    if (p.reason === "interrupted") {
+      f.interruptLine = f.line;
+      f.interrupts += 1;
+    }
+  }
+}
 
 /** The compaction's own token_count is undone: it measured the compaction request, not the context. */
 function onCompacted(f: Facts, p: Record<string, unknown>): void {
@@ -82,6 +101,7 @@ function onMessage(f: Facts, p: Record<string, unknown>): void {
   const t = text(p);
   if (p.role === "assistant" && t.trim()) {
     f.lastAgentText = oneLine(t, 400);
+    noteAgentWords(f, t);
     push(f.agentTexts, oneLine(t, 300));
     push(f.decisionLines, f.line);
     f.lastAgentLine = f.line;
@@ -113,6 +133,8 @@ function onCall(f: Facts, p: Record<string, unknown>): void {
     } catch {
       input = {};
     }
+  // The plan tool: its steps are the session's tasks, like TodoWrite's.
+  if (name === "update_plan") onPlanUpdate(f, input);
   // The shell is `exec_command {cmd}`: recorded as Claude Code's Bash, so one set of rules reads it.
   if (name === "exec_command") {
     name = "Bash";
@@ -126,6 +148,7 @@ function onCall(f: Facts, p: Record<string, unknown>): void {
   if (f.pending.size >= MAX_SEEN) f.pending.delete(f.pending.keys().next().value!);
   f.pending.set(`codex:${id}`, { name, input, line: f.line });
   f.lastAgentLine = f.line;
+  f.lastToolLine = f.line;
 }
 
 function onOutput(f: Facts, p: Record<string, unknown>): void {
@@ -133,18 +156,22 @@ function onOutput(f: Facts, p: Record<string, unknown>): void {
   const call = f.pending.get(`codex:${id}`);
   if (!call) return;
   f.pending.delete(`codex:${id}`);
+  f.lastToolLine = f.line;
   f.toolResults += 1;
   const raw = typeof p.output === "string" ? p.output : JSON.stringify(p.output ?? "");
+  // The user declined the approval: a call turned down, neither a failure nor a success.
+  if (/^\s*(?:exec command|patch) rejected by user\b/.test(raw))
+    return onRejected(f, call.name, call.input, describeTool(call.name, call.input), "");
   const code = execExitCode(raw);
   const output = call.name === "Bash" ? execOutput(raw) : raw;
   const command = call.name === "Bash" ? String(call.input.command ?? "") : "";
   const failed =
     (code !== undefined && code !== 0) ||
     (call.name === "apply_patch" && /^\s*(error|failed|verification failed)/im.test(raw));
-  if (command) push(f.commands, { command: oneLine(command, 160), ok: !failed });
+  if (command) noteCommand(f, command, !failed, call.line ? [call.line, f.line] : [f.line]);
   if (failed) return recordFailure(f, call.name, call.input, output, call.line ? [call.line, f.line] : [f.line]);
   recordSuccess(f, call.name, call.input, output);
-  if (command) f.tracker = onTrackerCommand(f.tracker, command, output);
+  if (command) onTrackerStep(f, command, output);
   if (call.name === "apply_patch" || (command && isMeaningfulCommand(command))) noteStep(f);
   // A script's own exit code may hide its patch's failure: Codex's refusal in the output says it.
   const refused = /apply_patch verification failed|invalid patch|failed to apply patch/i.test(raw);

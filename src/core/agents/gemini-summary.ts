@@ -14,7 +14,8 @@ import type { Facts } from "../summary/facts.ts";
 import { isMeaningfulCommand } from "../summary/goal.ts";
 import { oneLine, push } from "../summary/ring.ts";
 import { count } from "../usage.ts";
-import { onTrackerCommand } from "../summary/tracker.ts";
+import { noteCommand, onTrackerStep } from "../summary/command-steps.ts";
+import { noteAgentWords } from "../summary/remaining.ts";
 import { fieldsOf, isObject } from "../json.ts";
 
 /** Gemini CLI tools whose successful calls change a file (`file_path`). */
@@ -48,6 +49,7 @@ export function addGeminiRecord(f: Facts, e: Record<string, unknown>): void {
   // The record comes twice (the second time with its tool calls): its text counts once.
   if (typeof e.content === "string" && e.content.trim() && !Array.isArray(e.toolCalls)) {
     f.lastAgentText = oneLine(e.content, 400);
+    noteAgentWords(f, e.content);
     push(f.agentTexts, oneLine(e.content, 300));
     push(f.decisionLines, f.line);
     f.lastAgentLine = f.line;
@@ -68,13 +70,13 @@ function onCall(f: Facts, call: Record<string, unknown>): void {
   const failed = call.status !== "success" || (name === "run_shell_command" && exitCode(output) !== 0);
   f.toolResults += 1;
   const command = name === "run_shell_command" ? String(args.command ?? "") : "";
-  if (name === "run_shell_command") push(f.commands, { command: oneLine(command, 160), ok: !failed });
+  if (name === "run_shell_command") noteCommand(f, command, !failed, [f.line]);
   if (failed) {
     const shown = typeof call.resultDisplay === "string" && call.resultDisplay ? call.resultDisplay : output;
     return recordFailure(f, name, args, shown);
   }
   recordSuccess(f, name, args, output);
-  if (command) f.tracker = onTrackerCommand(f.tracker, command, output);
+  if (command) onTrackerStep(f, command, output);
   if (GEMINI_FILE_TOOLS.has(name) || (command && isMeaningfulCommand(command))) noteStep(f);
   if (GEMINI_FILE_TOOLS.has(name)) addFile(f, name, args);
 }

@@ -12,7 +12,8 @@ import type { Facts } from "../summary/facts.ts";
 import { addFile, moveFiles } from "../summary/files.ts";
 import { isMeaningfulCommand } from "../summary/goal.ts";
 import { oneLine, push } from "../summary/ring.ts";
-import { onTrackerCommand } from "../summary/tracker.ts";
+import { noteCommand, onTrackerStep } from "../summary/command-steps.ts";
+import { noteAgentWords } from "../summary/remaining.ts";
 import { onUserText } from "../summary/user-turns.ts";
 import { messageTokens, totalOf } from "./opencode-rows.ts";
 
@@ -58,6 +59,7 @@ function onText(f: Facts, role: unknown, text: string): void {
     return onUserText(f, [{ type: "text", text: /^"[^"]*"$/.test(text) ? text.slice(1, -1) : text }]);
   if (role !== "assistant" || !text.trim()) return;
   f.lastAgentText = oneLine(text, 400);
+  noteAgentWords(f, text);
   push(f.agentTexts, oneLine(text, 300));
   push(f.decisionLines, f.line);
   f.lastAgentLine = f.line;
@@ -77,10 +79,10 @@ function onTool(f: Facts, part: Record<string, unknown>, state: Record<string, u
   const failed = state.status === "error" || (name === "Bash" && typeof meta.exit === "number" && meta.exit !== 0);
   f.toolResults += 1;
   const command = name === "Bash" ? String(input.command ?? "") : "";
-  if (command) push(f.commands, { command: oneLine(command, 160), ok: !failed });
+  if (command) noteCommand(f, command, !failed, [f.line]);
   if (failed) return recordFailure(f, name, input, typeof state.error === "string" ? state.error : output);
   recordSuccess(f, name, input, output);
-  if (command) f.tracker = onTrackerCommand(f.tracker, command, output);
+  if (command) onTrackerStep(f, command, output);
   if (FILE_TOOLS.has(name) || (command && isMeaningfulCommand(command))) f.lastStep = f.lastSuccess;
   if (FILE_TOOLS.has(name)) addFile(f, name, input);
   if (command) moveFiles(f, command, "");

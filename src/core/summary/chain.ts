@@ -6,6 +6,7 @@
 import type { ErrorItem, Facts, TaskItem } from "./facts.ts";
 import { chainErrors, chainOpenWork, type Evidence, fieldEvidence, type TwinEvidence } from "./evidence.ts";
 import { mergeTracker, type TrackerState } from "./tracker.ts";
+import { changedInStatus } from "./open-work.ts";
 import { cleanTwin } from "./inert.ts";
 import { mergeTasks } from "./chain-tasks.ts";
 
@@ -101,6 +102,8 @@ export interface SessionPart {
   tasks: TaskItem[];
   project: string;
   writtenAt: string;
+  /** `git status --short` of the project at finalize (null: not a repository; absent: not looked at). */
+  gitStatus?: string[] | null;
 }
 
 /** Most sessions, files, errors and completed tasks a twin keeps. */
@@ -143,6 +146,7 @@ export function mergeChain(prev: SummaryTwin | undefined, part: SessionPart): Su
   const settled = chainErrors(prev, f, at, shift, rel);
   const errors: ChainError[] = settled.errors;
   const decisions = [...(prev?.decisions ?? []), ...f.agentTexts.items].slice(-3);
+  const tracker = mergeTracker(prev?.tracker ?? null, f.tracker);
   const step = f.lastStep
     ? { text: rel(f.lastStep), session: at }
     : prev?.last_step
@@ -165,7 +169,7 @@ export function mergeChain(prev: SummaryTwin | undefined, part: SessionPart): Su
     // The newest three of the chain: this session's, topped up with the ones before.
     decisions,
     last_step: step && step.session >= 0 ? step : null,
-    tracker: mergeTracker(prev?.tracker ?? null, f.tracker),
+    tracker,
     written_at: part.writtenAt,
     errors_history: settled.history,
     ...(f.midStory
@@ -178,11 +182,13 @@ export function mergeChain(prev: SummaryTwin | undefined, part: SessionPart): Su
           },
         }
       : {}),
-    open_work: chainOpenWork(f, at),
+    open_work: chainOpenWork(f, at, part.gitStatus ? changedInStatus(part.gitStatus, rel) : undefined),
     evidence: fieldEvidence(prev?.evidence, f, at, shift, {
       goal: goalCarried,
       latest: f.latestReal === null,
       decisionsKept: decisions.length,
+      answers: latest !== null && latest !== goal && answers !== null,
+      tracker: tracker !== null,
     }),
   });
 }

@@ -24,6 +24,12 @@ export interface TwinEvidence {
   /** One per decision, oldest first (empty lines for one carried from an older twin without evidence). */
   decisions?: Evidence[];
   last_step?: Evidence;
+  /** The agent message a short latest request answers (`latest_answers`). */
+  latest_answers?: Evidence;
+  /** The tracker's last listing and the closes and creates after it (`tracker`). */
+  tracker?: Evidence;
+  /** One per command of this session's list ("This session"), oldest first: the call's line and its result's. */
+  commands?: Evidence[];
 }
 
 /** An error of the chain as the twin keeps it (the ChainError fields). */
@@ -63,13 +69,16 @@ export function chainErrors(
   return { errors: [...mine, ...older], history: { count, evidence, session: at } };
 }
 
-/** The evidence of the single fields: this session's lines where it gave the field, else the previous twin's. */
+/**
+ * The evidence of the single fields: this session's lines where it gave the field, else the previous
+ * twin's; `answers` / `tracker` say whether the twin has `latest_answers` / a tracker at all.
+ */
 export function fieldEvidence(
   prev: TwinEvidence | undefined,
   f: Facts,
   at: number,
   shift: (i: number) => number,
-  carried: { goal: boolean; latest: boolean; decisionsKept: number },
+  carried: { goal: boolean; latest: boolean; decisionsKept: number; answers: boolean; tracker: boolean },
 ): TwinEvidence {
   const old = (e: Evidence | undefined) =>
     e && shift(e.session) >= 0 ? { ...e, session: shift(e.session) } : undefined;
@@ -83,12 +92,23 @@ export function fieldEvidence(
     latest_request: carried.latest ? old(prev?.latest_request) : here(f.latestLines),
     decisions,
     last_step: f.lastStep ? here([f.lastStepLine]) : old(prev?.last_step),
+    latest_answers: !carried.answers
+      ? undefined
+      : carried.latest
+        ? old(prev?.latest_answers)
+        : here([f.latestAnswersLine]),
+    tracker: !carried.tracker ? undefined : f.trackerLines.length ? here(f.trackerLines) : old(prev?.tracker),
+    commands: f.commands.items.map((c) => ({ session: at, lines: c.evidence ?? [] })),
   };
   for (const k of Object.keys(out) as (keyof TwinEvidence)[]) if (out[k] === undefined) delete out[k];
   return out;
 }
 
-/** This session's open work that is no failure, with its lines. */
-export function chainOpenWork(f: Facts, at: number): Array<{ text: string; evidence: number[]; session: number }> {
-  return openWork(f).map((w) => ({ ...w, session: at }));
+/** This session's open work that is no failure, with its lines (`stillChanged`: what `git status` shows, when known). */
+export function chainOpenWork(
+  f: Facts,
+  at: number,
+  stillChanged?: (path: string) => boolean,
+): Array<{ text: string; evidence: number[]; session: number }> {
+  return openWork(f, stillChanged).map((w) => ({ ...w, session: at }));
 }

@@ -23,6 +23,12 @@ export interface Facts {
   lastStepLine: number;
   /** The line of the newest main-chain assistant message (text or tool call). */
   lastAgentLine: number;
+  /** The line of the newest main-chain tool call or tool result (open-work.ts: a turn that ended on one). */
+  lastToolLine: number;
+  /** The line of the newest interrupt by the user (an interrupt line, Codex `turn_aborted`), or 0. */
+  interruptLine: number;
+  /** Lines of the newest turn's start and end where the client marks them (Codex `task_started`, `task_complete`). */
+  turnMarks: { started: number; ended: number };
   /** The step (tool results before it) of the newest success per program and subcommand (`prog:git push`) and per target (`target:src/a.ts`). */
   okAt: Map<string, number>;
   /** Failed calls that tried to achieve something (a failureKey), shown or not. */
@@ -41,6 +47,8 @@ export interface Facts {
   midStory: { kind: "compaction" | "plan"; line: number; previous?: string } | null;
   /** The tools the transcript shows the session had (core/plan-tools.ts). */
   tools: SessionTools;
+  /** The agent's newest text message as written, and its line (remaining.ts). */
+  lastWordsText: { text: string; line: number } | null;
   /** The newest agent message (or ExitPlanMode plan) holding a numbered or checkbox list (plan.ts). */
   planText: { text: string; line: number } | null;
   firstRequest: string | null;
@@ -51,8 +59,9 @@ export interface Facts {
   goal: string | null;
   /** The newest real request. */
   latestReal: string | null;
-  /** The agent message the newest real request answers, when that request is short (requests.ts). */
+  /** The agent message the newest real request answers, when that request is short (requests.ts), and its line. */
   latestAnswers: string | null;
+  latestAnswersLine: number;
   /** Prompts queued while the agent worked, not yet seen again as a user line (deduped on that). */
   queued: string[];
   /** Shell commands the user ran with `!` (never requests), oldest first. */
@@ -87,6 +96,8 @@ export interface Facts {
   tasks: Map<string, TaskItem>;
   /** A command-line tracker the session used (`bd`, `gh issue`, …) and its last listing, or null. */
   tracker: TrackerState | null;
+  /** The lines of the tracker's last listing and of the closes and creates after it (command-steps.ts). */
+  trackerLines: number[];
   /** The latest TodoWrite snapshot (older clients), or null. */
   todos: TaskItem[] | null;
   /** A description of the newest tool call that succeeded. */
@@ -136,6 +147,9 @@ export function emptyFacts(ownPrompts: string[] = []): Facts {
     decisionLines: ring(3),
     lastStepLine: 0,
     lastAgentLine: 0,
+    lastToolLine: 0,
+    interruptLine: 0,
+    turnMarks: { started: 0, ended: 0 },
     okAt: new Map(),
     attempts: 0,
     workSteps: 0,
@@ -146,12 +160,14 @@ export function emptyFacts(ownPrompts: string[] = []): Facts {
     midStory: null,
     tools: emptySessionTools(),
     planText: null,
+    lastWordsText: null,
     firstRequest: null,
     lastRequest: null,
     ownPrompts,
     goal: null,
     latestReal: null,
     latestAnswers: null,
+    latestAnswersLine: 0,
     queued: [],
     userShell: ring(5),
     interrupts: 0,
@@ -170,6 +186,7 @@ export function emptyFacts(ownPrompts: string[] = []): Facts {
     commands: ring(40),
     tasks: new Map(),
     tracker: null,
+    trackerLines: [],
     todos: null,
     lastSuccess: null,
     successes: 0,

@@ -34,6 +34,8 @@ export interface ErrorItem {
 export interface CommandItem {
   command: string;
   ok: boolean;
+  /** Transcript lines (1-based) of the call and of its result. */
+  evidence?: number[];
 }
 
 /** A file changed by Write, Edit, MultiEdit or NotebookEdit. */

@@ -118,13 +118,17 @@ export function howToContinue(t: SummaryTwin, gitStatus: string[] | null, headle
   const work = t.open_work ?? [];
   for (const w of work)
     out.push(
-      w.text.startsWith("the last request was never answered")
+      w.text.startsWith("the last request is unanswered: the session ended before the agent replied")
         ? "- Answer the last request first: the session ended before the agent replied to it."
-        : w.text.startsWith("the last request was not finished")
-          ? "- Finish the last request: the session ended mid-turn; check what its last calls did before running them again."
-          : / was still running when the session ended$/.test(w.text)
-            ? `- Check the ${w.text.replace(/ was still running when the session ended$/, "")}: it was still running when the session ended; read its output before running it again.`
-            : `- Open: ${w.text}.`,
+        : w.text.startsWith("the last request is unanswered: the user interrupted")
+          ? headless
+            ? "- The last request was interrupted: check what its last steps did, then finish it."
+            : "- The user stopped the agent during the last request: ask whether to carry on with it before running its last steps again."
+          : w.text.startsWith("the last request is unanswered: the session ended mid-turn")
+            ? "- Finish the last request: the session ended mid-turn; check what its last calls did before running them again."
+            : / was still running when the session ended$/.test(w.text)
+              ? `- Check the ${w.text.replace(/ was still running when the session ended$/, "")}: it was still running when the session ended; read its output before running it again.`
+              : `- Open: ${w.text}.`,
     );
   if (!err && !task && work.length === 0) {
     const request = t.latest_request ?? t.goal;

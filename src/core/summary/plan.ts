@@ -10,6 +10,9 @@ import { oneLine } from "./ring.ts";
 
 /** One item of a plan: `1. x`, `2) x`, `- [ ] x`, `- [x] x`, `* [ ] x`. */
 const ITEM = /^\s{0,6}(?:\d{1,3}[.)]|[-*+]\s*\[( |x|X)\])\s+(.+?)\s*$/;
+/** An item that reports work done (a summary of changes, not a plan): it starts with a past-tense verb. */
+const REPORTED =
+  /^(?:added|fixed|updated|created|removed|deleted|implemented|renamed|moved|wrote|built|ran|made|done|completed|verified|tested|refactored|merged|committed|pushed|replaced|changed|extracted|introduced|converted|migrated|switched|documented|cleaned|simplified|resolved|installed|configured|enabled|disabled|wired|dropped)\b/i;
 /** Most items carried. */
 const MAX_ITEMS = 30;
 
@@ -28,7 +31,11 @@ export function planTasks(f: Facts): TaskItem[] {
     const m = ITEM.exec(line);
     if (!m || out.length >= MAX_ITEMS) continue;
     const subject = oneLine(m[2]!.replace(/\*\*/g, "").replace(/^~~(.*)~~$/, "$1"), 160);
-    const done = /x/i.test(m[1] ?? "") || /^~~.*~~$/.test(m[2]!.trim()) || /(?:✅|✓|\(done\))\s*$/i.test(m[2]!);
+    const done =
+      /x/i.test(m[1] ?? "") ||
+      /^~~.*~~$/.test(m[2]!.trim()) ||
+      /(?:✅|✓|\(done\))\s*$/i.test(m[2]!) ||
+      REPORTED.test(subject.replace(/^[`*_\s]+/, ""));
     out.push({
       id: `p${out.length + 1}`,
       subject,

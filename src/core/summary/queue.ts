@@ -9,6 +9,7 @@ import type { Facts } from "./facts.ts";
 import { queuedPrompt } from "./requests.ts";
 import { onQueued } from "./user-turns.ts";
 import { fieldsOf } from "../json.ts";
+import { onNotice } from "./open-work.ts";
 
 /** Most prompts remembered as waiting. */
 const MAX_WAITING = 20;
@@ -16,6 +17,7 @@ const MAX_WAITING = 20;
 /** Reads a `queue-operation` line or a `queued_command` attachment; false for any other line. */
 export function onQueueLine(f: Facts, e: Record<string, unknown>): boolean {
   if (e.type === "attachment" && fieldsOf(e.attachment).type === "queued_command") {
+    onNotice(f, fieldsOf(e.attachment).prompt);
     const text = queuedPrompt(e);
     if (text !== null) {
       dropWaiting(f, text);
@@ -26,6 +28,8 @@ export function onQueueLine(f: Facts, e: Record<string, unknown>): boolean {
   if (e.type !== "queue-operation") return false;
   const op = e.operation;
   if (op === "enqueue") {
+    // A task's notice is written when the task ends, whether or not the agent ever reads it.
+    onNotice(f, e.content);
     const text = queuedPrompt(e);
     if (text !== null) {
       f.waiting.push({ text, at: f.lineAt, line: f.line, removed: false });

@@ -30,6 +30,24 @@ export function onTaskUse(f: Facts, name: string, input: Record<string, unknown>
   });
 }
 
+/**
+ * Notes a plan tool's call (`{explanation?, plan: [{step, status}]}`, status `pending`, `in_progress`
+ * or `completed`; the client's decoder calls it): like TodoWrite, the whole list each time, kept as the todos.
+ */
+export function onPlanUpdate(f: Facts, input: Record<string, unknown>): void {
+  if (!Array.isArray(input.plan)) return;
+  onTaskUse(
+    f,
+    "TodoWrite",
+    {
+      todos: input.plan.map((p) =>
+        p && typeof p === "object" ? { ...p, content: (p as { step?: unknown }).step } : p,
+      ),
+    },
+    "",
+  );
+}
+
 /** Applies a successful TaskCreate / TaskUpdate result; a task id that is not a short safe one (isTaskId) is ignored. */
 export function onTaskResult(
   f: Facts,

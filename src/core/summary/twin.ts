@@ -105,6 +105,14 @@ export function parseTwin(value: unknown): SummaryTwin | undefined {
               ["goal", ev(evid.goal)],
               ["latest_request", ev(evid.latest_request)],
               ["last_step", ev(evid.last_step)],
+              ["latest_answers", ev(evid.latest_answers)],
+              ["tracker", ev(evid.tracker)],
+              [
+                "commands",
+                Array.isArray(evid.commands)
+                  ? evid.commands.slice(-40).map((d) => ev(d) ?? { session: 0, lines: [] })
+                  : undefined,
+              ],
               [
                 "decisions",
                 Array.isArray(evid.decisions)

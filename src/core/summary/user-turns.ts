@@ -11,8 +11,10 @@ import { oneLine, push } from "./ring.ts";
 export function onUserText(f: Facts, content: unknown): void {
   const line = readUserLine(content);
   if (line.kind === "shell") push(f.userShell, oneLine(line.command, 160));
-  else if (line.kind === "interrupt") f.interrupts += 1;
-  else if (line.kind === "request") {
+  else if (line.kind === "interrupt") {
+    f.interrupts += 1;
+    f.interruptLine = f.line;
+  } else if (line.kind === "request") {
     // A queued prompt the client later sends as a user line is one request, counted when delivered.
     const seen = f.queued.indexOf(norm(line.text));
     if (seen >= 0) f.queued.splice(seen, 1);
@@ -51,6 +53,7 @@ export function noteRequest(f: Facts, text: string, at: number, lines: number[])
   if (at === 0 || f.latestAt === 0 || at >= f.latestAt || f.latestReal === null) {
     f.latestReal = line;
     f.latestAnswers = answers;
+    f.latestAnswersLine = answers ? (f.decisionLines.items.at(-1) ?? 0) : 0;
     f.latestAt = at;
     f.latestLines = lines;
   }
@@ -91,6 +94,27 @@ export function onRejected(
     if (!items[i]!.startsWith(REJECTED_MARK)) items[i] = `${REJECTED_MARK}${items[i]}`;
   if (plan && typeof input.plan === "string") push(f.agentTexts, `${REJECTED_MARK}plan: ${oneLine(input.plan, 240)}`);
   if (feedback) noteRequest(f, feedback, f.lineAt, [f.line]);
+}
+
+/**
+ * The user's answers to the agent's AskUserQuestion (a request in the user's own words): the
+ * structured `answers` ({question: answer}), else the result's text as the client writes it
+ * (`Your questions have been answered: "Q"="A", …` (2.1.3xx), `User has answered your questions:
+ * "Q"="A". …` (older), or `The user responded: …`).
+ */
+export function onAnswered(f: Facts, text: string, structured: unknown): void {
+  const given = (structured as { answers?: unknown } | undefined)?.answers;
+  let pairs: [string, string][] =
+    given && typeof given === "object" && !Array.isArray(given)
+      ? Object.entries(given).flatMap(([q, a]) =>
+          typeof a === "string" && a.trim() ? [[q, a] as [string, string]] : [],
+        )
+      : [];
+  if (!pairs.length && /^\s*(?:User has answered your questions?|Your questions have been answered):/.test(text))
+    pairs = [...text.matchAll(/"([^"]*)"="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]);
+  const free = /^\s*The user responded:\s*([\s\S]+)$/.exec(text)?.[1]?.trim() ?? "";
+  const said = pairs.length ? pairs.map(([q, a]) => `${q} → ${a}`).join("; ") : free;
+  if (said) noteRequest(f, said, f.lineAt, [f.line]);
 }
 
 /** A slash command (a workflow or a skill), with or without arguments. */

@@ -133,6 +133,7 @@ export function readTranscriptPass(transcript: string | undefined, facts: Facts)
     !!streamEntries(
       transcript,
       (e, n) => (addEntry(facts, e, n), noteWindowLine(seen, e), noteSubagentCall(started, e)),
+      { lastLine: true },
     );
   return { ok, seen, started };
 }

@@ -24,6 +24,12 @@ export interface StreamOptions {
   needles?: readonly string[];
   /** Read at most this many bytes (default: to the end); a cut line is left for next time. */
   maxBytes?: number;
+  /**
+   * A one-shot read of the whole file (finalize): a last line without a newline is passed on too
+   * (a copied or published transcript may lack the final newline; a line cut mid-write does not
+   * parse and is skipped). The offset returned still ends before it.
+   */
+  lastLine?: boolean;
 }
 
 /**
@@ -116,6 +122,7 @@ function readRange(
     }
     pos += n;
   }
+  if (opts.lastLine && carryLen && !skipping && pos >= stop) emit(Buffer.concat(carry), lineNo + 1, onLine, needles);
   return lineStart;
 }
 

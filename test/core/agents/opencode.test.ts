@@ -119,7 +119,8 @@ describe("the summary's facts", () => {
       "Create out.txt containing hello and show it",
       "Create out.txt containing hello and show it",
     ]);
-    expect(f.commands.items).toEqual([{ command: "echo hello > out.txt && cat out.txt", ok: true }]);
+    // one tool part row holds the call and its result: both are its line
+    expect(f.commands.items).toEqual([{ command: "echo hello > out.txt && cat out.txt", ok: true, evidence: [6] }]);
     expect(f.lastAgentText).toBe("Done: out.txt contains hello.");
     expect(f.latestTokens).toBe(18012);
     expect(f.model).toBe("claude-sonnet-4-5");
