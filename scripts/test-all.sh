@@ -1,22 +1,37 @@
 #!/usr/bin/env bash
-# The tests of `npm test` (after check and build): everything but the end-to-end tests first,
-# then the end-to-end tests with each pinned Claude Code client side by side (they mostly wait
-# on the clients and the fake APIs, so two runs share the 2 cores without slowing each other much).
+# The tests of `npm test` (after check and build): everything but the end-to-end tests first, on its own
+# (its hardening and command tests race real processes against each other and want the cores), then the
+# end-to-end tests in CTX_E2E_SHARDS shards (default 3) per pinned Claude Code client, all side by side
+# (scripts/e2e-shards.ts deals the files out by their measured time; the tests that do not drive Claude Code
+# run with the pinned client only). The end-to-end tests mostly wait on the clients, the fake APIs and the
+# usage-limit resets, so the shards share the 2 cores without slowing each other much.
 # Each run's output is kept whole and printed in turn; the exit code is non-zero when any run failed.
 set -u
 cd "$(dirname "$0")/.."
+shards=${CTX_E2E_SHARDS:-3}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 status=0
+pids=()
+names=()
 bun test --path-ignore-patterns='test/e2e/**' || status=1
-bun test test/e2e >"$out/e2e.log" 2>&1 &
-pinned=$!
-npm run -s test:newest >"$out/newest.log" 2>&1 &
-newest=$!
-wait "$pinned" || status=1
-wait "$newest" || status=1
-echo "--- end-to-end tests, pinned client ($(node_modules/@anthropic-ai/claude-code/bin/claude.exe --version 2>/dev/null | head -n 1))"
-cat "$out/e2e.log"
-echo "--- end-to-end tests, newest client"
-cat "$out/newest.log"
+for client in pinned newest; do
+  for k in $(seq 1 "$shards"); do
+    mapfile -t files < <(bun scripts/e2e-shards.ts "$client" "$k" "$shards")
+    [ "${#files[@]}" -gt 0 ] || continue
+    CTX_TEST_CLIENT=$client bun test "${files[@]}" >"$out/${#pids[@]}.log" 2>&1 &
+    pids+=($!)
+    names+=("end-to-end tests, $client client, shard $k of $shards: ${files[*]##*/}")
+  done
+done
+for i in "${!pids[@]}"; do
+  wait "${pids[$i]}" || status=1
+done
+pinned=$(node_modules/@anthropic-ai/claude-code/bin/claude.exe --version 2>/dev/null | head -n 1)
+newest=$(node_modules/claude-code-next/bin/claude.exe --version 2>/dev/null | head -n 1)
+echo "(pinned client: ${pinned}; newest client: ${newest})"
+for i in "${!pids[@]}"; do
+  echo "--- ${names[$i]}"
+  cat "$out/$i.log"
+done
 exit "$status"

@@ -1,16 +1,19 @@
 /**
- * `ctx monitor` called by ctx's Claude Code mod at an idle turn's end (`ModIdle`) and when the
- * mod has carried a cycle out (`ModCycleDone`): the in-client respawn (`respawn.in_client`).
+ * `ctx monitor` called by ctx's Claude Code mod (or ctx's OpenCode plugin, its tokens and limit in the
+ * payload) at an idle turn's end (`ModIdle`) and when the mod has carried a cycle out
+ * (`ModCycleDone`): the in-client respawn (`respawn.in_client`).
  * ctx decides with the tmux supervisor's plan and brakes (core/respawn/in-client.ts), writes the
  * handoff summary (awaited) and the hand-over before a restart, and keeps the supervisor's record
  * (`state/respawn/client-<pid>.json`, the index entry's `respawn`), so `ctx status` shows it.
  */
+import { decodeHook } from "../core/agents/index.ts";
 import type { Deps } from "../core/deps.ts";
 import { isObject } from "../core/json.ts";
 import { stateRoot } from "../core/paths.ts";
 import {
   afterCycle,
   afterLimit,
+  holdDetail,
   type IdleFacts,
   inClientDecision,
   limitPlan,
@@ -27,6 +30,7 @@ import { hookProject } from "../io/project.ts";
 import { readRecord, writeRecord } from "../io/respawn/store.ts";
 import { writePending } from "../io/resume/state.ts";
 import { setRespawn } from "../io/session/index.ts";
+import { payloadReading } from "../io/session/usage-source.ts";
 import { finalize } from "./finalize.ts";
 import { MOD_CYCLE_DONE_EVENT, MOD_LIMIT_EVENT, modTake } from "./monitor-mod.ts";
 
@@ -102,10 +106,10 @@ export async function modCycle(
     save(base);
     return { ctx_cycle: null, ctx_continue: why ? null : settings.limitContinuePrompt || null };
   }
-  const take = modTake(input, root, sid, now);
+  const reading = idleReading(input, root, sid, now);
   const facts = idleFacts(input.ctx_idle);
-  if (take.kind === "none" || !facts) return undefined;
-  let state = withReading(base, take.reading.usedPct, now);
+  if (!reading || !facts) return undefined;
+  let state = withReading(base, reading.usedPct, now);
   const resets = isObject(input.ctx_idle) ? input.ctx_idle.resetsAtMs : undefined;
   const plan = facts.limited ? limitPlan(state, typeof resets === "number" && resets > 0 ? resets : null) : undefined;
   if (plan) {
@@ -118,6 +122,9 @@ export async function modCycle(
   }
   const d = inClientDecision(state, facts, now);
   if (d.kind === "none") {
+    // Once per hold: a later idle turn held for the same reason at the same figure adds nothing.
+    const held = holdDetail(state, facts);
+    if (held && log.events.at(-1)?.detail !== held) note("hold", held);
     save(state);
     return { ctx_cycle: null };
   }
@@ -126,7 +133,7 @@ export async function modCycle(
     save({ ...state, brake: d.reason, ...(d.halt ? { phase: "halted" as const, reason: d.reason } : {}) });
     return { ctx_cycle: null };
   }
-  note("cycle_start", `${d.kind} at ${take.reading.usedPct}% (trigger ${d.trigger}%), in the client`);
+  note("cycle_start", `${d.kind} at ${reading.usedPct}% (trigger ${d.trigger}%), in the client`);
   let order: CycleOrder;
   if (d.kind === "restart") {
     const transcript = typeof input.transcript_path === "string" ? input.transcript_path : undefined;
@@ -147,6 +154,14 @@ export async function modCycle(
 }
 
 // --- internal ---
+
+/** The reading at an idle: the mod's figure, else the usage the payload carries (OpenCode's plugin). */
+function idleReading(input: Record<string, unknown>, root: string, sid: string, now: number) {
+  const take = modTake(input, root, sid, now);
+  if (take.kind !== "none") return take.reading;
+  const usage = decodeHook(input)?.usage;
+  return usage ? payloadReading(usage) : undefined;
+}
 
 function idleFacts(v: unknown): IdleFacts | undefined {
   if (!isObject(v)) return undefined;

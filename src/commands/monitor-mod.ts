@@ -20,6 +20,9 @@ export const MOD_LIMIT_EVENT = "ModLimit";
 /** The mod's calls about the cycle in the client (commands/monitor-cycle.ts). */
 export const MOD_CYCLE_EVENTS: ReadonlySet<unknown> = new Set([MOD_IDLE_EVENT, MOD_CYCLE_DONE_EVENT, MOD_LIMIT_EVENT]);
 
+/** ctx's OpenCode plugin's call as a compaction starts (commands/monitor-summary.ts). */
+export const MOD_SUMMARY_EVENT = "ModSummary";
+
 /** The event of a mod's call that only records the figure of a request (`turn.step`), no tool use. */
 export const MOD_STEP_EVENT = "ModStep";
 

@@ -18,7 +18,7 @@ import { unlinkQuiet } from "../io/fs/sys.ts";
 import { subagentReading, type SourcedReading } from "../io/session/usage-source.ts";
 import { planOf, readUsage } from "./monitor-read.ts";
 import { debounced } from "./monitor-debounce.ts";
-import { MOD_CYCLE_EVENTS, MOD_STEP_EVENT, modAnswer, modTake } from "./monitor-mod.ts";
+import { MOD_CYCLE_EVENTS, MOD_STEP_EVENT, MOD_SUMMARY_EVENT, modAnswer, modTake } from "./monitor-mod.ts";
 import { reportUnclaimedHook } from "../io/unclaimed.ts";
 
 /** ctx's normalised events after which the monitor speaks (each client's name for them: core/agents/). */
@@ -51,6 +51,11 @@ export async function run(_argv: string[], deps: Deps): Promise<void> {
   if (MOD_CYCLE_EVENTS.has(input.hook_event_name)) {
     const { modCycle } = await import("./monitor-cycle.ts");
     const answer = await modCycle(input, deps);
+    if (answer) deps.stdout(`${JSON.stringify(answer)}\n`);
+    return;
+  }
+  if (input.hook_event_name === MOD_SUMMARY_EVENT) {
+    const answer = (await import("./monitor-summary.ts")).modSummary(input, deps);
     if (answer) deps.stdout(`${JSON.stringify(answer)}\n`);
     return;
   }

@@ -14,7 +14,7 @@ export const RESPAWN_SCHEMA = {
   "respawn.in_client": asUser(
     bool(
       false,
-      "Respawn inside Claude Code (2.1.286+, ctx's mod): at an idle turn's end at compact_at or restart_at, the mod runs the cycle itself (finalize, /clear or /compact, the continue prompt as you); no tmux",
+      "Respawn inside the client: Claude Code 2.1.286+ (ctx's mod) or OpenCode's TUI (ctx's plugin). At an idle turn's end at compact_at or restart_at, it runs the cycle itself (finalize, a fresh session or a compaction, the continue prompt as you); no tmux",
     ),
   ),
   "respawn.compact_at": pct(85, "Respawn: send /compact when idle at or above this used % (off = never compact)"),

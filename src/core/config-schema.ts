@@ -128,6 +128,10 @@ export const SCHEMA = {
       "ctx metrics: a directory (node_exporter's --collector.textfile.directory) that hooks refresh ctx.prom in, at most once a minute, in the background (empty = off)",
     ),
   ),
+  "opencode.replace_compaction_summary": bool(
+    false,
+    "OpenCode: ctx's handoff summary replaces the text of OpenCode's own compaction summary (ctx's plugin; OpenCode still sends its compaction request)",
+  ),
   ...RESPAWN_SCHEMA,
 } as const satisfies Record<string, Spec<Kind, unknown>>;
 

@@ -89,6 +89,13 @@ async function until(path: string): Promise<void> {
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline && !existsSync(path)) await Bun.sleep(50);
 }
+/** Waits for the background finalize to record its summary in the session state (after the summary itself). */
+async function finalized(sessionId: string): Promise<void> {
+  const path = join(project, ".ctx", "state", "sessions", `${sessionId}.json`);
+  const done = () => existsSync(path) && typeof JSON.parse(readFileSync(path, "utf8")).finalized_stamp === "string";
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline && !done()) await Bun.sleep(50);
+}
 
 test("CRITICAL crossed on a failing tool call: the monitor answers PostToolUseFailure and starts the one finalize", async () => {
   const sessions = join(project, ".ctx", "sessions");
@@ -106,6 +113,7 @@ test("CRITICAL crossed on a failing tool call: the monitor answers PostToolUseFa
   expect(tracked.out.systemMessage).toContain("CRITICAL");
   expect(tracked.out.systemMessage).toMatch(/Handoff: (ctx finalize is writing the handoff summary now|the handoff)/);
   await until(join(sessions, "LATEST-SESSION.txt"));
+  await finalized("s1");
   const summaries = readdirSync(sessions).filter((n) => n.startsWith("summary-chain-s1-") && n.endsWith(".md"));
   expect(summaries).toHaveLength(1);
   // The next CRITICAL (a succeeding call this time) gives the summary's path, and starts nothing.

@@ -78,3 +78,24 @@ test("a payload whose figure is not one is read like a settings hook's", async (
     expect(await call("monitor", payload("PostToolUse", undefined, { ctx_mod: bad }))).toBeUndefined();
   expect(await call("monitor", payload("ModStep", undefined, { ctx_mod: { v: 1, window: 5 } }))).toBeUndefined();
 });
+
+test("in the client: a due cycle held at an idle turn is recorded once, with why, then the cycle runs", async () => {
+  const inClient = { ...env, CTX_RESPAWN_IN_CLIENT: "1", CTX_RESPAWN_COMPACT_AT: "off", CTX_RESPAWN_RESTART_AT: "90" };
+  const idle = async (subagentsRunning: number) => {
+    const facts = { turnReason: "answer", draft: false, dialogOpen: false, queuedPrompt: false, subagentsRunning };
+    const r = await runCtx(["monitor"], { stdin: payload("ModIdle", 184_000, { ctx_idle: facts }), env: inClient });
+    expect(r.code).toBe(0);
+    return JSON.parse(r.stdout);
+  };
+  const events = () => {
+    const rec = JSON.parse(
+      readFileSync(join(project, ".ctx", "state", "respawn", `client-${process.pid}.json`), "utf8"),
+    );
+    return rec.events.map((e: { event: string; detail?: string }) => `${e.event} ${e.detail ?? ""}`.trim());
+  };
+  expect(await idle(1)).toEqual({ ctx_cycle: null });
+  expect(await idle(1)).toEqual({ ctx_cycle: null });
+  expect(events()).toEqual(["hold 1 subagent(s) still running at 92%: the restart waits for the next idle turn"]);
+  expect((await idle(0)).ctx_cycle).toMatchObject({ kind: "restart" });
+  expect(events().map((e: string) => e.split(" ")[0])).toEqual(["hold", "cycle_start", "step"]);
+});

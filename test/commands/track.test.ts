@@ -246,11 +246,12 @@ describe("ctx track (hook)", () => {
     writeFileSync(tr, "");
     await track(hook("SessionStart", { source: "startup", transcript_path: tr })); // no usage yet: 0 tokens
     writeFileSync(tr, `${toolLine("a", 100000, "toolu_aaaa01")}\n`);
-    // the client writes the request of the tool that just ran a little after its hook started
-    setTimeout(() => appendFileSync(tr, `${toolLine("b", 132000, "toolu_bbbb01")}\n`), 100);
+    // the client writes the request of the tool that just ran a little after its hook started (a second
+    // later here, with the wait raised to match, so a slow start on a loaded machine still finds it missing)
+    setTimeout(() => appendFileSync(tr, `${toolLine("b", 132000, "toolu_bbbb01")}\n`), 1000);
     const r = await runCtx(["track"], {
       stdin: hook("PostToolUse", { transcript_path: tr, tool_name: "Bash", tool_use_id: "toolu_bbbb01" }),
-      env,
+      env: { ...env, CTX_TRACK_TRANSCRIPT_WAIT_MS: "5000" },
       countWaits: true,
     });
     expect(r.waited!.sleptMs).toBeGreaterThan(0);

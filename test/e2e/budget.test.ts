@@ -37,9 +37,13 @@ test(`e2e budget (${CLIENT.version}, 1M window): --budget 200k warns at 130k and
   expect(install.code).toBe(0);
   expect(install.stdout).toContain("context.budget=200000");
   await tmux.sendText("run the steps");
-  // the CRITICAL message ends with the resume command (the exact summary since the first-week round)
+  // the CRITICAL message ends with the resume command (the exact summary since the first-week round); the
+  // last reply on screen means every request has reached the fake API (the hook's line shows before the next)
   const screen = unwrapped(
-    await tmux.waitFor((s) => /ctx resume [^\s]*summary-|ctx resume --latest/.test(unwrapped(s)), 90_000),
+    await tmux.waitFor(
+      (s) => /ctx resume [^\s]*summary-|ctx resume --latest/.test(unwrapped(s)) && s.includes("Stopping here."),
+      90_000,
+    ),
   );
   // the user's lines: the level, its share of the budget and the window
   expect(screen).toContain("ctx: context 65% of 200k budget · 1M window used (130k/1M tokens), WARNING.");

@@ -34,6 +34,8 @@ export interface Turn {
   stop_reason?: "end_turn" | "tool_use";
   /** Wait this long before answering (the client shows a busy spinner meanwhile). */
   delayMs?: number;
+  /** Hold the request open until this settles (the test releases it), then answer. */
+  hold?: Promise<unknown>;
   /** Answer with this API error instead (e.g. 400 `invalid_request_error`: the client does not retry it). */
   error?: { status: number; type: string; message: string; headers?: Record<string, string> };
 }
@@ -310,6 +312,7 @@ export async function startFakeApi(script: Script): Promise<FakeApi> {
         );
       }
       const turn = kind === "main" ? nextMain(req) : kind === "compact" ? nextCompact(req) : nextSide(req);
+      if (turn.hold) await turn.hold.catch(() => {});
       if (turn.delayMs) await Bun.sleep(turn.delayMs);
       if (turn.error)
         return Response.json(
@@ -397,4 +400,15 @@ export function bashTurn(command: string, tokens: number): Turn {
 /** A text reply, the context at `tokens` ({@link contextUsage}). */
 export function textTurn(text: string, tokens: number): Turn {
   return { content: [{ type: "text", text }], usage: contextUsage(tokens) };
+}
+
+/** How many answers of the model a request carries: 0 for a conversation's first request. */
+export function modelSteps(req: LoggedRequest): number {
+  const msgs: any[] = Array.isArray(req.body?.messages) ? req.body.messages : [];
+  return msgs.filter((m) => m?.role === "assistant").length;
+}
+
+/** True when the request's first message holds `marker`: a subagent's requests start with the prompt it was given. */
+export function startsWithPrompt(req: LoggedRequest, marker: string): boolean {
+  return contentText(req.body?.messages?.[0]?.content).includes(marker);
 }

@@ -12,6 +12,7 @@ import { runCtx } from "../helpers/ctx.ts";
 import { CLIENT, CLIENTS, makeSandbox, runClaudeP, type Sandbox } from "./claude.ts";
 import { startClient } from "./client-pane.ts";
 import { allText, lastUserText, startFakeApi, usageLimitTurn, type FakeApi, type Turn } from "./fake-api.ts";
+import { answer, clientRecord, IN_CLIENT, inClientSandbox, KICKSTART, MODS, until } from "./in-client.ts";
 import { submit } from "./submit.ts";
 import { inInputBox, stripAnsi, type TmuxSession } from "./tmux.ts";
 
@@ -25,44 +26,12 @@ afterEach(async () => {
   api = sandbox = pane = undefined;
 });
 
-const KICKSTART = "Continue the work from the handoff summary ctx gave you when this session started";
-const IN_CLIENT = { CTX_RESPAWN_IN_CLIENT: "1", CTX_RESPAWN_COMPACT_AT: "off", CTX_RESPAWN_RESTART_AT: "90" };
-const MODS = CLIENT.version !== CLIENTS.pinned.version;
-
-/** A text answer at `used` tokens of the 200k window, after `delayMs`. */
-function answer(text: string, used: number, delayMs = 0): Turn {
-  return {
-    content: [{ type: "text", text }],
-    usage: { input_tokens: 100, cache_read_input_tokens: used - 100 },
-    delayMs,
-  };
-}
-
-/** The in-client supervisor's record (`state/respawn/client-<pid>.json`), once the mod reported an idle turn. */
-function clientRecord(
-  s: Sandbox,
-): { cycles: number; events: { event: string }[]; machine: { usage: unknown } } | undefined {
-  const dir = join(s.project, ".ctx", "state", "respawn");
-  try {
-    const f = readdirSync(dir).find((n) => /^client-\d+\.json$/.test(n));
-    return f ? JSON.parse(readFileSync(join(dir, f), "utf8")) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** An interactive client with ctx installed and the in-client cycle on, before any prompt. */
 async function interactive(script: (i: number) => Turn): Promise<TmuxSession> {
   api = await startFakeApi((_req, i) => script(i));
-  sandbox = await makeSandbox({ apiUrl: api.url, extraEnv: { ...IN_CLIENT, NO_COLOR: "1" } });
-  expect((await runCtx(["install"], { env: sandbox.env, cwd: sandbox.project })).code).toBe(0);
+  sandbox = await inClientSandbox(api);
   pane = await startClient(sandbox);
   return pane;
-}
-
-/** Polls until `ok()` holds (the test's own timeout bounds it). */
-async function until(ok: () => boolean | Promise<boolean>): Promise<void> {
-  while (!(await ok())) await Bun.sleep(200);
 }
 
 test.skipIf(!MODS)(
@@ -101,10 +70,17 @@ test.skipIf(!MODS)(
     // Typed while the answer is on its way, not sent.
     await p.tmux("send-keys", "-t", p.name, "-l", "my half typed draft");
     await p.waitFor(/Step one is done\./, 30_000);
-    await until(() => (clientRecord(sandbox!)?.machine.usage ?? null) !== null); // the mod reported the idle turn
+    // The mod reported the idle turn, and ctx held the due restart for the draft.
+    await until(() => (clientRecord(sandbox!)?.events.length ?? 0) > 0);
     await Bun.sleep(500);
     expect(api!.mainRequests()).toHaveLength(1);
     expect(clientRecord(sandbox!)?.cycles).toBe(0);
+    expect(clientRecord(sandbox!)?.events).toEqual([
+      expect.objectContaining({
+        event: "hold",
+        detail: "the person is typing a draft at 92%: the restart waits for the next idle turn",
+      }),
+    ]);
     expect(inInputBox(stripAnsi(await p.capture()), "my half typed draft")).toBe(true);
   },
   180_000,
@@ -114,15 +90,23 @@ test.skipIf(!MODS)(
   "interactive: a prompt queued during the turn runs, and no cycle is mixed in",
   async () => {
     const p = await interactive((i) =>
-      i === 0 ? answer("Step one is done.", 184_000, 3000) : answer("Queued one answered.", 100_000),
+      // The queued prompt's answer takes a while: at the first turn's end the mod still has its 92 %.
+      i === 0 ? answer("Step one is done.", 184_000, 3000) : answer("Queued one answered.", 100_000, 3000),
     );
     await submit(p, "build the parser", () => api!.mainRequests().length > 0);
     // Submitted while the turn runs: the client queues it and runs it next.
     await p.sendText("QUEUED-PROMPT check the tests");
     await until(() => api!.mainRequests().length === 2);
     await p.waitFor(/Queued one answered\./, 30_000);
-    await until(() => (clientRecord(sandbox!)?.events.length ?? 0) >= 0 && clientRecord(sandbox!) !== undefined);
-    await Bun.sleep(2500); // past the quiet moment after the queued prompt's turn
+    // At the first turn's end the queued prompt held the due restart; its own turn ended at 50 %.
+    await until(() => (clientRecord(sandbox!)?.machine.usage as { pct: number } | null)?.pct === 50);
+    await Bun.sleep(500);
+    expect(clientRecord(sandbox!)?.events).toEqual([
+      expect.objectContaining({
+        event: "hold",
+        detail: "a prompt the person queued runs next at 92%: the restart waits for the next idle turn",
+      }),
+    ]);
     const second = api!.mainRequests()[1]!;
     expect(lastUserText(second)).toContain("QUEUED-PROMPT check the tests");
     expect(allText(second)).not.toContain("<command-name>/clear</command-name>");

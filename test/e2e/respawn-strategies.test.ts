@@ -44,7 +44,9 @@ test("e2e respawn: at compact_at the idle session is compacted with the configur
   expect(rec.events.find((e: any) => e.event === "cycle_start").detail).toContain("compact at 87%");
   // The client ran the compaction with our instructions.
   expect(api.requests.some((r) => r.method === "POST" && allText(r).includes("KEEP-STATE-5521"))).toBe(true);
-  expect(api.requests.some((r) => r.method === "POST" && allText(r).includes("Next: continue the work"))).toBe(true);
+  // the cycle ends once the prompt is typed; the client sends it a moment later (later still on a loaded machine)
+  const next = () => api.requests.some((r) => r.method === "POST" && allText(r).includes("Next: continue the work"));
+  expect(await waitUntil(next, 60_000, describe)).toBe(true);
   // A compaction, not a restart: no finalize, no /clear.
   await Bun.sleep(3000);
   expect(sup.record().events.some((e: any) => e.detail === "finalize" || e.detail === "clear")).toBe(false);

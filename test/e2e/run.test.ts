@@ -72,17 +72,25 @@ interface Served {
 }
 
 /**
- * Starts the fake API for the three-leg task (or `legs`); with `limitUntil`, leg 2's first request is answered
- * with a subscription 429 until that time (unix seconds).
+ * Starts the fake API for the three-leg task (or `legs`); with `limitForS`, leg 2's first request is answered
+ * with a subscription 429 until that many seconds after it first came (`limit.until`, unix seconds), so a
+ * slow first leg cannot outlast the limit.
  */
-async function setUp(limitUntil?: number, legsOf: (project: string) => Turn[][] = plan): Promise<{ served: Served[] }> {
+async function setUp(
+  limitForS?: number,
+  legsOf: (project: string) => Turn[][] = plan,
+): Promise<{ served: Served[]; limit: { until: number } }> {
   const served: Served[] = [];
+  const limit = { until: 0 };
   let legs = 0;
   let project = "";
   api = await startFakeApi((req): Turn | undefined => {
     const step = Math.floor(((req.body?.messages?.length ?? 1) - 1) / 2);
     if (step === 0) legs++;
-    if (limitUntil !== undefined && legs === 2 && step === 0 && Date.now() / 1000 < limitUntil) {
+    if (limitForS !== undefined && legs === 2 && step === 0 && limit.until === 0)
+      limit.until = Math.ceil(Date.now() / 1000) + limitForS;
+    const limitUntil = limit.until;
+    if (limitForS !== undefined && legs === 2 && step === 0 && Date.now() / 1000 < limitUntil) {
       legs--; // the leg is started again after the wait
       return {
         content: [],
@@ -113,7 +121,7 @@ async function setUp(limitUntil?: number, legsOf: (project: string) => Turn[][] 
       });
     return turn;
   });
-  const oauth = limitUntil !== undefined;
+  const oauth = limitForS !== undefined;
   sandbox = await makeSandbox({
     apiUrl: api.url,
     extraEnv: oauth ? { CLAUDE_CODE_OAUTH_TOKEN: "sk-ant-oat01-e2e-run-test-token" } : {},
@@ -122,7 +130,7 @@ async function setUp(limitUntil?: number, legsOf: (project: string) => Turn[][] 
   project = sandbox.project;
   const install = await runCtx(["install"], { env: sandbox.env, cwd: sandbox.project });
   expect(install.code).toBe(0);
-  return { served };
+  return { served, limit };
 }
 
 /** The command line of `ctx run` the tests give, the binary first. */
@@ -191,8 +199,7 @@ test("ctx run: a task that needs three legs completes, each leg from the summary
 }, 240_000);
 
 test("ctx run: a usage limit in the second leg is waited out and the run completes", async () => {
-  const until = Math.ceil(Date.now() / 1000) + 5;
-  const { served } = await setUp(until);
+  const { served, limit } = await setUp(5);
   const r = await ctxRun();
   console.log(r.stderr);
   expect(r.code).toBe(0);
@@ -212,7 +219,8 @@ test("ctx run: a usage limit in the second leg is waited out and the run complet
   expect(r.stderr.match(/started again after the usage limit/g)).toHaveLength(Number(done![2]));
   // Leg 2 went on only after the reset.
   const second = served.find((s) => s.leg === 2 && s.step === 0)!;
-  expect(second.at / 1000).toBeGreaterThanOrEqual(until);
+  expect(limit.until).toBeGreaterThan(0);
+  expect(second.at / 1000).toBeGreaterThanOrEqual(limit.until);
   checkFirstRequests(served, 3);
   checkRestartLevel(served);
 }, 240_000);

@@ -185,6 +185,20 @@ describe("item 5: text in a tool's output does not stop the supervisor", () => {
     expect(sim.sent()).toEqual([]);
   });
 
+  test("inside a cycle, the step the supervisor is typing is no draft: no hold is recorded", () => {
+    const sim = new Sim({ compactAt: false });
+    sim.turn(95);
+    sim.wait(1_500); // quiet after the turn: the restart cycle starts with its finalize
+    expect(sim.sent()).toEqual(["finalize"]);
+    sim.feed({ type: "finalize_done", ok: true });
+    expect(sim.sent()).toEqual(["finalize", "/clear"]);
+    // a slow client shows the typed step in the box before its Enter is read
+    sim.screen("typed");
+    sim.wait(500);
+    expect(sim.state.cycle).not.toBeNull();
+    expect(sim.events()).not.toContain("hold");
+  });
+
   test("the classifier tells a draft from an empty input box, and a draft only below the rule", () => {
     const rule = "─".repeat(40);
     expect(classifyScreen(["● done", rule, "❯ half a sentence", rule].join("\n"))).toMatchObject({

@@ -59,11 +59,14 @@ function onText(f: Facts, role: unknown, text: string): void {
   if (role !== "assistant" || !text.trim()) return;
   f.lastAgentText = oneLine(text, 400);
   push(f.agentTexts, oneLine(text, 300));
+  push(f.decisionLines, f.line);
+  f.lastAgentLine = f.line;
   f.turnTexts += 1;
 }
 
 function onTool(f: Facts, part: Record<string, unknown>, state: Record<string, unknown>): void {
   if (state.status !== "completed" && state.status !== "error") return;
+  f.lastAgentLine = f.line;
   const raw = typeof part.tool === "string" ? part.tool : "unknown";
   const name = TOOL_NAMES[raw] ?? raw;
   const given = isObject(state.input) ? state.input : {};

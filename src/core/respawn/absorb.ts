@@ -71,10 +71,11 @@ function holdRecord(state: RespawnState, blocker: Blocker | undefined): RespawnA
 
 /**
  * A draft in the input box while a cycle is due (usage at `compact_at` or `restart_at`) holds the
- * supervisor, which never types over the user's words: recorded once, when the draft appears.
+ * supervisor, which never types over the user's words: recorded once, when the draft appears. Inside
+ * a cycle the text in the box is the step the supervisor is typing (`/clear` before its Enter), not a draft.
  */
 function draftHold(state: RespawnState, draft: boolean): RespawnAction[] {
-  if (!draft || state.screen?.draft === true || !state.usage) return [];
+  if (!draft || state.cycle || state.screen?.draft === true || !state.usage) return [];
   const due = [state.settings.compactAt, state.settings.restartAt].filter((t): t is number => t !== false);
   if (!due.some((t) => state.usage!.pct >= t)) return [];
   const detail = `a draft is in the input box at ${state.usage.pct}%: nothing is typed until it is sent or cleared`;

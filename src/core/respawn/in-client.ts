@@ -57,6 +57,19 @@ export function inClientDecision(state: RespawnState, facts: IdleFacts, now: num
   return { kind: choice.kind, trigger: choice.trigger, steps: buildSteps(choice.kind, state.settings) };
 }
 
+/**
+ * The record's `hold` line when a cycle is due but the session is left alone (the tmux supervisor
+ * records the dialog or draft that holds it the same way), or undefined when nothing is held.
+ * The usage limit has its own events.
+ */
+export function holdDetail(state: RespawnState, facts: IdleFacts): string | undefined {
+  const alone = leaveAlone(facts);
+  if (!alone || facts.limited || !state.usage) return undefined;
+  const choice = chooseCycle(state);
+  if (!choice || choice.kind === "keep-working") return undefined;
+  return `${alone} at ${state.usage.pct}%: the ${choice.kind} waits for the next idle turn`;
+}
+
 /** The state with a new reading `pct` at `now`: the no-progress check of the last cycle applied. */
 export function withReading(state: RespawnState, pct: number, now: number): RespawnState {
   return { ...state, usage: { pct, at: now }, ...checkProgress(state, pct, now) };

@@ -11,6 +11,7 @@ import { openCodeStore } from "../../../src/core/agents/opencode-rows.ts";
 import { openCodePlugin } from "../../../src/core/agents/opencode-plugin.ts";
 import { addEntry } from "../../../src/core/summary/collect.ts";
 import { emptyFacts } from "../../../src/core/summary/facts.ts";
+import { openWork } from "../../../src/core/summary/open-work.ts";
 import { lineUsage } from "../../../src/core/track/tokens.ts";
 
 const FIX = join(import.meta.dir, "..", "..", "fixtures", "opencode");
@@ -112,7 +113,7 @@ describe("the store's rows", () => {
 describe("the summary's facts", () => {
   test("the bash session: the request without run's quotes, the command, the agent's last text", () => {
     const f = emptyFacts();
-    for (const r of sessionRecords()[0]!) addEntry(f, r);
+    for (const [i, r] of sessionRecords()[0]!.entries()) addEntry(f, r, i + 1);
     expect(f.unclaimedLines).toBe(0);
     expect([f.firstRequest, f.goal]).toEqual([
       "Create out.txt containing hello and show it",
@@ -122,6 +123,9 @@ describe("the summary's facts", () => {
     expect(f.lastAgentText).toBe("Done: out.txt contains hello.");
     expect(f.latestTokens).toBe(18012);
     expect(f.model).toBe("claude-sonnet-4-5");
+    // The agent answered the request: no open work says it never did.
+    expect(f.lastAgentLine).toBeGreaterThan(f.latestLines.at(-1)!);
+    expect(openWork(f)).toEqual([]);
   });
   test("the compacted session: one compaction; the summary and the synthetic continue are not the user's", () => {
     const f = emptyFacts();

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import {
   afterCycle,
   afterLimit,
+  holdDetail,
   type IdleFacts,
   inClientDecision,
   limitPlan,
@@ -85,6 +86,23 @@ describe("inClientDecision: what the mod does at an idle turn's end", () => {
   });
   test("keep-working mode stays with the tmux supervisor", () => {
     expect(inClientDecision(at(95, { "respawn.mode": "keep-working" }), IDLE, NOW).kind).toBe("none");
+  });
+});
+
+describe("holdDetail: the record's hold line, as the tmux supervisor writes one", () => {
+  test("a due cycle left alone says why, at which figure, and what waits", () => {
+    expect(holdDetail(at(92, { "respawn.compact_at": false }), { ...IDLE, subagentsRunning: 1 })).toBe(
+      "1 subagent(s) still running at 92%: the restart waits for the next idle turn",
+    );
+    expect(holdDetail(at(86), { ...IDLE, dialogOpen: true })).toBe(
+      "a dialog waits for the person at 86%: the compact waits for the next idle turn",
+    );
+  });
+  test("nothing held: idle, below both levels, keep-working, or the usage limit (its own events)", () => {
+    expect(holdDetail(at(95), IDLE)).toBeUndefined();
+    expect(holdDetail(at(70), { ...IDLE, draft: true })).toBeUndefined();
+    expect(holdDetail(at(95, { "respawn.mode": "keep-working" }), { ...IDLE, draft: true })).toBeUndefined();
+    expect(holdDetail(at(95), { ...IDLE, limited: true })).toBeUndefined();
   });
 });
 
