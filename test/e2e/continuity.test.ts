@@ -3,42 +3,17 @@
  * client, real tmux, fake API) keeps the original goal and every open task
  * through three unattended cycles.
  */
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { CTX_BIN } from "../helpers/ctx.ts";
-import {
-  ALLOWED_TOOLS,
-  CLAUDE_BIN,
-  continuityHooks,
-  hookEntry,
-  makeSandbox,
-  runClaudeP,
-  TEST_MODEL,
-  type Sandbox,
-} from "./claude.ts";
-import {
-  allText,
-  lastToolResults,
-  lastUserText,
-  startFakeApi,
-  type FakeApi,
-  type LoggedRequest,
-  type Turn,
-} from "./fake-api.ts";
-import { explain, superviseSession, usageAt, waitUntil, type Supervised } from "./respawn-harness.ts";
-import { clearAndPrompt, startClient } from "./client-pane.ts";
+import { ALLOWED_TOOLS, CLAUDE_BIN, continuityHooks, hookEntry, runClaudeP, TEST_MODEL } from "./claude.ts";
+import { allText, lastToolResults, lastUserText, type LoggedRequest, type Turn } from "./fake-api.ts";
+import { explain, usageAt, waitUntil } from "./respawn-harness.ts";
+import { clearAndPrompt, startClient, stopAfterEach } from "./client-pane.ts";
 
 const GOAL = "GOAL-8841: build the alpaca exporter";
 const KICK = "KICKSTART-5120: continue the work from the summary.";
-let api: FakeApi | undefined;
-let sup: Supervised | undefined;
-let sandbox: Sandbox | undefined;
-afterEach(async () => {
-  await sup?.cleanup();
-  await api?.stop();
-  sandbox?.cleanup();
-  api = sup = sandbox = undefined;
-});
+const rig = stopAfterEach();
 
 const isKickstart = (req: LoggedRequest) => lastUserText(req).includes(KICK) && lastToolResults(req).length === 0;
 const tool = (name: string, input: Record<string, unknown>, pct = 10): Turn => ({
@@ -66,7 +41,7 @@ test("e2e continuity: three unattended respawn cycles keep the goal and every op
   let kicks = 0;
   // Session 1: three tasks, the first completed, then the context fills up.
   const first = threeTasks("Parser done because the format is CSV; exporter next.", 91);
-  api = await startFakeApi((req, i): Turn => {
+  const api = await rig.api((req, i): Turn => {
     if (isKickstart(req)) {
       kicks++;
       // Each fresh session does one step at low usage...
@@ -76,18 +51,18 @@ test("e2e continuity: three unattended respawn cycles keep the goal and every op
     // ...and fills up again (three cycles), then stays low.
     return { content: [{ type: "text", text: `Step ${kicks} done.` }], usage: usageAt(kicks < 3 ? 92 : 30) };
   });
-  sup = await superviseSession(api, GOAL, {
+  const sup = await rig.supervise(api, GOAL, {
     CTX_RESPAWN_COMPACT_AT: "off",
     CTX_RESPAWN_RESTART_AT: "90",
     CTX_RESPAWN_KICKSTART_PROMPT: KICK,
   });
   const rec = await waitUntil(
-    () => sup!.record()?.cycles >= 3 && sup!.record(),
+    () => sup.record()?.cycles >= 3 && sup.record(),
     200_000,
     () => explain(sup),
   );
   await waitUntil(
-    () => api!.mainRequests().filter(isKickstart).length >= 3,
+    () => api.mainRequests().filter(isKickstart).length >= 3,
     30_000,
     () => explain(sup),
   );
@@ -138,7 +113,7 @@ test("e2e continuity: ctx resume --latest -- -p twice in a row (headless) carrie
   const isResume = (req: LoggedRequest) =>
     lastUserText(req).includes("<previous-session-summary>") && lastToolResults(req).length === 0;
   const first = threeTasks("Parser done.", 40);
-  api = await startFakeApi((req, i): Turn => {
+  const api = await rig.api((req, i): Turn => {
     if (isResume(req)) {
       resumes++;
       return tool("Bash", { command: `echo resumed-${resumes} > resumed-${resumes}.txt`, description: "step" }, 20);
@@ -147,7 +122,7 @@ test("e2e continuity: ctx resume --latest -- -p twice in a row (headless) carrie
     return { content: [{ type: "text", text: `Resumed step ${resumes} done.` }], usage: usageAt(25) };
   });
   const hooks = continuityHooks();
-  sandbox = await makeSandbox({
+  const sandbox = await rig.sandbox({
     apiUrl: api.url,
     settings: { hooks },
     extraEnv: { CTX_TRACK_FINALIZE_ON_END: "always", CTX_CLAUDE: CLAUDE_BIN },
@@ -157,8 +132,8 @@ test("e2e continuity: ctx resume --latest -- -p twice in a row (headless) carrie
   const resume = async () => {
     const passthrough = ["-p", "--model", TEST_MODEL, "--allowedTools", ...ALLOWED_TOOLS, "--output-format", "json"];
     const p = Bun.spawn([CTX_BIN, "resume", "--latest", "--", ...passthrough], {
-      cwd: sandbox!.project,
-      env: sandbox!.env,
+      cwd: sandbox.project,
+      env: sandbox.env,
       stdout: "pipe",
       stderr: "pipe",
     });
@@ -196,7 +171,7 @@ test("e2e continuity: the same chain through /clear with only the hooks (no supe
   // A bare "go on" (a continue-style one-liner: never the goal); the hook's context may share its message.
   const isContinue = (req: LoggedRequest) => /^go on$/m.test(lastUserText(req)) && !lastToolResults(req).length;
   const first = threeTasks("Parser done.", 40);
-  api = await startFakeApi((req, i): Turn => {
+  const api = await rig.api((req, i): Turn => {
     if (isContinue(req)) {
       clears++;
       return tool("Bash", { command: `echo cleared-${clears} > cleared-${clears}.txt`, description: "step" }, 20);
@@ -205,7 +180,7 @@ test("e2e continuity: the same chain through /clear with only the hooks (no supe
     return { content: [{ type: "text", text: `Step ${clears} done.` }], usage: usageAt(25) };
   });
   const hooks = continuityHooks();
-  sandbox = await makeSandbox({
+  const sandbox = await rig.sandbox({
     apiUrl: api.url,
     settings: { hooks },
     extraEnv: { CTX_TRACK_FINALIZE_ON_END: "always" },
@@ -233,7 +208,7 @@ test("e2e continuity: the same chain through /clear with only the hooks (no supe
 
 test("e2e continuity: interactive, the summary the monitor writes at CRITICAL reports the status line's 78 %", async () => {
   const step = (n: number, pct: number): Turn => tool("Bash", { command: `echo work-${n}`, description: "work" }, pct);
-  api = await startFakeApi((_req, i): Turn => {
+  const api = await rig.api((_req, i): Turn => {
     if (i === 0) return step(0, 60);
     if (i < 3) return step(i, 78);
     return { content: [{ type: "text", text: "Stopping here." }], usage: usageAt(78) };
@@ -242,7 +217,7 @@ test("e2e continuity: interactive, the summary the monitor writes at CRITICAL re
   for (const e of ["SessionStart", "UserPromptSubmit", "PostToolUse", "Stop"])
     hooks[e] = hookEntry(`${CTX_BIN} track`, e === "PostToolUse" ? "*" : undefined);
   hooks.PostToolUse = [...hooks.PostToolUse!, ...hookEntry(`${CTX_BIN} monitor`, "*")];
-  sandbox = await makeSandbox({
+  const sandbox = await rig.sandbox({
     apiUrl: api.url,
     settings: { hooks, statusLine: { type: "command", command: `${CTX_BIN} statusline`, padding: 0 } },
     extraEnv: { NO_COLOR: "1" },
@@ -254,7 +229,7 @@ test("e2e continuity: interactive, the summary the monitor writes at CRITICAL re
     const [summary] = await summariesAtLeast(sandbox.project, 1);
     // The background finalize may still be writing the twin's sibling: wait for the record too.
     await waitUntil(
-      () => existsSync(`${sandbox!.project}/.ctx/sessions/LATEST-SESSION.txt`),
+      () => existsSync(`${sandbox.project}/.ctx/sessions/LATEST-SESSION.txt`),
       20_000,
       () => "no record",
     );

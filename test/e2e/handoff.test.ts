@@ -4,23 +4,17 @@
  * after CRITICAL hands the next session the steps taken after that summary; a client started in a subfolder
  * keeps one `.ctx/` at the repository root, where `ctx resume --latest` finds its summary.
  */
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { runCtx } from "../helpers/ctx.ts";
 import { runChild } from "../../src/io/process/child.ts";
-import { ALLOWED_TOOLS, CLAUDE_BIN, headlessArgs, makeSandbox, type Sandbox } from "./claude.ts";
-import { contentText, lastToolResults, startFakeApi, type FakeApi, type LoggedRequest, type Turn } from "./fake-api.ts";
+import { ALLOWED_TOOLS, CLAUDE_BIN, headlessArgs, type Sandbox } from "./claude.ts";
+import { contentText, lastToolResults, type LoggedRequest, type Turn } from "./fake-api.ts";
 import { usageAt, waitUntil } from "./respawn-harness.ts";
-import { clearAndPrompt, startClient } from "./client-pane.ts";
+import { clearAndPrompt, startClient, stopAfterEach } from "./client-pane.ts";
 
-let api: FakeApi | undefined;
-let sandbox: Sandbox | undefined;
-afterEach(async () => {
-  await api?.stop();
-  sandbox?.cleanup();
-  api = sandbox = undefined;
-});
+const rig = stopAfterEach();
 
 const bash = (command: string, pct: number): Turn => ({
   content: [{ type: "tool_use", name: "Bash", input: { command, description: "step" } }],
@@ -41,7 +35,7 @@ function sinceLastAssistant(req: LoggedRequest): string {
 
 /** A sandbox wired by `ctx install` (status line and every hook, this build's absolute path). */
 async function installed(apiUrl: string, trusted: string[] = []): Promise<Sandbox> {
-  const s = await makeSandbox({ apiUrl, extraEnv: { NO_COLOR: "1" } });
+  const s = await rig.sandbox({ apiUrl, extraEnv: { NO_COLOR: "1" } });
   const inst = await runCtx(["install"], { env: s.env, cwd: s.project });
   expect(inst.code).toBe(0);
   if (trusted.length) {
@@ -73,8 +67,8 @@ async function headless(s: Sandbox, prompt: string, cwd = s.project) {
 test("e2e handoff: CRITICAL crossed on a failing Bash call reaches the agent, and .ctx/sessions holds the summary", async () => {
   // 50 %, then a Bash call that fails with the context at 78 %: only PostToolUseFailure fires for it.
   const turns = [bash("echo warm-up", 50), bash("ls /no/such/dir-4417", 78), say("Stopping here.", 78)];
-  api = await startFakeApi((_req, i) => turns[Math.min(i, turns.length - 1)]);
-  sandbox = await installed(api.url);
+  const api = await rig.api((_req, i) => turns[Math.min(i, turns.length - 1)]);
+  const sandbox = await installed(api.url);
   const result = await headless(sandbox, "GOAL-3390: list the data directory");
   const main = api.mainRequests();
   expect(main).toHaveLength(3);
@@ -86,9 +80,9 @@ test("e2e handoff: CRITICAL crossed on a failing Bash call reaches the agent, an
   expect(context).toContain("ctx is writing the handoff summary now");
   expect(context).not.toContain("The handoff summary is written");
   const written = await waitUntil(
-    () => summaries(sandbox!.project).length > 0 && summaries(sandbox!.project),
+    () => summaries(sandbox.project).length > 0 && summaries(sandbox.project),
     20_000,
-    () => `no summary in ${sandbox!.project}/.ctx/sessions`,
+    () => `no summary in ${sandbox.project}/.ctx/sessions`,
   );
   expect(written).toHaveLength(1);
   const path = join(sandbox.project, ".ctx", "sessions", written[0]!);
@@ -115,7 +109,7 @@ test("e2e handoff: /clear after CRITICAL gives the next session the step taken a
   const isLast = (req: LoggedRequest) =>
     /do the last step/.test(sinceLastAssistant(req)) && !lastToolResults(req).length;
   let phase: "critical" | "last" | "fresh" = "critical";
-  api = await startFakeApi((req, i): Turn => {
+  const api = await rig.api((req, i): Turn => {
     if (isContinue(req)) {
       clears++;
       phase = "fresh";
@@ -126,20 +120,20 @@ test("e2e handoff: /clear after CRITICAL gives the next session the step taken a
     if (phase === "last") return lastToolResults(req).length ? say("Last step done.", 79) : bash(LAST, 79);
     return say("Continuing from the summary.", 10);
   });
-  sandbox = await installed(api.url);
+  const sandbox = await installed(api.url);
   const pane = await startClient(sandbox);
   try {
     await pane.sendText("GOAL-5521: prepare the release");
     await pane.waitFor(/Paused at CRITICAL\./, 60_000);
     // The summary written at CRITICAL, before the last step: it cannot know that step.
     const [name] = await waitUntil(
-      () => summaries(sandbox!.project).length > 0 && summaries(sandbox!.project),
+      () => summaries(sandbox.project).length > 0 && summaries(sandbox.project),
       20_000,
       () => "no summary at CRITICAL",
     );
     const path = join(sandbox.project, ".ctx", "sessions", name!);
     await waitUntil(
-      () => existsSync(join(sandbox!.project, ".ctx", "sessions", "LATEST-SESSION.txt")),
+      () => existsSync(join(sandbox.project, ".ctx", "sessions", "LATEST-SESSION.txt")),
       20_000,
       () => "no record",
     );
@@ -162,8 +156,8 @@ test("e2e handoff: /clear after CRITICAL gives the next session the step taken a
 
 test("e2e handoff: a session started in a subfolder keeps one .ctx/ at the repository root", async () => {
   const turns = [bash("echo in-the-subfolder", 78), say("Stopping here.", 78)];
-  api = await startFakeApi((_req, i) => turns[Math.min(i, turns.length - 1)]);
-  sandbox = await installed(api.url);
+  const api = await rig.api((_req, i) => turns[Math.min(i, turns.length - 1)]);
+  const sandbox = await installed(api.url);
   const repo = sandbox.project;
   const sub2 = join(repo, "services", "api");
   const git = await runChild(["git", "init", "-q", "-b", "main"], { cwd: repo, env: sandbox.env, timeoutMs: 20_000 });

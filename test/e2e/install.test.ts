@@ -4,20 +4,15 @@
  * state files, the user's own hook still runs), `ctx doctor` agrees, and after
  * `ctx uninstall` the user's file is back and ctx's hooks no longer fire.
  */
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { CTX_BIN, runCtx } from "../helpers/ctx.ts";
-import { makeSandbox, runClaudeP, type Sandbox } from "./claude.ts";
-import { lastUserText, startFakeApi, type FakeApi, type Turn } from "./fake-api.ts";
+import { runClaudeP } from "./claude.ts";
+import { stopAfterEach } from "./client-pane.ts";
+import { lastUserText, type Turn } from "./fake-api.ts";
 
-let api: FakeApi | undefined;
-let sandbox: Sandbox | undefined;
-afterEach(async () => {
-  await api?.stop();
-  sandbox?.cleanup();
-  api = sandbox = undefined;
-});
+const rig = stopAfterEach();
 
 const turns: Turn[] = [
   {
@@ -31,13 +26,13 @@ const turns: Turn[] = [
 ];
 
 test("e2e: the hooks ctx install wrote fire in the real client; uninstall restores the user's settings", async () => {
-  api = await startFakeApi((_req, i) => turns[i % turns.length]);
+  const api = await rig.api((_req, i) => turns[i % turns.length]);
   const userHook = {
     matcher: "Bash",
     hooks: [{ type: "command", command: 'touch "$CLAUDE_PROJECT_DIR/user-hook-ran"' }],
   };
   const original = { cleanupPeriodDays: 30, hooks: { PostToolUse: [userHook] } };
-  sandbox = await makeSandbox({ apiUrl: api.url, settings: original });
+  const sandbox = await rig.sandbox({ apiUrl: api.url, settings: original });
   const env = { ...sandbox.env, PATH: `${dirname(CTX_BIN)}:${sandbox.env.PATH}` };
 
   const inst = await runCtx(["install"], { env, cwd: sandbox.project });

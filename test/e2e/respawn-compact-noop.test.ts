@@ -6,22 +6,16 @@
  * compacts it, so the fake API fails the compaction request (a 400 the client
  * does not retry) and the compaction changes nothing on both clients.
  */
-import { afterEach, expect, test } from "bun:test";
-import { lastToolResults, lastUserText, startFakeApi, type FakeApi, type Turn } from "./fake-api.ts";
-import { explain, superviseSession, usageAt, waitUntil, type Supervised } from "./respawn-harness.ts";
+import { expect, test } from "bun:test";
+import { lastToolResults, lastUserText, type Turn } from "./fake-api.ts";
+import { stopAfterEach } from "./client-pane.ts";
+import { explain, usageAt, waitUntil } from "./respawn-harness.ts";
 
 const KICK = "KICKSTART-4410: continue from the summary.";
-let api: FakeApi | undefined;
-let sup: Supervised | undefined;
-afterEach(async () => {
-  await sup?.cleanup();
-  await api?.stop();
-  api = sup = undefined;
-});
-const describe = () => explain(sup);
+const rig = stopAfterEach();
 
 test("e2e respawn: a /compact that leaves usage at 91 % is followed by the full cycle (finalize, /clear, kickstart)", async () => {
-  api = await startFakeApi({
+  const api = await rig.api({
     main: (req): Turn =>
       lastUserText(req).includes(KICK) && !lastToolResults(req).length
         ? { content: [{ type: "text", text: "Resumed." }], usage: usageAt(20) }
@@ -32,10 +26,11 @@ test("e2e respawn: a /compact that leaves usage at 91 % is followed by the full 
       error: { status: 400, type: "invalid_request_error", message: "compaction refused by the e2e script" },
     }),
   });
-  sup = await superviseSession(api, "Do the first part", { CTX_RESPAWN_KICKSTART_PROMPT: KICK });
+  const sup = await rig.supervise(api, "Do the first part", { CTX_RESPAWN_KICKSTART_PROMPT: KICK });
+  const describe = () => explain(sup);
   const rec = await waitUntil(
     () => {
-      const r = sup!.record();
+      const r = sup.record();
       return r?.cycles >= 2 && r;
     },
     120_000,
@@ -47,5 +42,5 @@ test("e2e respawn: a /compact that leaves usage at 91 % is followed by the full 
   // the Next: prompt after the compaction gives a fresh reading: it is still 91 %, so the full cycle follows
   expect(progress.detail).toContain("91% after compact (trigger 85%");
   // The kickstart reached the server: the new session continues.
-  await waitUntil(() => api!.mainRequests().some((r) => lastUserText(r).includes(KICK)), 20_000, describe);
+  await waitUntil(() => api.mainRequests().some((r) => lastUserText(r).includes(KICK)), 20_000, describe);
 }, 180_000);

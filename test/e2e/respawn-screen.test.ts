@@ -8,24 +8,19 @@
  * - The agent `cat`s a file holding the limit menu's option and a reset in 2099 at 95 %: no limit is
  *   seen, and the supervisor still restarts the session at its restart level.
  */
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { CLIENT, CLIENTS } from "./claude.ts";
-import { lastToolResults, lastUserText, startFakeApi, type FakeApi, type Turn } from "./fake-api.ts";
-import { explain, superviseSession, usageAt, waitUntil, type Supervised } from "./respawn-harness.ts";
+import { lastToolResults, lastUserText, type Turn } from "./fake-api.ts";
+import { stopAfterEach } from "./client-pane.ts";
+import { explain, usageAt, waitUntil } from "./respawn-harness.ts";
 
-let api: FakeApi | undefined;
-let sup: Supervised | undefined;
-afterEach(async () => {
-  await sup?.cleanup();
-  await api?.stop();
-  api = sup = undefined;
-});
+const rig = stopAfterEach();
 
 test(`e2e respawn (client ${CLIENT.version}): auto_accept_plans never presses Enter on a permission dialog`, async () => {
   const command = "touch PWNED && echo 'ready to code'";
-  api = await startFakeApi((_req, i): Turn => {
+  const api = await rig.api((_req, i): Turn => {
     if (i === 0)
       return {
         content: [
@@ -42,7 +37,7 @@ test(`e2e respawn (client ${CLIENT.version}): auto_accept_plans never presses En
       };
     return { content: [{ type: "text", text: "ran it." }], usage: usageAt(41) };
   });
-  sup = await superviseSession(
+  const sup = await rig.supervise(
     api,
     "Set things up",
     { CTX_RESPAWN_AUTO_ACCEPT_PLANS: "true", CTX_RESPAWN_QUIET_MS: "500" },
@@ -51,9 +46,9 @@ test(`e2e respawn (client ${CLIENT.version}): auto_accept_plans never presses En
   );
   let pane = "";
   const describe = () => `${explain(sup)}\npane:\n${pane}`;
-  const capture = async () => (pane = (await sup!.tmux("capture-pane", "-p", "-t", sup!.record()?.target)).out);
+  const capture = async () => (pane = (await sup.tmux("capture-pane", "-p", "-t", sup.record()?.target)).out);
   // The client's permission dialog is open, showing the command with its plan words.
-  await waitUntil(() => sup!.record()?.target, 60_000, describe);
+  await waitUntil(() => sup.record()?.target, 60_000, describe);
   for (const deadline = Date.now() + 60_000; ; await Bun.sleep(300)) {
     await capture();
     if (/Do you want to proceed\?/.test(pane) && pane.includes("ready to code")) break;
@@ -61,7 +56,7 @@ test(`e2e respawn (client ${CLIENT.version}): auto_accept_plans never presses En
   }
   // The supervisor saw a permission dialog and holds.
   await waitUntil(
-    () => sup!.record()?.events?.some((e: any) => e.event === "hold" && /permission dialog/.test(e.detail)),
+    () => sup.record()?.events?.some((e: any) => e.event === "hold" && /permission dialog/.test(e.detail)),
     30_000,
     describe,
   );
@@ -80,7 +75,7 @@ test(`e2e respawn (client ${CLIENT.version}): auto_accept_plans never presses En
 
 test(`e2e respawn (client ${CLIENT.version}): auto_accept_plans still accepts the real plan dialog`, async () => {
   let planPath = "";
-  api = await startFakeApi((req, i): Turn => {
+  const api = await rig.api((req, i): Turn => {
     // The client names the plan file in plan mode's instructions.
     planPath ||= /(\/[^"\\ ]*\/\.claude\/plans\/[^"\\ ]+\.md)/.exec(JSON.stringify(req.body))?.[1] ?? "";
     if (i === 0)
@@ -97,7 +92,7 @@ test(`e2e respawn (client ${CLIENT.version}): auto_accept_plans still accepts th
     if (i === 1) return { content: [{ type: "tool_use", name: "ExitPlanMode", input: {} }], usage: usageAt(31) };
     return { content: [{ type: "text", text: "Plan approved, coding." }], usage: usageAt(32) };
   });
-  sup = await superviseSession(
+  const sup = await rig.supervise(
     api,
     "Plan the greeting module",
     { CTX_RESPAWN_AUTO_ACCEPT_PLANS: "true", CTX_RESPAWN_QUIET_MS: "500" },
@@ -105,9 +100,9 @@ test(`e2e respawn (client ${CLIENT.version}): auto_accept_plans still accepts th
     { allowedTools: ["Read"], clientArgs: ["--permission-mode", "plan"] },
   );
   const describe = () => explain(sup);
-  await waitUntil(() => sup!.record()?.events?.some((e: any) => e.event === "plan_accepted"), 90_000, describe);
+  await waitUntil(() => sup.record()?.events?.some((e: any) => e.event === "plan_accepted"), 90_000, describe);
   // The client took the Enter: ExitPlanMode's result went back to the model.
-  await waitUntil(() => api!.mainRequests().length >= 3, 30_000, describe);
+  await waitUntil(() => api.mainRequests().length >= 3, 30_000, describe);
   expect(planPath).not.toBe("");
   const holds = sup
     .record()
@@ -128,7 +123,7 @@ test(`e2e respawn (client ${CLIENT.version}): a cat of the limit menu and a 2099
     "",
   ].join("\n");
   let kicked = false;
-  api = await startFakeApi((req, i): Turn => {
+  const api = await rig.api((req, i): Turn => {
     if (lastUserText(req).includes(KICK) && lastToolResults(req).length === 0) {
       kicked = true;
       return { content: [{ type: "text", text: "Continuing from the summary." }], usage: usageAt(20) };
@@ -146,7 +141,7 @@ test(`e2e respawn (client ${CLIENT.version}): a cat of the limit menu and a 2099
       };
     return { content: [{ type: "text", text: "Read the notes." }], usage: usageAt(95) };
   });
-  sup = await superviseSession(
+  const sup = await rig.supervise(
     api,
     "Read the notes",
     { CTX_RESPAWN_COMPACT_AT: "off", CTX_RESPAWN_RESTART_AT: "92", CTX_RESPAWN_KICKSTART_PROMPT: KICK },
@@ -160,12 +155,12 @@ test(`e2e respawn (client ${CLIENT.version}): a cat of the limit menu and a 2099
   const watcher = (async () => {
     while (watching) {
       const target = sup?.record()?.target;
-      if (target) panes.push((await sup!.tmux("capture-pane", "-p", "-t", target)).out);
+      if (target) panes.push((await sup.tmux("capture-pane", "-p", "-t", target)).out);
       await Bun.sleep(300);
     }
   })();
   const rec = await waitUntil(
-    () => (sup!.record()?.cycles >= 1 && kicked ? sup!.record() : undefined),
+    () => (sup.record()?.cycles >= 1 && kicked ? sup.record() : undefined),
     150_000,
     describe,
   );

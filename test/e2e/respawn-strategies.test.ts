@@ -3,21 +3,15 @@
  * compaction at compact_at, and keep-working driven by the screen alone (no
  * Stop hook: the completion line, whatever verb the client picks this time).
  */
-import { afterEach, expect, test } from "bun:test";
-import { allText, lastToolResults, lastUserText, startFakeApi, type FakeApi, type Turn } from "./fake-api.ts";
-import { explain, superviseSession, usageAt, waitUntil, type Supervised } from "./respawn-harness.ts";
+import { expect, test } from "bun:test";
+import { allText, lastToolResults, lastUserText, type Turn } from "./fake-api.ts";
+import { stopAfterEach } from "./client-pane.ts";
+import { explain, usageAt, waitUntil } from "./respawn-harness.ts";
 
-let api: FakeApi | undefined;
-let sup: Supervised | undefined;
-afterEach(async () => {
-  await sup?.cleanup();
-  await api?.stop();
-  api = sup = undefined;
-});
-const describe = () => explain(sup);
+const rig = stopAfterEach();
 
 test("e2e respawn: at compact_at the idle session is compacted with the configured instructions", async () => {
-  api = await startFakeApi({
+  const api = await rig.api({
     main: (_req, i): Turn =>
       i < 3
         ? {
@@ -33,12 +27,13 @@ test("e2e respawn: at compact_at the idle session is compacted with the configur
           }
         : undefined,
   });
-  sup = await superviseSession(api, "Migrate the database layer", {
+  const sup = await rig.supervise(api, "Migrate the database layer", {
     CTX_RESPAWN_COMPACT_PROMPT: "/compact KEEP-STATE-5521 keep the task state",
   });
+  const describe = () => explain(sup);
   const rec = await waitUntil(
     () => {
-      const r = sup!.record();
+      const r = sup.record();
       return r?.cycles >= 1 && r;
     },
     90_000,
@@ -50,7 +45,7 @@ test("e2e respawn: at compact_at the idle session is compacted with the configur
   // The client ran the compaction with our instructions.
   expect(api.requests.some((r) => r.method === "POST" && allText(r).includes("KEEP-STATE-5521"))).toBe(true);
   // the cycle ends once the prompt is typed; the client sends it a moment later (later still on a loaded machine)
-  const next = () => api!.requests.some((r) => r.method === "POST" && allText(r).includes("Next: continue the work"));
+  const next = () => api.requests.some((r) => r.method === "POST" && allText(r).includes("Next: continue the work"));
   expect(await waitUntil(next, 60_000, describe)).toBe(true);
   // A compaction, not a restart: no finalize, no /clear.
   await Bun.sleep(3000);
@@ -59,7 +54,7 @@ test("e2e respawn: at compact_at the idle session is compacted with the configur
 
 test("e2e respawn: keep-working without a Stop hook reads the completion line (any verb) and the hourly cap stops it", async () => {
   const KICK = "KEEP-GOING-9034 next item";
-  api = await startFakeApi((req, i): Turn => {
+  const api = await rig.api((req, i): Turn => {
     if (lastToolResults(req).length)
       return { content: [{ type: "text", text: `Item ${i} done.` }], usage: usageAt(10) };
     if (lastUserText(req).includes(KICK))
@@ -69,7 +64,7 @@ test("e2e respawn: keep-working without a Stop hook reads the completion line (a
       };
     return { content: [{ type: "text", text: "First item done." }], usage: usageAt(5) };
   });
-  sup = await superviseSession(
+  const sup = await rig.supervise(
     api,
     "Work through the list",
     {
@@ -81,9 +76,10 @@ test("e2e respawn: keep-working without a Stop hook reads the completion line (a
     },
     [],
   );
+  const describe = () => explain(sup);
   const rec = await waitUntil(
     () => {
-      const r = sup!.record();
+      const r = sup.record();
       return r?.brake === "max_cycles_per_hour" && r;
     },
     120_000,

@@ -3,36 +3,22 @@
  * server through TMUX_TMPDIR), the fake API scripted to climb past the trigger,
  * and ctx track / finalize / resume --hook wired as in a real install.
  */
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { PaneSession } from "../../src/io/respawn/binding.ts";
 import { CTX_BIN } from "../helpers/ctx.ts";
-import {
-  allText,
-  lastToolResults,
-  lastUserText,
-  startFakeApi,
-  type FakeApi,
-  type LoggedRequest,
-  type Turn,
-} from "./fake-api.ts";
-import { explain, superviseSession, usageAt, waitUntil, type Supervised } from "./respawn-harness.ts";
+import { allText, lastToolResults, lastUserText, type LoggedRequest, type Turn } from "./fake-api.ts";
+import { stopAfterEach } from "./client-pane.ts";
+import { explain, usageAt, waitUntil } from "./respawn-harness.ts";
 
 const KICK = "KICKSTART-7731: continue the work from the summary.";
-let api: FakeApi | undefined;
-let sup: Supervised | undefined;
-afterEach(async () => {
-  await sup?.cleanup();
-  await api?.stop();
-  api = sup = undefined;
-});
+const rig = stopAfterEach();
 
 const isKickstart = (req: LoggedRequest) => lastUserText(req).includes(KICK) && lastToolResults(req).length === 0;
-const describe = () => explain(sup);
 
 test("e2e respawn: two full cycles unattended (finalize, /clear, summary injected, kickstart, session continues)", async () => {
   let kicks = 0;
-  api = await startFakeApi((req, i): Turn => {
+  const api = await rig.api((req, i): Turn => {
     if (i === 0)
       return { content: [{ type: "text", text: "Step one of the greeting task done." }], usage: usageAt(91) };
     if (isKickstart(req)) {
@@ -47,14 +33,15 @@ test("e2e respawn: two full cycles unattended (finalize, /clear, summary injecte
     // The tool result of the kickstart turn: climb past the trigger again (twice), then stay low.
     return { content: [{ type: "text", text: `Continued (${kicks}).` }], usage: usageAt(kicks < 2 ? 92 : 30) };
   });
-  sup = await superviseSession(api, "Write the greeting module", {
+  const sup = await rig.supervise(api, "Write the greeting module", {
     CTX_RESPAWN_COMPACT_AT: "off",
     CTX_RESPAWN_RESTART_AT: "90",
     CTX_RESPAWN_KICKSTART_PROMPT: KICK,
   });
+  const describe = () => explain(sup);
   const rec = await waitUntil(
     () => {
-      const r = sup!.record();
+      const r = sup.record();
       return r?.cycles >= 2 && r;
     },
     150_000,
@@ -62,7 +49,7 @@ test("e2e respawn: two full cycles unattended (finalize, /clear, summary injecte
   );
   // The session after the second cycle carried on: its tool result reached the server.
   await waitUntil(
-    () => api!.mainRequests().some((r) => lastToolResults(r).some((t) => t.text.includes("continuing-2"))),
+    () => api.mainRequests().some((r) => lastToolResults(r).some((t) => t.text.includes("continuing-2"))),
     30_000,
     describe,
   );
@@ -88,7 +75,7 @@ test("e2e respawn: two full cycles unattended (finalize, /clear, summary injecte
   expect(rec.phase).not.toBe("halted");
 
   // ctx status sees the supervisor through the supervised session's index entry.
-  await waitUntil(() => sup!.record()?.session_id, 10_000, describe);
+  await waitUntil(() => sup.record()?.session_id, 10_000, describe);
   // It is bound to the session whose Claude Code process runs in its pane (claude_pid recorded by ctx track).
   const bound = JSON.parse(
     readFileSync(`${sup.sandbox.project}/.ctx/state/sessions/${sup.record().session_id}.json`, "utf8"),
@@ -100,7 +87,7 @@ test("e2e respawn: two full cycles unattended (finalize, /clear, summary injecte
   await Bun.sleep(1200);
   const status = Bun.spawnSync([CTX_BIN, "status", "--json", "--all"], { cwd: sup.sandbox.project, env: sup.env });
   const rows = JSON.parse(status.stdout.toString());
-  const row = (Array.isArray(rows) ? rows : rows.sessions).find((r: any) => r.session_id === sup!.record().session_id);
+  const row = (Array.isArray(rows) ? rows : rows.sessions).find((r: any) => r.session_id === sup.record().session_id);
   expect(row.respawn).toBe(sup.record().phase); // the supervisor's phase, as `respawn:<phase>` in the table
   // the freshly respawned session shows its own tokens (not 0/0); the sessions it replaced show as ended
   expect({ tokens: row.used_tokens > 0, window: row.window_size, ended: row.ended }).toEqual({
@@ -134,19 +121,20 @@ test("e2e respawn: two full cycles unattended (finalize, /clear, summary injecte
 }, 240_000);
 
 test("e2e respawn: the no-progress breaker stops an endless loop when usage stays high", async () => {
-  api = await startFakeApi(
+  const api = await rig.api(
     (req): Turn => ({
       content: [{ type: "text", text: isKickstart(req) ? "Resumed, still huge." : "Working." }],
       usage: usageAt(93),
     }),
   );
-  sup = await superviseSession(api, "Refactor everything", {
+  const sup = await rig.supervise(api, "Refactor everything", {
     CTX_RESPAWN_COMPACT_AT: "off",
     CTX_RESPAWN_KICKSTART_PROMPT: KICK,
   });
+  const describe = () => explain(sup);
   const rec = await waitUntil(
     () => {
-      const r = sup!.record();
+      const r = sup.record();
       return r?.phase === "halted" && r;
     },
     150_000,

@@ -6,20 +6,15 @@
  * parent's transcript, where the subagent's lines never go). `ctx track` counts
  * the subagent's tool calls apart, and the summary says so in one line.
  */
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CTX_BIN, runCtx } from "../helpers/ctx.ts";
-import { CLIENT, makeSandbox, runClaudeP, type Sandbox } from "./claude.ts";
-import { contentText, lastUserText, startFakeApi, type FakeApi, type LoggedRequest, type Turn } from "./fake-api.ts";
+import { CLIENT, runClaudeP } from "./claude.ts";
+import { stopAfterEach } from "./client-pane.ts";
+import { contentText, lastUserText, type LoggedRequest, type Turn } from "./fake-api.ts";
 
-let api: FakeApi | undefined;
-let sandbox: Sandbox | undefined;
-afterEach(async () => {
-  await api?.stop();
-  sandbox?.cleanup();
-  api = sandbox = undefined;
-});
+const rig = stopAfterEach();
 
 const usage = (total: number) => ({ input_tokens: 50, cache_read_input_tokens: total - 50, output_tokens: 20 });
 const bash = (command: string, total: number): Turn => ({
@@ -47,7 +42,7 @@ function timed(sub: string, log: string): string {
 
 test("headless: the subagent of a parent above CRITICAL is judged by its own context, fast", async () => {
   // The parent's context is at 96 % of 200k. The subagent climbs 3 %, 3.5 %, 70 % (its own WARNING), 71 %.
-  api = await startFakeApi((req) => {
+  const api = await rig.api((req) => {
     const n = steps(req);
     if (isSub(req)) {
       const script = [
@@ -76,7 +71,7 @@ test("headless: the subagent of a parent above CRITICAL is judged by its own con
     return { content: [{ type: "text", text: "Parent: the subagent finished." }], usage: usage(192_500) };
   });
   // A wait on the parent's transcript would cost a full second per hook: none may happen.
-  sandbox = await makeSandbox({
+  const sandbox = await rig.sandbox({
     apiUrl: api.url,
     extraEnv: { CTX_MONITOR_TRANSCRIPT_WAIT_MS: "1000", CTX_TRACK_TRANSCRIPT_WAIT_MS: "1000" },
   });

@@ -4,20 +4,15 @@
  * climbs past 90 %; the state, the action log, the finalized files and the
  * summary are checked.
  */
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { CTX_BIN } from "../helpers/ctx.ts";
-import { hookEntry, makeSandbox, runClaudeP, type Sandbox } from "./claude.ts";
-import { startFakeApi, type Block, type FakeApi, type Turn } from "./fake-api.ts";
+import { hookEntry, runClaudeP } from "./claude.ts";
+import { stopAfterEach } from "./client-pane.ts";
+import type { Block, Turn } from "./fake-api.ts";
 
-let api: FakeApi | undefined;
-let sandbox: Sandbox | undefined;
-afterEach(async () => {
-  await api?.stop();
-  sandbox?.cleanup();
-  api = sandbox = undefined;
-});
+const rig = stopAfterEach();
 
 const EVENTS = [
   "SessionStart",
@@ -69,10 +64,10 @@ test("e2e: track follows a real session past auto-pause and SessionEnd finalizes
     ];
     return turns[i];
   };
-  api = await startFakeApi(script);
+  const api = await rig.api(script);
   const hooks: Record<string, object[]> = {};
   for (const e of EVENTS) hooks[e] = hookEntry(`${CTX_BIN} track`, e.startsWith("PostToolUse") ? "*" : undefined);
-  sandbox = await makeSandbox({
+  const sandbox = await rig.sandbox({
     apiUrl: api.url,
     settings: { hooks },
     extraEnv: { CTX_TASK_ID: "task-1091", CTX_TEAM: "team-5" },
