@@ -12,8 +12,7 @@ import type { Facts } from "../summary/facts.ts";
 import { type PatchChange, patchChanges, scriptPatches } from "./codex-patch.ts";
 import { addFile, deleteFile, moveFile } from "../summary/files.ts";
 import { isMeaningfulCommand } from "../summary/goal.ts";
-import { oneLine, push } from "../summary/ring.ts";
-import { noteAgentWords } from "../summary/remaining.ts";
+import { noteAgentMessage } from "../summary/remaining.ts";
 import { onPlanUpdate } from "../summary/tasks.ts";
 import { noteCommand, onTrackerStep } from "../summary/command-steps.ts";
 import { onRejected, onUserText } from "../summary/user-turns.ts";
@@ -100,12 +99,7 @@ function text(p: Record<string, unknown>): string {
 function onMessage(f: Facts, p: Record<string, unknown>): void {
   const t = text(p);
   if (p.role === "assistant" && t.trim()) {
-    f.lastAgentText = oneLine(t, 400);
-    noteAgentWords(f, t);
-    push(f.agentTexts, oneLine(t, 300));
-    push(f.decisionLines, f.line);
-    f.lastAgentLine = f.line;
-    f.turnTexts += 1;
+    noteAgentMessage(f, t);
   } else if (p.role === "user" && !CODEX_CONTEXT.test(t)) {
     // Codex's own context (environment, instructions, AGENTS.md) comes as user messages: not typed by the user.
     onUserText(f, [{ type: "text", text: t }]);

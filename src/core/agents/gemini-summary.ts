@@ -12,10 +12,9 @@ import { addFile } from "../summary/files.ts";
 import { onUserText } from "../summary/user-turns.ts";
 import type { Facts } from "../summary/facts.ts";
 import { isMeaningfulCommand } from "../summary/goal.ts";
-import { oneLine, push } from "../summary/ring.ts";
 import { count } from "../usage.ts";
 import { noteCommand, onTrackerStep } from "../summary/command-steps.ts";
-import { noteAgentWords } from "../summary/remaining.ts";
+import { noteAgentMessage } from "../summary/remaining.ts";
 import { fieldsOf, isObject } from "../json.ts";
 
 /** Gemini CLI tools whose successful calls change a file (`file_path`). */
@@ -48,11 +47,7 @@ export function addGeminiRecord(f: Facts, e: Record<string, unknown>): void {
   }
   // The record comes twice (the second time with its tool calls): its text counts once.
   if (typeof e.content === "string" && e.content.trim() && !Array.isArray(e.toolCalls)) {
-    f.lastAgentText = oneLine(e.content, 400);
-    noteAgentWords(f, e.content);
-    push(f.agentTexts, oneLine(e.content, 300));
-    push(f.decisionLines, f.line);
-    f.lastAgentLine = f.line;
+    noteAgentMessage(f, e.content);
   }
   if (Array.isArray(e.toolCalls)) for (const call of e.toolCalls) if (isObject(call)) onCall(f, call);
 }

@@ -11,9 +11,8 @@ import { recordFailure, recordSuccess } from "../summary/steps.ts";
 import type { Facts } from "../summary/facts.ts";
 import { addFile, moveFiles } from "../summary/files.ts";
 import { isMeaningfulCommand } from "../summary/goal.ts";
-import { oneLine, push } from "../summary/ring.ts";
 import { noteCommand, onTrackerStep } from "../summary/command-steps.ts";
-import { noteAgentWords } from "../summary/remaining.ts";
+import { noteAgentMessage } from "../summary/remaining.ts";
 import { onUserText } from "../summary/user-turns.ts";
 import { messageTokens, totalOf } from "./opencode-rows.ts";
 
@@ -58,12 +57,7 @@ function onText(f: Facts, role: unknown, text: string): void {
   if (role === "user")
     return onUserText(f, [{ type: "text", text: /^"[^"]*"$/.test(text) ? text.slice(1, -1) : text }]);
   if (role !== "assistant" || !text.trim()) return;
-  f.lastAgentText = oneLine(text, 400);
-  noteAgentWords(f, text);
-  push(f.agentTexts, oneLine(text, 300));
-  push(f.decisionLines, f.line);
-  f.lastAgentLine = f.line;
-  f.turnTexts += 1;
+  noteAgentMessage(f, text);
 }
 
 function onTool(f: Facts, part: Record<string, unknown>, state: Record<string, unknown>): void {

@@ -5,7 +5,7 @@
  * ("Next steps", anything "optional") are not open work. Pure.
  */
 import type { Facts } from "./facts.ts";
-import { oneLine } from "./ring.ts";
+import { oneLine, push } from "./ring.ts";
 
 /** Most characters of a message kept. */
 const MAX_TEXT = 8000;
@@ -29,6 +29,19 @@ const LEFT =
 const NOT_LEFT = /^(?:let me|i'll|i will|now\b|next,? i)|\b(?:nothing|none|no longer)\b/i;
 /** Most sentences carried. */
 const MAX_SENTENCES = 3;
+
+/**
+ * An agent's message (a client whose messages are plain text) in the facts: its last words, what it
+ * says is left ({@link noteAgentWords}), and its line among the turn's texts and decisions.
+ */
+export function noteAgentMessage(f: Facts, text: string): void {
+  f.lastAgentText = oneLine(text, 400);
+  noteAgentWords(f, text);
+  push(f.agentTexts, oneLine(text, 300));
+  push(f.decisionLines, f.line);
+  f.lastAgentLine = f.line;
+  f.turnTexts += 1;
+}
 
 /** Notes an agent text message (its raw text, for remainingWork). */
 export function noteAgentWords(f: Facts, text: string): void {

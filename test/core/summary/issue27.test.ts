@@ -19,6 +19,7 @@ import { clientReading } from "../../../src/io/session/usage-source.ts";
 import { streamEntries } from "../../../src/io/transcript/stream.ts";
 import { latestUsage } from "../../../src/io/transcript/tail.ts";
 import { renderSession } from "../../helpers/summary.ts";
+import { agent, call, factsOf, partOf, twinOf, user } from "./lines.ts";
 
 const DIR = join(import.meta.dir, "..", "..", "fixtures", "transcripts", "issue27");
 
@@ -27,21 +28,6 @@ function read(...names: string[]): Facts {
   const f = emptyFacts();
   for (const name of names) streamEntries(join(DIR, name), (e, n) => addEntry(f, e, n));
   return f;
-}
-function partOf(f: Facts) {
-  return {
-    taskId: "T",
-    sessionId: "s",
-    listId: "s",
-    links: ["s"],
-    facts: f,
-    tasks: [],
-    project: "/p",
-    writtenAt: "2026-01-01T00:00:00.000Z",
-  };
-}
-function twinOf(f: Facts) {
-  return mergeChain(undefined, partOf(f));
 }
 function render(f: Facts, gitStatus: string[] | null = null, headless = false): string {
   return renderSession(f, {
@@ -60,29 +46,6 @@ function render(f: Facts, gitStatus: string[] | null = null, headless = false): 
     gitStatus,
     headless,
   });
-}
-let n = 0;
-/** A tool call and its result, as Claude Code writes them. */
-function call(name: string, input: Record<string, unknown>, out = "ok", isError = false) {
-  const id = `toolu_${++n}`;
-  return [
-    { type: "assistant", message: { content: [{ type: "tool_use", id, name, input }] } },
-    {
-      type: "user",
-      message: { role: "user", content: [{ type: "tool_result", tool_use_id: id, content: out, is_error: isError }] },
-    },
-  ];
-}
-const user = (text: string, timestamp?: string) => ({
-  type: "user",
-  ...(timestamp ? { timestamp } : {}),
-  message: { role: "user", content: text },
-});
-const agent = (text: string) => ({ type: "assistant", message: { content: [{ type: "text", text }] } });
-function factsOf(entries: Array<Record<string, unknown> | Array<Record<string, unknown>>>): Facts {
-  const f = emptyFacts();
-  for (const [i, e] of entries.flat().entries()) addEntry(f, e, i + 1);
-  return f;
 }
 
 describe("a failure is shown as failing only with evidence that it still fails", () => {

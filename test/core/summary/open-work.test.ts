@@ -17,26 +17,8 @@ import { mergedTasks } from "../../../src/core/summary/tasks.ts";
 import { mergeChain } from "../../../src/core/summary/chain.ts";
 import { parseTwin } from "../../../src/core/summary/twin.ts";
 import { streamEntries } from "../../../src/io/transcript/stream.ts";
+import { agent, call, factsOf, twinOf, user } from "./lines.ts";
 
-let n = 0;
-/** A tool call and its result, as Claude Code writes them. */
-function call(name: string, input: Record<string, unknown>, out = "ok", isError = false) {
-  const id = `toolu_${++n}`;
-  return [
-    { type: "assistant", message: { content: [{ type: "tool_use", id, name, input }] } },
-    {
-      type: "user",
-      message: { role: "user", content: [{ type: "tool_result", tool_use_id: id, content: out, is_error: isError }] },
-    },
-  ];
-}
-const user = (text: string) => ({ type: "user", message: { role: "user", content: text } });
-const agent = (text: string) => ({ type: "assistant", message: { content: [{ type: "text", text }] } });
-function factsOf(entries: Array<Record<string, unknown> | Array<Record<string, unknown>>>): Facts {
-  const f = emptyFacts();
-  for (const [i, e] of entries.flat().entries()) addEntry(f, e, i + 1);
-  return f;
-}
 const texts = (f: Facts) => openWork(f).map((w) => [w.text, w.evidence]);
 
 /** Codex rollout lines (0.14x): the user's message, a shell call and its output, turn events. */
@@ -124,16 +106,7 @@ describe("Claude Code: a last request the session ended before finishing", () =>
         [1, 5],
       ],
     ]);
-    const twin = mergeChain(undefined, {
-      taskId: "T",
-      sessionId: "s",
-      listId: "s",
-      links: ["s"],
-      facts: f,
-      tasks: [],
-      project: "/p",
-      writtenAt: "2026-01-01T00:00:00.000Z",
-    });
+    const twin = twinOf(f);
     expect(howToContinue(twin, null)).toContain(
       "- The user stopped the agent during the last request: ask whether to carry on with it before running its last steps again.",
     );
@@ -285,16 +258,7 @@ describe("the tracker, the command list and latest_answers keep their lines (twi
       call("Bash", { command: "bd close spotter-fum.6" }, "✓ Closed spotter-fum.6"), // 8, 9
       agent("Closed."), // 10
     ]);
-    const twin = mergeChain(undefined, {
-      taskId: "T",
-      sessionId: "s",
-      listId: "s",
-      links: ["s"],
-      facts: f,
-      tasks: [],
-      project: "/p",
-      writtenAt: "2026-01-01T00:00:00.000Z",
-    });
+    const twin = twinOf(f);
     expect(twin.latest_answers).toContain("Want me to close it?");
     expect(twin.tracker?.items).toEqual(["○ spotter-fum.5: load_session_messages drops agent_id"]);
     expect(twin.evidence?.latest_answers).toEqual({ session: 0, lines: [6] });
