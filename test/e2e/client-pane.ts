@@ -126,6 +126,18 @@ export function stopAfterEach(): TestRig {
   return rig;
 }
 
+/** Waits (up to 10 s) until the pane stays the same for a second: nothing is drawn, the client waits for input. */
+export async function screenSettled(pane: TmuxSession): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  let last = await pane.capture();
+  let since = Date.now();
+  while (Date.now() < deadline && Date.now() - since < 1000) {
+    await Bun.sleep(200);
+    const now = await pane.capture();
+    if (now !== last) [last, since] = [now, Date.now()];
+  }
+}
+
 /**
  * After a finished turn (ctx track on Stop, SessionStart and SessionEnd): waits for the turn's Stop hook, types
  * /clear, waits for the old session's SessionEnd and the fresh one's SessionStart (and `ready`, when given),
@@ -139,6 +151,7 @@ export async function clearAndPrompt(
 ): Promise<void> {
   const ended = lastHookEvents(project).filter((e) => e === "SessionEnd");
   await hooksRan(project, [...ended, "Stop"]);
+  await screenSettled(pane); // the client done with the turn (its hooks run after the reply shows)
   await pane.sendText("/clear");
   await hooksRan(project, [...ended, "SessionEnd", "SessionStart"]);
   if (ready) await waitUntil(ready, 20_000, () => `not ready after /clear: ${String(ready)}`);

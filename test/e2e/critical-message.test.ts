@@ -26,12 +26,12 @@ test("e2e: the user's CRITICAL message says to type /clear (or ctx resume)", asy
     { height: 60 },
   );
   await tmux.sendText("run the steps");
-  const screen = unwrapped(await tmux.waitFor((s) => unwrapped(s).includes("(or quit and run 'ctx resume "), 60_000));
-  // the exact summary, named while it is being written: the command resumes this session's work
-  const m =
-    /says: ctx: context 76% used \(15\dk\/200k tokens\), CRITICAL\. The agent is told to finish its step and leave the work resumable\. Handoff: (?:ctx finalize is writing the handoff summary now \((\S+)\)|the handoff summary is written: (\S+))\. You: when the agent has finished its step, type \/clear; the fresh session starts from the summary \(or quit and run 'ctx resume (\S+)'\)\./.exec(
-      screen,
-    );
+  // the exact summary, named while it is being written: the command resumes this session's work (waited for
+  // whole: the client may draw the line before the path's last part on a loaded machine; the timeout shows it)
+  const CRITICAL =
+    /says: ctx: context 76% used \(15\dk\/200k tokens\), CRITICAL\. The agent is told to finish its step and leave the work resumable\. Handoff: (?:ctx finalize is writing the handoff summary now \((\S+)\)|the handoff summary is written: (\S+))\. You: when the agent has finished its step, type \/clear; the fresh session starts from the summary \(or quit and run 'ctx resume (\S+)'\)\./;
+  const screen = unwrapped(await tmux.waitFor((s) => CRITICAL.test(unwrapped(s)), 60_000));
+  const m = CRITICAL.exec(screen);
   expect(m).not.toBeNull();
   expect(m![3]).toBe(m![1] ?? m![2]);
   expect(m![3]).toMatch(/\/\.ctx\/sessions\/summary-\S+-\d{8}-\d{6}\.md$/);
