@@ -112,7 +112,11 @@ test(`e2e respawn at the usage limit (client ${CLIENT.version}): waits for the r
   // Esc only on 2.1.197's menu (never a digit or Enter on it); 2.1.328 shows the input box all along.
   expect(events.includes("limit_menu_left")).toBe(MENU);
   expect(events).toContain("limit_continue");
-  expect(over.detail).toBe("continued after the reset");
+  // 2.1.332 also goes on by itself at the reset ("set to continue automatically at …"), and its own retry
+  // can come before ctx's prompt after the margin: then the record says so, and the same session went on.
+  const byClient = !MENU && over.detail === "the client continued by itself";
+  expect(over.detail).toBe(byClient ? "the client continued by itself" : "continued after the reset");
+  if (byClient) return;
   expect(arrivals[next]!).toBeGreaterThanOrEqual(resetMs + MARGIN_S * 1000);
   expect(lastUserText(req)).toContain(GO_ON); // the next request carries the continue prompt
 }, 360_000);
