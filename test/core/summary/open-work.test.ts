@@ -17,7 +17,7 @@ import { mergedTasks } from "../../../src/core/summary/tasks.ts";
 import { mergeChain } from "../../../src/core/summary/chain.ts";
 import { parseTwin } from "../../../src/core/summary/twin.ts";
 import { streamEntries } from "../../../src/io/transcript/stream.ts";
-import { agent, call, factsOf, twinOf, user } from "./lines.ts";
+import { agent, call, factsOf, partOf, twinOf, user } from "./lines.ts";
 
 const texts = (f: Facts) => openWork(f).map((w) => [w.text, w.evidence]);
 
@@ -288,16 +288,7 @@ describe("the tracker, the command list and latest_answers keep their lines (twi
     ]);
     expect(f.trackerLines).toEqual([7]);
     const plain = factsOf([user("add the docs page"), call("Bash", { command: "ls docs" }), agent("Added.")]);
-    const twin = mergeChain(undefined, {
-      taskId: "T",
-      sessionId: "s",
-      listId: "s",
-      links: ["s"],
-      facts: plain,
-      tasks: [],
-      project: "/p",
-      writtenAt: "2026-01-01T00:00:00.000Z",
-    });
+    const twin = twinOf(plain);
     expect(twin.evidence?.tracker).toBeUndefined();
     expect(twin.evidence?.latest_answers).toBeUndefined();
   });
@@ -379,19 +370,9 @@ describe("files changed after the last commit: `git status` is the truth when kn
     agent("Done."), // 8
   ]);
   const work = (gitStatus?: string[] | null) =>
-    (
-      mergeChain(undefined, {
-        taskId: "T",
-        sessionId: "s",
-        listId: "s",
-        links: ["s"],
-        facts: f,
-        tasks: [],
-        project: "/p",
-        writtenAt: "2026-01-01T00:00:00.000Z",
-        ...(gitStatus !== undefined ? { gitStatus } : {}),
-      }).open_work ?? []
-    ).map((w) => w.text);
+    (mergeChain(undefined, { ...partOf(f), ...(gitStatus !== undefined ? { gitStatus } : {}) }).open_work ?? []).map(
+      (w) => w.text,
+    );
   const after = "1 file changed after the session's last commit and not committed since: `/p/src/b.ts`";
   test("a clean tree (committed since): not open; still modified, or in an untracked folder: open", () => {
     expect(work([])).toEqual([]);
