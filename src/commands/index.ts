@@ -1,3 +1,4 @@
+import { AGENTS } from "../core/agents/index.ts";
 import type { Grammar } from "../core/cli.ts";
 import { GRAMMARS } from "../core/grammars.ts";
 import type { Deps } from "../core/deps.ts";
@@ -19,7 +20,7 @@ export interface CommandSpec {
 /** The command table: it drives dispatch, parsing and help. */
 export const COMMANDS: Record<string, CommandSpec> = {
   install: {
-    summary: "Wires ctx into Claude Code, Gemini CLI or Codex CLI settings: hooks and statusLine",
+    summary: `Wires ctx into ${clients()}: hooks and statusLine in its settings, or ctx's plugin`,
     grammar: GRAMMARS.install,
     hook: false,
     load: () => import("./install.ts"),
@@ -111,3 +112,9 @@ export const COMMANDS: Record<string, CommandSpec> = {
     load: () => import("./track.ts"),
   },
 };
+
+/** The agent clients' names, from the adapters: "A, B, C or D". */
+function clients(): string {
+  const labels = AGENTS.map((a) => a.label);
+  return `${labels.slice(0, -1).join(", ")} or ${labels.at(-1)}`;
+}
