@@ -11,6 +11,7 @@ import { mergeChain } from "../../src/core/summary/chain.ts";
 import { addEntry } from "../../src/core/summary/collect.ts";
 import { emptyFacts, type Facts } from "../../src/core/summary/facts.ts";
 import { openWorkLines } from "../../src/core/summary/next-step.ts";
+import { notePlanText } from "../../src/core/summary/plan.ts";
 import { sessionTasks } from "../../src/core/summary/tasks.ts";
 import { sessionTools } from "../../src/io/transcript/session-tools.ts";
 import { streamEntries } from "../../src/io/transcript/stream.ts";
@@ -93,6 +94,32 @@ describe("the plan of a session without a task tool is carried as its open tasks
       ["p2", "completed"],
       ["p3", "pending"],
     ]);
+  });
+
+  test("a list in a message that reports work finished is what was done, not a plan", () => {
+    // The shape of entire-graph 592b4ec7 (bench/corpus), line 328: "Done. All four minor findings …
+    // are addressed", then "The fixes, in commit `13642bf`:" over items that open with a noun.
+    const tasks = (text: string) => {
+      const f = read(DEFAULT);
+      notePlanText(f, text);
+      return sessionTasks(f, []).map((t) => t.status);
+    };
+    expect(
+      tasks(
+        "Done. All four findings are addressed.\n\n**The fixes, in commit `13642bf`:**\n\n1. **Parity comment**: now says so\n2. **Error wording**: no longer claims it",
+      ),
+    ).toEqual(["completed", "completed"]);
+    expect(tasks("Shipped in PR #48.\n1. Cache version bump\n2. Fallback warning noise")).toEqual([
+      "completed",
+      "completed",
+    ]);
+    expect(tasks("I looked at the trail.\n\nWhat was changed:\n1. Parity comment\n2. Error wording")).toEqual([
+      "completed",
+      "completed",
+    ]);
+    // A plan stays a plan: a heading that looks ahead, or none.
+    expect(tasks("Next steps:\n1. Parity comment\n2. Error wording")).toEqual(["pending", "pending"]);
+    expect(tasks("Here is the plan.\n1. Parity comment\n2. Error wording")).toEqual(["pending", "pending"]);
   });
 
   test("a session that had the task tools keeps its task list, never the text", () => {

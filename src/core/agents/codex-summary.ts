@@ -100,6 +100,8 @@ function onMessage(f: Facts, p: Record<string, unknown>): void {
   const t = text(p);
   if (p.role === "assistant" && t.trim()) {
     noteAgentMessage(f, t);
+    // The turn's reply (`phase: "final_answer"`) answers it, though `task_complete` may not be written yet.
+    if (p.phase === "final_answer") f.turnMarks.ended = f.line;
   } else if (p.role === "user" && !CODEX_CONTEXT.test(t)) {
     // Codex's own context (environment, instructions, AGENTS.md) comes as user messages: not typed by the user.
     onUserText(f, [{ type: "text", text: t }]);

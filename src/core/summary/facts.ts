@@ -50,7 +50,7 @@ export interface Facts {
   /** The agent's newest text message as written, and its line (remaining.ts). */
   lastWordsText: { text: string; line: number } | null;
   /** The newest agent message (or ExitPlanMode plan) holding a numbered or checkbox list (plan.ts). */
-  planText: { text: string; line: number } | null;
+  planText: { text: string; line: number; report?: boolean } | null;
   firstRequest: string | null;
   lastRequest: string | null;
   /** ctx's own prompts (kickstart, update, compact): never a goal (see goal.ts). */

@@ -57,7 +57,8 @@ const TRACKERS: Tracker[] = [
   {
     tool: "gh",
     listHint: "gh issue list",
-    uses: /^gh\s+issue\s/,
+    // Reading or commenting on an issue (`gh issue view`, `gh issue comment`) is not keeping tasks there.
+    uses: /^gh\s+issue\s+(?:list|create|close|reopen|edit)\b/,
     lists: /^gh\s+issue\s+list\b/,
     creates: /^gh\s+issue\s+create\b/,
     closes: /^gh\s+issue\s+close\s/,

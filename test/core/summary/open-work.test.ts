@@ -160,6 +160,28 @@ describe("Codex rollouts: how the last turn ended", () => {
     expect(openWork(f)).toEqual([]);
   });
 
+  test("the turn's final answer answers it, though task_complete was never written: nothing open", () => {
+    // As agentv 019f03e0 (bench/corpus) ends: calls, then the `final_answer` message, and the
+    // checkpoint taken before the client wrote `task_complete`.
+    const f = factsOf([
+      cx.started(),
+      cx.user("use bun run, not a path"),
+      cx.say("Updating the docs.", "commentary"),
+      cx.exec("c1", "git push"),
+      cx.say("Done. The docs use `bun run` now."),
+    ]);
+    expect(openWork(f)).toEqual([]);
+    // A commentary message after the calls is no answer: the turn is still open.
+    const mid = factsOf([
+      cx.started(),
+      cx.user("use bun run"),
+      cx.exec("c1", "git push"),
+      cx.say("Now the PR.", "commentary"),
+      cx.exec("c2", "gh pr view"),
+    ]);
+    expect(openWork(mid)).toHaveLength(1);
+  });
+
   test("turn_aborted with reason interrupted is the user's interrupt; another reason is not", () => {
     const base = [cx.started(), cx.user("bump the go version"), cx.exec("c1", "go mod edit -go=1.24")];
     expect(texts(factsOf([...base, cx.aborted("interrupted")]))).toEqual([

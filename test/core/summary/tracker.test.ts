@@ -126,6 +126,14 @@ describe("other trackers and edge cases (synthetic)", () => {
       ["12"],
     ]);
   });
+  test("reading or commenting on one issue does not make gh the task tracker", () => {
+    // As in oh-my-posh 223b2708 (bench/corpus): `gh issue view 5992` to read the bug being fixed.
+    expect(run([["gh issue view 5992 --comments", "title:\tSome bug\nstate:\tOPEN\n"]])).toBeNull();
+    expect(run([["gh issue comment 12 --body fixed", "https://github.com/o/r/issues/12#issuecomment-1"]])).toBeNull();
+    expect(run([["gh issue create --title T --body B", "https://github.com/o/r/issues/15"]])?.created).toEqual([
+      "15: T",
+    ]);
+  });
   test("taskwarrior and todo.txt", () => {
     const task = run([
       [
