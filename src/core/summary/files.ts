@@ -2,26 +2,48 @@
 import { MAX_FILES, type Facts, type FileItem } from "./facts.ts";
 import { fileMoves } from "./moves.ts";
 
-/** Temp folders (Linux, macOS's `/private/tmp` and per-user `/var/folders`): scratch space, not the project. */
-const TEMP = /^(?:\/private)?\/(?:tmp|var\/tmp|var\/folders)\//;
+/**
+ * Temp folders (Linux, macOS's `/private/tmp` and per-user `/var/folders`, Git Bash's `/tmp` and a Windows
+ * user's `AppData/Local/Temp`, in the compared form): scratch space, not the project.
+ */
+const TEMP = /^(?:\/private)?\/(?:tmp|var\/tmp|var\/folders)\/|^[A-Z]:\/Users\/[^/]+\/AppData\/Local\/Temp\//;
+
+/** A Windows working folder (`D:\oh-my-posh`): its commands run in Git Bash, with `/d/…` or relative paths. */
+const WINDOWS = /^[A-Za-z]:[\\/]/;
 
 /** Files a successful command moved or deleted: a moved entry takes its new path, a deleted one is marked. */
 export function moveFiles(f: Facts, command: string, cwd: string): void {
-  if (!cwd.startsWith("/")) return;
-  const { moved, deleted } = fileMoves(command, cwd);
-  for (const [from, to] of moved) {
+  const win = WINDOWS.test(cwd);
+  if (!cwd.startsWith("/") && !win) return;
+  // On Windows, paths are compared in one form (`D:/a/b`) and shown in the client's (`D:\a\b`).
+  const key = (p: string) => (win ? winKey(p) : p);
+  const shown = new Map([...f.files.keys()].map((p) => [key(p), p]));
+  const entry = (p: string) => shown.get(p) ?? (win ? p.replace(/\//g, "\\") : p);
+  const { moved, deleted } = fileMoves(command, key(cwd));
+  for (const [rawFrom, rawTo] of moved) {
+    const from = entry(key(rawFrom));
     const prev = f.files.get(from);
     f.files.delete(from);
-    putFile(f, { path: to, ops: prev?.ops ?? {}, from: prev?.from ?? from });
+    putFile(f, { path: entry(key(rawTo)), ops: prev?.ops ?? {}, from: prev?.from ?? from });
   }
-  for (const path of deleted) {
+  for (const raw of deleted) {
+    const dir = key(raw);
+    const path = entry(dir);
     // A removed folder (`rm -rf dir`) takes the files the session wrote in it along.
-    const inside = [...f.files.values()].filter((x) => x.path.startsWith(`${path}/`));
+    const inside = [...f.files.values()].filter((x) => key(x.path).startsWith(`${dir}/`));
     for (const x of inside) putFile(f, { ...x, deleted: true });
     // A folder whose files are listed, or a scratch path in a temp folder the session never wrote: not a change.
-    if (!f.files.has(path) && (inside.length || TEMP.test(path))) continue;
+    if (!f.files.has(path) && (inside.length || TEMP.test(dir))) continue;
     putFile(f, { ...(f.files.get(path) ?? { path, ops: {} }), deleted: true });
   }
+}
+
+/** A Windows path in one form: `D:\a\b`, `d:/a/b` and Git Bash's `/d/a/b` all give `D:/a/b`. */
+function winKey(p: string): string {
+  return p
+    .replace(/\\/g, "/")
+    .replace(/^\/([A-Za-z])(?=\/|$)/, "$1:")
+    .replace(/^([a-z]):/, (_, d: string) => `${d.toUpperCase()}:`);
 }
 
 /** A file a tool deleted (Codex's `*** Delete File:`): shown as deleted, whatever the session did to it before. */

@@ -46,3 +46,68 @@ describe("files removed by commands", () => {
     expect([...f.files.values()].map((x) => [x.path, x.deleted])).toEqual([["/p/docs/old.md", true]]);
   });
 });
+
+describe("files moved or removed on Windows (Git Bash commands, a `D:\\` working folder)", () => {
+  test("oh-my-posh 223b2708 (Claude Code 2.1.205, bench/corpus, development half): a skill folder copied, then removed", () => {
+    // Line 369: `cp -r .claude/skills/project-knowledge .agents/skills/ && rm -rf .claude/skills/project-knowledge`,
+    // run in D:\oh-my-posh; the session had written the nine files under .claude\skills\project-knowledge.
+    const path = join(
+      import.meta.dir,
+      "..",
+      "..",
+      "..",
+      "bench",
+      "corpus",
+      "oh-my-posh",
+      "223b2708-5340-4532-879b-05e5d9aa16f1.jsonl",
+    );
+    const f = emptyFacts();
+    streamEntries(path, (e) => addEntry(f, e));
+    const old = [...f.files.values()].filter((x) => x.path.startsWith("D:\\oh-my-posh\\.claude\\skills\\"));
+    expect(old.length).toBe(9);
+    expect(old.every((x) => x.deleted === true)).toBe(true);
+    expect(f.files.get("D:\\oh-my-posh\\AGENTS.md")?.deleted).toBeUndefined();
+  });
+
+  test("/d/… and relative paths name the same file as the client's D:\\… path; a move keeps its ops", () => {
+    const f = emptyFacts();
+    const bash = (id: string, command: string) => [
+      {
+        type: "assistant",
+        cwd: "D:\\proj",
+        message: { role: "assistant", content: [{ type: "tool_use", id, name: "Bash", input: { command } }] },
+      },
+      {
+        type: "user",
+        cwd: "D:\\proj",
+        message: { role: "user", content: [{ type: "tool_result", tool_use_id: id, content: "" }] },
+      },
+    ];
+    const write = (id: string, file_path: string) => [
+      {
+        type: "assistant",
+        cwd: "D:\\proj",
+        message: {
+          role: "assistant",
+          content: [{ type: "tool_use", id, name: "Write", input: { file_path, content: "x" } }],
+        },
+      },
+      {
+        type: "user",
+        cwd: "D:\\proj",
+        message: { role: "user", content: [{ type: "tool_result", tool_use_id: id, content: "ok" }] },
+      },
+    ];
+    for (const e of [
+      ...write("w1", "D:\\proj\\a.md"),
+      ...write("w2", "D:\\proj\\b.md"),
+      ...bash("b1", "rm /d/proj/a.md"),
+      ...bash("b2", "git mv b.md docs/b.md"),
+    ])
+      addEntry(f, e);
+    expect([...f.files.values()].map((x) => [x.path, x.deleted === true, x.ops])).toEqual([
+      ["D:\\proj\\a.md", true, { Write: 1 }],
+      ["D:\\proj\\docs\\b.md", false, { Write: 1 }],
+    ]);
+  });
+});
