@@ -17,7 +17,10 @@ const PLAN_OPENING = /^\s*Implement the following plan:\s*/;
  * taken here (a compaction summary is nobody's request; a plan is the request, by its title).
  */
 export function onFirstUserLine(f: Facts, e: Record<string, unknown>): boolean {
-  if (f.goal !== null || f.userRequests > 0 || f.midStory !== null) return e.isCompactSummary === true;
+  // A prompt the client wrote above this line but the user typed later (a queue line at the top of
+  // a 2.1.2xx transcript) does not make the session start earlier than its compaction or plan.
+  const typedBefore = f.goal !== null && !(f.goalAt > 0 && f.lineAt > 0 && f.goalAt > f.lineAt);
+  if (typedBefore || (f.goal === null && f.userRequests > 0) || f.midStory !== null) return e.isCompactSummary === true;
   const text = messageText(fieldsOf(e.message).content);
   if (e.isCompactSummary === true) {
     const intent = summaryIntent(text);

@@ -274,6 +274,33 @@ describe("sessions that start mid-story", () => {
     expect(parseTwin(JSON.parse(JSON.stringify(linked)))).toEqual(linked);
   });
 
+  test("a queue line written above the compaction summary but typed later does not take the goal (oh-my-posh 030df228)", () => {
+    // 2.1.219 wrote the prompt typed at 05:29 as lines 3-4, above the compaction of 21:09 the day before.
+    const f = factsOf([
+      {
+        type: "queue-operation",
+        operation: "enqueue",
+        timestamp: "2026-07-29T05:29:50.448Z",
+        content: "JSON first, YAML second",
+      },
+      { type: "queue-operation", operation: "dequeue", timestamp: "2026-07-29T05:29:50.490Z" },
+      { type: "system", subtype: "compact_boundary", timestamp: "2026-07-28T21:09:00.349Z" },
+      {
+        type: "user",
+        isCompactSummary: true,
+        timestamp: "2026-07-28T21:09:00.341Z",
+        message: {
+          role: "user",
+          content:
+            "Summary:\n1. Primary Request and Intent:\n   SVG renderer fixes and a studio.\n\n2. Key Technical Concepts:\n   - Go",
+        },
+      },
+    ]);
+    expect(f.midStory?.kind).toBe("compaction");
+    expect(f.goal).toBe("(continued) SVG renderer fixes and a studio.");
+    expect(f.latestReal).toBe("JSON first, YAML second");
+  });
+
   test("a session that begins with the client's compaction summary: the goal is its stated intent (entire-cli 53ea1606)", () => {
     const f = read("compact-start.jsonl");
     expect(f.midStory?.kind).toBe("compaction");
