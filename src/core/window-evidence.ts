@@ -22,7 +22,24 @@ export interface TranscriptWindow {
   peakTokens: number;
   /** The newest automatic compaction. */
   autoCompaction?: AutoCompaction;
+  /** The newest commit trailer the agent signed, with the model it names ({@link signedModel}). */
+  signed?: SignedModel;
 }
+
+/**
+ * The model a commit's `Co-Authored-By: Claude Opus 4.6 (1M context) <noreply@anthropic.com>` names.
+ * Claude Code writes that line into its system prompt from the model it runs: the display name, with
+ * " (1M context)" exactly when it runs the model's `[1m]` variant (read in the 2.1.197 and 2.1.332
+ * binaries), so a session's own commits say which window the client gave it.
+ */
+export interface SignedModel {
+  /** The request's model id when the agent wrote the trailer (`claude-opus-4-6`). */
+  model: string;
+  oneM: boolean;
+}
+
+/** The trailer's model and its 1M tag: `Opus 4.6` matches `claude-opus-4-6`. */
+const TRAILER = /Co-Authored-By: Claude ([A-Z][A-Za-z]* \d+(?:\.\d+)?)( \(1M context\))? <noreply@anthropic\.com>/;
 
 /**
  * The client compacts on its own at its window minus min(max output, 20k) minus 13k: 167k of 200k
@@ -48,6 +65,8 @@ export function noteWindowLine(w: TranscriptWindow, e: Record<string, unknown>):
   }
   const m = fieldsOf(e.message);
   if (e.type !== "assistant" || typeof m.model !== "string" || m.model === "<synthetic>") return;
+  const signed = signedModel(m.content, m.model);
+  if (signed) w.signed = signed;
   if (!isObject(m.usage)) return;
   w.model = m.model;
   w.peakTokens = Math.max(w.peakTokens, contextTokens(m.usage));
@@ -66,4 +85,23 @@ export function compactionWindow(
   if (!c || (c.model && model && bare(c.model) !== bare(model))) return undefined;
   if (c.preTokens > WINDOW_200K) return WINDOW_1M;
   return c.preTokens >= AUTO_COMPACT_200K_FROM && usedTokens <= WINDOW_200K ? WINDOW_200K : undefined;
+}
+
+/** The commit trailer a Bash call of this request signs, when it names the request's own model. */
+function signedModel(content: unknown, model: string): SignedModel | undefined {
+  if (!Array.isArray(content)) return undefined;
+  for (const b of content) {
+    const input = fieldsOf(fieldsOf(b).input);
+    const t = typeof input.command === "string" ? TRAILER.exec(input.command) : null;
+    // "Opus 4.6" is claude-opus-4-6; a trailer copied from another model's commit says nothing.
+    if (t && model.replace(/\[1m\]$/i, "").includes(t[1]!.toLowerCase().replace(/[ .]/g, "-")))
+      return { model, oneM: t[2] !== undefined };
+  }
+  return undefined;
+}
+
+/** The session's signed model when it is the model in question (a `/model` switch may change the window). */
+export function signedFor(signed: SignedModel | undefined, model: string | undefined): SignedModel | undefined {
+  const bare = (id: string) => id.trim().replace(/\[1m\]$/i, "");
+  return signed && model && bare(signed.model) === bare(model) ? signed : undefined;
 }

@@ -7,7 +7,7 @@
 import { WINDOW_1M, WINDOW_200K, windowFor } from "./usage.ts";
 import { modelWindow } from "./agents/index.ts";
 import type { Env } from "./deps.ts";
-import { type AutoCompaction, compactionWindow } from "./window-evidence.ts";
+import { type AutoCompaction, compactionWindow, type SignedModel, signedFor } from "./window-evidence.ts";
 
 /** Where a window came from: short, stable names (session state, `ctx status --json`, `ctx doctor`). */
 export type WindowSource =
@@ -20,6 +20,8 @@ export type WindowSource =
   | "client_default"
   | "config"
   | "model_name"
+  /** The agent's commit trailer names the model with " (1M context)" (core/window-evidence.ts `SignedModel`). */
+  | "commit_trailer"
   /** The transcript records the window the client uses (Codex CLI's `model_context_window`). */
   | "transcript"
   /** The hook payload carries the model's limits (a client's plugin, from the client's own model: the adapter's `hookUsage`). */
@@ -53,6 +55,8 @@ export interface WindowEvidence {
   clientVersion?: string;
   /** The session's newest automatic compaction (`compact_boundary`, trigger `auto`), if ctx read it. */
   autoCompaction?: AutoCompaction;
+  /** The newest commit trailer of the session's agent, with the model it names. */
+  signed?: SignedModel;
   /** Windows that status-line payloads reported, per model id, on this machine. */
   remembered: Record<string, number>;
   /** What the running client was asked for; undefined when it is not known. */
@@ -70,12 +74,7 @@ export interface SettingsModels {
   local?: string;
 }
 
-/**
- * The first client version whose default model has a 1M window: "since Claude Code v2.1.75 the default
- * model … is Opus 4.6 with a 1M token context window" (github.com/sirmalloc/ccstatusline/issues/233);
- * observed on 2.1.197 and 2.1.328; 2.1.39 ran `claude-opus-4-6` at 200k (it auto-compacted at 167k:
- * the spotter excerpts in test/fixtures/transcripts/spotter-window/).
- */
+/** The first client version whose default Opus has a 1M window, on some plans only (docs/track-finalize.md). */
 const DEFAULT_1M_SINCE = [2, 1, 75] as const;
 /** The first client version that gives the newer models their native 1M window behind any API URL (observed). */
 const NATIVE_1M_SINCE = [2, 1, 328] as const;
@@ -99,6 +98,8 @@ const ALIAS_ENV: Record<string, string> = {
  * 2. where the session compacted by itself (`compaction`): the client compacts near its window
  *    (200k − 20k output − 13k = 167k), so an automatic compaction at 150k–200k shows 200k, above
  *    200k shows 1M; only while the model is the one that compacted and no request passed 200k;
+ *    then the agent's commit trailer (`commit_trailer`): "(1M context)" is 1M, a plain one rules
+ *    out the client's 1M default (step 5) for its model;
  * 3. a window remembered for the same model id on this machine (`remembered`; the id carries
  *    `[1m]` when the client was asked for a 1M model, as the status line's `model.id` does);
  * 4. what the running client was asked for (`client_args`, `client_env`, `settings`):
@@ -115,13 +116,16 @@ export function resolveWindow(e: WindowEvidence): WindowResolution {
   if (e.statusline && e.statusline > 0) return { window: e.statusline, source: "statusline" };
   const compacted = compactionWindow(e.autoCompaction, e.model, e.usedTokens);
   if (compacted) return { window: compacted, source: "compaction" };
+  // The client told the agent which variant it runs: its `[1m]` one, or the plain one (no 1M default).
+  const signed = signedFor(e.signed, e.model);
+  if (signed?.oneM) return { window: WINDOW_1M, source: "commit_trailer" };
   const found = e.client?.found ? e.client : undefined;
   // The running client's default describes the session only if the client that wrote it had that default.
   const older = predates1mDefault(e.clientVersion);
   const choice = found?.implicit && older && found.model ? { ...found, model: strip1m(found.model) } : found;
   // No client seen (a typed finalize, `ctx status`): the transcript's own client, when it had the 1M default.
   const unseen = !found && !!e.model && versionAtLeast(e.clientVersion, DEFAULT_1M_SINCE);
-  const defaulted = (choice ? choice.model === null && !older : unseen) && defaultApplies(e.model);
+  const defaulted = (choice ? choice.model === null && !older : unseen) && defaultApplies(e.model) && !signed;
   const want1m = (choice?.model ? has1m(choice.model) : false) || defaulted;
   const key = e.model ? `${strip1m(e.model)}${want1m ? "[1m]" : ""}` : undefined;
   const remembered = key ? e.remembered[key] : undefined;
@@ -201,20 +205,14 @@ function defaultApplies(sessionModel: string | undefined): boolean {
   return !sessionModel || /^claude-opus-(4-[6-9]|[5-9])(\b|-|$)/i.test(sessionModel);
 }
 
-function strip1m(model: string): string {
-  return model.trim().replace(/\[1m\]$/i, "");
-}
+const strip1m = (model: string): string => model.trim().replace(/\[1m\]$/i, "");
 
-function nonEmpty(v: string | undefined): boolean {
-  return typeof v === "string" && v.trim() !== "";
-}
+const nonEmpty = (v: string | undefined): boolean => typeof v === "string" && v.trim() !== "";
 
 function versionAtLeast(version: string | undefined, min: readonly number[]): boolean {
-  const parts = version?.match(/^(\d+)\.(\d+)\.(\d+)/);
-  if (!parts) return false;
-  for (let i = 0; i < 3; i++) {
-    const v = Number(parts[i + 1]);
-    if (v !== min[i]) return v > min[i]!;
-  }
-  return true;
+  const v = version
+    ?.match(/^(\d+)\.(\d+)\.(\d+)/)
+    ?.slice(1)
+    .map(Number);
+  return !!v && (v[0]! - min[0]! || v[1]! - min[1]! || v[2]! - min[2]!) >= 0;
 }

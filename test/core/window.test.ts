@@ -152,6 +152,7 @@ function typedWindow(file: string, client?: WindowEvidence["client"]) {
     model: w.model,
     clientVersion: w.clientVersion,
     autoCompaction: w.autoCompaction,
+    ...(w.signed ? { signed: w.signed } : {}),
     usedTokens: w.peakTokens,
     remembered: {},
     configured: false,
@@ -185,6 +186,63 @@ describe("the window of a transcript whose client is not running (bench/corpus, 
     expect(old.window).toBe(200_000);
     // 2.1.47, claude-sonnet-4-6: 200k in the client's table, 1M only when asked for with [1m].
     expect(typedWindow("context-evaluator/04f9c6b0-e650-4aec-91c6-74cd2376fecc.jsonl").window).toBe(200_000);
+  });
+
+  test("the agent's commit trailer: '(1M context)' is 1M; a plain one rules out the 1M default for its model", () => {
+    // git-sync 4f8f5e9b (2.1.183, claude-opus-4-8) signs "Claude Opus 4.8 (1M context)".
+    expect(corpusWindow("git-sync/4f8f5e9b-9f90-4c22-88b9-988c55f45833.jsonl").signed).toEqual({
+      model: "claude-opus-4-8",
+      oneM: true,
+    });
+    expect(typedWindow("git-sync/4f8f5e9b-9f90-4c22-88b9-988c55f45833.jsonl")).toEqual({
+      window: 1_000_000,
+      source: "commit_trailer",
+    });
+    // agentv f6b7329a (2.1.62, claude-opus-4-6, 200k) signs "Claude Opus 4.6": plain.
+    expect(corpusWindow("agentv/f6b7329a-914c-4f62-8090-4e29b032b173.jsonl").signed).toEqual({
+      model: "claude-opus-4-6",
+      oneM: false,
+    });
+    // oh-my-posh 223b2708 signs "Claude Fable 5": a plain id the client runs natively at 1M stays 1M.
+    expect(typedWindow("oh-my-posh/223b2708-5340-4532-879b-05e5d9aa16f1.jsonl").window).toBe(1_000_000);
+    // On a client with the 1M default, a plain trailer of the same model leaves the default out.
+    const e = { ...base, usedTokens: 90_000, clientVersion: "2.1.84", model: "claude-opus-4-6" };
+    expect(resolveWindow(e)).toEqual({ window: 1_000_000, source: "client_default" });
+    expect(resolveWindow({ ...e, signed: { model: "claude-opus-4-6", oneM: false } })).toEqual({
+      window: 200_000,
+      source: "model_name",
+    });
+    // A trailer of another model (a /model switch since) says nothing about this one.
+    expect(resolveWindow({ ...e, signed: { model: "claude-sonnet-4-6", oneM: false } }).source).toBe("client_default");
+  });
+
+  test("a trailer is read from the session's own Bash calls, and only when it names the request's model", () => {
+    const bash = (model: string, command: string) => ({
+      type: "assistant",
+      version: "2.1.84",
+      message: {
+        model,
+        usage: { input_tokens: 10, output_tokens: 1 },
+        content: [{ type: "tool_use", id: "t1", name: "Bash", input: { command } }],
+      },
+    });
+    const read = (...lines: Array<Record<string, unknown>>) => {
+      const w = emptyTranscriptWindow();
+      for (const l of lines) noteWindowLine(w, l);
+      return w.signed;
+    };
+    const msg = (who: string) => `git commit -m "fix\n\nCo-Authored-By: ${who} <noreply@anthropic.com>"`;
+    expect(read(bash("claude-opus-4-6", msg("Claude Opus 4.6 (1M context)")))).toEqual({
+      model: "claude-opus-4-6",
+      oneM: true,
+    });
+    expect(read(bash("claude-opus-4-6", msg("Claude Opus 4.5")))).toBeUndefined();
+    expect(read(bash("claude-opus-4-6", msg("Claude Opus 4.6")), bash("claude-opus-4-6", "ls"))).toEqual({
+      model: "claude-opus-4-6",
+      oneM: false,
+    });
+    // A subagent's commit is its own model's.
+    expect(read({ ...bash("claude-opus-4-6", msg("Claude Opus 4.6")), isSidechain: true })).toBeUndefined();
   });
 
   test("a client that chose a model explicitly keeps its choice over the transcript's model", () => {

@@ -58,6 +58,7 @@ export function usageFor(
             ? state.window_size
             : undefined),
         autoCompaction: seen?.autoCompaction,
+        signed: seen?.signed,
       },
       { root: stateRoot(deps.env, state.project), project: state.project },
     );

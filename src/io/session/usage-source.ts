@@ -3,7 +3,7 @@ import { scaleOf, thresholdTokens } from "../../core/budget.ts";
 import type { Config } from "../../core/config-schema.ts";
 import { reading, type ContextReading } from "../../core/usage.ts";
 import { resolveWindow, type WindowResolution, type WindowSource } from "../../core/window.ts";
-import type { AutoCompaction } from "../../core/window-evidence.ts";
+import type { AutoCompaction, SignedModel } from "../../core/window-evidence.ts";
 import { readBridge } from "./bridge.ts";
 import { latestUsage, waitForLine, type TailUsage, type WaitOutcome } from "../transcript/tail.ts";
 import { agent, type AgentName, type HookEvent, type PayloadUsage } from "../../core/agents/index.ts";
@@ -55,6 +55,8 @@ export interface WindowQuery {
   statusline?: number;
   /** The session's newest automatic compaction read by the caller (finalize), else the one track remembered. */
   autoCompaction?: AutoCompaction;
+  /** The agent's newest commit trailer, read by the caller (finalize). */
+  signed?: SignedModel;
 }
 
 /**
@@ -69,6 +71,7 @@ export function sessionWindow(env: Env, cfg: Config, q: WindowQuery, place?: Ses
     model: q.model,
     clientVersion: q.clientVersion,
     autoCompaction: q.autoCompaction ?? seen?.autoCompaction,
+    signed: q.signed,
     remembered: readRemembered(env),
     client: seen?.client,
     configured: cfg["context.window_size"],
