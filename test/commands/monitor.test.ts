@@ -126,6 +126,38 @@ describe("ctx monitor", () => {
     }
   });
 
+  test("under a budget, a 1M window's bridge one request behind is waited past too (budget.test.ts's race)", async () => {
+    // A 1M window under the 200k budget: the bridge (2 s old) reads 129k, 12.9 % of the window, and the
+    // tool's request at 131k (65.5 % of the budget: WARNING) reaches the transcript a moment later.
+    writeFileSync(
+      join(env.TMPDIR!, "claude-ctx-s1.json"),
+      JSON.stringify({
+        session_id: "s1",
+        used_pct: 12.9,
+        remaining_percentage: 87.1,
+        timestamp: Math.floor(Date.now() / 1000) - 2,
+        used_tokens: 129_000,
+        context_window_size: 1_000_000,
+      }),
+    );
+    const toolLine = (used: number, toolId: string, at: number) =>
+      assistantLine(used, {
+        timestamp: new Date(at).toISOString(),
+        message: {
+          id: `msg_${toolId}`,
+          model: "claude-opus-4-8",
+          role: "assistant",
+          usage: { input_tokens: 10, cache_read_input_tokens: used - 10, output_tokens: 1 },
+          content: [{ type: "tool_use", id: toolId, name: "Bash", input: {} }],
+        },
+      });
+    writeFileSync(transcript, `${toolLine(129_000, "toolu_bbbb00", Date.now() - 3000)}\n`);
+    const path = transcript;
+    setTimeout(() => appendFileSync(path, `${toolLine(131_000, "toolu_bbbb01", Date.now())}\n`), 100);
+    const out = await monitor(hook({ tool_use_id: "toolu_bbbb01" }), { CTX_CONTEXT_BUDGET: "200k" });
+    expect(out?.hookSpecificOutput.additionalContext).toStartWith("CONTEXT WARNING");
+  });
+
   test("debounces: first at once, then every 5th tool use, escalation at once, reset below warning", async () => {
     bridge(70);
     const seen: string[] = [];

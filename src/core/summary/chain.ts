@@ -58,6 +58,8 @@ export interface SummaryTwin {
   latest_request: string | null;
   /** The agent message that request answers, when the request is short (absent in older twins). */
   latest_answers?: string | null;
+  /** The user's short message that agent message replied to (absent in older twins). */
+  latest_follows?: string | null;
   open_tasks: ChainTask[];
   /** Oldest first. */
   completed_tasks: ChainTask[];
@@ -129,6 +131,7 @@ export function mergeChain(prev: SummaryTwin | undefined, part: SessionPart): Su
   const goalCarried = prev?.goal != null;
   const latest = f.latestReal ?? prev?.latest_request ?? null;
   const answers = f.latestReal !== null ? f.latestAnswers : (prev?.latest_answers ?? null);
+  const follows = f.latestReal !== null ? f.latestFollows : (prev?.latest_follows ?? null);
   const tasks = mergeTasks(prev, part);
   const rel = (p: string) => relative(p, part.project);
   const mine: ChainFile[] = [...f.files.values()].reverse().map((x) => ({
@@ -161,6 +164,7 @@ export function mergeChain(prev: SummaryTwin | undefined, part: SessionPart): Su
     goal,
     latest_request: latest && latest !== goal ? latest : null,
     latest_answers: latest && latest !== goal ? answers : null,
+    latest_follows: latest && latest !== goal && answers ? follows : null,
     open_tasks: tasks.open,
     completed_tasks: tasks.completed.slice(-MAX_TASKS),
     files: files.slice(0, MAX_FILES),

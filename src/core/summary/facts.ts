@@ -62,6 +62,8 @@ export interface Facts {
   /** The agent message the newest real request answers, when that request is short (requests.ts), and its line. */
   latestAnswers: string | null;
   latestAnswersLine: number;
+  /** The user's message that agent message replied to, when it was short: the exchange a short reply continues. */
+  latestFollows: string | null;
   /** Prompts queued while the agent worked, not yet seen again as a user line (deduped on that). */
   queued: string[];
   /** Shell commands the user ran with `!` (never requests), oldest first. */
@@ -168,6 +170,7 @@ export function emptyFacts(ownPrompts: string[] = []): Facts {
     latestReal: null,
     latestAnswers: null,
     latestAnswersLine: 0,
+    latestFollows: null,
     queued: [],
     userShell: ring(5),
     interrupts: 0,

@@ -86,7 +86,9 @@ function renderWith(s: SummaryInput, limit: number): string {
     "",
     "## Goal",
     ...[quote(t.goal), ...continuesLines(t)],
-    ...(t.latest_request ? ["", "## Latest request", quote(t.latest_request), ...answered(t.latest_answers)] : []),
+    ...(t.latest_request
+      ? ["", "## Latest request", quote(t.latest_request), ...answered(t.latest_answers, t.latest_follows)]
+      : []),
     "",
     "## Remaining work (open tasks)",
     ...orNone(
@@ -173,9 +175,11 @@ function capped(lines: string[], limit: number, what: string, alsoDropped = 0): 
   return dropped > 0 ? [...kept, `- and ${dropped} more ${what}`] : kept;
 }
 
-/** The agent message a short latest request answers, as context under it. */
-function answered(text: string | null | undefined): string[] {
-  return text ? [`(answering the agent's message: "${oneLine(text, 400)}")`] : [];
+/** The agent message a short latest request answers, and the user's message it replied to, as context under it. */
+function answered(text: string | null | undefined, follows: string | null | undefined): string[] {
+  if (!text) return [];
+  const to = follows ? `, its reply to the user's "${oneLine(follows, 200)}"` : "";
+  return [`(answering the agent's message: "${oneLine(text, 400)}"${to})`];
 }
 
 /** The user's own doings this session that are not requests: `!` commands, interrupts, rejections. */

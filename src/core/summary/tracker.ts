@@ -29,7 +29,7 @@ export interface TrackerState {
 interface Tracker {
   tool: string;
   listHint: string;
-  /** A simple command that uses the tracker (its words joined by spaces). */
+  /** A command that keeps tasks in the tracker (words joined by spaces); reading one, `gh issue view`, is not. */
   uses: RegExp;
   lists: RegExp;
   creates: RegExp;
@@ -57,7 +57,6 @@ const TRACKERS: Tracker[] = [
   {
     tool: "gh",
     listHint: "gh issue list",
-    // Reading or commenting on an issue (`gh issue view`, `gh issue comment`) is not keeping tasks there.
     uses: /^gh\s+issue\s+(?:list|create|close|reopen|edit)\b/,
     lists: /^gh\s+issue\s+list\b/,
     creates: /^gh\s+issue\s+create\b/,

@@ -49,6 +49,7 @@ export function parseTwin(value: unknown): SummaryTwin | undefined {
     goal: typeof v.goal === "string" ? v.goal : null,
     latest_request: typeof v.latest_request === "string" ? v.latest_request : null,
     latest_answers: typeof v.latest_answers === "string" ? v.latest_answers : null,
+    latest_follows: typeof v.latest_follows === "string" ? v.latest_follows : null,
     open_tasks: objs(v.open_tasks)
       .map(task)
       .filter((t) => t.subject !== ""),

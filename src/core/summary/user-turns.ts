@@ -39,6 +39,7 @@ export function noteRequest(f: Facts, text: string, at: number, lines: number[])
   f.userRequests += 1;
   const line = oneLine(text, 600);
   if (f.firstRequest === null) f.firstRequest = line;
+  const before = f.lastRequest;
   f.lastRequest = line;
   const answers = answeredMessage(line, f.lastAgentText);
   f.turnTexts = 0;
@@ -54,10 +55,16 @@ export function noteRequest(f: Facts, text: string, at: number, lines: number[])
     f.latestReal = line;
     f.latestAnswers = answers;
     f.latestAnswersLine = answers ? (f.decisionLines.items.at(-1) ?? 0) : 0;
+    // "Well then, you know what to do" after "Did you push them?" / "No, not pushed": the question says what.
+    f.latestFollows =
+      answers && before && before !== line && before.length <= FOLLOWED && /\?\s*$/.test(before) ? before : null;
     f.latestAt = at;
     f.latestLines = lines;
   }
 }
+
+/** The longest earlier question carried as the exchange a short reply continues. */
+const FOLLOWED = 200;
 
 /** Sets the goal, with when it was typed and the lines it came from. */
 export function setGoal(f: Facts, text: string, at: number, lines: number[]): void {

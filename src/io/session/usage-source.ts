@@ -1,4 +1,5 @@
 import { isFresh, type Bridge } from "../../core/bridge.ts";
+import { scaleOf, thresholdTokens } from "../../core/budget.ts";
 import type { Config } from "../../core/config-schema.ts";
 import { reading, type ContextReading } from "../../core/usage.ts";
 import { resolveWindow, type WindowResolution, type WindowSource } from "../../core/window.ts";
@@ -96,14 +97,17 @@ export function currentReading(
   const bridge = readBridge(env, sessionId);
   if (bridge && isFresh(bridge, nowMs, cfg["monitor.bridge_max_age_s"])) {
     const path = transcriptPath?.startsWith("/") ? transcriptPath : undefined;
-    const warning = cfg["levels.warning"];
+    // Half the warning level in tokens, on the session's scale: under a 200k budget a 1M window's
+    // bridge reads 13 % at 130k, where the budget's warning is due.
+    const size = bridge.context_window_size;
+    const near = size > 0 ? thresholdTokens(cfg["levels.warning"], scaleOf(size, cfg["context.budget"])) : false;
+    const tokens = bridge.used_tokens || (bridge.used_pct / 100) * size;
     // The tool's request line found: the transcript holds the newest request, the bridge at best the same.
-    if (path && wait && wait.ms > 0 && wait.needle.length >= 8 && warning !== false && bridge.used_pct >= warning / 2) {
+    if (path && wait && wait.ms > 0 && wait.needle.length >= 8 && near !== false && tokens >= near / 2) {
       const outcome = waitForLine(path, wait.needle, wait.ms, wait.now, false);
       if (outcome !== "missing") wait.outcome = outcome; // a missing file here says nothing about later waits
     }
     const tail = path ? latestUsage(path, cfg["monitor.tail_bytes"]) : undefined;
-    const size = bridge.context_window_size ?? 0;
     if (tail && size > 0 && (wait?.outcome === "found" || newerThanBridge(tail, bridge)))
       return {
         source: "transcript",

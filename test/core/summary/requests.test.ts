@@ -12,8 +12,10 @@ import { emptyFacts, type Facts } from "../../../src/core/summary/facts.ts";
 import { fileMoves } from "../../../src/core/summary/moves.ts";
 import { queuedPrompt, readUserLine, rejection } from "../../../src/core/summary/requests.ts";
 import { isSubagentRun } from "../../../src/core/summary/subagents.ts";
+import { parseTwin } from "../../../src/core/summary/twin.ts";
 import { streamEntries } from "../../../src/io/transcript/stream.ts";
 import { renderSession } from "../../helpers/summary.ts";
+import { twinOf } from "./lines.ts";
 
 const SPOTTER = join(import.meta.dir, "..", "..", "fixtures", "transcripts", "spotter-user-lines.jsonl");
 
@@ -215,6 +217,26 @@ describe("a short latest request", () => {
     expect(text).toContain(
       '## Latest request\n> lets do 2\n(answering the agent\'s message: "Two ways: 1) an in-memory LRU, 2) Redis with a TTL. Which do you prefer?")',
     );
+  });
+
+  test("a short reply to the agent's answer to the user's question carries that question too (entire-graph 019f8c04)", () => {
+    // Lines 491-501: "Did you push them?", the agent: "No. … uncommitted and unpushed.", the user: "Well then, you know what to do".
+    const f = factsOf([
+      user("Fix them all"),
+      agent("All fixed."),
+      user("Did you push them?"),
+      agent("No. The fixes are only in the local working tree, uncommitted and unpushed."),
+      user("Well then, you know what to do"),
+    ]);
+    expect(f.latestFollows).toBe("Did you push them?");
+    const twin = twinOf(f);
+    expect(twin.latest_follows).toBe("Did you push them?");
+    expect(parseTwin(JSON.parse(JSON.stringify(twin)))?.latest_follows).toBe("Did you push them?");
+    expect(render(f)).toContain(
+      '> Well then, you know what to do\n(answering the agent\'s message: "No. The fixes are only in the local working tree, uncommitted and unpushed.", its reply to the user\'s "Did you push them?")',
+    );
+    // A request that was no question ("add caching") is not carried.
+    expect(factsOf([user("add caching"), agent("Which store?"), user("redis")]).latestFollows).toBeNull();
   });
 
   test("a long request stands on its own", () => {
