@@ -24,3 +24,14 @@ export function oneLine(text: string, max: number): string {
   const flat = text.replace(/\s+/g, " ").trim();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }
+
+/**
+ * One line of at most `max` characters that keeps both ends of a long text: a request that pastes a
+ * log or a review and asks at the end ("… My request for Codex: Commit the changes") keeps its ask.
+ */
+export function bothEnds(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  if (flat.length <= max) return flat;
+  const head = Math.ceil(max * 0.6) - 2;
+  return `${flat.slice(0, head)} … ${flat.slice(flat.length - (max - head - 3))}`;
+}

@@ -5,7 +5,7 @@
 import type { Facts } from "./facts.ts";
 import { isOwnPrompt } from "./goal.ts";
 import { answeredMessage, readUserLine } from "./requests.ts";
-import { oneLine, push } from "./ring.ts";
+import { bothEnds, oneLine, push } from "./ring.ts";
 
 /** Reads a message the user typed (text blocks or a string): a request, a `!` command or an interrupt. */
 export function onUserText(f: Facts, content: unknown): void {
@@ -37,7 +37,7 @@ export function onQueued(f: Facts, text: string, at: number, lines: number[]): v
  */
 export function noteRequest(f: Facts, text: string, at: number, lines: number[]): void {
   f.userRequests += 1;
-  const line = oneLine(text, 600);
+  const line = bothEnds(text, 600);
   if (f.firstRequest === null) f.firstRequest = line;
   const before = f.lastRequest;
   f.lastRequest = line;

@@ -239,6 +239,20 @@ describe("a short latest request", () => {
     expect(factsOf([user("add caching"), agent("Which store?"), user("redis")]).latestFollows).toBeNull();
   });
 
+  test("a long pasted request keeps its start and its ask at the end (session-bridge 019d6a5d)", () => {
+    // Line 175: a pasted "# Review findings" block of about 3,000 characters ending "My request for Codex: Commit the changes".
+    const findings = Array.from({ length: 40 }, (_, i) => `Finding ${i}: the out/ folder keeps stale test artifacts.`);
+    const f = factsOf([
+      user("review the changes"),
+      agent("Four findings."),
+      user(`# Review findings:\n${findings.join("\n")}\nMy request for Codex: Commit the changes`),
+    ]);
+    expect(f.latestReal?.length).toBe(600);
+    expect(f.latestReal).toStartWith("# Review findings: Finding 0:");
+    expect(f.latestReal).toEndWith("My request for Codex: Commit the changes");
+    expect(f.latestReal).toContain(" … ");
+  });
+
   test("a long request stands on its own", () => {
     const f = factsOf([
       user("start"),
