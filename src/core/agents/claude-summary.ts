@@ -26,6 +26,8 @@ import { contextTokens } from "../usage.ts";
 
 /** Tools whose successful calls modify a file. */
 const FILE_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
+/** The tools that run a command line: Bash, and PowerShell on Windows (2.1.2xx; the 2.1.332 binary lists both). */
+const SHELL = new Set(["Bash", "PowerShell"]);
 
 /** A Claude Code transcript line (its decoder in `SUMMARY_DECODERS`). */
 export function addClaudeLine(f: Facts, e: Record<string, unknown>): void {
@@ -115,15 +117,15 @@ function onToolResult(
   const turnedDown = failed ? rejection(resultText(block.content)) : null;
   if (turnedDown) return onRejected(f, call.name, call.input, describeTool(call.name, call.input), turnedDown.feedback);
   const lines = call.line ? [call.line, f.line] : [f.line];
-  if (call.name === "Bash") noteCommand(f, String(call.input.command ?? ""), !failed, lines);
-  if (call.name === "Bash" && !failed) onTrackerStep(f, String(call.input.command ?? ""), resultText(block.content));
+  const shell = SHELL.has(call.name);
+  if (shell) noteCommand(f, String(call.input.command ?? ""), !failed, lines);
+  if (shell && !failed) onTrackerStep(f, String(call.input.command ?? ""), resultText(block.content));
   if (failed) noteRefusal(f.tools, resultText(block.content));
   if (failed) return recordFailure(f, call.name, call.input, resultText(block.content), lines);
   recordSuccess(f, call.name, call.input, resultText(block.content));
   if (call.name === "AskUserQuestion" && !side) onAnswered(f, resultText(block.content), structured);
   onBackgroundResult(f, id, call.name, call.input, resultText(block.content));
-  if (FILE_TOOLS.has(call.name) || (call.name === "Bash" && isMeaningfulCommand(String(call.input.command ?? ""))))
-    noteStep(f);
+  if (FILE_TOOLS.has(call.name) || (shell && isMeaningfulCommand(String(call.input.command ?? "")))) noteStep(f);
   if (FILE_TOOLS.has(call.name)) addFile(f, call.name, call.input);
   if (call.name === "Bash") moveFiles(f, String(call.input.command ?? ""), cwd);
   onTaskResult(f, call.name, call.input, id, resultText(block.content), structured);

@@ -18,7 +18,7 @@ export interface Intent {
 
 /** Programs that set up or print, never the point of a command line. */
 const NO_INTENT = new Set(
-  "cd pushd popd export unset set source . alias local declare typeset read shopt ulimit umask trap wait echo printf true false : sleep exit return [ [[ test clear then else elif fi do done if while until for case esac { } ! function"
+  "cd pushd popd export unset set source . alias local declare typeset read shopt ulimit umask trap wait echo printf true false : sleep exit return [ [[ test clear then else elif fi do done if while until for case esac { } ! function Set-Location Write-Host Write-Output Start-Sleep"
     .split(" ")
     .filter(Boolean),
 );
@@ -41,7 +41,9 @@ const RUNNER_PAIRS = new Set([
 const SCRIPT_RUNNERS = new Set(["npm", "pnpm", "yarn", "bun"]);
 /** Filters in a pipeline: they shape the output of the command before them. */
 const FILTERS = new Set(
-  "head tail grep egrep fgrep rg sort uniq wc cut tr tee less more jq column sed awk cat xargs fold nl".split(" "),
+  "head tail grep egrep fgrep rg sort uniq wc cut tr tee less more jq column sed awk cat xargs fold nl Select-String Select-Object ForEach-Object Where-Object Sort-Object Measure-Object Out-String Format-Table Format-List Tee-Object".split(
+    " ",
+  ),
 );
 
 /** A script file named by its extension (`build.js`, `gen.py`), never a subcommand such as `ecto.migrate`. */
@@ -62,7 +64,8 @@ function intentOf(words: string[]): Intent | null {
     else break;
   }
   const program = (w[0] ?? "").replace(/^.*\//, "");
-  if (!program || NO_INTENT.has(program)) return null;
+  // Not a program: a PowerShell script block's `[-1]` or `}` that the POSIX reading split off.
+  if (!program || NO_INTENT.has(program) || !/^[-\w.~@+\\][-\w.@+:~\\]*$/.test(program)) return null;
   const rest = w.slice(1);
   // The subcommand comes first (`-k slow` in `pytest -k slow` is a flag's value); git's global flags come before it.
   let i = 0;

@@ -14,6 +14,8 @@ const COMMAND_STARTED = /^\s*Command running in background with ID:\s*([\w-]{3,6
 const AGENT_STARTED = /agentId:\s*([\w-]{3,64})/;
 /** What the client answers when a subagent runs on its own (`run_in_background`, or a `fork` subagent, 2.1.x). */
 const ASYNC_AGENT = /^\s*Async agent launched successfully/;
+/** A subagent `SendMessage` woke up to run in the background (2.1.21x), and its id. */
+const RESUMED = /resumed (?:from transcript )?in the background[\s\S]*"resumedAgentId"\s*:\s*"([\w-]{3,64})"/;
 /** A task's status as a notice or an output read reports it. */
 const FINISHED = /<status>\s*(?:completed|failed|killed|stopped|cancelled)\s*<\/status>/i;
 const TASK_ID = /<(?:task|agent)[-_]id>\s*([\w-]{3,64})\s*<\/(?:task|agent)[-_]id>/i;
@@ -28,13 +30,14 @@ export function onBackgroundResult(
 ): void {
   const started =
     COMMAND_STARTED.exec(output) ??
+    RESUMED.exec(output) ??
     (input.run_in_background === true || ASYNC_AGENT.test(output) ? AGENT_STARTED.exec(output) : null);
   if (started) {
     if (f.background.size >= MAX_BACKGROUND) f.background.delete(f.background.keys().next().value!);
     const what =
-      tool === "Bash"
+      tool === "Bash" || tool === "PowerShell"
         ? `background command \`${oneLine(String(input.command ?? ""), 120)}\``
-        : `background subagent "${oneLine(String(input.description ?? input.subagent_type ?? tool), 120)}"`;
+        : `background subagent "${oneLine(String(input.description ?? input.subagent_type ?? input.summary ?? tool), 120)}"`;
     f.background.set(started[1]!, { what, line: f.line });
     return;
   }

@@ -27,7 +27,7 @@ export function oneLine(text: string, max: number): string {
 
 /**
  * One line of at most `max` characters that keeps both ends of a long text: a request that pastes a
- * log or a review and asks at the end ("… My request for Codex: Commit the changes") keeps its ask.
+ * log or a review and asks at the end ("… My request: commit the changes") keeps its ask.
  */
 export function bothEnds(text: string, max: number): string {
   const flat = text.replace(/\s+/g, " ").trim();

@@ -20,6 +20,8 @@ export function shellParts(command: string): ShellPart[] {
     const words = command.split(/[ \t]+/).filter((w) => w !== "");
     if (words.length) parts.push({ words, sep: "" });
   } else scan(stripHeredocs(command), parts);
+  // PowerShell's `$jobs = gh run view …` runs `gh run view …`.
+  for (const p of parts) if (/^\$[A-Za-z_][\w:]*$/.test(p.words[0] ?? "") && p.words[1] === "=") p.words.splice(0, 2);
   return parts;
 }
 

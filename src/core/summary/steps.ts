@@ -4,7 +4,7 @@ import { oneLine, push } from "./ring.ts";
 import { noteOk } from "./still-failing.ts";
 
 /** The shell tools of the clients (Codex's `exec_command` is recorded as Bash). */
-const SHELL = new Set(["Bash", "run_shell_command"]);
+const SHELL = new Set(["Bash", "PowerShell", "run_shell_command"]);
 
 /**
  * A failed tool call (either agent's transcript): listed among the errors, and the newest
@@ -73,7 +73,7 @@ export function describeTool(name: string, input: Record<string, unknown>): stri
 /** The argument that says what a tool call worked on. */
 export function toolTarget(name: string, input: Record<string, unknown>): string {
   const s = (k: string) => (typeof input[k] === "string" ? (input[k] as string) : "");
-  if (name === "Bash" || name === "run_shell_command") return oneLine(s("command"), 160);
+  if (SHELL.has(name)) return oneLine(s("command"), 160);
   if (name === "TaskUpdate") return `#${s("taskId")}${s("status") ? ` → ${s("status")}` : ""}`;
   if (name === "TaskCreate") return oneLine(s("subject"), 120);
   return oneLine(

@@ -243,3 +243,14 @@ describe("real session 8463c716 (spotter, bench/corpus): a script named from ano
     expect(open(f).map(([k]) => k)).toEqual(["run:node @ tools/gen.js"]);
   });
 });
+
+describe("PowerShell command lines (starcar e92f5a0b, development half)", () => {
+  test("`$j = gh run view …` runs gh; cmdlet filters and script blocks are not the step judged", () => {
+    // Line 869 failed (Exit code 1); line 876 read the same run another way and succeeded.
+    const failed =
+      "cd C:\\repo\n$jobId = gh run view 300 --json jobs --jq '.jobs[0].databaseId'\ngh run view --job $jobId --log 2>&1 | Select-String -Pattern 'fail' | Select-Object -Last 14 | ForEach-Object { ($_.Line -split '\\t')[-1] }";
+    expect(failedIntent(failed)?.head).toBe("gh run");
+    const later = "cd C:\\repo\n$j = gh run view 300 --json jobs --jq '.jobs[0].databaseId'\nWrite-Host \"job: $j\"";
+    expect(achievedIntents(later).map((i) => i.head)).toEqual(["gh run"]);
+  });
+});

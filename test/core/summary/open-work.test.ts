@@ -595,3 +595,45 @@ describe("Codex: a call the user declined at the approval prompt", () => {
     expect(f.stoppedAt).toContain("git push --force");
   });
 });
+
+describe("Windows sessions: the PowerShell tool, and a subagent woken by SendMessage (starcar, development half)", () => {
+  test("a subagent SendMessage resumed in the background is open work until its notice (starcar 548526c8, line 404)", () => {
+    const resumed = JSON.stringify({
+      success: true,
+      message:
+        'Agent "a38588f299202d415" had no active task; resumed from transcript in the background with your message. You\'ll be notified when it finishes.',
+      resumedAgentId: "a38588f299202d415",
+    });
+    const send = call(
+      "SendMessage",
+      { to: "a38588f299202d415", summary: "Fix cycle: review returned REJECT" },
+      resumed,
+    );
+    const f = factsOf([user("land the verdict"), send, agent("The fix cycle is running; a delta re-review follows.")]);
+    expect(texts(f)).toEqual([
+      ['background subagent "Fix cycle: review returned REJECT" was still running when the session ended', [3]],
+    ]);
+    const notice =
+      "<task-notification><task-id>a38588f299202d415</task-id><status>completed</status></task-notification>";
+    expect(openWork(factsOf([user("land the verdict"), send, user(notice), agent("Done.")]))).toEqual([]);
+  });
+
+  test("PowerShell runs commands like Bash: its gh issue listing is the tracker, its commands are listed (starcar e92f5a0b)", () => {
+    const f = factsOf([
+      user("what is open?"),
+      call(
+        "PowerShell",
+        { command: "cd C:\\repo\ngh issue list --state open" },
+        "45\tOPEN\tDocument npm ci\t\n44\tOPEN\tCount helper files\t\n",
+      ),
+      call("PowerShell", { command: "gh issue close 44" }, "✓ Closed issue #44"),
+      agent("Closed #44."),
+    ]);
+    expect(f.tracker?.tool).toBe("gh");
+    expect(f.tracker?.items.map((l) => l.split(" ")[0])).toEqual(["45"]);
+    expect(f.commands.items.map((c) => c.command)).toEqual([
+      "cd C:\\repo gh issue list --state open",
+      "gh issue close 44",
+    ]);
+  });
+});
