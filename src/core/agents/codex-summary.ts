@@ -104,8 +104,20 @@ function onMessage(f: Facts, p: Record<string, unknown>): void {
     if (p.phase === "final_answer") f.turnMarks.ended = f.line;
   } else if (p.role === "user" && !CODEX_CONTEXT.test(t)) {
     // Codex's own context (environment, instructions, AGENTS.md) comes as user messages: not typed by the user.
+    closeAnsweredPlan(f);
     onUserText(f, [{ type: "text", text: t }]);
   }
+}
+
+/**
+ * A new request after a turn that was answered (its final answer given, not interrupted): the steps
+ * of a plan that turn wrote and never marked done are left behind, not open work (`update_plan` is
+ * the plan of one task; a plan the next turn goes on with is written again).
+ */
+function closeAnsweredPlan(f: Facts): void {
+  const end = f.turnMarks.ended;
+  if (end === 0 || f.interruptLine >= end) return;
+  if (f.todos && (f.todos[0]?.evidence?.at(-1) ?? end) < end) f.todos = f.todos.filter((t) => t.status === "completed");
 }
 
 function onCall(f: Facts, p: Record<string, unknown>): void {

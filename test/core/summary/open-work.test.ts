@@ -240,6 +240,29 @@ describe("Codex's plan tool (update_plan) holds the session's tasks", () => {
     ]);
     expect(f.errors.total).toBe(0);
   });
+
+  test("a plan left behind by an answered turn is history once the user asks something new (session-bridge 019d6cca)", () => {
+    // Line 422 wrote three steps and never marked them; the turn's final answer (541) and task_complete
+    // (544) came, then a new request (547): the steps are not open work.
+    const steps: Array<[string, string]> = [
+      ["Inspect the normalization", "in_progress"],
+      ["Keep only text turns", "pending"],
+    ];
+    const answered = [
+      cx.started(),
+      cx.user("render only text turns"),
+      plan("p1", steps),
+      cx.say("Done: only text turns render."),
+      cx.complete("Done."),
+    ];
+    expect(mergedTasks(factsOf([...answered, cx.started(), cx.user("use only the time, not the date")]), [])).toEqual(
+      [],
+    );
+    // Still the turn that wrote it, or a turn the user interrupted: the steps stay open.
+    expect(mergedTasks(factsOf(answered.slice(0, 3)), []).map((t) => t.status)).toEqual(["in_progress", "pending"]);
+    const interrupted = [cx.started(), cx.user("render only text turns"), plan("p1", steps), cx.aborted("interrupted")];
+    expect(mergedTasks(factsOf([...interrupted, cx.started(), cx.user("go on")]), []).length).toBe(2);
+  });
 });
 
 describe("finalize reads a transcript whose last line has no newline", () => {
