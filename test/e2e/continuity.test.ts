@@ -183,7 +183,9 @@ test("e2e continuity: the same chain through /clear with only the hooks (no supe
   const sandbox = await rig.sandbox({
     apiUrl: api.url,
     settings: { hooks },
-    extraEnv: { CTX_TRACK_FINALIZE_ON_END: "always" },
+    // The resume hook waits for the cleared session's finalize up to 10 s by default; under the test
+    // suite's load (seven runs on two cores) that finalize can take longer. The budget is not the subject here.
+    extraEnv: { CTX_TRACK_FINALIZE_ON_END: "always", CTX_RESUME_FINALIZE_WAIT_MS: "60000" },
   });
   const pane = await startClient(sandbox);
   try {
