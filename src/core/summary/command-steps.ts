@@ -6,6 +6,7 @@
 import type { Facts } from "./facts.ts";
 import { oneLine, push } from "./ring.ts";
 import { onTrackerCommand } from "./tracker.ts";
+import { noteVcs } from "./asked.ts";
 
 /** Most tracker lines kept. */
 const MAX_TRACKER_LINES = 20;
@@ -14,6 +15,7 @@ const MAX_TRACKER_LINES = 20;
 export function noteCommand(f: Facts, command: string, ok: boolean, lines: number[]): void {
   const evidence = lines.filter((n) => n > 0);
   push(f.commands, { command: oneLine(command, 160), ok, ...(evidence.length ? { evidence } : {}) });
+  if (ok) noteVcs(f, command, evidence[0] ?? 0);
 }
 
 /**

@@ -37,6 +37,8 @@ export interface Facts {
   workSteps: number;
   /** The line of the newest successful `git commit` (0: none). */
   lastCommitLine: number;
+  /** Successful version-control commands (core/summary/asked.ts): each one's line and the steps it took. */
+  vcs: Array<{ line: number; steps: string[] }>;
   /** The newest plan (ExitPlanMode) the user turned down and no later plan was approved, with its line. */
   planTurnedDown: { title: string; line: number } | null;
   /** Prompts queued while the agent worked and not delivered yet (queue.ts). */
@@ -156,6 +158,7 @@ export function emptyFacts(ownPrompts: string[] = []): Facts {
     attempts: 0,
     workSteps: 0,
     lastCommitLine: 0,
+    vcs: [],
     planTurnedDown: null,
     waiting: [],
     background: new Map(),

@@ -126,9 +126,11 @@ export function howToContinue(t: SummaryTwin, gitStatus: string[] | null, headle
             : "- The user stopped the agent during the last request: ask whether to carry on with it before running its last steps again."
           : w.text.startsWith("the last request is unanswered: the session ended mid-turn")
             ? "- Finish the last request: the session ended mid-turn; check what its last calls did before running them again."
-            : / was still running when the session ended$/.test(w.text)
-              ? `- Check the ${w.text.replace(/ was still running when the session ended$/, "")}: it was still running when the session ended; read its output before running it again.`
-              : `- Open: ${w.text}.`,
+            : w.text.startsWith("the last request is not finished: it asked to ")
+              ? `- Finish the last request: ${w.text.slice("the last request is not finished: ".length).replace(/: ".*$/, "")}; check \`git status\` and \`git log\` first.`
+              : / was still running when the session ended$/.test(w.text)
+                ? `- Check the ${w.text.replace(/ was still running when the session ended$/, "")}: it was still running when the session ended; read its output before running it again.`
+                : `- Open: ${w.text}.`,
     );
   if (!err && !task && work.length === 0) {
     const request = t.latest_request ?? t.goal;

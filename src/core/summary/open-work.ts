@@ -3,6 +3,7 @@
  * subagents started and not seen finished, and whether the newest request was ever answered. Pure.
  */
 import type { Facts } from "./facts.ts";
+import { askedNotDone } from "./asked.ts";
 import { remainingWork } from "./remaining.ts";
 import { oneLine } from "./ring.ts";
 
@@ -134,7 +135,7 @@ export interface OpenWork {
  */
 export function openWork(f: Facts, stillChanged?: (path: string) => boolean): OpenWork[] {
   const out: OpenWork[] = [];
-  const unfinished = lastRequestOpen(f);
+  const unfinished = lastRequestOpen(f) ?? askedNotDone(f);
   if (unfinished) out.push(unfinished);
   const left = remainingWork(f);
   if (left) out.push(left);

@@ -660,3 +660,40 @@ describe("Windows sessions: the PowerShell tool, and a subagent woken by SendMes
     ]);
   });
 });
+
+describe("a last request that asked for a version-control step the session never took", () => {
+  const bash = (command: string) => call("Bash", { command }, "ok");
+  const asked = (f: Facts) => openWork(f).filter((w) => w.text.startsWith("the last request is not finished"));
+  test("tij 19512375 (development): asked to commit, push and publish; committed, then left the push to the user", () => {
+    const f = factsOf([
+      user("check ok. update plan.md and README, then commit,push,publish"), // 1
+      bash("git add plan.md README.md && git commit -m 'docs: v0.4.6'"), // 2, 3
+      agent("Committed. To push: run `jj git import` and `jj git push -b main`, then tag v0.4.6."), // 4
+    ]);
+    expect(asked(f).map((w) => [w.text, w.evidence])).toEqual([
+      [
+        'the last request is not finished: it asked to push, and no `git push` ran after it: "check ok. update plan.md and README, then commit,push,publish"',
+        [1],
+      ],
+    ]);
+    expect(howToContinue(twinOf(f), null)).toContain(
+      "- Finish the last request: it asked to push, and no `git push` ran after it; check `git status` and `git log` first.",
+    );
+  });
+
+  test("git-sync 665c2e57: a commit and its push in one long command line is both steps", () => {
+    const long = `git add a.go && git commit -m "$(cat <<'EOF'\ngitproto: gofmt\n\n${"x".repeat(200)}\nEOF\n)" && git push`;
+    expect(asked(factsOf([user("commit and push please"), bash(long), agent("Committed and pushed.")]))).toEqual([]);
+  });
+
+  test("no step asked as a verb, one said not to take, or no version control after the request: nothing", () => {
+    const commit = bash("git commit -am wip");
+    expect(asked(factsOf([user("remember to resolve any merge issues on your own"), commit, agent("Done.")]))).toEqual(
+      [],
+    );
+    expect(asked(factsOf([user("commit this but don't push yet"), commit, agent("Committed.")]))).toEqual([]);
+    expect(asked(factsOf([user("wire up push notifications"), bash("npm test"), agent("Done.")]))).toEqual([]);
+    // Asked to push, never touched git at all after it: nothing claimed (the word may be about something else).
+    expect(asked(factsOf([user("push it"), bash("npm test"), agent("Tests pass.")]))).toEqual([]);
+  });
+});
