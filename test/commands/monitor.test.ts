@@ -40,6 +40,19 @@ function bridge(usedPct: number, ageS = 0, sid = "s1"): void {
     }),
   );
 }
+/** The transcript line of a request that called one Bash tool (`toolId`), at `used` tokens and time `at`. */
+function requestLine(used: number, toolId: string, at: number, model: string): string {
+  return assistantLine(used, {
+    timestamp: new Date(at).toISOString(),
+    message: {
+      id: `msg_${toolId}`,
+      model,
+      role: "assistant",
+      usage: { input_tokens: 10, cache_read_input_tokens: used - 10, output_tokens: 1 },
+      content: [{ type: "tool_use", id: toolId, name: "Bash", input: {} }],
+    },
+  });
+}
 async function monitor(input = hook(), extraEnv: Record<string, string> = {}) {
   const r = await runCtx(["monitor"], { stdin: input, env: { ...env, ...extraEnv } });
   expect(r.code).toBe(0);
@@ -99,17 +112,7 @@ describe("ctx monitor", () => {
   test("a fresh bridge one request behind never wins: monitor and track read the same request", async () => {
     // The status line ran 2 s ago, at 60 %; the tool's request (78 %) reaches the transcript a moment
     // after the hook starts (the client writes it in batches). Both hooks must wait for it.
-    const toolLine = (used: number, toolId: string, at: number) =>
-      assistantLine(used, {
-        timestamp: new Date(at).toISOString(),
-        message: {
-          id: `msg_${toolId}`,
-          model: "claude-sonnet-4-5",
-          role: "assistant",
-          usage: { input_tokens: 10, cache_read_input_tokens: used - 10, output_tokens: 1 },
-          content: [{ type: "tool_use", id: toolId, name: "Bash", input: {} }],
-        },
-      });
+    const toolLine = (used: number, toolId: string, at: number) => requestLine(used, toolId, at, "claude-sonnet-4-5");
     for (const [cmd, toolId] of [
       ["monitor", "toolu_mmmm01"],
       ["track", "toolu_tttt01"],
@@ -140,17 +143,7 @@ describe("ctx monitor", () => {
         context_window_size: 1_000_000,
       }),
     );
-    const toolLine = (used: number, toolId: string, at: number) =>
-      assistantLine(used, {
-        timestamp: new Date(at).toISOString(),
-        message: {
-          id: `msg_${toolId}`,
-          model: "claude-opus-4-8",
-          role: "assistant",
-          usage: { input_tokens: 10, cache_read_input_tokens: used - 10, output_tokens: 1 },
-          content: [{ type: "tool_use", id: toolId, name: "Bash", input: {} }],
-        },
-      });
+    const toolLine = (used: number, toolId: string, at: number) => requestLine(used, toolId, at, "claude-opus-4-8");
     writeFileSync(transcript, `${toolLine(129_000, "toolu_bbbb00", Date.now() - 3000)}\n`);
     const path = transcript;
     setTimeout(() => appendFileSync(path, `${toolLine(131_000, "toolu_bbbb01", Date.now())}\n`), 100);

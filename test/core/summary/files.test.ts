@@ -1,25 +1,13 @@
 import { describe, expect, test } from "bun:test";
-import { join } from "node:path";
 import { addEntry } from "../../../src/core/summary/collect.ts";
 import { emptyFacts } from "../../../src/core/summary/facts.ts";
-import { streamEntries } from "../../../src/io/transcript/stream.ts";
+import { corpusFacts } from "./lines.ts";
 
 describe("files removed by commands", () => {
   test("git-sync 4f8f5e9b (Claude Code 2.1.183, bench/corpus, development half): temp scratch and a removed folder", () => {
     // Line 412: rm -rf "<scratchpad>/probe" /tmp/git-sync-helper; line 583: rm -f /tmp/git-sync-helper2 (both
     // built or written outside the project); the session had written <scratchpad>/probe/main.go.
-    const path = join(
-      import.meta.dir,
-      "..",
-      "..",
-      "..",
-      "bench",
-      "corpus",
-      "git-sync",
-      "4f8f5e9b-9f90-4c22-88b9-988c55f45833.jsonl",
-    );
-    const f = emptyFacts();
-    streamEntries(path, (e) => addEntry(f, e));
+    const f = corpusFacts("git-sync", "4f8f5e9b-9f90-4c22-88b9-988c55f45833.jsonl");
     const shown = [...f.files.values()].map((x) => [
       x.path.replace(/^.*\/(git-sync|scratchpad)\//, ""),
       x.deleted === true,
@@ -51,18 +39,7 @@ describe("files moved or removed on Windows (Git Bash commands, a `D:\\` working
   test("oh-my-posh 223b2708 (Claude Code 2.1.205, bench/corpus, development half): a skill folder copied, then removed", () => {
     // Line 369: `cp -r .claude/skills/project-knowledge .agents/skills/ && rm -rf .claude/skills/project-knowledge`,
     // run in D:\oh-my-posh; the session had written the nine files under .claude\skills\project-knowledge.
-    const path = join(
-      import.meta.dir,
-      "..",
-      "..",
-      "..",
-      "bench",
-      "corpus",
-      "oh-my-posh",
-      "223b2708-5340-4532-879b-05e5d9aa16f1.jsonl",
-    );
-    const f = emptyFacts();
-    streamEntries(path, (e) => addEntry(f, e));
+    const f = corpusFacts("oh-my-posh", "223b2708-5340-4532-879b-05e5d9aa16f1.jsonl");
     const old = [...f.files.values()].filter((x) => x.path.startsWith("D:\\oh-my-posh\\.claude\\skills\\"));
     expect(old.length).toBe(9);
     expect(old.every((x) => x.deleted === true)).toBe(true);

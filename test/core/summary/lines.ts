@@ -2,6 +2,8 @@
 import { mergeChain } from "../../../src/core/summary/chain.ts";
 import { addEntry } from "../../../src/core/summary/collect.ts";
 import { emptyFacts, type Facts } from "../../../src/core/summary/facts.ts";
+import { streamEntries } from "../../../src/io/transcript/stream.ts";
+import { join } from "node:path";
 
 let n = 0;
 /** A tool call and its result, as Claude Code writes them. */
@@ -50,4 +52,15 @@ export function partOf(f: Facts) {
 /** The twin of a one-session chain with `f`'s facts. */
 export function twinOf(f: Facts) {
   return mergeChain(undefined, partOf(f));
+}
+
+/** A transcript of bench/corpus: its folder and file. */
+export const corpusPath = (folder: string, file: string) =>
+  join(import.meta.dir, "..", "..", "..", "bench", "corpus", folder, file);
+
+/** The facts of a bench/corpus transcript, every line read. */
+export function corpusFacts(folder: string, file: string): Facts {
+  const f = emptyFacts();
+  streamEntries(corpusPath(folder, file), (e) => addEntry(f, e));
+  return f;
 }

@@ -12,6 +12,7 @@ import {
   subagentLine,
 } from "../../../src/core/summary/subagents.ts";
 import { readSubagentWork } from "../../../src/io/finalize/inputs.ts";
+import { corpusPath } from "./lines.ts";
 import { streamEntries } from "../../../src/io/transcript/stream.ts";
 import { renderSession } from "../../helpers/summary.ts";
 
@@ -121,16 +122,7 @@ describe("subagent runs: the Task/Agent calls of the main chain", () => {
   });
 
   test("spotter 258c7280: one Task call; the compaction agent's transcript is no run", () => {
-    const path = join(
-      import.meta.dir,
-      "..",
-      "..",
-      "..",
-      "bench",
-      "corpus",
-      "spotter",
-      "258c7280-ae70-4798-800f-63464d01a85d.jsonl",
-    );
+    const path = corpusPath("spotter", "258c7280-ae70-4798-800f-63464d01a85d.jsonl");
     const c = emptySubagentCalls();
     streamEntries(path, (e) => noteSubagentCall(c, e));
     expect(subagentCallCount(c)).toBe(1);
