@@ -59,7 +59,9 @@ test(`e2e manual /compact (${CLIENT.version}): recorded as manual, the level res
   await tmux.sendKeys("Enter");
   for (let i = 0; i < 600 && api.compactRequests().length === 0; i++) await Bun.sleep(100);
   expect(api.compactRequests().length).toBeGreaterThanOrEqual(1);
-  await tmux.waitFor(/❯/, 60_000);
+  // An empty input box: under load the typed `/compact` can still stand in it, and the next prompt
+  // would be appended to it (a whole run once sent "/compactrun step four").
+  await tmux.waitFor((s) => /^❯\s*$/m.test(s), 60_000);
   await hooksRan(sandbox.project, ["SessionStart"]); // the compaction done: its SessionStart (source compact)
   await tmux.sendText("run step four");
   await tmux.waitFor((s) => s.includes("Done after the compaction."), 90_000);
