@@ -9,19 +9,12 @@ import { afterEach, beforeEach, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { runCtx } from "../helpers/ctx.ts";
+import { QUIET_IDLE } from "../helpers/idle.ts";
 import { projectSandbox, type ProjectSandbox } from "../helpers/tmp.ts";
 
 const SID = "ses_0123456789abcdefABCDEF01";
 const LIMIT = { context: 60_000, output: 8_000 }; // OpenCode compacts at 52,000: ctx's window
 const KICKSTART = "Continue the work from the handoff summary ctx gave you when this session started";
-const IDLE = {
-  turnReason: "answer",
-  draft: false,
-  dialogOpen: false,
-  queuedPrompt: false,
-  subagentsRunning: 0,
-  limited: false,
-};
 
 let t: ProjectSandbox["t"];
 let env: Record<string, string>;
@@ -65,7 +58,7 @@ const idle = (used: number, facts: Record<string, unknown> = {}) =>
   payload("ModIdle", {
     transcript_path: undefined,
     tokens: { input: used - 12, output: 12 },
-    ctx_idle: { ...IDLE, ...facts },
+    ctx_idle: { ...QUIET_IDLE, ...facts },
   });
 async function call(cmd: string, input: string, extra: Record<string, string> = {}) {
   return runCtx([cmd], { stdin: input, env: { ...env, ...extra } });

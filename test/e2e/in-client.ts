@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { runCtx } from "../helpers/ctx.ts";
-import { CLIENT, CLIENTS, makeSandbox, type Sandbox } from "./claude.ts";
+import { CLIENT, CLIENTS, makeSandbox, type Sandbox, type SandboxOptions } from "./claude.ts";
 import type { FakeApi, Turn } from "./fake-api.ts";
 
 /** The default `respawn.kickstart_prompt`'s start: the fresh session's first prompt. */
@@ -51,13 +51,15 @@ export async function until(ok: () => boolean | Promise<boolean>): Promise<void>
 
 /**
  * A sandbox on `api` with `ctx install` done and the in-client cycle on (`IN_CLIENT`, plain
- * colours), `extraEnv` and `settings` on top; ready for `startClient`.
+ * colours), `extraEnv` and `settings` on top; ready for `startClient`. `make` builds the sandbox (a test
+ * rig's, so the rig removes it after the test).
  */
 export async function inClientSandbox(
   api: FakeApi,
   opts: { extraEnv?: Record<string, string>; settings?: object } = {},
+  make: (o: SandboxOptions) => Promise<Sandbox> = makeSandbox,
 ): Promise<Sandbox> {
-  const sandbox = await makeSandbox({
+  const sandbox = await make({
     apiUrl: api.url,
     extraEnv: { ...IN_CLIENT, NO_COLOR: "1", ...opts.extraEnv },
     ...(opts.settings ? { settings: opts.settings } : {}),

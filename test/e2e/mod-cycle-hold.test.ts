@@ -9,11 +9,11 @@
  * conversation hears of its end.
  * 2.1.197 runs no mods: the suite skips it there.
  */
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runClaudeP, type Sandbox } from "./claude.ts";
-import { startClient } from "./client-pane.ts";
+import { stopAfterEach } from "./client-pane.ts";
 import {
   allText,
   type FakeApi,
@@ -21,7 +21,6 @@ import {
   lastToolResults,
   lastUserText,
   modelSteps,
-  startFakeApi,
   startsWithPrompt,
   type Turn,
 } from "./fake-api.ts";
@@ -29,15 +28,11 @@ import { answer, clientRecord, inClientSandbox, KICKSTART, MODS, until } from ".
 import { submit } from "./submit.ts";
 import type { TmuxSession } from "./tmux.ts";
 
+// The sessions of the running test: the rig kills, stops and removes them after it.
 let api: FakeApi | undefined;
 let sandbox: Sandbox | undefined;
 let pane: TmuxSession | undefined;
-afterEach(async () => {
-  await pane?.kill().catch(() => {});
-  await api?.stop();
-  sandbox?.cleanup();
-  api = sandbox = pane = undefined;
-});
+const rig = stopAfterEach();
 
 const SUB = "SUBAGENT-TASK-5521";
 const at = (used: number) => ({ input_tokens: 100, cache_read_input_tokens: used - 100 });
@@ -72,6 +67,27 @@ const before = () => api!.mainRequests().filter((q) => !isSub(q) && !isFresh(q))
 const fresh = () => api!.mainRequests().filter(isFresh);
 const events = () => clientRecord(sandbox!)?.events.map((e) => e.event) ?? [];
 
+/** The parent's turns: the launch of its background subagent, then its steps at 92 %. */
+function parentTurn(q: LoggedRequest): Turn {
+  const n = modelSteps(q);
+  if (n === 0) return launch;
+  return answer(n === 1 ? "The agent runs in the background." : "The agent's work is in.", 184_000 + n);
+}
+
+/**
+ * The fake API of a cycle with a background subagent, as `api`: the fresh session's requests get
+ * "Continuing.", the subagent's `sub` (by default its answer, held until `release()`), the parent's `parent`.
+ */
+async function subagentApi(
+  opts: { sub?: (q: LoggedRequest) => Turn; parent?: (q: LoggedRequest) => Turn } = {},
+): Promise<{ api: FakeApi; release: () => void }> {
+  const { promise: gate, resolve: release } = Promise.withResolvers<void>();
+  const sub = opts.sub ?? (() => ({ ...answer("SUB-DONE: the steps ran.", 6_000), hold: gate }));
+  const parent = opts.parent ?? parentTurn;
+  api = await rig.api((q): Turn => (isFresh(q) ? answer("Continuing.", 10_000) : isSub(q) ? sub(q) : parent(q)));
+  return { api, release };
+}
+
 /**
  * After the hold: the subagent's news reached the main conversation (`earlier`, the request that had to
  * come first, came before the fresh session), and the one cycle ran at that turn's end, after its hold.
@@ -94,17 +110,10 @@ function expectFreshSession(q: LoggedRequest): void {
 test.skipIf(!MODS)(
   "interactive: a background subagent still running holds the cycle; once it is done, the cycle runs",
   async () => {
-    const { promise: gate, resolve: release } = Promise.withResolvers<void>();
-    api = await startFakeApi((q): Turn => {
-      if (isFresh(q)) return answer("Continuing.", 10_000);
-      if (isSub(q)) return { ...answer("SUB-DONE: the steps ran.", 6_000), hold: gate };
-      const n = modelSteps(q);
-      if (n === 0) return launch;
-      return answer(n === 1 ? "The agent runs in the background." : "The agent's work is in.", 184_000 + n);
-    });
-    sandbox = await inClientSandbox(api);
-    pane = await startClient(sandbox);
-    await submit(pane, "build the parser", () => api!.mainRequests().length > 0);
+    const { api, release } = await subagentApi();
+    sandbox = await inClientSandbox(api, {}, rig.sandbox);
+    pane = await rig.client(sandbox);
+    await submit(pane, "build the parser", () => api.mainRequests().length > 0);
     // The main turn ended at 92 % with the subagent's request held open: ctx says why it holds.
     await until(() => events().includes("hold"));
     const hold = clientRecord(sandbox)!.events.find((e) => e.event === "hold")!;
@@ -126,17 +135,12 @@ test.skipIf(!MODS)(
 test.skipIf(!MODS)(
   "interactive: a background subagent's permission dialog open at the turn's end holds the cycle until answered",
   async () => {
-    api = await startFakeApi((q): Turn => {
-      if (isFresh(q)) return answer("Continuing.", 10_000);
-      if (isSub(q))
-        return modelSteps(q) === 0 ? fetchCall(`${api!.url}/page`, 5_000) : answer("SUB-DONE: fetched.", 6_000);
-      const n = modelSteps(q);
-      if (n === 0) return launch;
-      return answer(n === 1 ? "The agent runs in the background." : "The agent's work is in.", 184_000 + n);
+    const { api } = await subagentApi({
+      sub: (q) => (modelSteps(q) === 0 ? fetchCall(`${api!.url}/page`, 5_000) : answer("SUB-DONE: fetched.", 6_000)),
     });
-    sandbox = await inClientSandbox(api, { settings: OFFLINE_FETCH });
-    pane = await startClient(sandbox);
-    await submit(pane, "build the parser", () => api!.mainRequests().length > 0);
+    sandbox = await inClientSandbox(api, { settings: OFFLINE_FETCH }, rig.sandbox);
+    pane = await rig.client(sandbox);
+    await submit(pane, "build the parser", () => api.mainRequests().length > 0);
     // The dialog is the subagent's, in the person's pane, and the main turn is over at 92 %.
     await pane.waitFor(/Do you want to allow Claude to fetch this content\?/, 60_000);
     await until(() => events().includes("hold"));
@@ -164,11 +168,9 @@ test.skipIf(!MODS)(
 test.skipIf(!MODS)(
   "interactive: a background subagent that was stopped no longer holds the cycle",
   async () => {
-    const { promise: gate, resolve: release } = Promise.withResolvers<void>();
-    try {
-      api = await startFakeApi((q): Turn => {
-        if (isFresh(q)) return answer("Continuing.", 10_000);
-        if (isSub(q)) return { ...answer("SUB-DONE: the steps ran.", 6_000), hold: gate }; // never answered in time
+    // The subagent's answer is held: it never comes in time.
+    const { api, release } = await subagentApi({
+      parent: (q) => {
         const n = modelSteps(q);
         if (n === 0) return launch;
         if (n === 1) {
@@ -177,10 +179,12 @@ test.skipIf(!MODS)(
           return { content: [{ type: "tool_use", name: "TaskStop", input: { task_id: id } }], usage: at(150_000) };
         }
         return answer("The agent is stopped.", 184_000);
-      });
-      sandbox = await inClientSandbox(api);
-      pane = await startClient(sandbox);
-      await submit(pane, "build the parser", () => api!.mainRequests().length > 0);
+      },
+    });
+    try {
+      sandbox = await inClientSandbox(api, {}, rig.sandbox);
+      pane = await rig.client(sandbox);
+      await submit(pane, "build the parser", () => api.mainRequests().length > 0);
       // Its loop ended when it was stopped: the turn's end at 92 % brings the cycle, with no hold.
       await until(() => fresh().length > 0);
       expect(lastToolResults(before()[2]!)[0]!.text).toMatch(/stopped/i);
@@ -198,16 +202,9 @@ test.skipIf(!MODS)(
 test.skipIf(!MODS)(
   "headless: under claude -p a background subagent holds the cycle too, and the run cycles once it is done",
   async () => {
-    const { promise: gate, resolve: release } = Promise.withResolvers<void>();
+    const { api, release } = await subagentApi();
     try {
-      api = await startFakeApi((q): Turn => {
-        if (isFresh(q)) return answer("Continuing.", 10_000);
-        if (isSub(q)) return { ...answer("SUB-DONE: the steps ran.", 6_000), hold: gate };
-        const n = modelSteps(q);
-        if (n === 0) return launch;
-        return answer(n === 1 ? "The agent runs in the background." : "The agent's work is in.", 184_000 + n);
-      });
-      sandbox = await inClientSandbox(api);
+      sandbox = await inClientSandbox(api, {}, rig.sandbox);
       const run = runClaudeP(sandbox, "build the parser", { timeoutMs: 120_000 });
       await until(() => events().includes("hold"));
       expect(clientRecord(sandbox)!.events[0]!.detail).toBe(
@@ -269,12 +266,12 @@ for (const dialog of MAIN_DIALOGS)
   test.skipIf(!MODS)(
     `interactive: a main-thread ${dialog.name} keeps the turn open, so no cycle starts until it is answered`,
     async () => {
-      api = await startFakeApi((q): Turn => {
+      api = await rig.api((q): Turn => {
         if (isFresh(q)) return answer("Continuing.", 10_000);
         return modelSteps(q) === 0 ? dialog.call() : answer("Step one is done.", 185_000);
       });
-      sandbox = await inClientSandbox(api, { settings: OFFLINE_FETCH });
-      pane = await startClient(sandbox);
+      sandbox = await inClientSandbox(api, { settings: OFFLINE_FETCH }, rig.sandbox);
+      pane = await rig.client(sandbox);
       await submit(pane, "build the parser", () => api!.mainRequests().length > 0);
       await pane.waitFor(dialog.shown, 60_000);
       await Bun.sleep(4000); // well past the mod's quiet moment (1.5 s) after a turn's end
@@ -303,7 +300,7 @@ test.skipIf(!MODS)(
   "interactive: a background shell command does not hold the cycle; it outlives /clear and the fresh session hears of it",
   async () => {
     const inFresh = (q: LoggedRequest) => allText(q).includes("<previous-session-summary>");
-    api = await startFakeApi((q): Turn => {
+    api = await rig.api((q): Turn => {
       if (inFresh(q)) return answer("Continuing.", 10_000 + modelSteps(q));
       if (modelSteps(q) === 0)
         return {
@@ -322,8 +319,8 @@ test.skipIf(!MODS)(
         };
       return answer("The build runs in the background.", 184_000);
     });
-    sandbox = await inClientSandbox(api);
-    pane = await startClient(sandbox);
+    sandbox = await inClientSandbox(api, {}, rig.sandbox);
+    pane = await rig.client(sandbox);
     await submit(pane, "build the parser", () => api!.mainRequests().length > 0);
     // The shell still runs (it waits for the file `go`), yet the cycle runs at the turn's end.
     await until(() => events().at(-1) === "cycle_done");

@@ -5,32 +5,28 @@
  * user, and the fresh conversation's first request carries the summary and that prompt. ctx
  * status shows the in-client supervisor. 2.1.197 runs no mods: the suite skips it there.
  */
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { runCtx } from "../helpers/ctx.ts";
-import { CLIENT, CLIENTS, makeSandbox, runClaudeP, type Sandbox } from "./claude.ts";
-import { startClient } from "./client-pane.ts";
-import { allText, lastUserText, startFakeApi, usageLimitTurn, type FakeApi, type Turn } from "./fake-api.ts";
+import { CLIENT, CLIENTS, runClaudeP, type Sandbox } from "./claude.ts";
+import { stopAfterEach } from "./client-pane.ts";
+import { allText, lastUserText, usageLimitTurn, type FakeApi, type Turn } from "./fake-api.ts";
 import { answer, clientRecord, IN_CLIENT, inClientSandbox, KICKSTART, MODS, until } from "./in-client.ts";
 import { submit } from "./submit.ts";
 import { inInputBox, stripAnsi, type TmuxSession } from "./tmux.ts";
 
+// The sessions of the running test: the rig kills, stops and removes them after it.
 let api: FakeApi | undefined;
 let sandbox: Sandbox | undefined;
 let pane: TmuxSession | undefined;
-afterEach(async () => {
-  await pane?.kill().catch(() => {});
-  await api?.stop();
-  sandbox?.cleanup();
-  api = sandbox = pane = undefined;
-});
+const rig = stopAfterEach();
 
 /** An interactive client with ctx installed and the in-client cycle on, before any prompt. */
 async function interactive(script: (i: number) => Turn): Promise<TmuxSession> {
-  api = await startFakeApi((_req, i) => script(i));
-  sandbox = await inClientSandbox(api);
-  pane = await startClient(sandbox);
+  api = await rig.api((_req, i) => script(i));
+  sandbox = await inClientSandbox(api, {}, rig.sandbox);
+  pane = await rig.client(sandbox);
   return pane;
 }
 
@@ -119,10 +115,10 @@ test.skipIf(!MODS)(
 test.skipIf(!MODS)(
   "headless: at respawn.compact_at the mod compacts inside the claude -p process",
   async () => {
-    api = await startFakeApi((_req, i) =>
+    api = await rig.api((_req, i) =>
       i === 0 ? answer("Step one is done.", 176_000) : answer("Continuing after the compaction.", 20_000),
     );
-    sandbox = await makeSandbox({
+    sandbox = await rig.sandbox({
       apiUrl: api.url,
       extraEnv: { CTX_RESPAWN_IN_CLIENT: "1", CTX_RESPAWN_COMPACT_AT: "85", CTX_RESPAWN_RESTART_AT: "95" },
     });
@@ -141,7 +137,7 @@ test.skipIf(!MODS)(
 test.skipIf(CLIENT.version === CLIENTS.pinned.version)(
   "headless: finalize, /clear and the continue prompt inside one claude -p process",
   async () => {
-    api = await startFakeApi((_req, i) =>
+    api = await rig.api((_req, i) =>
       i === 0
         ? {
             content: [{ type: "text", text: "Step one is done; the next step is the parser." }],
@@ -152,7 +148,7 @@ test.skipIf(CLIENT.version === CLIENTS.pinned.version)(
             usage: { input_tokens: 100, cache_read_input_tokens: 9_900 },
           },
     );
-    sandbox = await makeSandbox({ apiUrl: api.url, extraEnv: IN_CLIENT });
+    sandbox = await rig.sandbox({ apiUrl: api.url, extraEnv: IN_CLIENT });
     expect((await runCtx(["install"], { env: sandbox.env, cwd: sandbox.project })).code).toBe(0);
     const r = await runClaudeP(sandbox, "build the parser", { timeoutMs: 120_000 });
     expect(r.code).toBe(0);
@@ -194,12 +190,12 @@ test.skipIf(!MODS)(
     // On a minute boundary at least a minute ahead: the client shows the reset to the minute.
     const resetMs = Math.ceil((Date.now() + 60_000) / 60_000) * 60_000;
     const GO_ON = "LIMIT-OVER-7731: the usage limit has reset, go on.";
-    api = await startFakeApi((_req, i): Turn => {
+    api = await rig.api((_req, i): Turn => {
       if (i === 0) return answer("Step one is done.", 100_000);
       if (Date.now() < resetMs) return usageLimitTurn(resetMs / 1000);
       return answer("Going on after the limit.", 101_000);
     });
-    sandbox = await makeSandbox({
+    sandbox = await rig.sandbox({
       apiUrl: api.url,
       extraEnv: {
         ...IN_CLIENT,
@@ -211,7 +207,7 @@ test.skipIf(!MODS)(
     });
     delete sandbox.env.ANTHROPIC_API_KEY;
     expect((await runCtx(["install"], { env: sandbox.env, cwd: sandbox.project })).code).toBe(0);
-    pane = await startClient(sandbox);
+    pane = await rig.client(sandbox);
     await submit(pane, "build the parser", () => api!.mainRequests().length > 0);
     await pane.waitFor(/Step one is done\./, 30_000);
     await submit(pane, "now the tests", () => api!.mainRequests().length > 1);

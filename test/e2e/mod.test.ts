@@ -4,25 +4,21 @@
  * line, no bridge), and `ctx status` shows the same figure; on 2.1.197, which runs no mods, the
  * same install runs the settings hooks as before.
  */
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runCtx } from "../helpers/ctx.ts";
-import { CLIENT, CLIENTS, makeSandbox, runClaudeP, type Sandbox } from "./claude.ts";
-import { startClient } from "./client-pane.ts";
-import { lastUserText, startFakeApi, type FakeApi, type Turn } from "./fake-api.ts";
+import { CLIENT, CLIENTS, runClaudeP, type Sandbox } from "./claude.ts";
+import { stopAfterEach } from "./client-pane.ts";
+import { lastUserText, type FakeApi, type Turn } from "./fake-api.ts";
 import { submit } from "./submit.ts";
 import type { TmuxSession } from "./tmux.ts";
 
+// The sessions of the running test: the rig kills, stops and removes them after it.
 let api: FakeApi | undefined;
 let sandbox: Sandbox | undefined;
 let pane: TmuxSession | undefined;
-afterEach(async () => {
-  await pane?.kill().catch(() => {});
-  await api?.stop();
-  sandbox?.cleanup();
-  api = sandbox = pane = undefined;
-});
+const rig = stopAfterEach();
 
 const MODS = CLIENT.version !== CLIENTS.pinned.version;
 
@@ -65,10 +61,10 @@ function toolLoop(): Turn[] {
 
 test(`interactive (${CLIENT.version}), no status line: the warning on the request after the crossing; the user's line shows the figure`, async () => {
   const turns = toolLoop();
-  api = await startFakeApi(turns);
-  sandbox = await makeSandbox({ apiUrl: api.url, extraEnv: { NO_COLOR: "1" } });
+  api = await rig.api(turns);
+  sandbox = await rig.sandbox({ apiUrl: api.url, extraEnv: { NO_COLOR: "1" } });
   await installWithoutStatusLine(sandbox);
-  pane = await startClient(sandbox);
+  pane = await rig.client(sandbox);
   await submit(pane, "run the steps", () => api!.mainRequests().length > 0);
   const screen = await pane.waitFor(/All done\./, 90_000);
   expect(api.mainRequests()).toHaveLength(turns.length);
@@ -80,8 +76,8 @@ test(`interactive (${CLIENT.version}), no status line: the warning on the reques
 
 test(`headless (${CLIENT.version}): one install, the warning on the request after the crossing, debounced`, async () => {
   const turns = toolLoop();
-  api = await startFakeApi(turns);
-  sandbox = await makeSandbox({ apiUrl: api.url });
+  api = await rig.api(turns);
+  sandbox = await rig.sandbox({ apiUrl: api.url });
   await installWithoutStatusLine(sandbox);
   const r = await runClaudeP(sandbox, "run the steps", { timeoutMs: 120_000 });
   expect(r.code).toBe(0);

@@ -9,6 +9,7 @@ import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openCodePlugin } from "../../src/core/agents/opencode-plugin.ts";
 import { OPENCODE_QUIET_MS } from "../../src/core/agents/opencode-cycle.ts";
+import { QUIET_IDLE } from "../helpers/idle.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
 const S = "ses_0123456789abcdefABCDEF01";
@@ -97,14 +98,7 @@ test("in the TUI a restart ctx orders opens, shows and prompts a new session, th
     limit: LIMIT,
     tokens: { input: 47_988, output: 12 },
   });
-  expect(idle.ctx_idle).toEqual({
-    turnReason: "answer",
-    draft: false,
-    dialogOpen: false,
-    queuedPrompt: false,
-    subagentsRunning: 0,
-    limited: false,
-  });
+  expect(idle.ctx_idle).toEqual(QUIET_IDLE);
   expect(idle.transcript_path).toBeUndefined();
   expect(sdk).toEqual([
     "create",
