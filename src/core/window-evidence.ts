@@ -81,8 +81,7 @@ export function compactionWindow(
   model: string | undefined,
   usedTokens: number,
 ): number | undefined {
-  const bare = (id: string) => id.trim().replace(/\[1m\]$/i, "");
-  if (!c || (c.model && model && bare(c.model) !== bare(model))) return undefined;
+  if (!c || (c.model && model && strip1m(c.model) !== strip1m(model))) return undefined;
   if (c.preTokens > WINDOW_200K) return WINDOW_1M;
   return c.preTokens >= AUTO_COMPACT_200K_FROM && usedTokens <= WINDOW_200K ? WINDOW_200K : undefined;
 }
@@ -94,7 +93,7 @@ function signedModel(content: unknown, model: string): SignedModel | undefined {
     const input = fieldsOf(fieldsOf(b).input);
     const t = typeof input.command === "string" ? TRAILER.exec(input.command) : null;
     // "Opus 4.6" is claude-opus-4-6; a trailer copied from another model's commit says nothing.
-    if (t && model.replace(/\[1m\]$/i, "").includes(t[1]!.toLowerCase().replace(/[ .]/g, "-")))
+    if (t && strip1m(model).includes(t[1]!.toLowerCase().replace(/[ .]/g, "-")))
       return { model, oneM: t[2] !== undefined };
   }
   return undefined;
@@ -102,6 +101,10 @@ function signedModel(content: unknown, model: string): SignedModel | undefined {
 
 /** The session's signed model when it is the model in question (a `/model` switch may change the window). */
 export function signedFor(signed: SignedModel | undefined, model: string | undefined): SignedModel | undefined {
-  const bare = (id: string) => id.trim().replace(/\[1m\]$/i, "");
-  return signed && model && bare(signed.model) === bare(model) ? signed : undefined;
+  return signed && model && strip1m(signed.model) === strip1m(model) ? signed : undefined;
+}
+
+/** A model id without its 1M tag: `claude-opus-4-6[1m]` is `claude-opus-4-6`. */
+export function strip1m(model: string): string {
+  return model.trim().replace(/\[1m\]$/i, "");
 }

@@ -7,7 +7,7 @@
 import { WINDOW_1M, WINDOW_200K, windowFor } from "./usage.ts";
 import { modelWindow } from "./agents/index.ts";
 import type { Env } from "./deps.ts";
-import { type AutoCompaction, compactionWindow, type SignedModel, signedFor } from "./window-evidence.ts";
+import { type AutoCompaction, compactionWindow, type SignedModel, signedFor, strip1m } from "./window-evidence.ts";
 
 /** Where a window came from: short, stable names (session state, `ctx status --json`, `ctx doctor`). */
 export type WindowSource =
@@ -204,8 +204,6 @@ function predates1mDefault(version: string | undefined): boolean {
 function defaultApplies(sessionModel: string | undefined): boolean {
   return !sessionModel || /^claude-opus-(4-[6-9]|[5-9])(\b|-|$)/i.test(sessionModel);
 }
-
-const strip1m = (model: string): string => model.trim().replace(/\[1m\]$/i, "");
 
 const nonEmpty = (v: string | undefined): boolean => typeof v === "string" && v.trim() !== "";
 

@@ -8,6 +8,7 @@ import { addCompactionLine } from "../compaction.ts";
 import { asObject, fieldsOf } from "../json.ts";
 import { noteRefusal, noteToolsLine } from "../plan-tools.ts";
 import { noteLatest } from "../summary/collect.ts";
+import { SHELL_TOOLS } from "../summary/errors.ts";
 import { MAX_PENDING, type Facts } from "../summary/facts.ts";
 import { addFile, moveFiles } from "../summary/files.ts";
 import { isMeaningfulCommand } from "../summary/goal.ts";
@@ -26,8 +27,6 @@ import { contextTokens } from "../usage.ts";
 
 /** Tools whose successful calls modify a file. */
 const FILE_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
-/** The tools that run a command line: Bash, and PowerShell on Windows (2.1.2xx; the 2.1.332 binary lists both). */
-const SHELL = new Set(["Bash", "PowerShell"]);
 
 /** A Claude Code transcript line (its decoder in `SUMMARY_DECODERS`). */
 export function addClaudeLine(f: Facts, e: Record<string, unknown>): void {
@@ -117,7 +116,7 @@ function onToolResult(
   const turnedDown = failed ? rejection(resultText(block.content)) : null;
   if (turnedDown) return onRejected(f, call.name, call.input, describeTool(call.name, call.input), turnedDown.feedback);
   const lines = call.line ? [call.line, f.line] : [f.line];
-  const shell = SHELL.has(call.name);
+  const shell = SHELL_TOOLS.has(call.name);
   if (shell) noteCommand(f, String(call.input.command ?? ""), !failed, lines);
   if (shell && !failed) onTrackerStep(f, String(call.input.command ?? ""), resultText(block.content));
   if (failed) noteRefusal(f.tools, resultText(block.content));

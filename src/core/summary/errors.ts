@@ -24,7 +24,8 @@ const LOOKUP_TOOLS = new Set([
   "search_file_content",
   "list_directory",
 ]);
-const SHELL_TOOLS = new Set(["Bash", "PowerShell", "run_shell_command"]);
+/** The tools that run a command line, by the names the clients give them (PowerShell: on Windows). */
+export const SHELL_TOOLS = new Set(["Bash", "PowerShell", "run_shell_command"]);
 /** Tools whose failure leaves no work open: a question, a search for tools or pages, a look at a background task. */
 const NO_WORK_TOOLS = new Set([
   "AskUserQuestion",

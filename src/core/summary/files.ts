@@ -17,9 +17,10 @@ export function moveFiles(f: Facts, command: string, cwd: string): void {
   if (!cwd.startsWith("/") && !win) return;
   // On Windows, paths are compared in one form (`D:/a/b`) and shown in the client's (`D:\a\b`).
   const key = (p: string) => (win ? winKey(p) : p);
+  const { moved, deleted } = fileMoves(command, key(cwd));
+  if (moved.length === 0 && deleted.length === 0) return;
   const shown = new Map([...f.files.keys()].map((p) => [key(p), p]));
   const entry = (p: string) => shown.get(p) ?? (win ? p.replace(/\//g, "\\") : p);
-  const { moved, deleted } = fileMoves(command, key(cwd));
   for (const [rawFrom, rawTo] of moved) {
     const from = entry(key(rawFrom));
     const prev = f.files.get(from);

@@ -4,6 +4,7 @@
  */
 import type { Facts } from "./facts.ts";
 import { askedNotDone } from "./asked.ts";
+import { SHELL_TOOLS } from "./errors.ts";
 import { remainingWork } from "./remaining.ts";
 import { oneLine } from "./ring.ts";
 
@@ -35,10 +36,9 @@ export function onBackgroundResult(
     (input.run_in_background === true || ASYNC_AGENT.test(output) ? AGENT_STARTED.exec(output) : null);
   if (started) {
     if (f.background.size >= MAX_BACKGROUND) f.background.delete(f.background.keys().next().value!);
-    const what =
-      tool === "Bash" || tool === "PowerShell"
-        ? `background command \`${oneLine(String(input.command ?? ""), 120)}\``
-        : `background subagent "${oneLine(String(input.description ?? input.subagent_type ?? input.summary ?? tool), 120)}"`;
+    const what = SHELL_TOOLS.has(tool)
+      ? `background command \`${oneLine(String(input.command ?? ""), 120)}\``
+      : `background subagent "${oneLine(String(input.description ?? input.subagent_type ?? input.summary ?? tool), 120)}"`;
     f.background.set(started[1]!, { what, line: f.line });
     return;
   }

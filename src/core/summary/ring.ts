@@ -30,7 +30,7 @@ export function oneLine(text: string, max: number): string {
  * log or a review and asks at the end ("… My request: commit the changes") keeps its ask.
  */
 export function bothEnds(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
+  const flat = oneLine(text, Number.POSITIVE_INFINITY);
   if (flat.length <= max) return flat;
   const head = Math.ceil(max * 0.6) - 2;
   return `${flat.slice(0, head)} … ${flat.slice(flat.length - (max - head - 3))}`;

@@ -1,10 +1,9 @@
-import { failureKey, isLookup, noteFailure, noteSuccess, successKeys } from "./errors.ts";
+import { failureKey, isLookup, noteFailure, noteSuccess, SHELL_TOOLS, successKeys } from "./errors.ts";
 import type { Facts } from "./facts.ts";
 import { oneLine, push } from "./ring.ts";
 import { noteOk } from "./still-failing.ts";
 
 /** The shell tools of the clients (Codex's `exec_command` is recorded as Bash). */
-const SHELL = new Set(["Bash", "PowerShell", "run_shell_command"]);
 
 /**
  * A failed tool call (either agent's transcript): listed among the errors, and the newest
@@ -44,7 +43,7 @@ export function recordSuccess(f: Facts, tool: string, input: Record<string, unkn
   f.successes += 1;
   if (!isLookup(tool, input)) f.workSteps += 1;
   f.lastSuccess = describeTool(tool, input);
-  if (SHELL.has(tool) && /(?:^|[\s;&|(])git\s+(?:-C\s+\S+\s+)?commit\b/.test(String(input.command ?? "")))
+  if (SHELL_TOOLS.has(tool) && /(?:^|[\s;&|(])git\s+(?:-C\s+\S+\s+)?commit\b/.test(String(input.command ?? "")))
     f.lastCommitLine = f.line;
   if (tool === "ExitPlanMode") f.planTurnedDown = null;
   const keys = successKeys(tool, input, output);
@@ -73,7 +72,7 @@ export function describeTool(name: string, input: Record<string, unknown>): stri
 /** The argument that says what a tool call worked on. */
 export function toolTarget(name: string, input: Record<string, unknown>): string {
   const s = (k: string) => (typeof input[k] === "string" ? (input[k] as string) : "");
-  if (SHELL.has(name)) return oneLine(s("command"), 160);
+  if (SHELL_TOOLS.has(name)) return oneLine(s("command"), 160);
   if (name === "TaskUpdate") return `#${s("taskId")}${s("status") ? ` → ${s("status")}` : ""}`;
   if (name === "TaskCreate") return oneLine(s("subject"), 120);
   return oneLine(
