@@ -51,7 +51,7 @@ const LOCAL_COMMANDS = new Set([
   "vim",
 ]);
 
-/** The text blocks of a message's content (a string or blocks), joined, without injected reminders. */
+/** The text blocks of a message's content (a string or blocks), joined, without injected reminders or IDE context. */
 function plainText(content: unknown): string {
   let text = "";
   if (typeof content === "string") text = content;
@@ -63,8 +63,15 @@ function plainText(content: unknown): string {
   return text
     .replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, "")
     .replace(/<hook_context>[\s\S]*?<\/hook_context>/g, "")
+    .replace(IDE_CONTEXT, "")
     .trim();
 }
+
+/**
+ * What an IDE extension puts before the user's words (the file they had open, the lines they had
+ * selected): the client itself strips these blocks when it shows the message (2.1.332 binary).
+ */
+const IDE_CONTEXT = /<(ide_opened_file|ide_selection)(?:\s[^>]*)?>[\s\S]*?<\/\1>\n?/g;
 
 /** Reads a user message's content for what it is. */
 export function readUserLine(content: unknown): UserLine {

@@ -317,3 +317,26 @@ test("the compaction agent's transcript is no subagent run", () => {
   expect(isSubagentRun("agent-acompact-fffbd0.jsonl")).toBe(false);
   expect(isSubagentRun("agent-a1.meta.json")).toBe(false);
 });
+
+describe("IDE context before the user's words", () => {
+  test("an opened file or a selection the IDE extension adds is not part of the request", () => {
+    // The shape 2.1.112 writes from VS Code (an orpheus session of bench/corpus); the client strips these
+    // blocks itself when it shows the message.
+    const opened =
+      "<ide_opened_file>The user opened the file /repo/ci.yml in the IDE. This may or may not be related to the current task.</ide_opened_file>\nLook through recent github action runs and fix errors";
+    expect(readUserLine(opened)).toEqual({
+      kind: "request",
+      text: "Look through recent github action runs and fix errors",
+    });
+    const selected = [
+      { type: "text", text: '<ide_selection path="a.ts">The user selected the lines 1 to 3 from a.ts</ide_selection>' },
+      { type: "text", text: "rename this function" },
+    ];
+    expect(readUserLine(selected)).toEqual({ kind: "request", text: "rename this function" });
+    // Only the IDE's block goes: the user's own text about a tag stays.
+    expect(readUserLine("why does <ide_opened_file> show up in my prompt?")).toEqual({
+      kind: "request",
+      text: "why does <ide_opened_file> show up in my prompt?",
+    });
+  });
+});
