@@ -5,43 +5,42 @@
  */
 import type { Facts } from "./facts.ts";
 import type { OpenWork } from "./open-work.ts";
+import { achievedIntents, type Intent } from "./intent.ts";
 import { oneLine } from "./ring.ts";
 
-/** A step a request can ask for, and the commands that take it. */
+/** A step a request can ask for, the command the summary names for it, and whether an intent takes it. */
 interface Step {
   word: string;
-  done: RegExp;
   command: string;
+  takes: (it: Intent) => boolean;
 }
 
-const AT = String.raw`(?:^|[\s;&|(])`;
+/** The intent's subcommand after its head: `jj git push` is `jj git` @ push, `gh pr merge 6` is `gh pr` @ merge. */
+const sub = (it: Intent, head: string, word: string) => it.head === head && it.targets.includes(word);
 const STEPS: Step[] = [
-  {
-    word: "push",
-    done: new RegExp(`${AT}(?:git|jj git)\\s+(?:-C\\s+\\S+\\s+)?push\\b`),
-    command: "git push",
-  },
+  { word: "push", command: "git push", takes: (it) => it.head === "git push" || sub(it, "jj git", "push") },
   {
     word: "commit",
-    done: new RegExp(`${AT}(?:git\\s+(?:-C\\s+\\S+\\s+)?commit|jj\\s+(?:commit|describe))\\b`),
     command: "git commit",
+    takes: (it) => it.head === "git commit" || it.head === "jj commit" || it.head === "jj describe",
   },
-  {
-    word: "merge",
-    done: new RegExp(`${AT}(?:gh\\s+pr\\s+merge|git\\s+merge)\\b`),
-    command: "gh pr merge",
-  },
+  { word: "merge", command: "gh pr merge", takes: (it) => it.head === "git merge" || sub(it, "gh pr", "merge") },
 ];
-/** The session took part in version control after the request: it committed, staged, pushed or ran gh. */
-const ENGAGED = new RegExp(`${AT}(?:git\\s+(?:-C\\s+\\S+\\s+)?(?:commit|add|push|merge)|jj\\s+\\w+|gh\\s+pr)\\b`);
+/** Version control: a commit, a stage, a push or a merge with git, any jj command, a gh pull request. */
+const ENGAGED = (it: Intent) => /^(?:git (?:commit|add|push|merge)|jj \w+|gh pr)$/.test(it.head);
 /** The word said not to do it: "commit but don't push", "no merge yet", "without pushing". */
 const negated = (text: string, word: string) =>
   new RegExp(`\\b(?:don'?t|do not|not|no|never|without|before)\\b[^.,;!?]{0,24}\\b${word}`, "i").test(text);
 
-/** Notes a successful command that does version control, with the steps it took (the whole command line). */
+/**
+ * Notes a successful command that does version control, with the steps it took: read as intent.ts
+ * reads command lines (git's global flags such as `-c user.name=…`, `&&` chains, `bash -c`).
+ */
 export function noteVcs(f: Facts, command: string, line: number): void {
-  if (line <= 0 || !ENGAGED.test(command)) return;
-  f.vcs.push({ line, steps: STEPS.filter((s) => s.done.test(command)).map((s) => s.word) });
+  if (line <= 0) return;
+  const intents = achievedIntents(command);
+  if (!intents.some(ENGAGED)) return;
+  f.vcs.push({ line, steps: STEPS.filter((s) => intents.some(s.takes)).map((s) => s.word) });
   if (f.vcs.length > 40) f.vcs.shift();
 }
 

@@ -697,3 +697,18 @@ describe("a last request that asked for a version-control step the session never
     expect(asked(factsOf([user("push it"), bash("npm test"), agent("Tests pass.")]))).toEqual([]);
   });
 });
+
+test("git's global flags before the step (`git -c user.name=… commit`) still take it (a try with the real 2.1.332)", () => {
+  const f = factsOf([
+    user("write the notes, then commit and push please"),
+    call(
+      "Bash",
+      { command: "git add -A && git -c user.name=u -c user.email=u@e.invalid commit -qm 'docs: notes'" },
+      "ok",
+    ),
+    agent("Committed. Run `git push origin main` when you are ready."),
+  ]);
+  expect(openWork(f).map((w) => w.text)).toEqual([
+    'the last request is not finished: it asked to push, and no `git push` ran after it: "write the notes, then commit and push please"',
+  ]);
+});
