@@ -1,5 +1,6 @@
 import { failureKey, isLookup, noteFailure, noteSuccess, SHELL_TOOLS, successKeys } from "./errors.ts";
 import type { Facts } from "./facts.ts";
+import { achievedIntents } from "./intent.ts";
 import { oneLine, push } from "./ring.ts";
 import { noteOk } from "./still-failing.ts";
 
@@ -43,7 +44,8 @@ export function recordSuccess(f: Facts, tool: string, input: Record<string, unkn
   f.successes += 1;
   if (!isLookup(tool, input)) f.workSteps += 1;
   f.lastSuccess = describeTool(tool, input);
-  if (SHELL_TOOLS.has(tool) && /(?:^|[\s;&|(])git\s+(?:-C\s+\S+\s+)?commit\b/.test(String(input.command ?? "")))
+  // read as intent.ts reads a command line: `git -c user.name=… commit` and `bash -c 'git commit …'` too
+  if (SHELL_TOOLS.has(tool) && achievedIntents(String(input.command ?? "")).some((it) => it.head === "git commit"))
     f.lastCommitLine = f.line;
   if (tool === "ExitPlanMode") f.planTurnedDown = null;
   const keys = successKeys(tool, input, output);

@@ -711,4 +711,5 @@ test("git's global flags before the step (`git -c user.name=… commit`) still t
   expect(openWork(f).map((w) => w.text)).toEqual([
     'the last request is not finished: it asked to push, and no `git push` ran after it: "write the notes, then commit and push please"',
   ]);
+  expect(f.lastCommitLine).toBe(3); // the commit's result line: files written before it are committed
 });
