@@ -129,8 +129,9 @@ test(`e2e hostile handoff (${CLIENT.version}): headless, ctx resume --latest -- 
   await gitRepo(sandbox.project, sandbox.env);
   expect((await runClaudeP(sandbox, GOAL, { timeoutMs: 60_000 })).code).toBe(0);
   const dir = `${sandbox.project}/.ctx/sessions`;
+  // The summary itself: finalize writes its twin (`.json`) first, and `ctx resume` lists the `.md`.
   await waitUntil(
-    () => existsSync(dir) && [...new Bun.Glob("summary-*.json").scanSync(dir)].length > 0,
+    () => existsSync(dir) && [...new Bun.Glob("summary-*.md").scanSync(dir)].length > 0,
     20_000,
     () => "no summary",
   );
