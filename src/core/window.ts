@@ -11,17 +11,14 @@ import { type AutoCompaction, compactionWindow, type SignedModel, signedFor, str
 
 /** Where a window came from: short, stable names (session state, `ctx status --json`, `ctx doctor`). */
 export type WindowSource =
-  | "statusline"
-  | "compaction"
-  | "remembered"
-  | "client_args"
-  | "client_env"
-  | "settings"
-  | "client_default"
-  | "config"
-  | "model_name"
+  | ("statusline" | "compaction" | "remembered" | "client_args" | "client_env" | "settings")
+  | ("client_default" | "config" | "model_name")
   /** The agent's commit trailer names the model with " (1M context)" (core/window-evidence.ts `SignedModel`). */
   | "commit_trailer"
+  /** The user's `/model` set the model's " (1M context)" variant, as the client's answer in the transcript says. */
+  | "model_switch"
+  /** The same user's other sessions of the project ran the model at 1M (core/window-evidence.ts `kinVerdict`). */
+  | "project_sessions"
   /** The transcript records the window the client uses (Codex CLI's `model_context_window`). */
   | "transcript"
   /** The hook payload carries the model's limits (a client's plugin, from the client's own model: the adapter's `hookUsage`). */
@@ -55,8 +52,10 @@ export interface WindowEvidence {
   clientVersion?: string;
   /** The session's newest automatic compaction (`compact_boundary`, trigger `auto`), if ctx read it. */
   autoCompaction?: AutoCompaction;
-  /** The newest commit trailer of the session's agent, with the model it names. */
+  /** The newest commit trailer of the session's agent, or `/model` answer, with the model it names. */
   signed?: SignedModel;
+  /** What the newest other session of the same project says of the model's window (`kinVerdict`). */
+  kin?: SignedModel;
   /** Windows that status-line payloads reported, per model id, on this machine. */
   remembered: Record<string, number>;
   /** What the running client was asked for; undefined when it is not known. */
@@ -98,8 +97,10 @@ const ALIAS_ENV: Record<string, string> = {
  * 2. where the session compacted by itself (`compaction`): the client compacts near its window
  *    (200k − 20k output − 13k = 167k), so an automatic compaction at 150k–200k shows 200k, above
  *    200k shows 1M; only while the model is the one that compacted and no request passed 200k;
- *    then the agent's commit trailer (`commit_trailer`): "(1M context)" is 1M, a plain one rules
- *    out the client's 1M default (step 5) for its model;
+ *    then the agent's commit trailer (`commit_trailer`) or the user's `/model` answer in the transcript
+ *    (`model_switch`), the newer one, else what the user's other sessions of the project say of the
+ *    model (`project_sessions`): "(1M context)" is 1M, a plain name rules out the client's 1M default
+ *    (step 5) for its model;
  * 3. a window remembered for the same model id on this machine (`remembered`; the id carries
  *    `[1m]` when the client was asked for a 1M model, as the status line's `model.id` does);
  * 4. what the running client was asked for (`client_args`, `client_env`, `settings`):
@@ -117,8 +118,8 @@ export function resolveWindow(e: WindowEvidence): WindowResolution {
   const compacted = compactionWindow(e.autoCompaction, e.model, e.usedTokens);
   if (compacted) return { window: compacted, source: "compaction" };
   // The client told the agent which variant it runs: its `[1m]` one, or the plain one (no 1M default).
-  const signed = signedFor(e.signed, e.model);
-  if (signed?.oneM) return { window: WINDOW_1M, source: "commit_trailer" };
+  const signed = signedFor(e.signed, e.model) ?? signedFor(e.kin, e.model);
+  if (signed?.oneM) return { window: WINDOW_1M, source: signed.by ?? "commit_trailer" };
   const found = e.client?.found ? e.client : undefined;
   // The running client's default describes the session only if the client that wrote it had that default.
   const older = predates1mDefault(e.clientVersion);

@@ -138,10 +138,10 @@ describe("chooseModel: Claude Code's own order", () => {
 });
 
 /** The window evidence of a whole development-half transcript in bench/corpus (its README names each source). */
-function corpusWindow(file: string) {
+function corpusWindow(file: string, upTo = Number.POSITIVE_INFINITY) {
   const w = emptyTranscriptWindow();
   const text = readFileSync(join(import.meta.dir, "..", "..", "bench", "corpus", file), "utf8");
-  for (const line of text.split("\n")) if (line.trim()) noteWindowLine(w, JSON.parse(line));
+  for (const line of text.split("\n").slice(0, upTo)) if (line.trim()) noteWindowLine(w, JSON.parse(line));
   return w;
 }
 
@@ -243,6 +243,54 @@ describe("the window of a transcript whose client is not running (bench/corpus, 
     });
     // A subagent's commit is its own model's.
     expect(read({ ...bash("claude-opus-4-6", msg("Claude Opus 4.6")), isSidechain: true })).toBeUndefined();
+  });
+
+  test("the user's /model answer: '(1M context)' is 1M, a plain name rules out the 1M default, a default says nothing", () => {
+    // starcar 64c15364 (2.1.217), line 11: "Set model to \u001b[1mOpus 4.8 (1M context) (default)\u001b[22m and saved as …"
+    // (its commits sign the same later on).
+    expect(corpusWindow("starcar/64c15364-0933-4d6d-9b2e-d1ddbc918f9f.jsonl", 40).signed).toEqual({
+      model: "claude-opus-4-8",
+      oneM: true,
+      by: "model_switch",
+    });
+    const stdout = (text: string) => ({
+      type: "user",
+      version: "2.1.84",
+      message: { role: "user", content: `<local-command-stdout>Set model to ${text}</local-command-stdout>` },
+    });
+    const request = (model: string) => ({
+      type: "assistant",
+      version: "2.1.84",
+      message: { model, usage: { input_tokens: 10, output_tokens: 1 }, content: [{ type: "text", text: "ok" }] },
+    });
+    const read = (...lines: Array<Record<string, unknown>>) => {
+      const w = emptyTranscriptWindow();
+      for (const l of lines) noteWindowLine(w, l);
+      return w.signed;
+    };
+    const plain = { model: "claude-sonnet-4-6", oneM: false, by: "model_switch" as const };
+    expect(
+      read(stdout("\u001b[1mSonnet 4.6 (default)\u001b[22m for this session only"), request("claude-sonnet-4-6")),
+    ).toEqual(plain);
+    expect(read(stdout("Sonnet 4.6 and saved as your default"), request("claude-sonnet-4-6"))).toEqual(plain);
+    // Not yet followed by a request, or followed by another model's (the name was not this one): nothing.
+    expect(read(stdout("Opus 4.7 (1M context)"))).toBeUndefined();
+    expect(read(stdout("Opus 4.7 (1M context)"), request("claude-opus-4-6"))).toBeUndefined();
+    // A default whose variant the answer does not name clears what an earlier switch said.
+    const opus1m = stdout("\u001b[1mOpus 4.6 (1M context)\u001b[22m");
+    expect(read(opus1m, request("claude-opus-4-6"))?.oneM).toBe(true);
+    expect(
+      read(opus1m, request("claude-opus-4-6"), stdout("Default (Opus 4.6 · Most capable)"), request("claude-opus-4-6")),
+    ).toBeUndefined();
+    // The switch decides the window, ahead of the client's default.
+    const e = { ...base, usedTokens: 90_000, clientVersion: "2.1.84", model: "claude-opus-4-6" };
+    expect(resolveWindow({ ...e, signed: { model: "claude-opus-4-6", oneM: true, by: "model_switch" } })).toEqual({
+      window: 1_000_000,
+      source: "model_switch",
+    });
+    expect(resolveWindow({ ...e, signed: { model: "claude-opus-4-6", oneM: false, by: "model_switch" } }).window).toBe(
+      200_000,
+    );
   });
 
   test("a client that chose a model explicitly keeps its choice over the transcript's model", () => {

@@ -9,7 +9,8 @@ import { percentOf } from "../../core/usage.ts";
 import type { TranscriptWindow } from "../../core/window-evidence.ts";
 import { stateRoot } from "../../core/paths.ts";
 import { readBridge } from "../session/bridge.ts";
-import { sessionWindow } from "../session/usage-source.ts";
+import { kinWindow } from "../session/kin-window.ts";
+import { sessionWindow, type WindowQuery } from "../session/usage-source.ts";
 import { compactionKinds } from "../../core/compaction.ts";
 import { ladderOf, levelOfReading, scaleFor, usageWords } from "../../core/levels.ts";
 import { isTrackLevel } from "../../core/track/levels.ts";
@@ -42,26 +43,26 @@ export function usageFor(
   // version, model and automatic compaction, then what the hooks saw of the client.
   // A transcript that records its window (a Codex rollout's `model_context_window`, per turn) is the truth.
   const recorded = facts.windowSize > 0 ? { window: facts.windowSize, source: "transcript" as const } : undefined;
-  const resolved =
-    recorded ??
-    sessionWindow(
-      deps.env,
-      cfg,
-      {
-        sessionId: state.session_id,
-        model: seen?.model ?? facts.model ?? state.model ?? undefined,
-        clientVersion: seen?.clientVersion,
-        usedTokens: Math.max(state.peak_tokens, facts.peakTokens),
-        statusline:
-          bridge?.context_window_size ||
-          (state.context_window_source === "statusline" || state.context_window_source === "hook"
-            ? state.window_size
-            : undefined),
-        autoCompaction: seen?.autoCompaction,
-        signed: seen?.signed,
-      },
-      { root: stateRoot(deps.env, state.project), project: state.project },
-    );
+  const query: WindowQuery = {
+    sessionId: state.session_id,
+    model: seen?.model ?? facts.model ?? state.model ?? undefined,
+    clientVersion: seen?.clientVersion,
+    usedTokens: Math.max(state.peak_tokens, facts.peakTokens),
+    statusline:
+      bridge?.context_window_size ||
+      (state.context_window_source === "statusline" || state.context_window_source === "hook"
+        ? state.window_size
+        : undefined),
+    autoCompaction: seen?.autoCompaction,
+    signed: seen?.signed,
+  };
+  const place = { root: stateRoot(deps.env, state.project), project: state.project };
+  let resolved = recorded ?? sessionWindow(deps.env, cfg, query, place);
+  // The client's default depends on the user's plan: the user's other sessions of the project may tell it.
+  if (resolved.source === "client_default" && state.transcript_path && query.model) {
+    const kin = kinWindow(state.transcript_path, query.model, facts.latestAtMs || deps.now());
+    if (kin) resolved = sessionWindow(deps.env, cfg, { ...query, kin }, place);
+  }
   const stateWindow = resolved.window;
   debug(deps, `finalize: window ${stateWindow} (${resolved.source})`);
   const window = fresh?.context_window_size || stateWindow;

@@ -2,8 +2,7 @@ import { isFresh, type Bridge } from "../../core/bridge.ts";
 import { scaleOf, thresholdTokens } from "../../core/budget.ts";
 import type { Config } from "../../core/config-schema.ts";
 import { reading, type ContextReading } from "../../core/usage.ts";
-import { resolveWindow, type WindowResolution, type WindowSource } from "../../core/window.ts";
-import type { AutoCompaction, SignedModel } from "../../core/window-evidence.ts";
+import { resolveWindow, type WindowEvidence, type WindowResolution, type WindowSource } from "../../core/window.ts";
 import { readBridge } from "./bridge.ts";
 import { latestUsage, waitForLine, type TailUsage, type WaitOutcome } from "../transcript/tail.ts";
 import { agent, type AgentName, type HookEvent, type PayloadUsage } from "../../core/agents/index.ts";
@@ -45,18 +44,14 @@ export interface SessionPlace {
   project: string;
 }
 
-/** What the window resolver is told about the session's usage. */
-export interface WindowQuery {
+/**
+ * What the window resolver is told about the session's usage (core/window.ts `WindowEvidence`): the caller
+ * (finalize) reads the compaction, trailer, `/model` answer and other sessions; else track's remembered ones.
+ */
+export interface WindowQuery
+  extends Pick<WindowEvidence, "model" | "clientVersion" | "usedTokens" | "statusline" | "autoCompaction">,
+    Pick<WindowEvidence, "signed" | "kin"> {
   sessionId: string;
-  model?: string;
-  clientVersion?: string;
-  usedTokens: number;
-  /** `context_window_size` of this session's bridge file (fresh or not). */
-  statusline?: number;
-  /** The session's newest automatic compaction read by the caller (finalize), else the one track remembered. */
-  autoCompaction?: AutoCompaction;
-  /** The agent's newest commit trailer, read by the caller (finalize). */
-  signed?: SignedModel;
 }
 
 /**
@@ -72,6 +67,7 @@ export function sessionWindow(env: Env, cfg: Config, q: WindowQuery, place?: Ses
     clientVersion: q.clientVersion,
     autoCompaction: q.autoCompaction ?? seen?.autoCompaction,
     signed: q.signed,
+    kin: q.kin,
     remembered: readRemembered(env),
     client: seen?.client,
     configured: cfg["context.window_size"],
