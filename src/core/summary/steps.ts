@@ -39,6 +39,9 @@ export function noteStep(f: Facts): void {
   f.lastStepLine = f.line;
 }
 
+/** A plan file in a client's own folder (`~/.<client>/plans/<name>.md`): plan mode writes it while planning. */
+const PLAN_FILE = /\/\.[^/]+\/plans\/[^/]+\.md$/;
+
 /** A tool call that succeeded (either agent's transcript): counted, the last success, what it achieved noted. */
 export function recordSuccess(f: Facts, tool: string, input: Record<string, unknown>, output = ""): void {
   f.successes += 1;
@@ -47,10 +50,13 @@ export function recordSuccess(f: Facts, tool: string, input: Record<string, unkn
   // read as intent.ts reads a command line: `git -c user.name=… commit` and `bash -c 'git commit …'` too
   if (SHELL_TOOLS.has(tool) && achievedIntents(String(input.command ?? "")).some((it) => it.head === "git commit"))
     f.lastCommitLine = f.line;
-  if (tool === "ExitPlanMode") f.planTurnedDown = null;
   const keys = successKeys(tool, input, output);
   noteSuccess(f, keys);
   const path = input.file_path ?? input.notebook_path ?? input.path;
+  // A plan approved, or work on files after one turned down (plan mode over: its feedback was acted on).
+  const onFile = typeof path === "string" && !PLAN_FILE.test(path);
+  const worked = !isLookup(tool, input) && (onFile || f.lastCommitLine === f.line);
+  if (tool === "ExitPlanMode" || worked) f.planTurnedDown = null;
   if (!isLookup(tool, input)) noteOk(f, keys, typeof path === "string" ? path.split(", ").filter(Boolean) : []);
 }
 

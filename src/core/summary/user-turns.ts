@@ -37,6 +37,8 @@ export function onQueued(f: Facts, text: string, at: number, lines: number[]): v
  */
 export function noteRequest(f: Facts, text: string, at: number, lines: number[]): void {
   f.userRequests += 1;
+  // A request typed after a plan the user turned down is what the user wants instead.
+  f.planTurnedDown = null;
   const line = bothEnds(text, 600);
   if (f.firstRequest === null) f.firstRequest = line;
   const before = f.lastRequest;
@@ -86,11 +88,6 @@ export function onRejected(
   feedback: string,
 ): void {
   const plan = tool === "ExitPlanMode";
-  if (plan)
-    f.planTurnedDown = {
-      title: oneLine(String(input.plan ?? "").match(/^\s*#{1,6}\s+(.+)$/m)?.[1] ?? "the plan", 160),
-      line: f.line,
-    };
   if (!feedback && !plan) {
     f.stoppedAt = described;
     return;
@@ -101,6 +98,12 @@ export function onRejected(
     if (!items[i]!.startsWith(REJECTED_MARK)) items[i] = `${REJECTED_MARK}${items[i]}`;
   if (plan && typeof input.plan === "string") push(f.agentTexts, `${REJECTED_MARK}plan: ${oneLine(input.plan, 240)}`);
   if (feedback) noteRequest(f, feedback, f.lineAt, [f.line]);
+  // After its feedback: the plan stays open until a later request, an approved plan or work on files.
+  if (plan)
+    f.planTurnedDown = {
+      title: oneLine(String(input.plan ?? "").match(/^\s*#{1,6}\s+(.+)$/m)?.[1] ?? "the plan", 160),
+      line: f.line,
+    };
 }
 
 /**

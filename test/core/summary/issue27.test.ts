@@ -376,6 +376,34 @@ describe("open work that is not a failure, read from the transcript alone", () =
   });
 });
 
+describe("a plan turned down gives way to what the user wanted instead (held-out finding, round seven)", () => {
+  const REJECTED =
+    "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). To tell you how to proceed, the user said:\n";
+  const planText = (t: ReturnType<typeof twinOf>) => t.open_work?.filter((w) => w.text.includes("was rejected"));
+
+  test("its feedback acted on: the agent edits files and commits after it, so the plan is not open", () => {
+    // The shape of a held-out session: "Fix all issues in the suggested order" as the rejection's feedback.
+    const f = factsOf([
+      user("review the startup code for severe issues"), // 1
+      call("ExitPlanMode", { plan: "# Code Review\n1. F1" }, `${REJECTED}Fix all issues in the suggested order`, true), // 2, 3
+      call("Edit", { file_path: "/p/a.go", old_string: "a", new_string: "b" }), // 4, 5
+      call("Bash", { command: 'git commit -am "fix F1"' }), // 6, 7
+      agent("Fixed F1 and committed."), // 8
+    ]);
+    expect(planText(twinOf(f))).toEqual([]);
+  });
+
+  test("only the plan file rewritten (plan mode goes on): still open; a later typed request ends it", () => {
+    const rows = [
+      user("plan the tests"), // 1
+      call("ExitPlanMode", { plan: "# Add unit tests\n1. a" }, `${REJECTED}drop the auto strategy test`, true), // 2, 3
+      call("Write", { file_path: "/home/u/.claude/plans/tests.md", content: "# Add unit tests" }), // 4, 5
+    ];
+    expect(planText(twinOf(factsOf(rows)))?.map((w) => w.evidence)).toEqual([[3]]);
+    expect(planText(twinOf(factsOf([...rows, user("forget the tests, fix the build instead")])))).toEqual([]);
+  });
+});
+
 describe("Codex rollouts: the window and the context of each turn", () => {
   test("the window is the turn's model_context_window; the context is last_token_usage (git-sync 019df213)", () => {
     const f = read("codex-window.jsonl");
