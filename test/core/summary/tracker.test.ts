@@ -134,6 +134,18 @@ describe("other trackers and edge cases (synthetic)", () => {
       "15: T",
     ]);
   });
+  test("syncing or showing one bead does not make bd the task tracker; listing, creating, updating do", () => {
+    // A held-out langlearn-tts session ran only `bd sync` after merging: no bead was worked on.
+    expect(run([["bd sync", "Exported 12 issues\n"]])).toBeNull();
+    expect(run([["bd prime", "# Beads workflow\n"]])).toBeNull();
+    expect(run([["bd show spotter-fum.5", "spotter-fum.5: Fix the parser\nStatus: open\n"]])).toBeNull();
+    expect(run([["bd update spotter-fum.5 --status in_progress", "✓ Updated issue: spotter-fum.5\n"]])?.tool).toBe(
+      "bd",
+    );
+    expect(run([["bd ready", "○ spotter-fum.5: Fix the parser\n"]])?.items).toEqual([
+      "○ spotter-fum.5: Fix the parser",
+    ]);
+  });
   test("taskwarrior and todo.txt", () => {
     const task = run([
       [
