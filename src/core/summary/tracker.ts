@@ -46,8 +46,7 @@ const TRACKERS: Tracker[] = [
   {
     tool: "bd",
     listHint: "bd list --status=open",
-    // Working with items, not `bd sync`, `bd prime` or `bd show <id>` alone (as `gh issue view` is no tracker use).
-    uses: /^bd\s+(?:list|ready|create|new|close|update|reopen|edit|dep|blocked)\b/,
+    uses: /^bd\s+(?:list|ready|create|new|close|update|reopen|edit|dep|blocked)\b/, // not `bd sync`, `bd show`
     lists: /^bd\s+(?:list|ready)\b/,
     creates: /^bd\s+(?:create|new)\b/,
     closes: /^bd\s+close\s/,
