@@ -49,8 +49,10 @@ export interface SessionPlace {
  * (finalize) reads the compaction, trailer, `/model` answer and other sessions; else track's remembered ones.
  */
 export interface WindowQuery
-  extends Pick<WindowEvidence, "model" | "clientVersion" | "usedTokens" | "statusline" | "autoCompaction">,
-    Pick<WindowEvidence, "signed" | "kin"> {
+  extends Pick<
+    WindowEvidence,
+    "model" | "clientVersion" | "usedTokens" | "statusline" | "autoCompaction" | "signed" | "kin"
+  > {
   sessionId: string;
 }
 
