@@ -49,8 +49,11 @@ export interface SignedModel {
 
 /** The trailer's model and its 1M tag: `Opus 4.6` matches `claude-opus-4-6`. */
 const TRAILER = /Co-Authored-By: Claude ([A-Z][A-Za-z]* \d+(?:\.\d+)?)( \(1M context\))? <noreply@anthropic\.com>/;
-/** `/model`'s answer, its name bold (ANSI) or not: `Set model to Opus 4.8 (1M context) (default) and saved as …`. */
-const SWITCH = /<local-command-stdout>Set model to (?:\u001b\[[0-9;]*m)?([^\u001b<]*)/;
+/**
+ * `/model`'s answer, its name bold: in ANSI, or in backticks where color is off (2.1.332 with `NO_COLOR`):
+ * `Set model to Opus 4.8 (1M context) (default) and saved as …`.
+ */
+const SWITCH = /<local-command-stdout>Set model to (?:\u001b\[[0-9;]*m|`)?([^\u001b<`]*)/;
 const SWITCH_NAME = /^([A-Z][A-Za-z]* \d+(?:\.\d+)?)( \(1M context\))?(?: \(default\))?(?: and | for | with | ·|$)/;
 
 /**

@@ -273,6 +273,10 @@ describe("the window of a transcript whose client is not running (bench/corpus, 
       read(stdout("\u001b[1mSonnet 4.6 (default)\u001b[22m for this session only"), request("claude-sonnet-4-6")),
     ).toEqual(plain);
     expect(read(stdout("Sonnet 4.6 and saved as your default"), request("claude-sonnet-4-6"))).toEqual(plain);
+    // 2.1.332 with NO_COLOR writes the name in backticks (a try with the real client).
+    expect(
+      read(stdout("`Opus 4.6 (1M context)` and saved as your default for new sessions"), request("claude-opus-4-6")),
+    ).toEqual({ model: "claude-opus-4-6", oneM: true, by: "model_switch" });
     // Not yet followed by a request, or followed by another model's (the name was not this one): nothing.
     expect(read(stdout("Opus 4.7 (1M context)"))).toBeUndefined();
     expect(read(stdout("Opus 4.7 (1M context)"), request("claude-opus-4-6"))).toBeUndefined();
