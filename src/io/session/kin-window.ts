@@ -9,7 +9,7 @@ import { basename, dirname, join } from "node:path";
 import { isValidSessionId } from "../../core/session-id.ts";
 import { emptyTranscriptWindow, kinVerdict, noteWindowLine, type SignedModel } from "../../core/window-evidence.ts";
 import { listDir } from "../fs/list-dir.ts";
-import { withReadFile } from "../fs/read.ts";
+import { mtimeMs, withReadFile } from "../fs/read.ts";
 import { sys } from "../fs/sys.ts";
 import { streamEntries } from "../transcript/stream.ts";
 
@@ -26,16 +26,8 @@ const NEEDLES = ["Set model to", "Co-Authored-By: ", "compact_boundary", '"model
  * folder of `transcript` that began at or before `endMs`; undefined when none of them tells.
  */
 export function kinWindow(transcript: string, model: string, endMs: number): SignedModel | undefined {
-  const dir = dirname(transcript);
-  const self = basename(transcript);
-  const kin = listDir(dir)
-    .filter((n) => n !== self && n.endsWith(".jsonl") && isValidSessionId(n.slice(0, -".jsonl".length)))
-    .map((n) => ({ path: join(dir, n), start: startMs(join(dir, n)) ?? Number.NaN }))
-    .filter((k) => k.start <= endMs)
-    .sort((a, b) => b.start - a.start)
-    .slice(0, MAX_SESSIONS);
   let budget = MAX_BYTES;
-  for (const k of kin) {
+  for (const k of newestBegun(transcript, endMs)) {
     if (budget <= 0) break;
     const w = emptyTranscriptWindow();
     const end = streamEntries(k.path, (e) => noteWindowLine(w, e), { needles: NEEDLES, maxBytes: budget });
@@ -44,6 +36,30 @@ export function kinWindow(transcript: string, model: string, endMs: number): Sig
     if (verdict) return verdict;
   }
   return undefined;
+}
+
+/**
+ * The other sessions beside `transcript` begun at or before `endMs`, newest start first, at most
+ * {@link MAX_SESSIONS}. A session begins before its file was last written, so the files are taken newest
+ * write first and their heads read only until no file left can have begun later than those kept.
+ */
+function newestBegun(transcript: string, endMs: number): { path: string; start: number }[] {
+  const dir = dirname(transcript);
+  const self = basename(transcript);
+  const files = listDir(dir)
+    .filter((n) => n !== self && n.endsWith(".jsonl") && isValidSessionId(n.slice(0, -".jsonl".length)))
+    .map((n) => ({ path: join(dir, n), mtime: mtimeMs(join(dir, n)) ?? Number.NaN }))
+    .filter((f) => Number.isFinite(f.mtime))
+    .sort((a, b) => b.mtime - a.mtime);
+  const kept: { path: string; start: number }[] = [];
+  for (const f of files) {
+    if (kept.length >= MAX_SESSIONS && f.mtime < kept[MAX_SESSIONS - 1]!.start) break;
+    const start = startMs(f.path);
+    if (start === undefined || start > endMs) continue;
+    kept.push({ path: f.path, start });
+    kept.sort((a, b) => b.start - a.start);
+  }
+  return kept.slice(0, MAX_SESSIONS);
 }
 
 /** When a transcript began: the first `timestamp` in its first bytes (a symlink or unreadable file: undefined). */

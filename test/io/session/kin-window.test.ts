@@ -6,7 +6,7 @@
  * (2.1.217, `/model` answered "Opus 4.8 (1M context)").
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { kinWindow } from "../../../src/io/session/kin-window.ts";
 import { runCtx } from "../../helpers/ctx.ts";
@@ -86,6 +86,23 @@ describe("kinWindow: the user's other sessions of the project", () => {
     writeFileSync(join(d2, "notes.jsonl.bak"), excerpt("agentv", PLAIN, 26));
     writeFileSync(join(d2, "not a session.jsonl"), excerpt("agentv", PLAIN, 26));
     expect(kinWindow(own, "claude-opus-4-6", END)).toBeUndefined();
+  });
+
+  test("only the twelve sessions begun last are asked: an older one that tells is not read", () => {
+    const plain = join(dir, `${PLAIN}.jsonl`);
+    writeFileSync(plain, excerpt("agentv", PLAIN, 26)); // begun 2026-03-25, last written then
+    utimesSync(plain, new Date("2026-03-25T01:00:00Z"), new Date("2026-03-25T01:00:00Z"));
+    for (let i = 0; i < 12; i++) {
+      const id = `0f1e2d3c-4b5a-4968-8776-6554433221${String(i).padStart(2, "0")}`;
+      writeFileSync(
+        join(dir, `${id}.jsonl`),
+        session("claude-opus-4-6", `2026-03-26T0${i % 9}:00:00.000Z`, "2026-03-26T09:00:00.000Z").replaceAll(SID, id),
+      );
+    }
+    expect(kinWindow(transcript, "claude-opus-4-6", END)).toBeUndefined();
+    // With one of the twelve gone, the older one is among the newest twelve again.
+    rmSync(join(dir, "0f1e2d3c-4b5a-4968-8776-655443322100.jsonl"));
+    expect(kinWindow(transcript, "claude-opus-4-6", END)?.oneM).toBe(false);
   });
 
   test("the newest session that tells decides: a later /model to the 1M variant", () => {
