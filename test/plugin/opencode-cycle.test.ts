@@ -209,3 +209,20 @@ test("without ctx's summary (the option off) OpenCode's compaction text stays", 
   await hooks["experimental.text.complete"]!({ sessionID: S, messageID: "msg_03", partID: "prt_03" }, out);
   expect(out.text).toBe("OpenCode's own summary");
 });
+
+test("the summary goes into the first message as a part of its own, after the prompt's, whatever the prompt's id", async () => {
+  // OpenCode's part ids end in a random base62 character; the summary's id once only replaced it with "Z", so a
+  // prompt part whose id ended in "Z" (1 in 62) was overwritten by the summary (seen once in e2e/opencode-cycle).
+  const summary = { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: "SUMMARY-TEXT" } };
+  for (const last of ["Z", "a", "0"]) {
+    const { hooks } = await load({ "session.created": summary }, false);
+    await hooks.event!({ event: { type: "session.created", properties: { info: { id: S } } } });
+    const prompt = { id: `prt_0123456789abcdefABCDEFGHI${last}`, type: "text", text: "Continue the work" };
+    const output = { message: { id: "msg_1" }, parts: [prompt] };
+    await hooks["chat.message"]!({ sessionID: S }, output);
+    const [first, second] = output.parts as { id: string; text: string }[];
+    expect([first!.text, second!.text]).toEqual(["Continue the work", "SUMMARY-TEXT"]);
+    expect(second!.id > first!.id).toBe(true);
+    expect(output.parts).toHaveLength(2);
+  }
+});

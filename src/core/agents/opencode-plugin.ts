@@ -118,7 +118,8 @@ export const CtxPlugin = async ({ directory, client }) => {
       const text = summaries.get(input.sessionID);
       summaries.delete(input.sessionID);
       if (text && output.parts?.length) {
-        const id = output.parts[0].id ? output.parts[0].id.replace(/.$/, "Z") : undefined;
+        // After the prompt's own part: an id it begins (OpenCode orders parts by id), never equal to it.
+        const id = output.parts[0].id ? output.parts[0].id + "Z" : undefined;
         output.parts.push({ id, sessionID: input.sessionID, messageID: output.message.id, type: "text", text, synthetic: true });
       }
       const prompt = (output.parts || []).filter((x) => x.type === "text" && !x.synthetic).map((x) => x.text).join("\\n");
