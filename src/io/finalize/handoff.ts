@@ -60,6 +60,27 @@ export function handoffOf(root: string, sessionId: string, nowMs: number): Hando
   return writing;
 }
 
+/** How long a reader waits for the hook that just made the crossing's marker to write its planned stamp into it. */
+const PLAN_WAIT_MS = 1500;
+
+/**
+ * {@link handoffOf}, once the crossing's marker holds its plan. The marker is made empty (exclusively) and the
+ * planned stamp written into it right after; the monitor and track run side by side on one tool call, and the
+ * one that did not make the marker could read it empty in between (seen on a loaded machine: the user's
+ * CRITICAL message then named no summary). Only an empty marker younger than the wait is waited for.
+ */
+export async function settledHandoffOf(root: string, sessionId: string, now: () => number): Promise<Handoff> {
+  const marker = layout(root).finalizeMarker(sessionId);
+  // the wall clock, as the marker's mtime is (`now` may be a session's own clock)
+  const start = Date.now();
+  while (marker && Date.now() - start < PLAN_WAIT_MS) {
+    const st = statOf(marker);
+    if (!st || st.size > 0 || Date.now() - st.mtimeMs > PLAN_WAIT_MS) break;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return handoffOf(root, sessionId, now());
+}
+
 /**
  * Notes why a finalize failed: in the crossing's marker (when one exists: a finalize started at CRITICAL),
  * read back by {@link handoffOf}, and in the hook error log for `ctx doctor`. Never throws.
@@ -94,9 +115,13 @@ export async function notingFailure<T>(
 // --- internal ---
 
 function mtimeOf(path: string): number | undefined {
+  return statOf(path)?.mtimeMs;
+}
+
+function statOf(path: string): { mtimeMs: number; size: number } | undefined {
   try {
     const st = sys().lstat(path);
-    return st.isFile ? st.mtimeMs : undefined;
+    return st.isFile ? { mtimeMs: st.mtimeMs, size: st.size } : undefined;
   } catch {
     return undefined;
   }

@@ -8,7 +8,7 @@ import type { StepResult } from "../../core/track/step.ts";
 import { levelRank } from "../../core/levels.ts";
 import { layout } from "../../core/layout.ts";
 import { unlinkQuiet } from "../fs/sys.ts";
-import { handoffOf } from "../finalize/handoff.ts";
+import { settledHandoffOf } from "../finalize/handoff.ts";
 import { finalizeOnCritical, startFinalize } from "../finalize/spawn.ts";
 import type { LockOptions } from "../fs/lock.ts";
 import { recordGitStart } from "../git/changes.ts";
@@ -92,7 +92,7 @@ export async function afterUpdate(
     // crossing (the monitor's marker), and the message says where it stands rather than that it exists.
     const critical = levelRank(step.report) >= levelRank("critical");
     if (critical) result.finalizing = await handoffNow(deps, job, state, step.report);
-    const handoff = critical ? handoffOf(root, state.session_id, deps.now()) : undefined;
+    const handoff = critical ? await settledHandoffOf(root, state.session_id, deps.now) : undefined;
     const supervised = critical && isSupervised(deps.env, state.session_id);
     const reading = { usedTokens: state.used_tokens, windowSize: state.window_size, usedPct: state.used_pct };
     const f = textFigures(reading, ladderOf(cfg));

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { HANDOFF_GRACE_MS, handoffOf } from "../../../src/io/finalize/handoff.ts";
+import { HANDOFF_GRACE_MS, handoffOf, settledHandoffOf } from "../../../src/io/finalize/handoff.ts";
 import { tempDir } from "../../helpers/tmp.ts";
 
 let t: ReturnType<typeof tempDir>;
@@ -89,5 +89,44 @@ describe("handoffOf()", () => {
     marker(HANDOFF_GRACE_MS * 3);
     file(join(root, "state", "sessions", "s1.json.finalize.lock"), `999999999 ${NOW - 500} n -`, 500);
     expect(handoffOf(root, "s1", NOW).state).toBe("failed");
+  });
+});
+
+describe("settledHandoffOf()", () => {
+  const markerPath = () => join(root, "state", "monitor", "s1.finalize");
+  const stateNow = () =>
+    writeFileSync(
+      join(root, "state", "sessions", "s1.json"),
+      JSON.stringify({ version: 1, session_id: "s1", task_id: "chain-s1", finalized_stamp: null, finalized_at: null }),
+    );
+
+  test("an empty marker just made: waits for the other hook's plan, then names the summary", async () => {
+    stateNow();
+    writeFileSync(markerPath(), ""); // made this instant, its plan not yet written
+    lock(0);
+    setTimeout(() => writeFileSync(markerPath(), `${JSON.stringify({ stamp: "20261202-101500" })}\n`), 150);
+    const h = await settledHandoffOf(root, "s1", Date.now);
+    expect(h).toEqual({ state: "writing", path: join(root, "sessions", "summary-chain-s1-20261202-101500.md") });
+  });
+  test("a marker with its plan, or an old empty one: read at once, no wait", async () => {
+    stateNow();
+    lock(0);
+    writeFileSync(markerPath(), `${JSON.stringify({ stamp: "20261202-101500" })}\n`);
+    const cpu = process.cpuUsage();
+    let polls = 0;
+    const h = await settledHandoffOf(root, "s1", () => (polls++, Date.now()));
+    expect(h.state).toBe("writing");
+    expect(polls).toBe(1); // only the reading's own clock: no wait loop
+    marker(10_000); // empty, 10 s old: its plan is never coming
+    polls = 0;
+    expect(await settledHandoffOf(root, "s1", () => (polls++, Date.now()))).toEqual({ state: "writing" });
+    expect(polls).toBe(1);
+    expect(process.cpuUsage(cpu).user).toBeLessThan(500_000);
+  });
+  test("an empty marker whose plan never comes: the wait ends, the message says the summary is being written", async () => {
+    stateNow();
+    lock(0);
+    writeFileSync(markerPath(), "");
+    expect(await settledHandoffOf(root, "s1", Date.now)).toEqual({ state: "writing" });
   });
 });
