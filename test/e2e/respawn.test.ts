@@ -85,10 +85,20 @@ test("e2e respawn: two full cycles unattended (finalize, /clear, summary injecte
   );
   expect(new PaneSession(`${sup.sandbox.project}/.ctx`, panePid, Date.now).runsInPane(bound.claude_pid)).toBe(true);
   await Bun.sleep(1200);
-  const status = Bun.spawnSync([CTX_BIN, "status", "--json", "--all"], { cwd: sup.sandbox.project, env: sup.env });
-  const rows = JSON.parse(status.stdout.toString());
-  const row = (Array.isArray(rows) ? rows : rows.sessions).find((r: any) => r.session_id === sup.record().session_id);
-  expect(row.respawn).toBe(sup.record().phase); // the supervisor's phase, as `respawn:<phase>` in the table
+  // The supervisor's phase, as `respawn:<phase>` in the table. It may move on (idle, confirming_idle) between
+  // ctx status's read and the record's, so the two are read until they agree: a phase ctx status made up never would.
+  let rows: any;
+  let row: any;
+  let phase = "";
+  for (let i = 0; i < 50; i++) {
+    const status = Bun.spawnSync([CTX_BIN, "status", "--json", "--all"], { cwd: sup.sandbox.project, env: sup.env });
+    rows = JSON.parse(status.stdout.toString());
+    row = (Array.isArray(rows) ? rows : rows.sessions).find((r: any) => r.session_id === sup.record().session_id);
+    phase = sup.record().phase;
+    if (row?.respawn === phase) break;
+    await Bun.sleep(200);
+  }
+  expect(row.respawn).toBe(phase);
   // the freshly respawned session shows its own tokens (not 0/0); the sessions it replaced show as ended
   expect({ tokens: row.used_tokens > 0, window: row.window_size, ended: row.ended }).toEqual({
     tokens: true,

@@ -7,7 +7,7 @@
  * time and executable), and otherwise types nothing, records why and stops. Real tmux, private server.
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { resolveConfig } from "../../src/core/config.ts";
 import { settingsFromConfig } from "../../src/core/respawn/settings.ts";
@@ -89,7 +89,12 @@ test("the attached client exits and the look-alike shell is back: nothing is typ
     log: (l) => log.push(l),
     transcriptPct: () => undefined,
   });
-  await Bun.sleep(800); // bound to the client in the foreground; its screen is not idle: nothing to type
+  // Bound to the client in the foreground once the first record is written (after the bind and a poll; a fixed
+  // 800 ms was too short on a loaded machine: the client exited before the bind); its screen is not idle.
+  const recordPath = join(project, ".ctx", "state", "respawn", "exits.json");
+  for (let i = 0; i < 300 && !existsSync(recordPath); i++) await Bun.sleep(100);
+  expect(existsSync(recordPath)).toBe(true);
+  await Bun.sleep(300);
   await tmux.sendKeys(pane, ["C-c"]); // the client exits: bash draws its look-alike prompt
   const stopped = await Promise.race([run, Bun.sleep(8000).then(() => undefined)]);
   ac.abort();
