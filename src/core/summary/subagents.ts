@@ -2,7 +2,7 @@
  * What a session's subagents did, from their own transcripts
  * (`<session>/subagents/agent-<id>.jsonl`): the handoff summary gives it one line.
  */
-import { fieldsOf } from "../json.ts";
+import { fieldsOf, isObject } from "../json.ts";
 
 /** Subagent work of one session. */
 export interface SubagentWork {
@@ -51,6 +51,12 @@ export function noteSubagentCall(c: SubagentCalls, e: Record<string, unknown>): 
     if (typeof p.call_id === "string" && c.ids.size < 10_000) c.ids.add(p.call_id);
     return;
   }
+  // A spawn the client refused started nothing: a started agent's output is its JSON (`{"task_name":…}`), a
+  // refusal plain text ("collab spawn failed: agent thread limit reached", a wrong argument).
+  if (e.type === "response_item" && p.type === "function_call_output" && typeof p.call_id === "string") {
+    if (c.ids.has(p.call_id) && !startedAgent(p.output)) c.rejected.add(p.call_id);
+    return;
+  }
   const content: unknown = fieldsOf(e.message).content;
   if (!Array.isArray(content)) return;
   for (const item of content) {
@@ -66,6 +72,16 @@ export function noteSubagentCall(c: SubagentCalls, e: Record<string, unknown>): 
       rejected(b.content)
     )
       c.rejected.add(id);
+  }
+}
+
+/** True when a `spawn_agent` output is a started agent's record (a JSON object), not a refusal. */
+function startedAgent(output: unknown): boolean {
+  if (typeof output !== "string") return isObject(output);
+  try {
+    return isObject(JSON.parse(output));
+  } catch {
+    return false;
   }
 }
 

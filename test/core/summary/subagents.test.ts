@@ -160,4 +160,33 @@ describe("subagent runs: the Task/Agent calls of the main chain", () => {
     for (const e of [spawn("call_1"), spawn("call_2"), spawn("call_3", "exec_command")]) noteSubagentCall(c, e);
     expect(subagentCallCount(c)).toBe(2);
   });
+
+  // The outputs of Codex 0.147.0 (teslamint/entirecontext, MIT: bench/corpus/entirecontext/01a00ba5-….jsonl,
+  // lines 43, 47 and 208): a started agent's JSON, a refused argument, the thread limit.
+  test("Codex: a spawn_agent the client refused started nothing; one still waiting for its output counts", () => {
+    const c = emptySubagentCalls();
+    const spawn = (id: string) => ({
+      type: "response_item",
+      payload: { type: "function_call", name: "spawn_agent", call_id: id, arguments: "{}" },
+    });
+    const output = (id: string, text: string) => ({
+      type: "response_item",
+      payload: { type: "function_call_output", call_id: id, output: text },
+    });
+    const lines = [
+      spawn("a"),
+      output(
+        "a",
+        "Full-history forked agents inherit the parent agent type; omit agent_type, or spawn without a full-history fork.",
+      ),
+      spawn("b"),
+      output("b", '{"task_name":"/root/correctness_adversarial"}'),
+      spawn("c"),
+      output("c", "collab spawn failed: agent thread limit reached"),
+      spawn("d"), // the session ended before its output
+      output("x", "not a spawn's output"),
+    ];
+    for (const e of lines) noteSubagentCall(c, e);
+    expect(subagentCallCount(c)).toBe(2);
+  });
 });
