@@ -57,7 +57,8 @@ export function addCodexLine(f: Facts, e: Record<string, unknown>): void {
  * `reason: "interrupted"` it is the user's interrupt (other reasons: a turn replaced, a review ended).
  */
 function onTurnEvent(f: Facts, p: Record<string, unknown>): void {
-  if (p.type === "task_started" || p.type === "turn_started") f.turnMarks.started = f.line;
+  if (p.type === "user_message") onUserMessageEvent(f, p);
+  else if (p.type === "task_started" || p.type === "turn_started") f.turnMarks.started = f.line;
   else if (p.type === "task_complete" || p.type === "turn_complete") f.turnMarks.ended = f.line;
   else if (p.type === "turn_aborted") {
     f.turnMarks.ended = f.line;
@@ -103,10 +104,22 @@ function onMessage(f: Facts, p: Record<string, unknown>): void {
     // The turn's reply (`phase: "final_answer"`) answers it, though `task_complete` may not be written yet.
     if (p.phase === "final_answer") f.turnMarks.ended = f.line;
   } else if (p.role === "user" && !CODEX_CONTEXT.test(t)) {
-    // Codex's own context (environment, instructions, AGENTS.md) comes as user messages: not typed by the user.
     closeAnsweredPlan(f);
     onUserText(f, [{ type: "text", text: t }]);
+  } else if (p.role === "user") {
+    // Codex's own context (environment, instructions, AGENTS.md) comes as user messages: not typed by the user,
+    // unless the `user_message` event that follows says the user sent it (a prompt that begins `<task>…`).
+    f.codexTagged = t;
   }
+}
+
+/** The `user_message` event of a user message that began with a tag: the user's words after all. */
+function onUserMessageEvent(f: Facts, p: Record<string, unknown>): void {
+  const tagged = f.codexTagged;
+  f.codexTagged = undefined;
+  if (!tagged || typeof p.message !== "string" || p.message.trim() !== tagged.trim()) return;
+  closeAnsweredPlan(f);
+  onUserText(f, [{ type: "text", text: tagged }]);
 }
 
 /**

@@ -126,6 +126,8 @@ export interface Facts {
   latestAtMs: number;
   /** A Codex rollout: the context figures before its newest token_count (undone when a compaction follows). */
   codexBefore?: { peak: number; latest: number; at: number };
+  /** A Codex rollout: the newest user message that began with a tag, until its `user_message` event (if any). */
+  codexTagged?: string;
   /** The model of the newest main-chain request. */
   model: string | null;
   /** The window the transcript itself records for its newest turn (a Codex rollout's `model_context_window`), or 0. */

@@ -139,6 +139,27 @@ describe("the summary facts", () => {
     expect(g.userRequests).toBe(1);
     expect(g.firstRequest).toBe("Fix the build.");
   });
+  // Codex 0.147.0 (teslamint/entirecontext, MIT: bench/corpus/entirecontext/01a00ba5-….jsonl, lines 10 and 11):
+  // a prompt another agent sent through `codex exec`, framed in its own tags, with its `user_message` event.
+  test("a prompt that begins with a tag is the user's when its user_message event follows", () => {
+    const g = emptyFacts();
+    const user = (text: string) => ({
+      type: "response_item",
+      payload: { type: "message", role: "user", content: [{ type: "input_text", text }] },
+    });
+    const event = (message: string) => ({ type: "event_msg", payload: { type: "user_message", message } });
+    const prompt = "<task>Review only the current uncommitted decision-file rename lineage feature.</task>";
+    addEntry(g, user("<recommended_plugins>\nHere is a list of plugins\n</recommended_plugins>"));
+    addEntry(g, user("<environment_context>\n  <cwd>/p</cwd>\n</environment_context>"));
+    addEntry(g, user(prompt));
+    addEntry(g, event(prompt));
+    expect(g.userRequests).toBe(1);
+    expect(g.firstRequest).toContain("Review only the current uncommitted decision-file rename lineage feature");
+    // Codex's own context, even with a user_message event of other words after it, stays no request.
+    addEntry(g, user("<environment_context>\n  <current_date>2026-08-17</current_date>\n</environment_context>"));
+    addEntry(g, event("Fix the build."));
+    expect(g.userRequests).toBe(1);
+  });
   test("exit codes and patched files", () => {
     expect(execExitCode("Chunk ID: 1\nProcess exited with code 2\nOutput:\nx")).toBe(2);
     expect(execExitCode("Exit code: 0\nWall time: 0 seconds")).toBe(0);
