@@ -94,10 +94,20 @@ export function readUserLine(content: unknown): UserLine {
     /^<(bash-stdout|bash-stderr|command-|local-command-|session_context>|task-notification>|agent-notification>)/.test(
       text,
     ) ||
-    text.startsWith("Caveat:")
+    text.startsWith("Caveat:") ||
+    isTeammateMessage(text)
   )
     return { kind: "none" };
   return { kind: "request", text };
+}
+
+/**
+ * A message another agent of the user's team sent this session (2.1.2xx agent teams): `<teammate-message
+ * teammate_id="…">` after the client's one-line preamble ("Another … session sent a message:"), or queued
+ * while the agent worked as `<agent-message from="…">`. The teammate's words, never the user's request.
+ */
+function isTeammateMessage(text: string): boolean {
+  return /^(?:[^\n<]{1,80}:\s*\n)?<(?:teammate|agent)-message[\s>]/.test(text);
 }
 
 /**

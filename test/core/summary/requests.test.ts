@@ -126,6 +126,26 @@ describe("queued prompts", () => {
     ).toBeNull();
     expect(queuedPrompt({ type: "queue-operation", operation: "remove", content: "x" })).toBeNull();
   });
+  // Client 2.1.232 (teslamint/entirecontext, MIT: bench/corpus/entirecontext/f70db4c5-….jsonl, lines 737 and 816):
+  // a teammate's reply arrives as a user line; the user's latest request was the patch release before it.
+  test("a teammate's message (agent teams) is no request", () => {
+    const preamble = ["Another", "Claude", "session sent a message:"].join(" ");
+    const verdicts = `${preamble}\n<teammate-message teammate_id="retro-facilitator" color="yellow" summary="Round 2 verdicts for T5 and T6">\n## Round 2 Evaluation — T5 and T6\n</teammate-message>`;
+    const idle = `${preamble}\n<teammate-message teammate_id="retro-facilitator-2" color="purple">\n{"type":"idle_notification"}\n</teammate-message>`;
+    expect(readUserLine(verdicts).kind).toBe("none");
+    expect(readUserLine(idle).kind).toBe("none");
+    expect(readUserLine('<teammate-message teammate_id="a">done</teammate-message>').kind).toBe("none");
+    expect(queuedPrompt({ type: "queue-operation", operation: "enqueue", content: verdicts })).toBeNull();
+    // the same reply queued while the agent worked (line 676), and its attachment (line 688, origin "peer")
+    const queued = '<agent-message from="retro-facilitator">\n## Retrospective Interview Evaluation\n';
+    expect(queuedPrompt({ type: "queue-operation", operation: "enqueue", content: queued })).toBeNull();
+    const attachment = { type: "queued_command", prompt: queued, commandMode: "prompt", origin: { kind: "peer" } };
+    expect(queuedPrompt({ type: "attachment", attachment })).toBeNull();
+    // the user's own words that merely mention the tag further on are still a request
+    expect(readUserLine("Why did the <teammate-message> from retro-facilitator say T5 was accepted?").kind).toBe(
+      "request",
+    );
+  });
 });
 
 describe("slash commands and ! commands", () => {
