@@ -92,7 +92,7 @@ export function onRejected(
     f.stoppedAt = described;
     return;
   }
-  push(f.rejections, feedback ? `${plan ? "the plan" : described}: "${oneLine(feedback, 200)}"` : "the plan");
+  push(f.rejections, feedback ? `${plan ? "the plan" : described}, saying "${oneLine(feedback, 200)}"` : "the plan");
   const items = f.agentTexts.items;
   for (let i = Math.max(0, items.length - f.turnTexts); i < items.length; i++)
     if (!items[i]!.startsWith(REJECTED_MARK)) items[i] = `${REJECTED_MARK}${items[i]}`;

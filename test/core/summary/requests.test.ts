@@ -209,7 +209,9 @@ describe("rejections", () => {
       "(rejected by the user) Plan: rewrite the importer in Rust.",
       "(rejected by the user) plan: Rewrite the importer in Rust",
     ]);
-    expect(render(f)).toContain('- The user turned down: the plan: "no, add tests first and keep it in TypeScript"');
+    expect(render(f)).toContain(
+      '- The user turned down: the plan, saying "no, add tests first and keep it in TypeScript"',
+    );
   });
 
   test("the client's rejection texts", () => {
