@@ -6,6 +6,9 @@ import { fileMoves } from "./moves.ts";
  * Temp folders (Linux, macOS's `/private/tmp` and per-user `/var/folders`, Git Bash's `/tmp` and a Windows
  * user's `AppData/Local/Temp`, in the compared form): scratch space, not the project.
  */
+/** Folders of installed dependencies, build output and caches: a tool makes them again. */
+const GENERATED =
+  /(?:^|\/)(?:node_modules|dist|build|target|coverage|\.?venv|__pycache__|\.next|\.nuxt|\.turbo|\.cache|\.parcel-cache|\.pytest_cache|\.mypy_cache|\.ruff_cache|\.gradle)\/?$/;
 const TEMP = /^(?:\/private)?\/(?:tmp|var\/tmp|var\/folders)\/|^[A-Z]:\/Users\/[^/]+\/AppData\/Local\/Temp\//;
 
 /** A Windows working folder (`D:\oh-my-posh`): its commands run in Git Bash, with `/d/…` or relative paths. */
@@ -33,8 +36,9 @@ export function moveFiles(f: Facts, command: string, cwd: string): void {
     // A removed folder (`rm -rf dir`) takes the files the session wrote in it along.
     const inside = [...f.files.values()].filter((x) => key(x.path).startsWith(`${dir}/`));
     for (const x of inside) putFile(f, { ...x, deleted: true });
-    // A folder whose files are listed, or a scratch path in a temp folder the session never wrote: not a change.
-    if (!f.files.has(path) && (inside.length || TEMP.test(dir))) continue;
+    // A folder whose files are listed, a scratch path in a temp folder, or a folder of installed or built files
+    // (`rm -rf node_modules dist`), which the session never wrote: not a change of its work.
+    if (!f.files.has(path) && (inside.length || TEMP.test(dir) || GENERATED.test(dir))) continue;
     putFile(f, { ...(f.files.get(path) ?? { path, ops: {} }), deleted: true });
   }
 }

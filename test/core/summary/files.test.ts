@@ -33,6 +33,42 @@ describe("files removed by commands", () => {
     for (const e of [...bash("a", "rm docs/old.md"), ...bash("b", "rm -f /tmp/build.log")]) addEntry(f, e);
     expect([...f.files.values()].map((x) => [x.path, x.deleted])).toEqual([["/p/docs/old.md", true]]);
   });
+
+  test("installed or built folders removed to start clean are no change; a file the session wrote there is", () => {
+    const f = emptyFacts();
+    const bash = (id: string, command: string) => [
+      {
+        type: "assistant",
+        cwd: "/p",
+        message: { content: [{ type: "tool_use", id, name: "Bash", input: { command } }] },
+      },
+      { type: "user", cwd: "/p", message: { content: [{ type: "tool_result", tool_use_id: id, content: "" }] } },
+    ];
+    const write = {
+      type: "assistant",
+      cwd: "/p",
+      message: { content: [{ type: "tool_use", id: "w", name: "Write", input: { file_path: "/p/build/gen.ts" } }] },
+    };
+    const done = {
+      type: "user",
+      cwd: "/p",
+      message: { content: [{ type: "tool_result", tool_use_id: "w", content: "" }] },
+    };
+    const lines = [
+      ...bash("a", "rm -rf node_modules package-lock.json && npm install"),
+      ...bash("b", "rm -rf dist .venv web/.next"),
+      write,
+      done,
+      ...bash("c", "rm -rf build"),
+      ...bash("d", "rm -rf src/dist-notes.md"),
+    ];
+    for (const e of lines) addEntry(f, e);
+    expect([...f.files.values()].map((x) => [x.path, x.deleted]).sort()).toEqual([
+      ["/p/build/gen.ts", true],
+      ["/p/package-lock.json", true],
+      ["/p/src/dist-notes.md", true],
+    ]);
+  });
 });
 
 describe("files moved or removed on Windows (Git Bash commands, a `D:\\` working folder)", () => {
