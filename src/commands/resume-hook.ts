@@ -110,15 +110,19 @@ async function decide(
     listed = undefined;
     return waited;
   };
-  if (!existsSync(layout(root).respawnPending) && summaries().length === 0 && !(await waitFor())) {
-    return { action: "none", reason: "no summary" };
+  // The wait's checks read the files again after the first listing: a summary that a finalize finished in
+  // between is no longer "pending" there, and only a fresh listing sees it (waitFor lists again).
+  if (!existsSync(layout(root).respawnPending) && summaries().length === 0) {
+    if (!(await waitFor()) && summaries().length === 0) return { action: "none", reason: "no summary" };
   }
   let first = decideHook({ ...situation(), ...readResumeState(root, deps.now()) });
   // The chain's own summary may still be being written: wait for it rather than take an older one.
   const stale =
     known && first.action === "inject" && first.rule === "chain" && chainSummaryPending(root, ctx, cfg, deps.now());
-  if ((first.action === "none" || stale) && (await waitFor())) {
-    first = decideHook({ ...situation(), ...readResumeState(root, deps.now()) });
+  if (first.action === "none" || stale) {
+    const waited = await waitFor();
+    const arriving = first.action === "none" && (source === "clear" || source === "compact");
+    if (waited || arriving) first = decideHook({ ...situation(), ...readResumeState(root, deps.now()) });
   }
   if (first.action !== "inject") return first;
   // Decided again under the ledger's lock (another session may have consumed it), from the same listing.
