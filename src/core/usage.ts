@@ -43,7 +43,24 @@ export function percentage(value: unknown): number | undefined {
  */
 export function contextTokens(usage: ApiUsage | null | undefined): number {
   if (!usage || typeof usage !== "object") return 0;
-  return count(usage.input_tokens) + count(usage.cache_creation_input_tokens) + count(usage.cache_read_input_tokens);
+  const u = lastMainCall(usage) ?? usage;
+  return count(u.input_tokens) + count(u.cache_creation_input_tokens) + count(u.cache_read_input_tokens);
+}
+
+/**
+ * A request that consulted another model on the server (an advisor, 2.1.23x) reports each call in
+ * `iterations` (`type` `message` for the session's model, `advisor_message` for the advisor), and its
+ * top-level counts are their sum: twice the context or more. The context is the session's model's last
+ * call. Undefined when there is no such list.
+ */
+function lastMainCall(usage: ApiUsage): ApiUsage | undefined {
+  const calls: unknown = (usage as { iterations?: unknown }).iterations;
+  if (!Array.isArray(calls) || calls.length < 2) return undefined;
+  for (let i = calls.length - 1; i >= Math.max(0, calls.length - 16); i--) {
+    const c: unknown = calls[i];
+    if (c && typeof c === "object" && (c as { type?: unknown }).type === "message") return c as ApiUsage;
+  }
+  return undefined;
 }
 
 /**

@@ -24,6 +24,54 @@ describe("contextTokens()", () => {
   ])("%j counts %d tokens (output excluded)", (usage, want) => {
     expect(contextTokens(usage as never)).toBe(want);
   });
+  // Claude Code 2.1.231, claude-opus-5 consulting claude-fable-5 as its advisor (teslamint/entirecontext, MIT:
+  // bench/corpus/entirecontext/219b8d58-….jsonl, line 49): the top-level counts are the three calls' sum.
+  test("a request with an advisor's call: the session's model's last call, not the sum of all three", () => {
+    const usage = {
+      input_tokens: 4,
+      cache_creation_input_tokens: 1494,
+      cache_read_input_tokens: 131273,
+      output_tokens: 971,
+      iterations: [
+        {
+          input_tokens: 2,
+          output_tokens: 301,
+          cache_read_input_tokens: 65402,
+          cache_creation_input_tokens: 469,
+          type: "message",
+        },
+        {
+          input_tokens: 67421,
+          output_tokens: 2546,
+          cache_read_input_tokens: 0,
+          cache_creation_input_tokens: 0,
+          type: "advisor_message",
+          model: "claude-fable-5",
+        },
+        {
+          input_tokens: 2,
+          output_tokens: 670,
+          cache_read_input_tokens: 65871,
+          cache_creation_input_tokens: 1025,
+          type: "message",
+        },
+      ],
+    };
+    expect(contextTokens(usage)).toBe(66_898);
+    // one call, as every ordinary request lists it: the same as the top-level counts
+    const one = {
+      input_tokens: 2,
+      cache_creation_input_tokens: 39050,
+      cache_read_input_tokens: 20712,
+      iterations: [
+        { input_tokens: 2, cache_creation_input_tokens: 39050, cache_read_input_tokens: 20712, type: "message" },
+      ],
+    };
+    expect(contextTokens(one)).toBe(59_764);
+    // a list without a call of the session's model, or not a list: the top-level counts
+    expect(contextTokens({ input_tokens: 5, iterations: [{ type: "advisor_message", input_tokens: 9 }, {}] })).toBe(5);
+    expect(contextTokens({ input_tokens: 5, iterations: "x" } as never)).toBe(5);
+  });
 });
 
 describe("percentOf()", () => {
