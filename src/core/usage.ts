@@ -4,6 +4,8 @@ export interface ApiUsage {
   cache_creation_input_tokens?: unknown;
   cache_read_input_tokens?: unknown;
   output_tokens?: unknown;
+  /** Each call of a request that consulted another model on the server (see contextTokens). */
+  iterations?: unknown;
 }
 
 /** A context reading: how full the window is. */
@@ -54,7 +56,7 @@ export function contextTokens(usage: ApiUsage | null | undefined): number {
  * call. Undefined when there is no such list.
  */
 function lastMainCall(usage: ApiUsage): ApiUsage | undefined {
-  const calls: unknown = (usage as { iterations?: unknown }).iterations;
+  const calls = usage.iterations;
   if (!Array.isArray(calls) || calls.length < 2) return undefined;
   for (let i = calls.length - 1; i >= Math.max(0, calls.length - 16); i--) {
     const c: unknown = calls[i];
