@@ -1,4 +1,4 @@
-import { dlopen, FFIType as T, ptr, read } from "bun:ffi";
+import { dlopen, type Pointer, FFIType as T, ptr, read } from "bun:ffi";
 import { SysError, type Stat, type Sys } from "./sys-types.ts";
 
 // Linux open(2) flags; O_NOFOLLOW differs between x86 and arm.
@@ -64,14 +64,12 @@ export function ffiSys(): Sys {
     Number(rc) < 0 ? fail(syscall, path) : Number(rc);
   const empty = cstr("");
   return {
-    openRead: (path) => check(c.open(ptr(cstr(path)), O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0), "open", path),
+    openRead: (path) => onPath(path, (p) => check(c.open(p, O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0), "open", path)),
     openExclusive: (path, mode) =>
-      check(c.open(ptr(cstr(path)), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode), "open", path),
+      onPath(path, (p) => check(c.open(p, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode), "open", path)),
     openAppend: (path, mode) =>
-      check(
-        c.open(ptr(cstr(path)), O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, mode),
-        "open",
-        path,
+      onPath(path, (p) =>
+        check(c.open(p, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, mode), "open", path),
       ),
     pread: (fd, buf, offset, length, position) =>
       length <= 0 ? 0 : check(c.pread(fd, ptr(buf, offset), length, position), "read"),
@@ -89,12 +87,12 @@ export function ffiSys(): Sys {
     },
     lstat: (path) => {
       const buf = new Uint8Array(256);
-      check(c.statx(AT_FDCWD, ptr(cstr(path)), AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS, ptr(buf)), "lstat", path);
+      onPath(path, (p) => check(c.statx(AT_FDCWD, p, AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS, ptr(buf)), "lstat", path));
       return statOf(new DataView(buf.buffer));
     },
-    rename: (from, to) => void check(c.rename(ptr(cstr(from)), ptr(cstr(to))), "rename", to),
-    unlink: (path) => void check(c.unlink(ptr(cstr(path))), "unlink", path),
-    mkdir: (path, mode) => void check(c.mkdir(ptr(cstr(path)), mode), "mkdir", path),
+    rename: (from, to) => void onPath(from, (a) => onPath(to, (b) => check(c.rename(a, b), "rename", to))),
+    unlink: (path) => void onPath(path, (p) => check(c.unlink(p), "unlink", path)),
+    mkdir: (path, mode) => void onPath(path, (p) => check(c.mkdir(p, mode), "mkdir", path)),
     pollIn: (fd, timeoutMs) => {
       // struct pollfd { int fd; short events; short revents; } with events = POLLIN.
       const pfd = new Int32Array([fd, POLLIN]);
@@ -107,13 +105,27 @@ export function ffiSys(): Sys {
     read: (fd, buf, offset, length) => (length <= 0 ? 0 : check(c.read(fd, ptr(buf, offset), length), "read")),
     realpath: (path) => {
       const out = new Uint8Array(4097); // PATH_MAX + 1
-      if (!c.realpath(ptr(cstr(path)), ptr(out))) fail("realpath", path);
+      if (!onPath(path, (p) => c.realpath(p, ptr(out)))) fail("realpath", path);
       return Buffer.from(out.subarray(0, out.indexOf(0))).toString("utf8");
     },
   };
 }
 
 // --- internal ---
+
+/**
+ * Calls `fn` with a pointer to `path` as a C string, and keeps the string's memory alive until `fn` returns.
+ * A pointer alone does not keep its buffer from the collector: `c.rename(ptr(cstr(a)), ptr(cstr(b)))` let the
+ * first buffer go while the second was allocated, and rename then read freed memory (ENOENT, rarely, in runs
+ * that allocate a lot: 3 of about 700 finalizes of the summary-truth benchmark).
+ */
+function onPath<T>(path: string, fn: (p: Pointer) => T): T {
+  const bytes = cstr(path);
+  const out = fn(ptr(bytes));
+  // read after the call: the buffer stays reachable until here (a C string is never empty)
+  if (bytes.length === 0) throw new SysError("EINVAL", "path", path);
+  return out;
+}
 
 /** A NUL-terminated UTF-8 copy of `s`; a NUL inside is refused like the kernel would. */
 function cstr(s: string): Uint8Array {
