@@ -25,6 +25,16 @@ export function moveFiles(f: Facts, command: string, cwd: string): void {
   const shown = new Map([...f.files.keys()].map((p) => [key(p), p]));
   const entry = (p: string) => shown.get(p) ?? (win ? p.replace(/\//g, "\\") : p);
   for (const [rawFrom, rawTo] of moved) {
+    // A moved folder (`git mv changes/x changes/archive/x`) takes the files the session wrote in it along.
+    const dirFrom = key(rawFrom);
+    const inside = [...f.files.values()].filter((x) => key(x.path).startsWith(`${dirFrom}/`));
+    if (inside.length && !f.files.has(entry(dirFrom))) {
+      for (const x of inside) {
+        f.files.delete(x.path);
+        putFile(f, { ...x, path: entry(key(rawTo) + key(x.path).slice(dirFrom.length)), from: x.from ?? x.path });
+      }
+      continue;
+    }
     const from = entry(key(rawFrom));
     const prev = f.files.get(from);
     f.files.delete(from);

@@ -71,6 +71,45 @@ describe("files removed by commands", () => {
   });
 });
 
+describe("files in a moved folder", () => {
+  // Claude Code 2.1.226 (gmeligio/flutter-docker-image, MIT: bench/corpus/flutter-docker-image/4382554b-….jsonl,
+  // line 624): the change's files, written and edited in place, then archived with one `git mv` of their folder.
+  test("a folder moved with git mv takes the files the session wrote in it to the new place", () => {
+    const f = emptyFacts();
+    const call = (id: string, name: string, input: Record<string, unknown>) => [
+      { type: "assistant", cwd: "/p", message: { content: [{ type: "tool_use", id, name, input }] } },
+      { type: "user", cwd: "/p", message: { content: [{ type: "tool_result", tool_use_id: id, content: "" }] } },
+    ];
+    const lines = [
+      ...call("a", "Write", { file_path: "/p/openspec/changes/deb-sets/research.md", content: "x" }),
+      ...call("b", "Edit", {
+        file_path: "/p/openspec/changes/deb-sets/specs/spec.md",
+        old_string: "a",
+        new_string: "b",
+      }),
+      ...call("c", "Edit", { file_path: "/p/mise.toml", old_string: "a", new_string: "b" }),
+      ...call("d", "Bash", {
+        command: "git mv openspec/changes/deb-sets openspec/changes/archive/2026-08-09-deb-sets",
+      }),
+    ];
+    for (const e of lines) addEntry(f, e);
+    const shown = [...f.files.values()].map((x) => [x.path, x.from ?? null, x.deleted === true]).sort();
+    expect(shown).toEqual([
+      ["/p/mise.toml", null, false],
+      [
+        "/p/openspec/changes/archive/2026-08-09-deb-sets/research.md",
+        "/p/openspec/changes/deb-sets/research.md",
+        false,
+      ],
+      [
+        "/p/openspec/changes/archive/2026-08-09-deb-sets/specs/spec.md",
+        "/p/openspec/changes/deb-sets/specs/spec.md",
+        false,
+      ],
+    ]);
+  });
+});
+
 describe("files moved or removed on Windows (Git Bash commands, a `D:\\` working folder)", () => {
   test("oh-my-posh 223b2708 (Claude Code 2.1.205, bench/corpus, development half): a skill folder copied, then removed", () => {
     // Line 369: `cp -r .claude/skills/project-knowledge .agents/skills/ && rm -rf .claude/skills/project-knowledge`,
