@@ -3,6 +3,13 @@ import { addEntry } from "../../../src/core/summary/collect.ts";
 import { emptyFacts } from "../../../src/core/summary/facts.ts";
 import { corpusFacts } from "./lines.ts";
 
+/** One successful tool call in /p: its assistant line and its result. */
+const call = (id: string, name: string, input: Record<string, unknown>) => [
+  { type: "assistant", cwd: "/p", message: { content: [{ type: "tool_use", id, name, input }] } },
+  { type: "user", cwd: "/p", message: { content: [{ type: "tool_result", tool_use_id: id, content: "" }] } },
+];
+const bash = (id: string, command: string) => call(id, "Bash", { command });
+
 describe("files removed by commands", () => {
   test("git-sync 4f8f5e9b (Claude Code 2.1.183, bench/corpus, development half): temp scratch and a removed folder", () => {
     // Line 412: rm -rf "<scratchpad>/probe" /tmp/git-sync-helper; line 583: rm -f /tmp/git-sync-helper2 (both
@@ -22,43 +29,16 @@ describe("files removed by commands", () => {
 
   test("a file of the project removed by rm is still shown as deleted", () => {
     const f = emptyFacts();
-    const bash = (id: string, command: string) => [
-      {
-        type: "assistant",
-        cwd: "/p",
-        message: { content: [{ type: "tool_use", id, name: "Bash", input: { command } }] },
-      },
-      { type: "user", cwd: "/p", message: { content: [{ type: "tool_result", tool_use_id: id, content: "" }] } },
-    ];
     for (const e of [...bash("a", "rm docs/old.md"), ...bash("b", "rm -f /tmp/build.log")]) addEntry(f, e);
     expect([...f.files.values()].map((x) => [x.path, x.deleted])).toEqual([["/p/docs/old.md", true]]);
   });
 
   test("installed or built folders removed to start clean are no change; a file the session wrote there is", () => {
     const f = emptyFacts();
-    const bash = (id: string, command: string) => [
-      {
-        type: "assistant",
-        cwd: "/p",
-        message: { content: [{ type: "tool_use", id, name: "Bash", input: { command } }] },
-      },
-      { type: "user", cwd: "/p", message: { content: [{ type: "tool_result", tool_use_id: id, content: "" }] } },
-    ];
-    const write = {
-      type: "assistant",
-      cwd: "/p",
-      message: { content: [{ type: "tool_use", id: "w", name: "Write", input: { file_path: "/p/build/gen.ts" } }] },
-    };
-    const done = {
-      type: "user",
-      cwd: "/p",
-      message: { content: [{ type: "tool_result", tool_use_id: "w", content: "" }] },
-    };
     const lines = [
       ...bash("a", "rm -rf node_modules package-lock.json && npm install"),
       ...bash("b", "rm -rf dist .venv web/.next"),
-      write,
-      done,
+      ...call("w", "Write", { file_path: "/p/build/gen.ts" }),
       ...bash("c", "rm -rf build"),
       ...bash("d", "rm -rf src/dist-notes.md"),
     ];
@@ -76,10 +56,6 @@ describe("files in a moved folder", () => {
   // line 624): the change's files, written and edited in place, then archived with one `git mv` of their folder.
   test("a folder moved with git mv takes the files the session wrote in it to the new place", () => {
     const f = emptyFacts();
-    const call = (id: string, name: string, input: Record<string, unknown>) => [
-      { type: "assistant", cwd: "/p", message: { content: [{ type: "tool_use", id, name, input }] } },
-      { type: "user", cwd: "/p", message: { content: [{ type: "tool_result", tool_use_id: id, content: "" }] } },
-    ];
     const lines = [
       ...call("a", "Write", { file_path: "/p/openspec/changes/deb-sets/research.md", content: "x" }),
       ...call("b", "Edit", {
