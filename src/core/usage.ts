@@ -1,3 +1,5 @@
+import { isObject } from "./json.ts";
+
 /** Token counts as the Anthropic API reports them for one request. */
 export interface ApiUsage {
   input_tokens?: unknown;
@@ -60,7 +62,7 @@ function lastMainCall(usage: ApiUsage): ApiUsage | undefined {
   if (!Array.isArray(calls) || calls.length < 2) return undefined;
   for (let i = calls.length - 1; i >= Math.max(0, calls.length - 16); i--) {
     const c: unknown = calls[i];
-    if (c && typeof c === "object" && (c as { type?: unknown }).type === "message") return c as ApiUsage;
+    if (isObject(c) && c.type === "message") return c;
   }
   return undefined;
 }

@@ -2,7 +2,7 @@
  * What a session's subagents did, from their own transcripts
  * (`<session>/subagents/agent-<id>.jsonl`): the handoff summary gives it one line.
  */
-import { fieldsOf, isObject } from "../json.ts";
+import { fieldsOf, isObject, parseObject } from "../json.ts";
 
 /** Subagent work of one session. */
 export interface SubagentWork {
@@ -77,12 +77,7 @@ export function noteSubagentCall(c: SubagentCalls, e: Record<string, unknown>): 
 
 /** True when a `spawn_agent` output is a started agent's record (a JSON object), not a refusal. */
 function startedAgent(output: unknown): boolean {
-  if (typeof output !== "string") return isObject(output);
-  try {
-    return isObject(JSON.parse(output));
-  } catch {
-    return false;
-  }
+  return typeof output === "string" ? parseObject(output) !== undefined : isObject(output);
 }
 
 /** The subagent runs the main chain started. */
