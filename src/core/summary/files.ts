@@ -6,10 +6,10 @@ import { fileMoves } from "./moves.ts";
  * Temp folders (Linux, macOS's `/private/tmp` and per-user `/var/folders`, Git Bash's `/tmp` and a Windows
  * user's `AppData/Local/Temp`, in the compared form): scratch space, not the project.
  */
+const TEMP = /^(?:\/private)?\/(?:tmp|var\/tmp|var\/folders)\/|^[A-Z]:\/Users\/[^/]+\/AppData\/Local\/Temp\//;
 /** Folders of installed dependencies, build output and caches: a tool makes them again. */
 const GENERATED =
   /(?:^|\/)(?:node_modules|dist|build|target|coverage|\.?venv|__pycache__|\.next|\.nuxt|\.turbo|\.cache|\.parcel-cache|\.pytest_cache|\.mypy_cache|\.ruff_cache|\.gradle)\/?$/;
-const TEMP = /^(?:\/private)?\/(?:tmp|var\/tmp|var\/folders)\/|^[A-Z]:\/Users\/[^/]+\/AppData\/Local\/Temp\//;
 
 /** A Windows working folder (`D:\oh-my-posh`): its commands run in Git Bash, with `/d/…` or relative paths. */
 const WINDOWS = /^[A-Za-z]:[\\/]/;
@@ -24,10 +24,12 @@ export function moveFiles(f: Facts, command: string, cwd: string): void {
   if (moved.length === 0 && deleted.length === 0) return;
   const shown = new Map([...f.files.keys()].map((p) => [key(p), p]));
   const entry = (p: string) => shown.get(p) ?? (win ? p.replace(/\//g, "\\") : p);
+  // The files the session wrote inside a folder a command moved or removed.
+  const under = (dir: string) => [...f.files.values()].filter((x) => key(x.path).startsWith(`${dir}/`));
   for (const [rawFrom, rawTo] of moved) {
     // A moved folder (`git mv changes/x changes/archive/x`) takes the files the session wrote in it along.
     const dirFrom = key(rawFrom);
-    const inside = [...f.files.values()].filter((x) => key(x.path).startsWith(`${dirFrom}/`));
+    const inside = under(dirFrom);
     if (inside.length && !f.files.has(entry(dirFrom))) {
       for (const x of inside) {
         f.files.delete(x.path);
@@ -35,7 +37,7 @@ export function moveFiles(f: Facts, command: string, cwd: string): void {
       }
       continue;
     }
-    const from = entry(key(rawFrom));
+    const from = entry(dirFrom);
     const prev = f.files.get(from);
     f.files.delete(from);
     putFile(f, { path: entry(key(rawTo)), ops: prev?.ops ?? {}, from: prev?.from ?? from });
@@ -44,7 +46,7 @@ export function moveFiles(f: Facts, command: string, cwd: string): void {
     const dir = key(raw);
     const path = entry(dir);
     // A removed folder (`rm -rf dir`) takes the files the session wrote in it along.
-    const inside = [...f.files.values()].filter((x) => key(x.path).startsWith(`${dir}/`));
+    const inside = under(dir);
     for (const x of inside) putFile(f, { ...x, deleted: true });
     // A folder whose files are listed, a scratch path in a temp folder, or a folder of installed or built files
     // (`rm -rf node_modules dist`), which the session never wrote: not a change of its work.
